@@ -1,0 +1,15 @@
+// ApprovalAction v1 (SDOP §10): a human's (or the timer's) decision on a gate.
+import { z } from "zod";
+
+export const APPROVAL_DECISIONS = ["approve_retry", "approve_skip", "approve_abort", "auto_allow", "deny"] as const;
+
+export const ApprovalActionV1 = z
+  .strictObject({
+    run_id: z.string().min(1).max(128),
+    op_id: z.string().min(1).max(128),
+    policy_key: z.string().min(1).max(128),
+    decision: z.enum(APPROVAL_DECISIONS),
+    note: z.string().max(2000).optional(),
+  })
+  .meta({ id: "ApprovalActionV1", title: "ApprovalAction v1" });
+export type ApprovalActionV1 = z.infer<typeof ApprovalActionV1>;

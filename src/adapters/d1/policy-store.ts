@@ -1,0 +1,165 @@
+// PolicyStore over D1 with drizzle: profiles, mode ceilings, retry overrides and the decision log.
+import { and, asc, desc, eq, gte, max } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
+import type { LoggedDecision, PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
+import { policyDecisions, policyProfiles, retryAdjustments, teamModes } from "./schema";
+
+type ProfileRow = typeof policyProfiles.$inferSelect;
+
+const toStored = (row: ProfileRow): StoredProfile => ({
+  teamId: row.teamId,
+  version: row.version,
+  status: row.status as ProfileStatus,
+  body: row.body as MemrlPolicyProfile,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt,
+});
+
+/** D1 caps bound parameters per statement at 100; 17 columns per decision row → 5 rows per insert. */
+const DECISION_ROWS_PER_INSERT = 5;
+
+export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
+  return {
+    async activeProfile(teamId) {
+      const [row] = await db
+        .select()
+        .from(policyProfiles)
+        .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.status, "active")))
+        .orderBy(desc(policyProfiles.version))
+        .limit(1);
+      return row ? toStored(row) : null;
+    },
+
+    async getProfile(teamId, version) {
+      const [row] = await db
+        .select()
+        .from(policyProfiles)
+        .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.version, version)));
+      return row ? toStored(row) : null;
+    },
+
+    async addPendingProfile(teamId, body, createdBy, now) {
+      // The primary key (team_id, version) makes a concurrent writer's insert fail instead of overwriting.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const [{ top } = { top: null }] = await db
+          .select({ top: max(policyProfiles.version) })
+          .from(policyProfiles)
+          .where(eq(policyProfiles.teamId, teamId));
+        const version = (top ?? 0) + 1;
+        const inserted = await db
+          .insert(policyProfiles)
+          .values({ teamId, version, status: "pending", body, createdBy, createdAt: now })
+          .onConflictDoNothing()
+          .returning({ version: policyProfiles.version });
+        if (inserted.length === 1) return version;
+      }
+      throw new Error("could not allocate a profile version");
+    },
+
+    async activateProfile(teamId, version, now) {
+      const [retire, activate] = await db.batch([
+        db
+          .update(policyProfiles)
+          .set({ status: "retired" })
+          .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.status, "active"))),
+        db
+          .update(policyProfiles)
+          .set({ status: "active", activatedAt: now })
+          .where(
+            and(
+              eq(policyProfiles.teamId, teamId),
+              eq(policyProfiles.version, version),
+              eq(policyProfiles.status, "pending"),
+            ),
+          ),
+      ]);
+      void retire;
+      return activate.meta.changes === 1;
+    },
+
+    async modeCeiling(teamId) {
+      const [row] = await db.select({ ceiling: teamModes.ceiling }).from(teamModes).where(eq(teamModes.teamId, teamId));
+      return (row?.ceiling as MemrlMode | undefined) ?? "enforce";
+    },
+
+    async setModeCeiling(teamId, ceiling, reason, now) {
+      await db
+        .insert(teamModes)
+        .values({ teamId, ceiling, reason, updatedAt: now })
+        .onConflictDoUpdate({ target: teamModes.teamId, set: { ceiling, reason, updatedAt: now } });
+    },
+
+    async maxAttemptsOverrides(teamId) {
+      const rows = await db
+        .select({ failureClass: retryAdjustments.failureClass, override: retryAdjustments.maxAttemptsOverride })
+        .from(retryAdjustments)
+        .where(eq(retryAdjustments.teamId, teamId));
+      const out: Record<string, number> = {};
+      for (const r of rows) if (r.override !== null) out[r.failureClass] = r.override;
+      return out;
+    },
+
+    async recordDecisions(decisions) {
+      if (decisions.length === 0) return;
+      const rows = decisions.map((d) => ({
+        decisionId: d.decision_id,
+        teamId: d.team_id,
+        runId: d.run_id,
+        taskId: d.task_id,
+        inputsDigest: d.inputs_digest,
+        inputs: { ...d.inputs, _ceiling: d.ceiling },
+        profileVersion: d.profile_version,
+        requestedMode: d.requested_mode,
+        effectiveMode: d.effective_mode,
+        failureClass: d.failure_class,
+        attemptBucket: d.attempt_bucket,
+        ruleId: d.rule_id,
+        rawAction: d.raw_action,
+        selectedAction: d.selected_action,
+        createdAt: d.created_at,
+      }));
+      const statements = [];
+      for (let i = 0; i < rows.length; i += DECISION_ROWS_PER_INSERT) {
+        statements.push(
+          db
+            .insert(policyDecisions)
+            .values(rows.slice(i, i + DECISION_ROWS_PER_INSERT))
+            .onConflictDoNothing(),
+        );
+      }
+      const [first, ...rest] = statements;
+      if (first) await db.batch([first, ...rest]);
+    },
+
+    async loggedDecisions(teamId, sinceMs, limit) {
+      const rows = await db
+        .select()
+        .from(policyDecisions)
+        .where(and(eq(policyDecisions.teamId, teamId), gte(policyDecisions.createdAt, sinceMs)))
+        .orderBy(asc(policyDecisions.createdAt), asc(policyDecisions.decisionId))
+        .limit(limit);
+      return rows.map((r) => {
+        const { _ceiling, ...inputs } = r.inputs as Record<string, unknown>;
+        return {
+          decision_id: r.decisionId,
+          team_id: r.teamId,
+          run_id: r.runId,
+          task_id: r.taskId,
+          inputs,
+          inputs_digest: r.inputsDigest,
+          profile_version: r.profileVersion,
+          requested_mode: r.requestedMode as MemrlMode,
+          effective_mode: r.effectiveMode as MemrlMode,
+          ceiling: (_ceiling as MemrlMode | undefined) ?? "enforce",
+          failure_class: r.failureClass,
+          attempt_bucket: r.attemptBucket,
+          rule_id: r.ruleId,
+          raw_action: r.rawAction,
+          selected_action: r.selectedAction,
+          created_at: r.createdAt,
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,326 @@
+// D1 tables (drizzle): the durable, queryable record of runs, policy, gates, memory and learning.
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () => integer("created_at").notNull();
+
+// ---- runs, orders, attempts, gates ---------------------------------------------------------
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    runId: text("run_id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    goal: text("goal").notNull(),
+    status: text("status").notNull(),
+    /** "control" for the team's policy-deploy run, "agent" otherwise */
+    kind: text("kind").notNull().default("agent"),
+    slackChannelId: text("slack_channel_id"),
+    slackThreadTs: text("slack_thread_ts"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("runs_team_created").on(t.teamId, t.createdAt)],
+);
+
+export const workOrders = sqliteTable(
+  "work_order",
+  {
+    orderId: text("order_id").notNull(),
+    runId: text("run_id").notNull(),
+    teamId: text("team_id").notNull(),
+    taskId: text("task_id").notNull(),
+    goal: text("goal").notNull(),
+    status: text("status").notNull(),
+    body: text("body", { mode: "json" }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.orderId] })],
+);
+
+export const attempts = sqliteTable(
+  "attempt",
+  {
+    attemptId: text("attempt_id").primaryKey(),
+    runId: text("run_id").notNull(),
+    orderId: text("order_id").notNull(),
+    opId: text("op_id").notNull(),
+    outcome: text("outcome").notNull(),
+    failureClass: text("failure_class"),
+    next: text("next").notNull(),
+    tokensIn: integer("tokens_in").notNull().default(0),
+    tokensOut: integer("tokens_out").notNull().default(0),
+    startedAt: integer("started_at").notNull(),
+    endedAt: integer("ended_at").notNull(),
+  },
+  (t) => [uniqueIndex("attempt_run_op").on(t.runId, t.opId), index("attempt_run").on(t.runId)],
+);
+
+/** append-only (triggers in the migration refuse UPDATE and DELETE, except the retention sweep) */
+export const approvalEvents = sqliteTable(
+  "approval_event",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    runId: text("run_id").notNull(),
+    opId: text("op_id").notNull(),
+    gateId: text("gate_id").notNull(),
+    policyKey: text("policy_key").notNull(),
+    /** allow | auto_allow | deny | abort | skip | retry */
+    decision: text("decision").notNull(),
+    approver: text("approver").notNull(),
+    reason: text("reason"),
+    note: text("note"),
+    /** Slack payload id or API op id, so duplicates change nothing */
+    dedupeKey: text("dedupe_key"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("approval_event_run_op").on(t.runId, t.opId),
+    uniqueIndex("approval_event_dedupe").on(t.dedupeKey),
+    index("approval_event_team_created").on(t.teamId, t.createdAt),
+  ],
+);
+
+export const deadLetters = sqliteTable(
+  "dead_letter",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    runId: text("run_id").notNull(),
+    opId: text("op_id").notNull(),
+    reasonCode: text("reason_code").notNull(),
+    payload: text("payload", { mode: "json" }),
+    createdAt: createdAt(),
+    resolvedAt: integer("resolved_at"),
+    resolver: text("resolver"),
+  },
+  (t) => [index("dead_letter_run").on(t.runId)],
+);
+
+export const gateRules = sqliteTable(
+  "gate_rule",
+  {
+    teamId: text("team_id").notNull(),
+    version: integer("version").notNull(),
+    /** pending | active | retired */
+    status: text("status").notNull(),
+    body: text("body", { mode: "json" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
+);
+
+// ---- policy -------------------------------------------------------------------------------
+
+export const policyProfiles = sqliteTable(
+  "policy_profile",
+  {
+    teamId: text("team_id").notNull(),
+    version: integer("version").notNull(),
+    /** pending | active | retired */
+    status: text("status").notNull(),
+    body: text("body", { mode: "json" }).notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    activatedAt: integer("activated_at"),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.version] }), index("policy_profile_team_status").on(t.teamId, t.status)],
+);
+
+export const policyDecisions = sqliteTable(
+  "policy_decision",
+  {
+    decisionId: text("decision_id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    runId: text("run_id"),
+    taskId: text("task_id"),
+    inputsDigest: text("inputs_digest").notNull(),
+    /** the request as received, so replay can re-evaluate it */
+    inputs: text("inputs", { mode: "json" }).notNull(),
+    profileVersion: integer("profile_version").notNull(),
+    requestedMode: text("requested_mode").notNull(),
+    effectiveMode: text("effective_mode").notNull(),
+    failureClass: text("failure_class"),
+    attemptBucket: text("attempt_bucket"),
+    ruleId: text("rule_id").notNull(),
+    rawAction: text("raw_action").notNull(),
+    selectedAction: text("selected_action").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("policy_decision_team_created").on(t.teamId, t.createdAt)],
+);
+
+export const teamModes = sqliteTable("team_mode", {
+  teamId: text("team_id").primaryKey(),
+  /** off | observe | enforce */
+  ceiling: text("ceiling").notNull(),
+  reason: text("reason").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+// ---- memory -------------------------------------------------------------------------------
+
+export const memDocs = sqliteTable(
+  "mem_doc",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    namespace: text("namespace").notNull(),
+    /** working | episodic | semantic | kb | rigid */
+    class: text("class").notNull(),
+    text: text("text").notNull(),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    /** hot | warm | cold | archived */
+    tier: text("tier").notNull().default("hot"),
+    qualityScore: real("quality_score").notNull().default(0),
+    supersedes: text("supersedes"),
+    tierChangedAt: integer("tier_changed_at").notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [
+    index("mem_doc_team_ns").on(t.teamId, t.namespace),
+    index("mem_doc_tier").on(t.tier, t.tierChangedAt),
+    index("mem_doc_expires").on(t.expiresAt),
+  ],
+);
+
+export const memActorImportance = sqliteTable(
+  "mem_actor_importance",
+  {
+    docId: text("doc_id").notNull(),
+    actorKey: text("actor_key").notNull(),
+    rawScore: real("raw_score").notNull(),
+    lastUpdateAt: integer("last_update_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+    use7d: integer("use_7d").notNull().default(0),
+    use30d: integer("use_30d").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.docId, t.actorKey] })],
+);
+
+export const memUseEvents = sqliteTable(
+  "mem_use_event",
+  {
+    id: text("id").primaryKey(),
+    docId: text("doc_id").notNull(),
+    actorKey: text("actor_key").notNull(),
+    runId: text("run_id"),
+    ts: integer("ts").notNull(),
+    weight: real("weight").notNull(),
+  },
+  (t) => [index("mem_use_event_doc").on(t.docId)],
+);
+
+/** ops-warden session_event.v1 episodes */
+export const sessionEvents = sqliteTable(
+  "session_event",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    sessionKind: text("session_kind").notNull(),
+    command: text("command").notNull(),
+    outcome: text("outcome").notNull(),
+    needFingerprint: text("need_fingerprint").notNull(),
+    routeId: text("route_id").notNull(),
+    agentId: text("agent_id").notNull(),
+    sessionId: text("session_id").notNull(),
+    diagnosticCodes: text("diagnostic_codes", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("session_event_team_fp").on(t.teamId, t.needFingerprint, t.createdAt)],
+);
+
+// ---- learning -----------------------------------------------------------------------------
+
+export const policyMemoryEntries = sqliteTable(
+  "policy_memory_entry",
+  {
+    entryId: text("entry_id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    skillName: text("skill_name").notNull(),
+    contextHash: text("context_hash").notNull(),
+    successCount: integer("success_count").notNull().default(0),
+    failureCount: integer("failure_count").notNull().default(0),
+    avgCostUnits: real("avg_cost_units").notNull().default(0),
+    avgSteps: real("avg_steps").notNull().default(0),
+    baseWeight: real("base_weight").notNull().default(1),
+    /** the last outcomes, newest last, for the circular-learning breaker */
+    recentOutcomes: text("recent_outcomes", { mode: "json" }).$type<string[]>().notNull(),
+    learningStopped: integer("learning_stopped", { mode: "boolean" }).notNull().default(false),
+    archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+    lastUsed: integer("last_used").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("policy_memory_entry_team_skill_ctx").on(t.teamId, t.skillName, t.contextHash)],
+);
+
+/** append-only: one row per intended change, written before the entry changes */
+export const policyMemoryLedger = sqliteTable(
+  "policy_memory_ledger",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    runId: text("run_id").notNull(),
+    entryId: text("entry_id").notNull(),
+    skillName: text("skill_name").notNull(),
+    change: text("change", { mode: "json" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("policy_memory_ledger_run_skill").on(t.runId, t.skillName)],
+);
+
+export const retryAdjustments = sqliteTable(
+  "retry_adjustment",
+  {
+    teamId: text("team_id").notNull(),
+    failureClass: text("failure_class").notNull(),
+    backoffMultiplier: real("backoff_multiplier").notNull().default(1),
+    maxAttemptsOverride: integer("max_attempts_override"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.failureClass] })],
+);
+
+// ---- plumbing -----------------------------------------------------------------------------
+
+/** idempotency keys of queue messages already applied */
+export const processedEvents = sqliteTable("processed_event", {
+  eventId: text("event_id").primaryKey(),
+  type: text("type").notNull(),
+  processedAt: integer("processed_at").notNull(),
+});
+
+/** append-only */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    subjectType: text("subject_type").notNull(),
+    subjectId: text("subject_id").notNull(),
+    metadata: text("metadata", { mode: "json" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_team_created").on(t.teamId, t.createdAt)],
+);
+
+/** op_id / Slack payload ids with the response first given for them */
+export const idempotency = sqliteTable("idempotency", {
+  key: text("key").primaryKey(),
+  requestDigest: text("request_digest").notNull(),
+  response: text("response", { mode: "json" }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const sweepLeases = sqliteTable("sweep_lease", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});
+

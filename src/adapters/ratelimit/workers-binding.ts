@@ -1,0 +1,13 @@
+// RateLimiter over the Workers rate-limiting binding (period 60 s, configured in wrangler.toml).
+import type { RateLimiter } from "../../ports/rate-limiter";
+
+export type RateLimitBinding = { limit(options: { key: string }): Promise<{ success: boolean }> };
+
+export function createBindingRateLimiter(binding: RateLimitBinding, periodSeconds = 60): RateLimiter {
+  return {
+    async limit(key) {
+      const { success } = await binding.limit({ key });
+      return success ? { success } : { success, reason: "limit_exceeded", retryAfterSeconds: periodSeconds };
+    },
+  };
+}

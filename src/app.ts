@@ -1,0 +1,65 @@
+// Builds the Hono app: request id, body limit, JSON bodies, one route group per feature, one error mapper.
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { requestId } from "hono/request-id";
+import { AppFailure, internalError, toWire, type WireError } from "./errors";
+import { docsRoutes } from "./features/docs/routes";
+import { healthRoutes } from "./features/health/routes";
+import { policyRoutes } from "./features/policy/routes";
+import { jsonBody, limitBody } from "./http/middleware";
+import type { AppEnv } from "./http/types";
+
+export const API_INFO = {
+  title: "Warden API",
+  version: "1",
+  description:
+    "Edge control plane for AI agent runs: retry/escalate decisions, approval gates, leases, memory and learning.",
+};
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use("*", requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
+  app.use("/v1/*", limitBody, jsonBody);
+
+  app.route("/", healthRoutes);
+  app.route("/", policyRoutes);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: "HS256 capability token: iss warden, aud warden, exp - iat ≤ 900 s, team_id, scopes",
+  });
+  let document: unknown;
+  const openApiDocument = () => {
+    document ??= app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO });
+    return document;
+  };
+  app.get("/openapi.json", (c) => c.json(openApiDocument()));
+  app.route("/", docsRoutes(openApiDocument));
+
+  const send = (wire: WireError) =>
+    new Response(JSON.stringify(wire.body), {
+      status: wire.status,
+      headers: { "content-type": "application/json; charset=utf-8", ...wire.headers },
+    });
+
+  app.notFound((c) =>
+    send(toWire({ code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }, c.get("requestId"))),
+  );
+  app.onError((e, c) => {
+    const id = c.get("requestId") ?? "unknown";
+    let res: Response;
+    if (e instanceof AppFailure) res = send(toWire(e.error, id));
+    else {
+      // Unexpected: log the details here, answer with the envelope only.
+      console.error(JSON.stringify({ level: "error", request_id: id, error: String(e), stack: (e as Error)?.stack }));
+      res = send(internalError(id));
+    }
+    res.headers.set("X-Request-Id", id);
+    return res;
+  });
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

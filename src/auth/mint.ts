@@ -1,0 +1,31 @@
+// Mints capability tokens (used by `npm run token`, the tests and the bench).
+import { SignJWT } from "jose";
+import type { Scope } from "./tokens";
+
+export type MintOptions = {
+  secret: string;
+  teamId: string;
+  scopes: readonly Scope[];
+  sub?: string;
+  runId?: string;
+  taskId?: string;
+  personaId?: string;
+  lifetimeSeconds?: number;
+  nowSeconds?: number;
+};
+
+export async function mintToken(o: MintOptions): Promise<string> {
+  const iat = o.nowSeconds ?? Math.floor(Date.now() / 1000);
+  const claims: Record<string, unknown> = { team_id: o.teamId, scopes: o.scopes };
+  if (o.runId) claims.run_id = o.runId;
+  if (o.taskId) claims.task_id = o.taskId;
+  if (o.personaId) claims.persona_id = o.personaId;
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuer("warden")
+    .setAudience("warden")
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + (o.lifetimeSeconds ?? 900));
+  if (o.sub) jwt.setSubject(o.sub);
+  return jwt.sign(new TextEncoder().encode(o.secret));
+}

@@ -1,0 +1,62 @@
+// makeDeps(env): the only place configuration is validated and adapters are built.
+import { drizzle } from "drizzle-orm/d1";
+import { z } from "zod";
+import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
+import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createQueueEventBus } from "./adapters/queue/event-bus";
+import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
+import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
+import type { EventBus, WardenEvent } from "./ports/event-bus";
+import type { PolicyStore } from "./ports/policy-store";
+import type { RateLimiter } from "./ports/rate-limiter";
+
+const Config = z.object({
+  WARDEN_JWT_SECRET: z.string().min(32, "WARDEN_JWT_SECRET must be at least 32 characters"),
+  WARDEN_VERSION: z.string().default("0.0.0"),
+  EMBEDDER: z.enum(["hashing", "workers-ai"]).default("hashing"),
+  VECTOR_INDEX_KIND: z.enum(["local", "vectorize"]).default("local"),
+});
+export type Config = z.infer<typeof Config>;
+
+export type Clock = { now(): number };
+
+export type Deps = {
+  config: Config;
+  clock: Clock;
+  newId: (prefix: string) => string;
+  verifyToken: TokenVerifier;
+  rateLimiter: RateLimiter;
+  events: EventBus;
+  policyStore: PolicyStore;
+  policies: TeamPolicyCache;
+};
+
+export const systemClock: Clock = { now: () => Date.now() };
+export const newId = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`;
+
+const cache = new WeakMap<object, Deps>();
+
+/** One Deps per env object (per isolate), so caches (tokens, compiled profiles) live across requests. */
+export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
+  const cached = Object.keys(overrides).length === 0 ? cache.get(env) : undefined;
+  if (cached) return cached;
+  const parsed = Config.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  const db = drizzle(env.DB);
+  const policyStore = createD1PolicyStore(db);
+  const deps: Deps = {
+    config: parsed.data,
+    clock: systemClock,
+    newId,
+    verifyToken: createTokenVerifier(parsed.data.WARDEN_JWT_SECRET),
+    rateLimiter: createBindingRateLimiter(env.RATE_LIMITER),
+    events: createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>),
+    policyStore,
+    policies: createTeamPolicyCache(policyStore),
+    ...overrides,
+  };
+  if (Object.keys(overrides).length === 0) cache.set(env, deps);
+  return deps;
+}

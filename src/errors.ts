@@ -1,0 +1,88 @@
+// The error union every layer returns, and the one exhaustive mapper from it to the wire envelope.
+
+export type Issue = { path: string; message: string };
+
+export type AppError =
+  | { code: "invalid_json"; message?: string }
+  | { code: "validation_failed"; message?: string; issues: Issue[] }
+  | { code: "unauthorized"; message: string }
+  | { code: "forbidden"; message: string }
+  | { code: "not_found"; message: string }
+  | { code: "conflict"; message: string }
+  | { code: "payload_too_large"; limitBytes: number }
+  | { code: "unsupported_media_type"; message?: string }
+  | { code: "redaction_required"; message?: string; ruleIds: string[] }
+  | { code: "pii_detected"; message?: string; ruleIds: string[] }
+  | { code: "rejected"; message: string; ruleIds?: string[] }
+  | { code: "rate_limited"; retryAfterSeconds: number };
+
+export type ErrorCode = AppError["code"] | "internal";
+
+export type WireError = {
+  status: number;
+  body: { error: { code: ErrorCode; message: string; request_id: string; details?: unknown } };
+  headers: Record<string, string>;
+};
+
+/** Thrown by routes and middleware to short-circuit with an expected failure; onError maps it. */
+export class AppFailure extends Error {
+  constructor(readonly error: AppError) {
+    super(error.code);
+  }
+}
+
+export const fail = (error: AppError): never => {
+  throw new AppFailure(error);
+};
+
+export function toWire(error: AppError, requestId: string): WireError {
+  const wire = (status: number, message: string, details?: unknown, headers: Record<string, string> = {}) => ({
+    status,
+    body: { error: { code: error.code, message, request_id: requestId, ...(details === undefined ? {} : { details }) } },
+    headers,
+  });
+  switch (error.code) {
+    case "invalid_json":
+      return wire(400, error.message ?? "request body is not valid JSON");
+    case "validation_failed":
+      return wire(
+        400,
+        error.message ?? `request failed validation at ${error.issues.map((i) => i.path || "(root)").join(", ")}`,
+        { issues: error.issues },
+      );
+    case "unauthorized":
+      return wire(401, error.message, undefined, { "WWW-Authenticate": 'Bearer realm="warden"' });
+    case "forbidden":
+      return wire(403, error.message);
+    case "not_found":
+      return wire(404, error.message);
+    case "conflict":
+      return wire(409, error.message);
+    case "payload_too_large":
+      return wire(413, `request body exceeds ${error.limitBytes} bytes`);
+    case "unsupported_media_type":
+      return wire(415, error.message ?? "this route accepts application/json only");
+    case "redaction_required":
+      return wire(422, error.message ?? "content holds values that must not be stored", { rule_ids: error.ruleIds });
+    case "pii_detected":
+      return wire(422, error.message ?? "content holds personal data that must not be stored", {
+        rule_ids: error.ruleIds,
+      });
+    case "rejected":
+      return wire(422, error.message, error.ruleIds ? { rule_ids: error.ruleIds } : undefined);
+    case "rate_limited":
+      return wire(429, "too many requests", undefined, { "Retry-After": String(error.retryAfterSeconds) });
+    default: {
+      const unreachable: never = error;
+      return unreachable;
+    }
+  }
+}
+
+export function internalError(requestId: string): WireError {
+  return {
+    status: 500,
+    body: { error: { code: "internal", message: "internal error", request_id: requestId } },
+    headers: {},
+  };
+}

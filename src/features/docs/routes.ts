@@ -1,0 +1,58 @@
+// GET /docs: a readable API reference rendered from the same OpenAPI document (no external assets).
+import { Hono } from "hono";
+import { html, raw } from "hono/html";
+import type { AppEnv } from "../../http/types";
+
+type Operation = {
+  summary?: string;
+  security?: unknown[];
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+};
+type OpenApiDoc = { info: { title: string; description?: string }; paths: Record<string, Record<string, Operation>> };
+
+const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+function renderOperation(method: string, path: string, op: Operation): string {
+  const body = op.requestBody?.content?.["application/json"]?.schema;
+  const responses = Object.entries(op.responses ?? {})
+    .map(([status, r]) => `<li><code>${status}</code> ${escape(r.description ?? "")}</li>`)
+    .join("");
+  const ok = Object.entries(op.responses ?? {}).find(([s]) => s.startsWith("2"))?.[1]?.content?.["application/json"]
+    ?.schema;
+  return `<section id="${escape(`${method}-${path}`)}">
+  <h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h2>
+  <p>${escape(op.summary ?? "")}${op.security?.length ? " <em>(bearer token)</em>" : ""}</p>
+  ${body ? `<details><summary>Request body</summary><pre>${escape(pretty(body))}</pre></details>` : ""}
+  ${ok ? `<details><summary>Response</summary><pre>${escape(pretty(ok))}</pre></details>` : ""}
+  <ul>${responses}</ul>
+</section>`;
+}
+
+/** `document` yields the app's OpenAPI 3.1 document (built once, on first use). */
+export const docsRoutes = (document: () => unknown) =>
+  new Hono<AppEnv>().get("/docs", (c) => {
+  const doc = document() as OpenApiDoc;
+  const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => renderOperation(method, path, op)),
+  );
+  const toc = Object.entries(doc.paths)
+    .flatMap(([path, methods]) => Object.keys(methods).map((m) => `<li><a href="#${escape(`${m}-${path}`)}">${m.toUpperCase()} ${escape(path)}</a></li>`))
+    .join("");
+  return c.html(html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${doc.info.title} reference</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d2433}
+pre{background:#f4f6fa;padding:.75rem;overflow:auto;font-size:12px}
+.m{display:inline-block;min-width:3.5rem;font-size:12px;padding:2px 6px;border-radius:4px;color:#fff;background:#555}
+.get{background:#2f7d32}.post{background:#1f5fbf}.put{background:#a36a00}.delete{background:#b3261e}
+section{border-top:1px solid #dde2ea;padding-top:.5rem}
+</style></head><body>
+<h1>${doc.info.title}</h1><p>${doc.info.description ?? ""}</p>
+<p>Machine-readable: <a href="/openapi.json">/openapi.json</a>. Errors always use
+<code>{"error":{"code","message","request_id"}}</code>.</p>
+<ul>${raw(toc)}</ul>
+${raw(ops.join("\n"))}
+</body></html>`);
+  });

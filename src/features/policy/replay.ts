@@ -1,0 +1,52 @@
+// Use-case: re-evaluate logged decisions under a candidate profile and report what would change.
+import type { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
+import type { LoggedDecision } from "../../ports/policy-store";
+import { compileProfile, type DecisionInput, decide } from "./evaluator";
+
+export type ReplayChange = {
+  decision_id: string;
+  inputs: Record<string, unknown>;
+  before: { rule_id: string; action: string; selected_action: string };
+  after: { rule_id: string; action: string; selected_action: string };
+};
+
+export type ReplayReport = {
+  total: number;
+  changed: number;
+  unchanged: number;
+  by_rule: { from_rule_id: string; to_rule_id: string; count: number }[];
+  examples: ReplayChange[];
+};
+
+const MAX_EXAMPLES = 20;
+
+/** Pure: the same logged decisions and candidate always give the same report. */
+export function replayDecisions(candidate: MemrlPolicyProfile, logged: readonly LoggedDecision[]): ReplayReport {
+  const compiled = compileProfile(candidate, -1);
+  const byRule = new Map<string, { from_rule_id: string; to_rule_id: string; count: number }>();
+  const examples: ReplayChange[] = [];
+  let changed = 0;
+  for (const entry of logged) {
+    const after = decide(compiled, entry.inputs as DecisionInput, { ceiling: entry.ceiling });
+    const differs =
+      after.action !== entry.raw_action || after.selected_action !== entry.selected_action || after.rule_id !== entry.rule_id;
+    if (!differs) continue;
+    changed++;
+    const k = `${entry.rule_id}\u0000${after.rule_id}`;
+    const row = byRule.get(k) ?? { from_rule_id: entry.rule_id, to_rule_id: after.rule_id, count: 0 };
+    row.count++;
+    byRule.set(k, row);
+    if (examples.length < MAX_EXAMPLES) {
+      examples.push({
+        decision_id: entry.decision_id,
+        inputs: entry.inputs,
+        before: { rule_id: entry.rule_id, action: entry.raw_action, selected_action: entry.selected_action },
+        after: { rule_id: after.rule_id, action: after.action, selected_action: after.selected_action },
+      });
+    }
+  }
+  const by_rule = [...byRule.values()].sort(
+    (a, b) => b.count - a.count || a.from_rule_id.localeCompare(b.from_rule_id) || a.to_rule_id.localeCompare(b.to_rule_id),
+  );
+  return { total: logged.length, changed, unchanged: logged.length - changed, by_rule, examples };
+}

@@ -1,0 +1,103 @@
+// /v1/policy: decide, read and propose the MemRL profile, replay logged decisions under a candidate.
+import { createRoute } from "@hono/zod-openapi";
+import { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
+import { requireScope } from "../../http/middleware";
+import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { decidePolicy } from "./decide";
+import { replayDecisions } from "./replay";
+import { DecideBody, DecideResponse, ProfileAccepted, ReplayBody, ReplayResponse } from "./schemas";
+
+const REPLAY_LIMIT = 10_000;
+const REPLAY_DEFAULT_WINDOW_MS = 7 * 86_400_000;
+
+export const policyRoutes = featureApp()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/policy/decide",
+      tags: ["policy"],
+      summary: "Retry or escalate a failed step (deterministic MemRL decision)",
+      security: bearer,
+      middleware: [requireScope("policy:decide")] as const,
+      request: { body: jsonBody(DecideBody) },
+      responses: { 200: jsonResponse(DecideResponse, "the decision, logged under decision_id"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const result = await decidePolicy(
+        deps,
+        c.get("principal"),
+        c.req.valid("json"),
+        deps.clock.now(),
+        (work) => c.executionCtx.waitUntil(work.catch((e) => console.error("decision log publish failed", e))),
+      );
+      return c.json(result, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/policy/profile",
+      tags: ["policy"],
+      summary: "The team's active MemRL profile (valid against contracts/memrl-policy.schema.json)",
+      security: bearer,
+      middleware: [requireScope("policy:decide", "policy:admin")] as const,
+      responses: {
+        200: {
+          ...jsonResponse(MemrlPolicyProfile, "the active profile; its version is in the X-Profile-Version header"),
+          headers: { "X-Profile-Version": { schema: { type: "integer" } } },
+        },
+        ...commonErrors,
+      },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const { compiled } = await deps.policies.get(c.get("principal").teamId, deps.clock.now());
+      c.header("X-Profile-Version", String(compiled.version));
+      return c.json(compiled.profile, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/v1/policy/profile",
+      tags: ["policy"],
+      summary: "Propose a new MemRL profile (stored as a pending version)",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      request: { body: jsonBody(MemrlPolicyProfile) },
+      responses: { 202: jsonResponse(ProfileAccepted, "stored as pending"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const principal = c.get("principal");
+      const version = await deps.policyStore.addPendingProfile(
+        principal.teamId,
+        c.req.valid("json"),
+        principal.subject,
+        deps.clock.now(),
+      );
+      return c.json({ version, status: "pending" as const }, 202);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/policy/replay",
+      tags: ["policy"],
+      summary: "How a candidate profile would have decided the logged decisions",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      request: { body: jsonBody(ReplayBody) },
+      responses: { 200: jsonResponse(ReplayResponse, "counts, changes by rule, examples"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const { profile, since } = c.req.valid("json");
+      const now = deps.clock.now();
+      const sinceMs =
+        since === undefined ? now - REPLAY_DEFAULT_WINDOW_MS : typeof since === "number" ? since : Date.parse(since);
+      const logged = await deps.policyStore.loggedDecisions(c.get("principal").teamId, sinceMs, REPLAY_LIMIT);
+      return c.json(replayDecisions(profile, logged), 200);
+    },
+  );

@@ -1,0 +1,93 @@
+// Wire shapes of the policy routes (zod, with OpenAPI examples).
+import { z } from "zod";
+import { Action, AttemptBucket, MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
+
+const id = z.string().min(1).max(128);
+
+export const DecideBody = z
+  .strictObject({
+    memrl_mode: MemrlMode.optional(),
+    failure_class: z.string().min(1).max(64).optional(),
+    attempt: z.int().min(0).max(1_000_000).optional(),
+    max_attempts: z.int().min(-1_000_000).max(1_000_000).optional(),
+    attempt_bucket: AttemptBucket.optional(),
+    legacy_action: Action.optional(),
+    run_id: id.optional(),
+    task_id: id.optional(),
+  })
+  .meta({
+    id: "DecideRequest",
+    example: { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3, legacy_action: "retry" },
+  });
+
+export const DecideResponse = z
+  .object({
+    decision_id: z.string(),
+    requested_mode: MemrlMode,
+    memrl_mode: MemrlMode,
+    failure_class: z.string().nullable(),
+    attempt_bucket: AttemptBucket.nullable(),
+    action: Action,
+    rule_id: z.string(),
+    reason: z.string(),
+    selected_action: Action,
+    profile: z.object({ team_id: z.string(), version: z.int() }),
+  })
+  .meta({
+    id: "DecideResponse",
+    example: {
+      decision_id: "dec_3f1c…",
+      requested_mode: "enforce",
+      memrl_mode: "enforce",
+      failure_class: "vibe_fail",
+      attempt_bucket: "middle",
+      action: "retry",
+      rule_id: "enforce.vibe_fail.middle",
+      reason: "enforce rule enforce.vibe_fail.middle (class vibe_fail, bucket middle, priority 100)",
+      selected_action: "retry",
+      profile: { team_id: "team-a", version: 0 },
+    },
+  });
+
+export const ProfileAccepted = z
+  .object({
+    version: z.int(),
+    status: z.literal("pending"),
+    run_id: z.string().optional(),
+    op_id: z.string().optional(),
+    gate_id: z.string().optional(),
+  })
+  .meta({ id: "ProfileAccepted", example: { version: 2, status: "pending" } });
+
+export const ReplayBody = z
+  .strictObject({
+    profile: MemrlPolicyProfile,
+    since: z.union([z.iso.datetime({ offset: true }), z.int().min(0)]).optional(),
+  })
+  .meta({ id: "ReplayRequest" });
+
+export const ReplayResponse = z
+  .object({
+    total: z.int(),
+    changed: z.int(),
+    unchanged: z.int(),
+    by_rule: z.array(z.object({ from_rule_id: z.string(), to_rule_id: z.string(), count: z.int() })),
+    examples: z.array(
+      z.object({
+        decision_id: z.string(),
+        inputs: z.record(z.string(), z.unknown()),
+        before: z.object({ rule_id: z.string(), action: z.string(), selected_action: z.string() }),
+        after: z.object({ rule_id: z.string(), action: z.string(), selected_action: z.string() }),
+      }),
+    ),
+  })
+  .meta({
+    id: "ReplayResponse",
+    example: {
+      total: 120,
+      changed: 7,
+      unchanged: 113,
+      by_rule: [{ from_rule_id: "enforce.vibe_fail.middle", to_rule_id: "enforce.fallback", count: 7 }],
+      examples: [],
+    },
+  });

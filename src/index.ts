@@ -1,0 +1,26 @@
+// Worker entry: fetch (the Hono app), queue (event consumers), scheduled (sweeps); re-exports the Durable Objects.
+import { createApp } from "./app";
+import { makeDeps } from "./deps";
+import { consumeEvents } from "./features/events/consumer";
+
+export { RunDO } from "../durable-objects/run-do";
+export { VectorIndexDO } from "../durable-objects/vector-index-do";
+
+const app = createApp();
+
+export default {
+  fetch(request, env, ctx) {
+    return app.fetch(request, { deps: makeDeps(env) }, ctx);
+  },
+
+  async queue(batch, env) {
+    const deps = makeDeps(env);
+    if (batch.queue.startsWith("warden-events") && !batch.queue.endsWith("-dlq")) return consumeEvents(batch, deps);
+    // Other queues (DLQ, Slack outbox) get their consumers with their features; until then nothing is dropped silently.
+    for (const m of batch.messages) m.retry();
+  },
+
+  async scheduled() {
+    // Sweeps arrive with the learning feature.
+  },
+} satisfies ExportedHandler<Env>;

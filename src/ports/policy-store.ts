@@ -1,0 +1,50 @@
+// Port: where MemRL profiles, team mode ceilings, policy-memory retry overrides and the decision log live.
+import type { MemrlMode, MemrlPolicyProfile } from "../../contracts/memrl-policy";
+
+export type ProfileStatus = "pending" | "active" | "retired";
+
+export type StoredProfile = {
+  teamId: string;
+  version: number;
+  status: ProfileStatus;
+  body: MemrlPolicyProfile;
+  createdBy: string;
+  createdAt: number;
+};
+
+/** One logged decision: the request as received plus what was decided, for replay and the rollback matrix. */
+export type LoggedDecision = {
+  decision_id: string;
+  team_id: string;
+  run_id: string | null;
+  task_id: string | null;
+  inputs: Record<string, unknown>;
+  inputs_digest: string;
+  profile_version: number;
+  requested_mode: MemrlMode;
+  effective_mode: MemrlMode;
+  ceiling: MemrlMode;
+  failure_class: string | null;
+  attempt_bucket: string | null;
+  rule_id: string;
+  raw_action: string;
+  selected_action: string;
+  created_at: number;
+};
+
+export interface PolicyStore {
+  activeProfile(teamId: string): Promise<StoredProfile | null>;
+  getProfile(teamId: string, version: number): Promise<StoredProfile | null>;
+  /** stores a new pending version (max + 1) and returns it */
+  addPendingProfile(teamId: string, body: MemrlPolicyProfile, createdBy: string, now: number): Promise<number>;
+  /** makes `version` the active one and retires the previous; false when it is not pending */
+  activateProfile(teamId: string, version: number, now: number): Promise<boolean>;
+  /** the team's mode ceiling; "enforce" (no restriction) when never lowered */
+  modeCeiling(teamId: string): Promise<MemrlMode>;
+  setModeCeiling(teamId: string, ceiling: MemrlMode, reason: string, now: number): Promise<void>;
+  /** policy-memory max_attempts_override per failure class */
+  maxAttemptsOverrides(teamId: string): Promise<Record<string, number>>;
+  /** idempotent by decision_id */
+  recordDecisions(decisions: LoggedDecision[]): Promise<void>;
+  loggedDecisions(teamId: string, sinceMs: number, limit: number): Promise<LoggedDecision[]>;
+}
