@@ -1,0 +1,145 @@
+// Bench harness: a local wrangler dev server on a free port, an autocannon load helper, and the table printer.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { mintToken } from "../src/auth/mint";
+import type { Scope } from "../src/auth/tokens";
+
+export type Row = { section: string; metric: string; value: number; unit: string; ceiling?: number; ratio?: number; target?: string };
+export type BenchContext = {
+  server: LocalServer;
+  token: (teamId: string, scopes: Scope[]) => Promise<string>;
+};
+export type BenchSection = { name: string; run: (ctx: BenchContext) => Promise<Row[]> };
+
+export const BENCH_SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+export type LocalServer = { url: string; stop: () => Promise<void> };
+
+/** Starts `wrangler dev` on loopback with its own throw-away state directory and migrated D1. */
+export async function startLocalServer(): Promise<LocalServer> {
+  const port = await freePort();
+  const persist = mkdtempSync(join(tmpdir(), "warden-bench-"));
+  const migrate = spawnSync("npx", ["--no-install", "wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], {
+    env: { ...process.env, CI: "true" },
+    encoding: "utf8",
+  });
+  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  const child: ChildProcess = spawn(
+    "npx",
+    [
+      "--no-install", "wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist,
+      "--var", `WARDEN_JWT_SECRET:${BENCH_SECRET}`, "--var", "SLACK_SIGNING_SECRET:bench-slack", "--log-level", "warn",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`wrangler dev did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    stop: async () => {
+      try {
+        process.kill(-(child.pid as number), "SIGTERM");
+      } catch {}
+      await new Promise((r) => setTimeout(r, 500));
+      rmSync(persist, { recursive: true, force: true });
+    },
+  };
+}
+
+export type LoadResult = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+/** One autocannon round: 8 connections by default, fixed duration. */
+export async function load(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string; seconds?: number; connections?: number } = {},
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    method: (opts.method ?? "GET") as "GET",
+    headers: opts.headers,
+    body: opts.body,
+    connections: opts.connections ?? 8,
+    duration: opts.seconds ?? 5,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Alternates rounds of a and b so drift on a shared machine hits both; returns the per-side means. */
+export async function alternate(
+  rounds: number,
+  a: () => Promise<LoadResult>,
+  b: () => Promise<LoadResult>,
+): Promise<[LoadResult, LoadResult]> {
+  const as: LoadResult[] = [];
+  const bs: LoadResult[] = [];
+  for (let i = 0; i < rounds; i++) {
+    as.push(await a());
+    bs.push(await b());
+  }
+  const mean = (xs: LoadResult[]): LoadResult => ({
+    rps: xs.reduce((s, x) => s + x.rps, 0) / xs.length,
+    p50: xs.reduce((s, x) => s + x.p50, 0) / xs.length,
+    p99: Math.max(...xs.map((x) => x.p99)),
+    errors: xs.reduce((s, x) => s + x.errors, 0),
+    non2xx: xs.reduce((s, x) => s + x.non2xx, 0),
+  });
+  return [mean(as), mean(bs)];
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
+export const benchToken = (teamId: string, scopes: Scope[]) =>
+  mintToken({ secret: BENCH_SECRET, teamId, scopes, sub: `bench-${teamId}` });
+
+export function printTable(rows: Row[]): void {
+  const fmt = (n: number | undefined) =>
+    n === undefined ? "" : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3);
+  const table = rows.map((r) => ({
+    section: r.section,
+    metric: r.metric,
+    value: `${fmt(r.value)} ${r.unit}`,
+    ceiling: r.ceiling === undefined ? "" : `${fmt(r.ceiling)} ${r.unit}`,
+    ratio: r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}×`,
+    target: r.target ?? "",
+  }));
+  const cols = ["section", "metric", "value", "ceiling", "ratio", "target"] as const;
+  const width = Object.fromEntries(cols.map((c) => [c, Math.max(c.length, ...table.map((t) => t[c].length))]));
+  const line = (t: Record<string, string>) => cols.map((c) => t[c]?.padEnd(width[c] as number)).join(" | ");
+  console.log(line(Object.fromEntries(cols.map((c) => [c, c]))));
+  console.log(cols.map((c) => "-".repeat(width[c] as number)).join("-|-"));
+  for (const t of table) console.log(line(t));
+}

@@ -1,0 +1,24 @@
+// npm run bench [-- section…]: runs each section against one local server, prints one table, writes bench/results.json.
+import { writeFileSync } from "node:fs";
+import { type BenchSection, benchToken, printTable, type Row, startLocalServer } from "./harness";
+import { policySection } from "./sections/policy";
+
+const SECTIONS: BenchSection[] = [policySection];
+
+const only = process.argv.slice(2);
+const selected = only.length ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;
+const server = await startLocalServer();
+const rows: Row[] = [];
+try {
+  for (const section of selected) {
+    console.error(`bench: ${section.name}…`);
+    rows.push(...(await section.run({ server, token: benchToken })));
+  }
+} finally {
+  await server.stop();
+}
+printTable(rows);
+writeFileSync(
+  new URL("./results.json", import.meta.url),
+  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`,
+);
