@@ -1,0 +1,27 @@
+// VectorIndex over VectorIndexDO: one Durable Object per shard (idFromName), exact cosine in the object.
+import type { VectorIndexDO } from "../../../durable-objects/vector-index-do";
+import type { VectorIndex } from "../../ports/vector-index";
+
+/** records per RPC call, to keep messages well under the RPC size limit */
+const UPSERT_CHUNK = 500;
+
+export function createDoVectorIndex(ns: DurableObjectNamespace<VectorIndexDO>): VectorIndex {
+  const stub = (shard: string) => ns.get(ns.idFromName(shard));
+  return {
+    kind: "local",
+    async upsert(shard, records) {
+      const s = stub(shard);
+      for (let i = 0; i < records.length; i += UPSERT_CHUNK) {
+        await s.upsert(
+          records.slice(i, i + UPSERT_CHUNK).map((r) => ({ id: r.id, values: Float32Array.from(r.values), metadata: r.metadata })),
+        );
+      }
+    },
+    async delete(shard, ids) {
+      if (ids.length) await stub(shard).delete(ids);
+    },
+    async query(shard, vector, opts) {
+      return stub(shard).query(Float32Array.from(vector), opts.topK, opts.filter);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// Port: a cosine vector index partitioned into shards (one per team), with Vectorize-style metadata filters.
+
+/** Indexed metadata: flat scalars only (like Vectorize's filterable metadata). */
+export type VectorMetadata = Record<string, string | number | boolean>;
+
+type Scalar = string | number | boolean;
+/** A Vectorize-compatible subset: implicit $eq, or one operator per field. */
+export type VectorFilter = Record<
+  string,
+  Scalar | { $eq: Scalar } | { $ne: Scalar } | { $in: Scalar[] } | { $nin: Scalar[] }
+>;
+
+export type VectorRecord = { id: string; values: ArrayLike<number>; metadata: VectorMetadata };
+export type VectorMatch = { id: string; score: number };
+
+/** Vectorize answers at most 100 matches (20 with metadata or values); every adapter clamps to this. */
+export const MAX_TOP_K = 100;
+
+export interface VectorIndex {
+  readonly kind: "local" | "vectorize";
+  /** insert or replace by id */
+  upsert(shard: string, records: VectorRecord[]): Promise<void>;
+  delete(shard: string, ids: string[]): Promise<void>;
+  /**
+   * Cosine similarity, best first; ties broken by id ascending. `topK` is clamped to [1, MAX_TOP_K].
+   * Vectorize is eventually consistent: a fresh upsert may take seconds to be visible there.
+   */
+  query(shard: string, vector: ArrayLike<number>, opts: { topK: number; filter?: VectorFilter }): Promise<VectorMatch[]>;
+}
+
+/** Evaluates a filter against one record's metadata (shared by the local index and the Vectorize fake). */
+export function matchesFilter(meta: VectorMetadata | undefined, filter: VectorFilter | undefined): boolean {
+  if (!filter) return true;
+  for (const field in filter) {
+    const cond = filter[field] as VectorFilter[string];
+    const v = meta?.[field];
+    if (typeof cond !== "object") {
+      if (v !== cond) return false;
+    } else if ("$eq" in cond) {
+      if (v !== cond.$eq) return false;
+    } else if ("$ne" in cond) {
+      if (v === cond.$ne) return false;
+    } else if ("$in" in cond) {
+      if (v === undefined || !cond.$in.includes(v)) return false;
+    } else if ("$nin" in cond) {
+      if (v !== undefined && cond.$nin.includes(v)) return false;
+    }
+  }
+  return true;
+}
