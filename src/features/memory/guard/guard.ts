@@ -1,0 +1,175 @@
+// The memory write guard: normalises and decodes every field (Unicode tricks, URL encoding, base64), then runs the
+// secretlint recommended preset plus Warden's own rules (secrets, PII, raw URLs). Verdicts carry rule ids, never values.
+import { lintSource } from "@secretlint/core";
+import { creator as recommendedPreset } from "@secretlint/secretlint-rule-preset-recommend";
+import type { SecretLintCoreConfig } from "@secretlint/types";
+import { ALL_RULES, type Family } from "./rules";
+
+export type GuardField = { path: string; value: string };
+export type Variant = "raw" | "unicode" | "url_encoded" | "base64";
+export type GuardHit = { ruleId: string; family: Family; path: string; via: Variant };
+export type GuardVerdict =
+  | { ok: true }
+  | { ok: false; code: "redaction_required" | "pii_detected"; ruleIds: string[]; paths: string[]; hits: GuardHit[] };
+
+/** Format characters and fillers that render as nothing: zero-width space/joiners, BOM, soft hyphen, Hangul fillers… */
+const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0]/gu;
+const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
+const BASE64_RUN = /[A-Za-z0-9+/_-]{12,}={0,2}/g;
+const MAX_DEPTH = 2;
+
+const SECRETLINT_CONFIG: SecretLintCoreConfig = {
+  rules: [
+    {
+      id: "@secretlint/secretlint-rule-preset-recommend",
+      rule: recommendedPreset,
+      rules: [
+        // AWS access key ids alone are refused too (the preset only reports them when asked)
+        { id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } },
+        // a writer must not be able to switch the guard off with a "secretlint-disable" comment
+        { id: "@secretlint/secretlint-rule-filter-comments", disabled: true },
+      ],
+    },
+  ],
+};
+
+export function normalizeUnicode(s: string): string {
+  return s.normalize("NFKC").replace(INVISIBLE, "");
+}
+
+function percentDecode(s: string): string {
+  return s.replace(PERCENT_RUN, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** Decodes a base64 / base64url run when the result is mostly printable text; null otherwise. */
+export function decodeBase64Text(run: string): string | null {
+  let b = run.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
+  if (b.length % 4 === 1) b = b.slice(0, -1);
+  b += "=".repeat((4 - (b.length % 4)) % 4);
+  let bytes: Uint8Array;
+  try {
+    const bin = atob(b);
+    bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+  if (text.length < 8) return null;
+  let printable = 0;
+  for (const ch of text) if (/[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\r\t]/u.test(ch)) printable++;
+  return printable / [...text].length >= 0.9 ? text : null;
+}
+
+/** Every reading of one value a human or a model could recover: as given, Unicode-normalised, URL- and base64-decoded. */
+export function variantsOf(value: string): { via: Variant; text: string }[] {
+  const out: { via: Variant; text: string }[] = [{ via: "raw", text: value }];
+  const seen = new Set([value]);
+  const push = (via: Variant, text: string) => {
+    if (!seen.has(text)) {
+      seen.add(text);
+      out.push({ via, text });
+    }
+  };
+  const expand = (text: string, depth: number, inherited?: Variant) => {
+    const norm = normalizeUnicode(text);
+    push(inherited ?? "unicode", norm);
+    let decoded = norm;
+    for (let i = 0; i < 3; i++) {
+      const next = normalizeUnicode(percentDecode(decoded));
+      if (next === decoded) break;
+      decoded = next;
+      push(inherited ?? "url_encoded", decoded);
+    }
+    if (depth >= MAX_DEPTH) return;
+    for (const source of new Set([norm, decoded])) {
+      for (const m of source.matchAll(BASE64_RUN)) {
+        const plain = decodeBase64Text(m[0]);
+        if (plain !== null) {
+          push("base64", plain);
+          expand(plain, depth + 1, "base64");
+        }
+      }
+    }
+  };
+  expand(value, 0);
+  return out;
+}
+
+/** Flattens metadata into guard fields: each value, and each `key=value` (so `{"password": "…"}` reads as an assignment). */
+export function metadataFields(prefix: string, value: unknown, depth = 0): GuardField[] {
+  if (depth > 8) return [{ path: prefix, value: JSON.stringify(value) ?? "" }];
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => metadataFields(`${prefix}[${i}]`, v, depth + 1));
+  if (typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => {
+      const path = `${prefix}.${k}`;
+      const inner = metadataFields(path, v, depth + 1);
+      const scalar = typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+      return [{ path: `${path}(key)`, value: k }, ...(scalar ? [{ path, value: `${k}=${String(v)}` }] : []), ...inner];
+    });
+  }
+  return [{ path: prefix, value: String(value) }];
+}
+
+const familyOfSecretlint = (): Family => "secret";
+
+/** Maps "@secretlint/secretlint-rule-github" → "secretlint.github". */
+const secretlintRuleId = (id: string) => `secretlint.${id.replace(/^@secretlint\/secretlint-rule-/, "")}`;
+
+/** Scans fields; the verdict names rule ids and field paths only. */
+export async function scanFields(fields: GuardField[]): Promise<GuardVerdict> {
+  const hits: GuardHit[] = [];
+  // one secretlint pass per variant kind over all fields joined, mapped back to fields by offset
+  const byVia = new Map<Variant, { path: string; start: number; end: number }[]>();
+  const chunks = new Map<Variant, string[]>();
+  const offsets = new Map<Variant, number>();
+  for (const field of fields) {
+    for (const { via, text } of variantsOf(field.value)) {
+      for (const rule of ALL_RULES) {
+        if (rule.test(text)) hits.push({ ruleId: rule.id, family: rule.family, path: field.path, via });
+      }
+      const start = offsets.get(via) ?? 0;
+      const list = byVia.get(via) ?? [];
+      list.push({ path: field.path, start, end: start + text.length });
+      byVia.set(via, list);
+      chunks.set(via, [...(chunks.get(via) ?? []), text]);
+      offsets.set(via, start + text.length + 2);
+    }
+  }
+  for (const [via, texts] of chunks) {
+    const result = await lintSource({
+      source: { filePath: "/memory.txt", content: texts.join("\n\n"), ext: ".txt", contentType: "text" },
+      options: { config: SECRETLINT_CONFIG, maskSecrets: true, noPhysicFilePath: true },
+    });
+    for (const m of result.messages) {
+      const at = m.range[0];
+      const field = byVia.get(via)?.find((f) => at >= f.start && at <= f.end);
+      hits.push({ ruleId: secretlintRuleId(m.ruleId), family: familyOfSecretlint(), path: field?.path ?? "(unknown)", via });
+    }
+  }
+  if (hits.length === 0) return { ok: true };
+  const ruleIds = new Set(hits.map((h) => h.ruleId));
+  const plain = new Set(hits.filter((h) => h.via === "raw").map((h) => `${h.path}|${h.ruleId}`));
+  for (const h of hits) if (h.via !== "raw" && !plain.has(`${h.path}|${h.ruleId}`)) ruleIds.add(`evasion.${h.via}`);
+  const blocking = hits.some((h) => h.family !== "pii");
+  return {
+    ok: false,
+    code: blocking ? "redaction_required" : "pii_detected",
+    ruleIds: [...ruleIds].sort(),
+    paths: [...new Set(hits.map((h) => h.path))].sort(),
+    hits,
+  };
+}
