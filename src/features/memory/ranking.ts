@@ -1,0 +1,104 @@
+// Memory ranking and lifecycle math (pure): similarity × importance weight × recency decay, use boosts, decay, tiers.
+
+export const MEMORY_CLASSES = ["working", "episodic", "semantic", "kb"] as const;
+export type WritableClass = (typeof MEMORY_CLASSES)[number];
+/** rigid memory (charter, allowlist) is import-only */
+export type MemoryClass = WritableClass | "rigid";
+export const TIERS = ["hot", "warm", "cold", "archived"] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const DAY_MS = 86_400_000;
+/** recency half-lives; null = no decay. DESIGN §4: 30 d episodic, 90 d kb/semantic; working notes are transient (7 d). */
+export const HALF_LIFE_DAYS: Record<MemoryClass, number | null> = {
+  working: 7,
+  episodic: 30,
+  semantic: 90,
+  kb: 90,
+  rigid: null,
+};
+export const BASE_IMPORTANCE = 10;
+export const USE_BOOST = 8;
+export const IMPORTANCE_CAP = 1000;
+export const WARM_IMPORTANCE_BELOW = 10;
+export const WARM_IDLE_DAYS = 90;
+export const COLD_AFTER_WARM_DAYS = 180;
+export const DELETE_COLD_EPISODIC_DAYS = 365;
+export const TASK_TTL_DAYS = 7;
+
+/** 0.5^(age / half-life); 1 when pinned, when the class never decays, or for a future timestamp. */
+export function recencyFactor(cls: MemoryClass, pinned: boolean, ageMs: number): number {
+  const hl = HALF_LIFE_DAYS[cls];
+  if (pinned || hl === null || !(ageMs > 0)) return 1;
+  return 0.5 ** (ageMs / (hl * DAY_MS));
+}
+
+/** Monotone in the raw importance: 1 at 0, ≈1.30 at the base 10, 3 at the cap. */
+export function importanceWeight(raw: number): number {
+  const r = Math.min(IMPORTANCE_CAP, Math.max(0, Number.isFinite(raw) ? raw : 0));
+  return 1 + Math.log10(1 + r / 10);
+}
+
+/** +8 per validated use, capped at 1000. */
+export function boostImportance(raw: number, uses = 1): number {
+  return Math.min(IMPORTANCE_CAP, Math.max(0, raw) + USE_BOOST * Math.max(0, uses));
+}
+
+/** Importance decays with the class half-life since its last update (pinned never decays). */
+export function decayImportance(raw: number, cls: MemoryClass, pinned: boolean, elapsedMs: number): number {
+  return raw * recencyFactor(cls, pinned, elapsedMs);
+}
+
+export type RankInput = {
+  id: string;
+  similarity: number;
+  importance: number;
+  cls: MemoryClass;
+  pinned: boolean;
+  /** when the memory was written or last reinforced by a near-duplicate write */
+  refreshedAt: number;
+};
+export type Ranked = RankInput & { score: number; scores: { similarity: number; importance: number; recency: number } };
+
+export function scoreOne(m: RankInput, now: number): Ranked {
+  const similarity = Math.max(0, Math.min(1, m.similarity));
+  const importance = importanceWeight(m.importance);
+  const recency = recencyFactor(m.cls, m.pinned, now - m.refreshedAt);
+  return { ...m, score: similarity * importance * recency, scores: { similarity, importance, recency } };
+}
+
+/** Best first; equal scores by id ascending, so the order never depends on the index's. */
+export function rankMemories(items: RankInput[], now: number, topK: number): Ranked[] {
+  return items
+    .map((m) => scoreOne(m, now))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, Math.max(0, topK));
+}
+
+export type TierInput = {
+  tier: Tier;
+  pinned: boolean;
+  cls: MemoryClass;
+  importance: number;
+  createdAt: number;
+  /** last use or reinforcement (or creation) */
+  lastActiveAt: number;
+  tierChangedAt: number;
+};
+
+/** The sweep's next step for one memory: a tier to move to, "delete", or null to leave it. */
+export function nextTier(m: TierInput, now: number, opts: { deleteColdEpisodic?: boolean } = {}): Tier | "delete" | null {
+  if (m.pinned || m.tier === "archived") return null;
+  if (m.tier === "hot") {
+    return m.importance < WARM_IMPORTANCE_BELOW && now - m.lastActiveAt >= WARM_IDLE_DAYS * DAY_MS ? "warm" : null;
+  }
+  if (m.tier === "warm") return now - m.tierChangedAt >= COLD_AFTER_WARM_DAYS * DAY_MS ? "cold" : null;
+  if (m.tier === "cold" && opts.deleteColdEpisodic && m.cls === "episodic") {
+    return now - m.createdAt >= DELETE_COLD_EPISODIC_DAYS * DAY_MS ? "delete" : null;
+  }
+  return null;
+}
+
+/** Task namespaces expire 7 d after the write; everything else keeps no TTL. */
+export function expiresAtFor(namespace: string, now: number): number | null {
+  return /^team\/[^/]+\/task\//.test(namespace) ? now + TASK_TTL_DAYS * DAY_MS : null;
+}
