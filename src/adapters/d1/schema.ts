@@ -180,11 +180,22 @@ export const memDocs = sqliteTable(
     tierChangedAt: integer("tier_changed_at").notNull(),
     createdAt: createdAt(),
     expiresAt: integer("expires_at"),
+    /** the highest importance across actors (denormalised for the tier sweep) */
+    importance: real("importance").notNull().default(10),
+    /** last validated use by any actor */
+    lastUsedAt: integer("last_used_at"),
+    /** written or last reinforced by a near-duplicate write: the recency clock starts here */
+    refreshedAt: integer("refreshed_at").notNull().default(0),
+    reinforceCount: integer("reinforce_count").notNull().default(0),
+    /** sha-256 of namespace + class + normalised text: exact duplicates are found without the index */
+    contentHash: text("content_hash"),
   },
   (t) => [
     index("mem_doc_team_ns").on(t.teamId, t.namespace),
     index("mem_doc_tier").on(t.tier, t.tierChangedAt),
     index("mem_doc_expires").on(t.expiresAt),
+    index("mem_doc_team_hash").on(t.teamId, t.contentHash),
+    index("mem_doc_team_class").on(t.teamId, t.class),
   ],
 );
 
@@ -231,7 +242,26 @@ export const sessionEvents = sqliteTable(
     diagnosticCodes: text("diagnostic_codes", { mode: "json" }).$type<string[]>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("session_event_team_fp").on(t.teamId, t.needFingerprint, t.createdAt)],
+  (t) => [
+    index("session_event_team_fp").on(t.teamId, t.needFingerprint, t.createdAt),
+    index("session_event_team_kind").on(t.teamId, t.sessionKind, t.createdAt),
+  ],
+);
+
+/** one row per POST /v1/memory/activate: what it returned, for llm_calls_avoided and continuity metrics */
+export const memActivations = sqliteTable(
+  "mem_activation",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    sessionKind: text("session_kind").notNull(),
+    agentId: text("agent_id"),
+    needFingerprint: text("need_fingerprint"),
+    routeId: text("route_id"),
+    llmCallsAvoided: integer("llm_calls_avoided").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mem_activation_team_created").on(t.teamId, t.createdAt)],
 );
 
 // ---- learning -----------------------------------------------------------------------------
