@@ -4,6 +4,7 @@ import { requestId } from "hono/request-id";
 import { AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
 import { healthRoutes } from "./features/health/routes";
+import { memoryRoutes } from "./features/memory/routes";
 import { policyRoutes } from "./features/policy/routes";
 import { jsonBody, limitBody } from "./http/middleware";
 import type { AppEnv } from "./http/types";
@@ -23,6 +24,7 @@ export function createApp() {
 
   app.route("/", healthRoutes);
   app.route("/", policyRoutes);
+  app.route("/", memoryRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

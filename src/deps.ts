@@ -2,19 +2,31 @@
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
+import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createHashingEmbedder } from "./adapters/embed/hashing";
+import { createWorkersAiEmbedder } from "./adapters/embed/workers-ai";
+import { createDoVectorIndex } from "./adapters/vector/durable-object";
+import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
+import { createMemoryHints } from "./features/memory/hints";
+import { createMemoryService, type MemoryService } from "./features/memory/service";
+import { createSessions } from "./features/memory/sessions";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
+import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
+import type { HintsProvider } from "./ports/hints";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { VectorIndex } from "./ports/vector-index";
 
 const Config = z.object({
   WARDEN_JWT_SECRET: z.string().min(32, "WARDEN_JWT_SECRET must be at least 32 characters"),
   WARDEN_VERSION: z.string().default("0.0.0"),
   EMBEDDER: z.enum(["hashing", "workers-ai"]).default("hashing"),
   VECTOR_INDEX_KIND: z.enum(["local", "vectorize"]).default("local"),
+  MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -29,7 +41,24 @@ export type Deps = {
   events: EventBus;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
+  vectorIndex: VectorIndex;
+  embedder: Embedder;
+  memory: MemoryService;
+  sessions: ReturnType<typeof createSessions>;
+  hints: HintsProvider;
 };
+
+function buildEmbedder(config: Config, env: Env): Embedder {
+  if (config.EMBEDDER === "hashing") return createHashingEmbedder();
+  if (!env.AI) throw new Error("invalid configuration: EMBEDDER=workers-ai needs the AI binding");
+  return createWorkersAiEmbedder(env.AI as unknown as Parameters<typeof createWorkersAiEmbedder>[0]);
+}
+
+function buildVectorIndex(config: Config, env: Env): VectorIndex {
+  if (config.VECTOR_INDEX_KIND === "local") return createDoVectorIndex(env.VECTOR_INDEX);
+  if (!env.VECTORIZE) throw new Error("invalid configuration: VECTOR_INDEX_KIND=vectorize needs the VECTORIZE binding");
+  return createVectorizeIndex(env.VECTORIZE as unknown as VectorizeBinding);
+}
 
 export const systemClock: Clock = { now: () => Date.now() };
 export const newId = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -46,15 +75,34 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   }
   const db = drizzle(env.DB);
   const policyStore = createD1PolicyStore(db);
+  const events = overrides.events ?? createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>);
+  const vectorIndex = overrides.vectorIndex ?? buildVectorIndex(parsed.data, env);
+  const embedder = overrides.embedder ?? buildEmbedder(parsed.data, env);
+  const memoryStore = createD1MemoryStore(db, env.DB);
+  const memory =
+    overrides.memory ??
+    createMemoryService({
+      store: memoryStore,
+      index: vectorIndex,
+      embedder,
+      events,
+      newId: overrides.newId ?? newId,
+      summaryMaxChars: parsed.data.MEMORY_SUMMARY_MAX_CHARS,
+    });
   const deps: Deps = {
     config: parsed.data,
     clock: systemClock,
     newId,
     verifyToken: createTokenVerifier(parsed.data.WARDEN_JWT_SECRET),
     rateLimiter: createBindingRateLimiter(env.RATE_LIMITER),
-    events: createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>),
+    events,
     policyStore,
     policies: createTeamPolicyCache(policyStore),
+    vectorIndex,
+    embedder,
+    memory,
+    sessions: createSessions({ store: memoryStore, memory, events, newId: overrides.newId ?? newId }),
+    hints: createMemoryHints(memory),
     ...overrides,
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);

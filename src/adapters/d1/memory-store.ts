@@ -1,0 +1,335 @@
+// MemoryStore over D1 with drizzle: docs, actor importance, use events, session episodes, activations, tier moves.
+import { and, asc, desc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import {
+  BASE_IMPORTANCE,
+  COLD_AFTER_WARM_DAYS,
+  DAY_MS,
+  DELETE_COLD_EPISODIC_DAYS,
+  IMPORTANCE_CAP,
+  type MemoryClass,
+  type Tier,
+  USE_BOOST,
+  WARM_IDLE_DAYS,
+  WARM_IMPORTANCE_BELOW,
+} from "../../features/memory/ranking";
+import type { MemDoc, MemoryStore, SessionEventRow } from "../../ports/memory-store";
+import { memActivations, memActorImportance, memDocs, memUseEvents, sessionEvents } from "./schema";
+
+type DocRow = typeof memDocs.$inferSelect;
+
+const toDoc = (r: DocRow): MemDoc => ({
+  id: r.id,
+  teamId: r.teamId,
+  namespace: r.namespace,
+  cls: r.class as MemoryClass,
+  text: r.text,
+  tags: r.tags,
+  metadata: r.metadata,
+  pinned: r.pinned,
+  tier: r.tier as Tier,
+  supersedes: r.supersedes,
+  importance: r.importance,
+  createdAt: r.createdAt,
+  refreshedAt: r.refreshedAt,
+  lastUsedAt: r.lastUsedAt,
+  tierChangedAt: r.tierChangedAt,
+  expiresAt: r.expiresAt,
+  reinforceCount: r.reinforceCount,
+  contentHash: r.contentHash,
+});
+
+const toRow = (d: MemDoc): typeof memDocs.$inferInsert => ({
+  id: d.id,
+  teamId: d.teamId,
+  namespace: d.namespace,
+  class: d.cls,
+  text: d.text,
+  tags: d.tags,
+  metadata: d.metadata,
+  pinned: d.pinned,
+  tier: d.tier,
+  qualityScore: 0,
+  supersedes: d.supersedes,
+  tierChangedAt: d.tierChangedAt,
+  createdAt: d.createdAt,
+  expiresAt: d.expiresAt,
+  importance: d.importance,
+  lastUsedAt: d.lastUsedAt,
+  refreshedAt: d.refreshedAt,
+  reinforceCount: d.reinforceCount,
+  contentHash: d.contentHash,
+});
+
+/** D1 allows 100 bound parameters per statement: mem_doc has 20 columns → 4 rows per insert. */
+const DOCS_PER_INSERT = 4;
+const IMPORTANCE_ROWS_PER_INSERT = 14;
+const USE_ROWS_PER_INSERT = 16;
+/** ids travel as one JSON parameter (json_each), so any number fits one statement */
+const idList = (ids: string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
+const toEvent = (r: typeof sessionEvents.$inferSelect): SessionEventRow => ({
+  ...r,
+  outcome: r.outcome as SessionEventRow["outcome"],
+});
+
+/** `db` for typed queries; `d1` (the same database) for raw batched statements drizzle cannot batch. */
+export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): MemoryStore {
+  const batch = async (items: BatchItem<"sqlite">[]) => {
+    if (items.length === 0) return;
+    await db.batch(items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  };
+
+  return {
+    async insertDocs(docs) {
+      const items: BatchItem<"sqlite">[] = [];
+      for (let i = 0; i < docs.length; i += DOCS_PER_INSERT) {
+        items.push(db.insert(memDocs).values(docs.slice(i, i + DOCS_PER_INSERT).map(toRow)));
+      }
+      const rows = docs.map((d) => ({ docId: d.id, actorKey: "team", rawScore: d.importance, lastUpdateAt: d.createdAt }));
+      for (let i = 0; i < rows.length; i += IMPORTANCE_ROWS_PER_INSERT) {
+        items.push(db.insert(memActorImportance).values(rows.slice(i, i + IMPORTANCE_ROWS_PER_INSERT)).onConflictDoNothing());
+      }
+      await batch(items);
+    },
+
+    async deleteDocs(teamId, ids) {
+      if (!ids.length) return;
+      await batch([
+        db.delete(memActorImportance).where(sql`${memActorImportance.docId} IN ${idList(ids)} AND ${memActorImportance.docId} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`),
+        db.delete(memUseEvents).where(sql`${memUseEvents.docId} IN ${idList(ids)} AND ${memUseEvents.docId} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`),
+        db.delete(memDocs).where(and(eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`)),
+      ]);
+    },
+
+    async getDocs(teamId, ids) {
+      if (!ids.length) return [];
+      const rows = await db.select().from(memDocs).where(and(eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`));
+      return rows.map(toDoc);
+    },
+
+    async getHotDocsForActor(teamId, ids, actorKey, now) {
+      if (!ids.length) return [];
+      const rows = await db
+        .select({
+          doc: memDocs,
+          actor: sql<number | null>`(SELECT raw_score FROM mem_actor_importance a WHERE a.doc_id = ${memDocs.id} AND a.actor_key = ${actorKey})`,
+          team: sql<number | null>`(SELECT raw_score FROM mem_actor_importance a WHERE a.doc_id = ${memDocs.id} AND a.actor_key = 'team')`,
+        })
+        .from(memDocs)
+        .where(
+          and(
+            eq(memDocs.teamId, teamId),
+            eq(memDocs.tier, "hot"),
+            sql`${memDocs.id} IN ${idList(ids)}`,
+            sql`(${memDocs.expiresAt} IS NULL OR ${memDocs.expiresAt} > ${now})`,
+          ),
+        );
+      return rows.map((r) => ({ ...toDoc(r.doc), actorImportance: r.actor ?? r.team ?? r.doc.importance }));
+    },
+
+    async findByContentHash(teamId, hash) {
+      const [row] = await db
+        .select()
+        .from(memDocs)
+        .where(and(eq(memDocs.teamId, teamId), eq(memDocs.contentHash, hash), sql`${memDocs.tier} != 'archived'`))
+        .orderBy(asc(memDocs.createdAt))
+        .limit(1);
+      return row ? toDoc(row) : null;
+    },
+
+    async reinforce(teamId, id, now) {
+      await batch([
+        db
+          .insert(memActorImportance)
+          .values({ docId: id, actorKey: "team", rawScore: Math.min(IMPORTANCE_CAP, BASE_IMPORTANCE + USE_BOOST), lastUpdateAt: now })
+          .onConflictDoUpdate({
+            target: [memActorImportance.docId, memActorImportance.actorKey],
+            set: { rawScore: sql`min(${IMPORTANCE_CAP}, raw_score + ${USE_BOOST})`, lastUpdateAt: now },
+          }),
+        db
+          .update(memDocs)
+          .set({
+            refreshedAt: now,
+            reinforceCount: sql`${memDocs.reinforceCount} + 1`,
+            importance: sql`max(${memDocs.importance}, (SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = ${id}))`,
+          })
+          .where(and(eq(memDocs.teamId, teamId), eq(memDocs.id, id))),
+      ]);
+    },
+
+    async recordUses(teamId, uses, now) {
+      if (!uses.length) return [];
+      // 1) the use events; a repeated event id (same doc, actor and run) is ignored
+      const inserted: { id: string }[] = [];
+      for (let i = 0; i < uses.length; i += USE_ROWS_PER_INSERT) {
+        inserted.push(
+          ...(await db
+            .insert(memUseEvents)
+            .values(
+              uses.slice(i, i + USE_ROWS_PER_INSERT).map((u) => ({ id: u.eventId, docId: u.docId, actorKey: u.actorKey, runId: u.runId, ts: now, weight: USE_BOOST })),
+            )
+            .onConflictDoNothing()
+            .returning({ id: memUseEvents.id })),
+        );
+      }
+      const fresh = new Set(inserted.map((r) => r.id));
+      const boosted = uses.filter((u) => fresh.has(u.eventId));
+      if (!boosted.length) return [];
+      // 2) importance per (doc, actor): a new actor row starts from the team row, then +8, capped
+      const statements: D1PreparedStatement[] = [];
+      for (const u of boosted) {
+        statements.push(
+          d1
+            .prepare(
+              `INSERT INTO mem_actor_importance (doc_id, actor_key, raw_score, last_update_at, last_used_at, use_7d, use_30d)
+               VALUES (?1, ?2, min(?3, coalesce((SELECT raw_score FROM mem_actor_importance WHERE doc_id = ?1 AND actor_key = 'team'), ?4) + ?5), ?6, ?6, 1, 1)
+               ON CONFLICT (doc_id, actor_key) DO UPDATE SET raw_score = min(?3, raw_score + ?5),
+                 last_update_at = ?6, last_used_at = ?6, use_7d = use_7d + 1, use_30d = use_30d + 1`,
+            )
+            .bind(u.docId, u.actorKey, IMPORTANCE_CAP, BASE_IMPORTANCE, USE_BOOST, now),
+          d1
+            .prepare(
+              `UPDATE mem_doc SET last_used_at = ?1,
+                 importance = max(importance, (SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = ?2))
+               WHERE id = ?2 AND team_id = ?3`,
+            )
+            .bind(now, u.docId, teamId),
+        );
+      }
+      await d1.batch(statements);
+      return [...new Set(boosted.map((u) => u.docId))];
+    },
+
+    async rigidDocs(teamId, limit) {
+      const rows = await db
+        .select()
+        .from(memDocs)
+        .where(and(eq(memDocs.teamId, teamId), eq(memDocs.class, "rigid"), sql`${memDocs.tier} != 'archived'`))
+        .orderBy(asc(memDocs.createdAt), asc(memDocs.id))
+        .limit(limit);
+      return rows.map(toDoc);
+    },
+
+    async archiveRigid(teamId, namespace, kind, now) {
+      const rows = await db
+        .update(memDocs)
+        .set({ tier: "archived", tierChangedAt: now })
+        .where(
+          and(
+            eq(memDocs.teamId, teamId),
+            eq(memDocs.namespace, namespace),
+            eq(memDocs.class, "rigid"),
+            sql`${memDocs.tier} != 'archived'`,
+            sql`json_extract(${memDocs.metadata}, '$.rigid_kind') = ${kind}`,
+          ),
+        )
+        .returning({ id: memDocs.id });
+      return rows.map((r) => r.id);
+    },
+
+    async insertSessionEvent(e) {
+      await db.insert(sessionEvents).values(e);
+    },
+
+    async sessionEventsForFingerprints(teamId, fingerprints, limit) {
+      const where = fingerprints
+        ? and(eq(sessionEvents.teamId, teamId), inArray(sessionEvents.needFingerprint, fingerprints.slice(0, 90)))
+        : eq(sessionEvents.teamId, teamId);
+      // newest `limit`, returned oldest first
+      const rows = await db.select().from(sessionEvents).where(where).orderBy(desc(sessionEvents.createdAt), desc(sessionEvents.id)).limit(limit);
+      return rows.reverse().map(toEvent);
+    },
+
+    async recentSessionEvents(teamId, filter, limit) {
+      const rows = await db
+        .select()
+        .from(sessionEvents)
+        .where(
+          and(
+            eq(sessionEvents.teamId, teamId),
+            filter.sessionKind ? eq(sessionEvents.sessionKind, filter.sessionKind) : undefined,
+            filter.needFingerprint ? eq(sessionEvents.needFingerprint, filter.needFingerprint) : undefined,
+          ),
+        )
+        .orderBy(desc(sessionEvents.createdAt), desc(sessionEvents.id))
+        .limit(limit);
+      return rows.map(toEvent);
+    },
+
+    async recordActivation(a) {
+      await db.insert(memActivations).values(a);
+    },
+
+    async tierCandidates(tier, now, limit) {
+      const due =
+        tier === "hot"
+          ? sql`${memDocs.importance} < ${WARM_IMPORTANCE_BELOW} AND max(${memDocs.createdAt}, ${memDocs.refreshedAt}, coalesce(${memDocs.lastUsedAt}, 0)) <= ${now - WARM_IDLE_DAYS * DAY_MS}`
+          : tier === "warm"
+            ? sql`${memDocs.tierChangedAt} <= ${now - COLD_AFTER_WARM_DAYS * DAY_MS}`
+            : tier === "cold"
+              ? sql`${memDocs.class} = 'episodic' AND ${memDocs.createdAt} <= ${now - DELETE_COLD_EPISODIC_DAYS * DAY_MS}`
+              : sql`0`;
+      const rows = await db
+        .select()
+        .from(memDocs)
+        .where(and(eq(memDocs.tier, tier), eq(memDocs.pinned, false), due))
+        .orderBy(asc(memDocs.tierChangedAt), asc(memDocs.id))
+        .limit(limit);
+      return rows.map(toDoc);
+    },
+
+    async setTier(ids, tier, now) {
+      if (!ids.length) return;
+      await db.update(memDocs).set({ tier, tierChangedAt: now }).where(sql`${memDocs.id} IN ${idList(ids)}`);
+    },
+
+    async expiredDocs(now, limit) {
+      const rows = await db
+        .select()
+        .from(memDocs)
+        .where(and(isNotNull(memDocs.expiresAt), lte(memDocs.expiresAt, now)))
+        .orderBy(asc(memDocs.expiresAt), asc(memDocs.id))
+        .limit(limit);
+      return rows.map(toDoc);
+    },
+
+    async importanceRows(before, limit) {
+      const rows = await db
+        .select({
+          docId: memActorImportance.docId,
+          actorKey: memActorImportance.actorKey,
+          rawScore: memActorImportance.rawScore,
+          lastUpdateAt: memActorImportance.lastUpdateAt,
+          cls: memDocs.class,
+          pinned: memDocs.pinned,
+        })
+        .from(memActorImportance)
+        .innerJoin(memDocs, eq(memDocs.id, memActorImportance.docId))
+        .where(and(lte(memActorImportance.lastUpdateAt, before), eq(memDocs.pinned, false)))
+        .orderBy(asc(memActorImportance.lastUpdateAt))
+        .limit(limit);
+      return rows.map((r) => ({ ...r, cls: r.cls as MemoryClass }));
+    },
+
+    async setImportance(rows, now) {
+      if (!rows.length) return;
+      const statements: D1PreparedStatement[] = rows.map((r) =>
+        d1
+          .prepare("UPDATE mem_actor_importance SET raw_score = ?1, last_update_at = ?2 WHERE doc_id = ?3 AND actor_key = ?4")
+          .bind(r.rawScore, now, r.docId, r.actorKey),
+      );
+      const docIds = [...new Set(rows.map((r) => r.docId))];
+      statements.push(
+        d1
+          .prepare(
+            `UPDATE mem_doc SET importance = coalesce((SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = mem_doc.id), importance)
+             WHERE id IN (SELECT value FROM json_each(?1))`,
+          )
+          .bind(JSON.stringify(docIds)),
+      );
+      await d1.batch(statements);
+    },
+  };
+}

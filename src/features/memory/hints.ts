@@ -1,0 +1,64 @@
+// HintsProvider over memory (YARLI run/task observer hints): best-effort with a time budget; failures are logged, never thrown.
+import type { HintsProvider, MemoryHint } from "../../ports/hints";
+import type { MemoryService } from "./service";
+
+export const HINTS_TOP_K = 5;
+export const HINTS_BUDGET_MS = 300;
+
+export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: number } = {}): HintsProvider {
+  const budget = opts.budgetMs ?? HINTS_BUDGET_MS;
+
+  async function safely(teamId: string, what: string, work: () => Promise<MemoryHint[]>): Promise<MemoryHint[]> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([
+        work(),
+        new Promise<MemoryHint[]>((resolve) => {
+          timer = setTimeout(() => {
+            console.warn(JSON.stringify({ level: "warn", msg: "memory hints timed out", team_id: teamId, what, budget_ms: budget }));
+            resolve([]);
+          }, budget);
+        }),
+      ]);
+    } catch (e) {
+      console.error(JSON.stringify({ level: "error", msg: "memory hints failed", team_id: teamId, what, error: String(e) }));
+      return [];
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+
+  /** a system caller of the team: unscoped, read-only */
+  const reader = (teamId: string) => ({
+    teamId,
+    scopes: new Set(["memory:read" as const]),
+    subject: "warden:hints",
+    expiresAtMs: Number.MAX_SAFE_INTEGER,
+  });
+
+  const toHints = (rows: Awaited<ReturnType<MemoryService["query"]>>): MemoryHint[] =>
+    rows.map((r) => ({ id: r.id, namespace: r.namespace, class: r.class, text: r.text, score: r.score }));
+
+  return {
+    forRunStart(teamId, q, now) {
+      return safely(teamId, "run_start", async () => {
+        const text = [q.goal, ...q.taskKeys].join(" ").trim();
+        if (!text) return [];
+        const namespaces = [`team/${teamId}/org`, ...(q.projectId ? [`team/${teamId}/project/${q.projectId}`] : [])];
+        return toHints(await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now));
+      });
+    },
+    forTaskFailure(teamId, q, now) {
+      return safely(teamId, "task_failure", async () => {
+        const text = [q.reasonBucket, q.taskKey ?? ""].join(" ").trim();
+        if (!text) return [];
+        const namespaces = [
+          `team/${teamId}/org`,
+          `team/${teamId}/run/${q.runId}`,
+          ...(q.projectId ? [`team/${teamId}/project/${q.projectId}`] : []),
+        ];
+        return toHints(await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now));
+      });
+    },
+  };
+}

@@ -1,0 +1,132 @@
+// Session episodes (ops-warden session_event.v1) and activation: guarded writes, stabilized routes, hints.
+import type { SessionEventV1 } from "../../../contracts/session-event.v1";
+import type { Principal } from "../../auth/tokens";
+import { AppFailure } from "../../errors";
+import type { EventBus } from "../../ports/event-bus";
+import type { MemoryStore, SessionEventRow } from "../../ports/memory-store";
+import { normalizeFingerprint, stabilizedRoutes } from "./activation";
+import { scanFields } from "./guard/guard";
+import type { Defer, MemoryService, QueryResult } from "./service";
+
+const HISTORY_LIMIT = 5000;
+const RECENT_LIMIT = 20;
+
+export type SessionDeps = { store: MemoryStore; memory: MemoryService; events: EventBus; newId: (prefix: string) => string };
+
+const episode = (e: SessionEventRow) => ({
+  id: e.id,
+  session_kind: e.sessionKind,
+  command: e.command,
+  outcome: e.outcome,
+  need_fingerprint: e.needFingerprint,
+  route_id: e.routeId,
+  agent_id: e.agentId,
+  session_id: e.sessionId,
+  diagnostic_codes: e.diagnosticCodes,
+  created_at: e.createdAt,
+});
+
+export function createSessions(d: SessionDeps) {
+  /** Stores one episode; token-like values, raw URLs or PII anywhere in it → 422 and a memory_store_failed event. */
+  async function record(principal: Principal, e: SessionEventV1, now: number, defer: Defer) {
+    const verdict = await scanFields([
+      { path: "command", value: e.command },
+      { path: "route_id", value: e.route_id },
+      { path: "agent_id", value: e.agent_id },
+      { path: "session_id", value: e.session_id },
+      ...e.diagnostic_codes.map((c, i) => ({ path: `diagnostic_codes[${i}]`, value: c })),
+    ]);
+    if (!verdict.ok) {
+      console.warn(JSON.stringify({ level: "warn", msg: "session event refused", team_id: principal.teamId, code: verdict.code, rule_ids: verdict.ruleIds }));
+      defer(
+        d.events
+          .publish([
+            {
+              event_id: d.newId("evt"),
+              type: "memory_store_failed",
+              team_id: principal.teamId,
+              run_id: principal.runId ?? null,
+              occurred_at: now,
+              source: "sessions.events",
+              code: verdict.code,
+              rule_ids: verdict.ruleIds,
+              session_kind: e.session_kind,
+            },
+          ])
+          .catch((err) => console.error("memory_store_failed publish failed", String(err))),
+      );
+      throw new AppFailure({ code: verdict.code, ruleIds: verdict.ruleIds });
+    }
+    const row: SessionEventRow = {
+      id: d.newId("sev"),
+      teamId: principal.teamId,
+      sessionKind: e.session_kind,
+      command: e.command,
+      outcome: e.outcome,
+      needFingerprint: normalizeFingerprint(e.need_fingerprint),
+      routeId: e.route_id,
+      agentId: e.agent_id,
+      sessionId: e.session_id,
+      diagnosticCodes: e.diagnostic_codes,
+      createdAt: now,
+    };
+    await d.store.insertSessionEvent(row);
+    return { id: row.id, created_at: now };
+  }
+
+  /** Namespaces a session's hints come from: the team's org knowledge plus the token's own scopes. */
+  function hintNamespaces(p: Principal): string[] {
+    const t = `team/${p.teamId}`;
+    return [
+      `${t}/org`,
+      ...(p.personaId ? [`${t}/persona/${p.personaId}`] : []),
+      ...(p.taskId ? [`${t}/task/${p.taskId}`] : []),
+      ...(p.runId ? [`${t}/run/${p.runId}`] : []),
+    ];
+  }
+
+  async function activate(
+    principal: Principal,
+    body: { session_kind: string; agent_id?: string; need_fingerprint?: string; query?: string },
+    now: number,
+  ) {
+    const fp = body.need_fingerprint ? normalizeFingerprint(body.need_fingerprint) : undefined;
+    const [history, recent, rigidDocs] = await Promise.all([
+      d.store.sessionEventsForFingerprints(principal.teamId, fp ? [fp] : null, HISTORY_LIMIT),
+      d.store.recentSessionEvents(principal.teamId, { sessionKind: body.session_kind, needFingerprint: fp }, RECENT_LIMIT),
+      d.store.rigidDocs(principal.teamId, 100),
+    ]);
+    const routes = stabilizedRoutes(history);
+    const covered = fp ? routes.find((r) => r.need_fingerprint === fp) : undefined;
+    let hints: QueryResult[] = [];
+    if (body.query) {
+      try {
+        hints = await d.memory.query(principal, { namespaces: hintNamespaces(principal), text: body.query, top_k: 5 }, now);
+      } catch (e) {
+        // hints are best-effort: activation still answers with routes and episodes
+        console.error(JSON.stringify({ level: "error", msg: "activation hints failed", team_id: principal.teamId, error: String(e) }));
+      }
+    }
+    const llmCallsAvoided = covered ? 1 : 0;
+    await d.store.recordActivation({
+      id: d.newId("act"),
+      teamId: principal.teamId,
+      sessionKind: body.session_kind,
+      agentId: body.agent_id ?? null,
+      needFingerprint: fp ?? null,
+      routeId: covered?.route_id ?? null,
+      llmCallsAvoided,
+      createdAt: now,
+    });
+    return {
+      stabilized_routes: routes,
+      recent_episodes: recent.map(episode),
+      hints,
+      llm_calls_avoided: llmCallsAvoided,
+      covered_route: covered?.route_id ?? null,
+      rigid: rigidDocs.map((x) => ({ id: x.id, kind: String(x.metadata.rigid_kind ?? "charter"), namespace: x.namespace, text: x.text })),
+    };
+  }
+
+  return { record, activate };
+}

@@ -1,0 +1,81 @@
+// Port: durable memory records (D1): docs, per-actor importance, use events, session episodes, activations, tier moves.
+import type { MemoryClass, Tier } from "../features/memory/ranking";
+
+export type MemDoc = {
+  id: string;
+  teamId: string;
+  namespace: string;
+  cls: MemoryClass;
+  text: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  pinned: boolean;
+  tier: Tier;
+  supersedes: string | null;
+  importance: number;
+  createdAt: number;
+  refreshedAt: number;
+  lastUsedAt: number | null;
+  tierChangedAt: number;
+  expiresAt: number | null;
+  reinforceCount: number;
+  contentHash: string | null;
+};
+
+/** a doc with the importance the asking actor sees (its own row, else the team row, else the doc's) */
+export type MemDocForActor = MemDoc & { actorImportance: number };
+
+export type SessionEventRow = {
+  id: string;
+  teamId: string;
+  sessionKind: string;
+  command: string;
+  outcome: "resolved" | "escalated" | "skipped";
+  needFingerprint: string;
+  routeId: string;
+  agentId: string;
+  sessionId: string;
+  diagnosticCodes: string[];
+  createdAt: number;
+};
+
+export type UseRecord = { docId: string; actorKey: string; runId: string | null; eventId: string };
+
+export interface MemoryStore {
+  insertDocs(docs: MemDoc[]): Promise<void>;
+  deleteDocs(teamId: string, ids: string[]): Promise<void>;
+  getDocs(teamId: string, ids: string[]): Promise<MemDoc[]>;
+  /** hot, unexpired docs by id with the actor's importance */
+  getHotDocsForActor(teamId: string, ids: string[], actorKey: string, now: number): Promise<MemDocForActor[]>;
+  findByContentHash(teamId: string, hash: string): Promise<MemDoc | null>;
+  /** a near-duplicate write: +8 importance (team row), recency restarts, count +1 */
+  reinforce(teamId: string, id: string, now: number): Promise<void>;
+  /** records uses; returns the doc ids whose importance was boosted (duplicates by event id are ignored) */
+  recordUses(teamId: string, uses: UseRecord[], now: number): Promise<string[]>;
+  rigidDocs(teamId: string, limit: number): Promise<MemDoc[]>;
+  archiveRigid(teamId: string, namespace: string, kind: string, now: number): Promise<string[]>;
+
+  insertSessionEvent(e: SessionEventRow): Promise<void>;
+  /** all events of the team for these fingerprints (or every fingerprint), oldest first, bounded */
+  sessionEventsForFingerprints(teamId: string, fingerprints: string[] | null, limit: number): Promise<SessionEventRow[]>;
+  recentSessionEvents(teamId: string, filter: { sessionKind?: string; needFingerprint?: string }, limit: number): Promise<SessionEventRow[]>;
+  recordActivation(a: {
+    id: string;
+    teamId: string;
+    sessionKind: string;
+    agentId: string | null;
+    needFingerprint: string | null;
+    routeId: string | null;
+    llmCallsAvoided: number;
+    createdAt: number;
+  }): Promise<void>;
+
+  // ---- for the sweep (learning issue) ----
+  /** unpinned docs of `tier` that look due for their next step at `now` (the caller confirms with nextTier) */
+  tierCandidates(tier: Tier, now: number, limit: number): Promise<MemDoc[]>;
+  setTier(ids: string[], tier: Tier, now: number): Promise<void>;
+  expiredDocs(now: number, limit: number): Promise<MemDoc[]>;
+  /** importance rows updated since `before`: returns (doc, actor, raw, lastUpdateAt) for decay */
+  importanceRows(before: number, limit: number): Promise<{ docId: string; actorKey: string; rawScore: number; lastUpdateAt: number; cls: MemoryClass; pinned: boolean }[]>;
+  setImportance(rows: { docId: string; actorKey: string; rawScore: number }[], now: number): Promise<void>;
+}

@@ -1,0 +1,78 @@
+// Memory test harness: the app over real local D1 and VectorIndexDO, with a settable clock and a recording event bus.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createApp } from "../src/app";
+import { createTokenVerifier } from "../src/auth/tokens";
+import { type Deps, makeDeps } from "../src/deps";
+import type { EventBus, WardenEvent } from "../src/ports/event-bus";
+
+export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+export function memoryHarness(overrides: Partial<Deps> = {}) {
+  let now = T0;
+  const published: WardenEvent[] = [];
+  const events: EventBus = {
+    publish: async (e) => {
+      published.push(...e);
+    },
+  };
+  // tokens are minted on the wall clock; memory time is the test's clock
+  const verify = createTokenVerifier(env.WARDEN_JWT_SECRET);
+  const deps = makeDeps(env, {
+    events,
+    clock: { now: () => now },
+    verifyToken: (token) => verify(token, Date.now()),
+    ...overrides,
+  });
+  const app = createApp();
+  const logs: string[] = [];
+
+  async function call(method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+      headers["content-type"] = "application/json";
+    }
+    const ctx = createExecutionContext();
+    // capture console output of this request so tests can check nothing sensitive is logged
+    const originals = { warn: console.warn, error: console.error, log: console.log };
+    const capture = (...a: unknown[]) => logs.push(a.map(String).join(" "));
+    console.warn = capture;
+    console.error = capture;
+    console.log = capture;
+    let res: Response;
+    try {
+      res = await app.fetch(new Request(`https://warden.test${path}`, { method, headers, body }), { deps }, ctx);
+      await waitOnExecutionContext(ctx);
+    } finally {
+      Object.assign(console, originals);
+    }
+    const text = await res.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, json, text };
+  }
+
+  return {
+    deps,
+    call,
+    published,
+    logs,
+    now: () => now,
+    setNow: (t: number) => {
+      now = t;
+    },
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+let teamSeq = 0;
+/** a fresh team id per test, so tests sharing the file's storage never see each other's memories */
+export const freshTeam = (label = "t") => `${label}-${++teamSeq}-${crypto.randomUUID().slice(0, 8)}`;
