@@ -48,6 +48,8 @@ export interface MemoryStore {
   /** hot, unexpired docs by id with the actor's importance */
   getHotDocsForActor(teamId: string, ids: string[], actorKey: string, now: number): Promise<MemDocForActor[]>;
   findByContentHash(teamId: string, hash: string): Promise<MemDoc | null>;
+  /** the oldest non-archived doc per content hash */
+  findByContentHashes(teamId: string, hashes: string[]): Promise<Map<string, MemDoc>>;
   /** a near-duplicate write: +8 importance (team row), recency restarts, count +1 */
   reinforce(teamId: string, id: string, now: number): Promise<void>;
   /** records uses; returns the doc ids whose importance was boosted (duplicates by event id are ignored) */

@@ -139,6 +139,18 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
       return row ? toDoc(row) : null;
     },
 
+    async findByContentHashes(teamId, hashes) {
+      const out = new Map<string, MemDoc>();
+      if (!hashes.length) return out;
+      const rows = await db
+        .select()
+        .from(memDocs)
+        .where(and(eq(memDocs.teamId, teamId), sql`${memDocs.contentHash} IN ${idList(hashes)}`, sql`${memDocs.tier} != 'archived'`))
+        .orderBy(asc(memDocs.createdAt), asc(memDocs.id));
+      for (const r of rows) if (r.contentHash && !out.has(r.contentHash)) out.set(r.contentHash, toDoc(r));
+      return out;
+    },
+
     async reinforce(teamId, id, now) {
       await batch([
         db

@@ -29,7 +29,8 @@ export class ExactIndex {
     if (slot === undefined) {
       slot = this.ids.length;
       if ((slot + 1) * this.dimensions > this.vectors.length) {
-        const grown = new Float32Array(this.vectors.length * 2);
+        // grow by half (not double) so a large shard's peak memory stays near its size
+        const grown = new Float32Array(Math.ceil((this.vectors.length * 1.5) / this.dimensions) * this.dimensions + this.dimensions);
         grown.set(this.vectors);
         this.vectors = grown;
       }

@@ -232,11 +232,22 @@ export function createMemoryService(d: MemoryServiceDeps) {
     const parsed = items.map((w, i) => resolve(principal, w.namespace, "write", `items.${i}.namespace`));
     const refused: { i: number; code: "redaction_required" | "pii_detected"; ruleIds: string[] }[] = [];
     const sized: { i: number; ruleIds: string[] }[] = [];
+    // one guard pass over every item's fields (one secretlint run per variant kind), split back per item by path
+    const verdict = await scanFields(items.flatMap((w, i) => guardFields(w, `items.${i}.`)));
+    if (!verdict.ok) {
+      const perItem = new Map<number, typeof verdict.hits>();
+      for (const hit of verdict.hits) {
+        const i = Number(/^items\.(\d+)\./.exec(hit.path)?.[1] ?? -1);
+        perItem.set(i, [...(perItem.get(i) ?? []), hit]);
+      }
+      for (const [i, hits] of perItem) {
+        const ids = new Set(hits.map((h) => h.ruleId));
+        for (const h of hits) if (h.via !== "raw") ids.add(`evasion.${h.via}`);
+        refused.push({ i, code: hits.some((h) => h.family !== "pii") ? "redaction_required" : "pii_detected", ruleIds: [...ids].sort() });
+      }
+    }
     for (let i = 0; i < items.length; i++) {
-      const w = items[i] as WriteInput;
-      const v = await scanFields(guardFields(w, `items.${i}.`));
-      if (!v.ok) refused.push({ i, code: v.code, ruleIds: v.ruleIds });
-      const size = sizeOf(w);
+      const size = sizeOf(items[i] as WriteInput);
       if (size.length) sized.push({ i, ruleIds: size });
     }
     if (refused.length) {
@@ -250,11 +261,12 @@ export function createMemoryService(d: MemoryServiceDeps) {
     const results: { id: string; tier: Tier; status: "created" | "reinforced" }[] = new Array(items.length);
     const fresh: number[] = [];
     const seen = new Map<string, number>();
+    const existing = await d.store.findByContentHashes(principal.teamId, [...new Set(hashes)]);
     for (let i = 0; i < items.length; i++) {
       const h = hashes[i] as string;
       if (seen.has(h)) continue;
       seen.set(h, i);
-      const same = await d.store.findByContentHash(principal.teamId, h);
+      const same = existing.get(h);
       if (same) {
         await d.store.reinforce(principal.teamId, same.id, now);
         results[i] = { id: same.id, tier: same.tier, status: "reinforced" };
