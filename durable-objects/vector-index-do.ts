@@ -1,13 +1,24 @@
 // VectorIndexDO: the embedded exact-cosine vector index for one shard: vectors in the object's SQLite, scanned in memory.
 import { DurableObject } from "cloudflare:workers";
-import { ExactIndex } from "../src/adapters/vector/exact-index";
+import { ExactIndex, type ScanKernel } from "../src/adapters/vector/exact-index";
 import { EMBEDDING_DIMENSIONS } from "../src/ports/embedder";
 import type { VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
+import cosineWasm from "./wasm/cosine.wasm";
+
+/** One SIMD scan kernel per object (its own linear memory); JavaScript scanning when WebAssembly SIMD is unavailable. */
+function makeKernel(): ScanKernel | undefined {
+  try {
+    return new WebAssembly.Instance(cosineWasm, {}).exports as unknown as ScanKernel;
+  } catch (e) {
+    console.warn(JSON.stringify({ level: "warn", msg: "vector index: SIMD kernel unavailable, scanning in JavaScript", error: String(e) }));
+    return undefined;
+  }
+}
 
 export type DoVectorRecord = { id: string; values: Float32Array; metadata: VectorMetadata };
 
 export class VectorIndexDO extends DurableObject<Env> {
-  private index = new ExactIndex(EMBEDDING_DIMENSIONS);
+  private index!: ExactIndex;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -16,7 +27,7 @@ export class VectorIndexDO extends DurableObject<Env> {
       sql.exec("CREATE TABLE IF NOT EXISTS vec (id TEXT PRIMARY KEY, meta TEXT NOT NULL, v BLOB NOT NULL)");
       let count = 0;
       for (const row of sql.exec<{ c: number }>("SELECT count(*) AS c FROM vec")) count = row.c;
-      this.index = new ExactIndex(EMBEDDING_DIMENSIONS, Math.max(1024, count));
+      this.index = new ExactIndex(EMBEDDING_DIMENSIONS, Math.max(1024, count), makeKernel());
       for (const row of sql.exec<{ id: string; meta: string; v: ArrayBuffer }>("SELECT id, meta, v FROM vec")) {
         this.index.upsert(row.id, new Float32Array(row.v), JSON.parse(row.meta) as VectorMetadata);
       }
@@ -48,5 +59,9 @@ export class VectorIndexDO extends DurableObject<Env> {
 
   size(): number {
     return this.index.size;
+  }
+
+  accelerated(): boolean {
+    return this.index.accelerated;
   }
 }

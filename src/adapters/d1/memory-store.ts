@@ -40,6 +40,49 @@ const toDoc = (r: DocRow): MemDoc => ({
   contentHash: r.contentHash,
 });
 
+/** a mem_doc row as D1 returns it without drizzle (snake_case, JSON as text, booleans as 0/1) */
+type RawDocRow = {
+  id: string;
+  team_id: string;
+  namespace: string;
+  class: string;
+  text: string;
+  tags: string;
+  metadata: string;
+  pinned: number;
+  tier: string;
+  supersedes: string | null;
+  tier_changed_at: number;
+  created_at: number;
+  expires_at: number | null;
+  importance: number;
+  last_used_at: number | null;
+  refreshed_at: number;
+  reinforce_count: number;
+  content_hash: string | null;
+};
+
+const fromRaw = (r: RawDocRow): MemDoc => ({
+  id: r.id,
+  teamId: r.team_id,
+  namespace: r.namespace,
+  cls: r.class as MemoryClass,
+  text: r.text,
+  tags: JSON.parse(r.tags) as string[],
+  metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+  pinned: r.pinned === 1,
+  tier: r.tier as Tier,
+  supersedes: r.supersedes,
+  importance: r.importance,
+  createdAt: r.created_at,
+  refreshedAt: r.refreshed_at,
+  lastUsedAt: r.last_used_at,
+  tierChangedAt: r.tier_changed_at,
+  expiresAt: r.expires_at,
+  reinforceCount: r.reinforce_count,
+  contentHash: r.content_hash,
+});
+
 const toRow = (d: MemDoc): typeof memDocs.$inferInsert => ({
   id: d.id,
   teamId: d.teamId,
@@ -111,22 +154,18 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
 
     async getHotDocsForActor(teamId, ids, actorKey, now) {
       if (!ids.length) return [];
-      const rows = await db
-        .select({
-          doc: memDocs,
-          actor: sql<number | null>`(SELECT raw_score FROM mem_actor_importance a WHERE a.doc_id = ${memDocs.id} AND a.actor_key = ${actorKey})`,
-          team: sql<number | null>`(SELECT raw_score FROM mem_actor_importance a WHERE a.doc_id = ${memDocs.id} AND a.actor_key = 'team')`,
-        })
-        .from(memDocs)
-        .where(
-          and(
-            eq(memDocs.teamId, teamId),
-            eq(memDocs.tier, "hot"),
-            sql`${memDocs.id} IN ${idList(ids)}`,
-            sql`(${memDocs.expiresAt} IS NULL OR ${memDocs.expiresAt} > ${now})`,
-          ),
-        );
-      return rows.map((r) => ({ ...toDoc(r.doc), actorImportance: r.actor ?? r.team ?? r.doc.importance }));
+      // CROSS JOIN keeps json_each as the outer loop: one primary-key lookup per id, whatever the team's size
+      const { results } = await d1
+        .prepare(
+          `SELECT d.*, a.raw_score AS actor_score, t.raw_score AS team_score
+           FROM json_each(?1) AS j CROSS JOIN mem_doc AS d ON d.id = j.value
+           LEFT JOIN mem_actor_importance AS a ON a.doc_id = d.id AND a.actor_key = ?2
+           LEFT JOIN mem_actor_importance AS t ON t.doc_id = d.id AND t.actor_key = 'team'
+           WHERE d.team_id = ?3 AND d.tier = 'hot' AND (d.expires_at IS NULL OR d.expires_at > ?4)`,
+        )
+        .bind(JSON.stringify(ids), actorKey, teamId, now)
+        .all<RawDocRow & { actor_score: number | null; team_score: number | null }>();
+      return results.map((r) => ({ ...fromRaw(r), actorImportance: r.actor_score ?? r.team_score ?? r.importance }));
     },
 
     async findByContentHash(teamId, hash) {

@@ -84,7 +84,9 @@ export const memoryRoutes = featureApp()
     }),
     async (c) => {
       const { deps } = c.env;
-      const results = await deps.memory.query(c.get("principal"), c.req.valid("json"), deps.clock.now());
+      const timing: Record<string, number> = {};
+      const results = await deps.memory.query(c.get("principal"), c.req.valid("json"), deps.clock.now(), timing);
+      c.header("Server-Timing", Object.entries(timing).map(([k, v]) => `${k};dur=${v.toFixed(1)}`).join(", "));
       return c.json({ results }, 200);
     },
   )

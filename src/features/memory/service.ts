@@ -63,6 +63,18 @@ export type QueryResult = {
   scores: { similarity: number; importance: number; recency: number };
 };
 
+/** per-phase durations in ms, for the Server-Timing header */
+export type Timing = Record<string, number>;
+function stopwatch(timing?: Timing) {
+  let last = performance.now();
+  return (phase: string) => {
+    if (!timing) return;
+    const t = performance.now();
+    timing[phase] = (timing[phase] ?? 0) + (t - last);
+    last = t;
+  };
+}
+
 /** how many nearest neighbours the index returns before importance and recency re-rank them */
 const CANDIDATES = MAX_TOP_K;
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -291,10 +303,12 @@ export function createMemoryService(d: MemoryServiceDeps) {
     return results;
   }
 
-  async function query(principal: Principal, q: QueryInput, now: number): Promise<QueryResult[]> {
+  async function query(principal: Principal, q: QueryInput, now: number, timing?: Timing): Promise<QueryResult[]> {
+    const mark = stopwatch(timing);
     const parsed = q.namespaces.map((n, i) => resolve(principal, n, "read", `namespaces.${i}`));
     const topK = Math.min(50, Math.max(1, q.top_k ?? 10));
     const [vector] = await d.embedder.embed([q.text]);
+    mark("embed");
     if (!vector) throw new Error("embedder returned no vector");
     const scopes = [...new Set(parsed.map((p) => scopeKey(p.scope)))];
     const matches = await d.index.query(principal.teamId, vector, {
@@ -304,9 +318,11 @@ export function createMemoryService(d: MemoryServiceDeps) {
         ...(q.classes?.length ? { class: { $in: q.classes } } : {}),
       },
     });
+    mark("index");
     if (!matches.length) return [];
     const similarity = new Map(matches.map((m) => [m.id, m.score]));
     const docs = await d.store.getHotDocsForActor(principal.teamId, [...similarity.keys()], actorKeyOf(principal), now);
+    mark("d1");
     const visible = docs.filter(
       (x) =>
         q.namespaces.some((n) => withinNamespace(x.namespace, n)) &&

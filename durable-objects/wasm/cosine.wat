@@ -1,0 +1,41 @@
+;; cosine.wat: the VectorIndexDO scan kernel — dot products of one query with n stored rows (WebAssembly SIMD, f32x4).
+;; Rows are unit length, so the dot product is the cosine. Build: npm run build:wasm (wabt) → cosine.wasm (checked in).
+(module
+  (memory (export "memory") 2)
+  ;; scores[s] = dot(query, rows[s]) for s < n; dim must be a multiple of 16; all pointers are byte offsets
+  (func (export "scan") (param $q i32) (param $v i32) (param $n i32) (param $dim i32) (param $out i32)
+    (local $s i32) (local $i i32) (local $rowBytes i32)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $sum v128)
+    (local.set $rowBytes (i32.shl (local.get $dim) (i32.const 2)))
+    (block $done
+      (loop $rows
+        (br_if $done (i32.ge_u (local.get $s) (local.get $n)))
+        (local.set $a0 (v128.const i32x4 0 0 0 0))
+        (local.set $a1 (v128.const i32x4 0 0 0 0))
+        (local.set $a2 (v128.const i32x4 0 0 0 0))
+        (local.set $a3 (v128.const i32x4 0 0 0 0))
+        (local.set $i (i32.const 0))
+        (loop $cols
+          (local.set $a0 (f32x4.add (local.get $a0)
+            (f32x4.mul (v128.load offset=0 (i32.add (local.get $q) (local.get $i)))
+                       (v128.load offset=0 (i32.add (local.get $v) (local.get $i))))))
+          (local.set $a1 (f32x4.add (local.get $a1)
+            (f32x4.mul (v128.load offset=16 (i32.add (local.get $q) (local.get $i)))
+                       (v128.load offset=16 (i32.add (local.get $v) (local.get $i))))))
+          (local.set $a2 (f32x4.add (local.get $a2)
+            (f32x4.mul (v128.load offset=32 (i32.add (local.get $q) (local.get $i)))
+                       (v128.load offset=32 (i32.add (local.get $v) (local.get $i))))))
+          (local.set $a3 (f32x4.add (local.get $a3)
+            (f32x4.mul (v128.load offset=48 (i32.add (local.get $q) (local.get $i)))
+                       (v128.load offset=48 (i32.add (local.get $v) (local.get $i))))))
+          (local.set $i (i32.add (local.get $i) (i32.const 64)))
+          (br_if $cols (i32.lt_u (local.get $i) (local.get $rowBytes))))
+        (local.set $sum (f32x4.add (f32x4.add (local.get $a0) (local.get $a1)) (f32x4.add (local.get $a2) (local.get $a3))))
+        (f32.store (local.get $out)
+          (f32.add (f32.add (f32x4.extract_lane 0 (local.get $sum)) (f32x4.extract_lane 1 (local.get $sum)))
+                   (f32.add (f32x4.extract_lane 2 (local.get $sum)) (f32x4.extract_lane 3 (local.get $sum)))))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $v (i32.add (local.get $v) (local.get $rowBytes)))
+        (local.set $s (i32.add (local.get $s) (i32.const 1)))
+        (br $rows))))
+)
