@@ -385,3 +385,15 @@ describe("memory hints (HintsProvider)", () => {
     expect(await slow.forTaskFailure("t", { reasonBucket: "timeout", runId: "r" }, T0)).toEqual([]);
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents every memory route with its request schema", async () => {
+    const h = memoryHarness();
+    const doc = (await h.call("GET", "/openapi.json")).json;
+    for (const path of ["/v1/memory", "/v1/memory/bulk", "/v1/memory/query", "/v1/memory/use", "/v1/memory/import", "/v1/memory/activate", "/v1/sessions/events"]) {
+      expect(doc.paths[path]?.post, path).toBeDefined();
+      expect(doc.paths[path].post.requestBody).toBeDefined();
+    }
+    expect(doc.paths["/v1/memory"].post.responses["422"]).toBeDefined();
+  });
+});
