@@ -202,33 +202,32 @@ export function createMemoryService(d: MemoryServiceDeps) {
       supersedes = old.id;
     }
 
-    const hash = await contentHash(w.namespace, w.class, w.text);
-    if (!supersedes) {
-      const same = await d.store.findByContentHash(principal.teamId, hash);
-      if (same) {
-        await d.store.reinforce(principal.teamId, same.id, now);
-        return { status: 200 as const, body: { id: same.id, tier: same.tier, status: "reinforced" as const } };
-      }
-    }
-
-    const [vector] = await d.embedder.embed([w.text]);
+    // the exact-duplicate lookup (D1) and the nearest neighbours (index) run side by side
+    const [hash, [vector]] = await Promise.all([contentHash(w.namespace, w.class, w.text), d.embedder.embed([w.text])]);
     if (!vector) throw new Error("embedder returned no vector");
-    if (!supersedes) {
-      const near = await d.index.query(principal.teamId, vector, { topK: 5, filter: { scope: scopeKey(ns.scope) } });
-      const close = near.filter((m) => m.score >= 0.85);
-      if (close.length) {
-        const docs = new Map((await d.store.getDocs(principal.teamId, close.map((m) => m.id))).map((x) => [x.id, x]));
-        const neighbours: Neighbour[] = close.flatMap((m) => {
-          const x = docs.get(m.id);
-          return x && x.tier === "hot" ? [{ id: x.id, namespace: x.namespace, cls: x.cls, text: x.text, similarity: m.score }] : [];
-        });
-        const outcome = classifyWrite(w.text, w.namespace, neighbours);
-        if (outcome.kind === "duplicate") {
-          await d.store.reinforce(principal.teamId, outcome.of, now);
-          return { status: 200 as const, body: { id: outcome.of, tier: "hot" as Tier, status: "reinforced" as const } };
-        }
-        if (outcome.kind === "contradiction") supersedes = outcome.supersedes;
+    const [same, near] = supersedes
+      ? [null, []]
+      : await Promise.all([
+          d.store.findByContentHash(principal.teamId, hash),
+          d.index.query(principal.teamId, vector, { topK: 5, filter: { scope: scopeKey(ns.scope) } }),
+        ]);
+    if (same) {
+      await d.store.reinforce(principal.teamId, same.id, now);
+      return { status: 200 as const, body: { id: same.id, tier: same.tier, status: "reinforced" as const } };
+    }
+    const close = near.filter((m) => m.score >= 0.85);
+    if (close.length) {
+      const docs = new Map((await d.store.getDocs(principal.teamId, close.map((m) => m.id))).map((x) => [x.id, x]));
+      const neighbours: Neighbour[] = close.flatMap((m) => {
+        const x = docs.get(m.id);
+        return x && x.tier === "hot" ? [{ id: x.id, namespace: x.namespace, cls: x.cls, text: x.text, similarity: m.score }] : [];
+      });
+      const outcome = classifyWrite(w.text, w.namespace, neighbours);
+      if (outcome.kind === "duplicate") {
+        await d.store.reinforce(principal.teamId, outcome.of, now);
+        return { status: 200 as const, body: { id: outcome.of, tier: "hot" as Tier, status: "reinforced" as const } };
       }
+      if (outcome.kind === "contradiction") supersedes = outcome.supersedes;
     }
 
     const doc = newDoc(principal, w, now, hash, supersedes);
