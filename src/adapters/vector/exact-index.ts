@@ -72,8 +72,8 @@ export class ExactIndex {
     let slot = this.slots.get(id);
     if (slot === undefined) {
       slot = this.ids.length;
-      // grow by half (not double) so a large shard's peak memory stays near its size
-      if (slot + 1 > this.capacity) this.allocate(Math.ceil(this.capacity * 1.5) + 1, true);
+      // grow by a quarter (not double) so a large shard's peak memory stays near its size
+      if (slot + 1 > this.capacity) this.allocate(Math.ceil(this.capacity * 1.25) + 1, true);
       this.ids.push(id);
       this.metas.push(metadata);
       this.slots.set(id, slot);

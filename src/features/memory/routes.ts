@@ -29,6 +29,11 @@ const refused = {
   },
 };
 
+const serverTiming = (t: Record<string, number>) =>
+  Object.entries(t)
+    .map(([k, v]) => `${k};dur=${v.toFixed(1)}`)
+    .join(", ");
+
 const defer = (c: Context<AppEnv>) => (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
 
 export const memoryRoutes = featureApp()
@@ -50,7 +55,9 @@ export const memoryRoutes = featureApp()
     }),
     async (c) => {
       const { deps } = c.env;
-      const result = await deps.memory.write(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c));
+      const timing: Record<string, number> = {};
+      const result = await deps.memory.write(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c), timing);
+      c.header("Server-Timing", serverTiming(timing));
       return c.json(result.body, result.status);
     },
   )
@@ -86,7 +93,7 @@ export const memoryRoutes = featureApp()
       const { deps } = c.env;
       const timing: Record<string, number> = {};
       const results = await deps.memory.query(c.get("principal"), c.req.valid("json"), deps.clock.now(), timing);
-      c.header("Server-Timing", Object.entries(timing).map(([k, v]) => `${k};dur=${v.toFixed(1)}`).join(", "));
+      c.header("Server-Timing", serverTiming(timing));
       return c.json({ results }, 200);
     },
   )

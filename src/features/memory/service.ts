@@ -174,22 +174,30 @@ export function createMemoryService(d: MemoryServiceDeps) {
   }
 
   /** D1 first, then the index; if the index fails the rows are removed again so nothing half-stored remains. */
-  async function persist(teamId: string, docs: { doc: MemDoc; ns: ParsedNamespace; vector: Float32Array }[]) {
+  async function persist(
+    teamId: string,
+    docs: { doc: MemDoc; ns: ParsedNamespace; vector: Float32Array }[],
+    mark: (phase: string) => void = () => {},
+  ) {
     await d.store.insertDocs(docs.map((x) => x.doc));
+    mark("d1_insert");
     try {
       await d.index.upsert(
         teamId,
         docs.map((x) => ({ id: x.doc.id, values: x.vector, metadata: metaOf(x.doc, x.ns) })),
       );
+      mark("index_upsert");
     } catch (e) {
       await d.store.deleteDocs(teamId, docs.map((x) => x.doc.id)).catch(() => {});
       throw e;
     }
   }
 
-  async function write(principal: Principal, w: WriteInput, now: number, defer: Defer) {
+  async function write(principal: Principal, w: WriteInput, now: number, defer: Defer, timing?: Timing) {
+    const mark = stopwatch(timing);
     const ns = resolve(principal, w.namespace, "write", "namespace");
     const verdict = await scanFields(guardFields(w));
+    mark("guard");
     const scope = verdict.ok || !verdict.paths.includes("namespace") ? ns.scope : undefined;
     if (!verdict.ok) refuse(principal, now, defer, "memory.write", verdict.code, verdict.ruleIds, { scope, class: w.class });
     const size = sizeOf(w);
@@ -211,6 +219,7 @@ export function createMemoryService(d: MemoryServiceDeps) {
           d.store.findByContentHash(principal.teamId, hash),
           d.index.query(principal.teamId, vector, { topK: 5, filter: { scope: scopeKey(ns.scope) } }),
         ]);
+    mark("lookup");
     if (same) {
       await d.store.reinforce(principal.teamId, same.id, now);
       return { status: 200 as const, body: { id: same.id, tier: same.tier, status: "reinforced" as const } };
@@ -231,7 +240,7 @@ export function createMemoryService(d: MemoryServiceDeps) {
     }
 
     const doc = newDoc(principal, w, now, hash, supersedes);
-    await persist(principal.teamId, [{ doc, ns, vector }]);
+    await persist(principal.teamId, [{ doc, ns, vector }], mark);
     return {
       status: 201 as const,
       body: { id: doc.id, tier: doc.tier, status: "created" as const, ...(supersedes ? { supersedes } : {}) },
