@@ -43,7 +43,7 @@ export async function startLocalServer(): Promise<LocalServer> {
     "npx",
     [
       "--no-install", "wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist,
-      "--var", `WARDEN_JWT_SECRET:${BENCH_SECRET}`, "--var", "SLACK_SIGNING_SECRET:bench-slack", "--log-level", "warn",
+      "--var", `WARDEN_JWT_SECRET:${BENCH_SECRET}`, "--var", "SLACK_SIGNING_SECRET:bench-slack", "--var", "RATE_LIMIT_PER_MINUTE:1000000000", "--log-level", "warn",
     ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );

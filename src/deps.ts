@@ -3,7 +3,9 @@ import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/buffered-event-bus";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
+import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
@@ -15,6 +17,9 @@ const Config = z.object({
   WARDEN_VERSION: z.string().default("0.0.0"),
   EMBEDDER: z.enum(["hashing", "workers-ai"]).default("hashing"),
   VECTOR_INDEX_KIND: z.enum(["local", "vectorize"]).default("local"),
+  /** memory: per-isolate sliding window (local default); binding: the Workers rate-limiting binding */
+  RATE_LIMITER_KIND: z.enum(["memory", "binding"]).default("memory"),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -27,6 +32,8 @@ export type Deps = {
   verifyToken: TokenVerifier;
   rateLimiter: RateLimiter;
   events: EventBus;
+  /** coalesces high-rate events (the decision log) into one queue batch */
+  decisionEvents: BufferedEventBus;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
 };
@@ -46,13 +53,18 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   }
   const db = drizzle(env.DB);
   const policyStore = createD1PolicyStore(db);
+  const events = createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>);
   const deps: Deps = {
     config: parsed.data,
     clock: systemClock,
     newId,
     verifyToken: createTokenVerifier(parsed.data.WARDEN_JWT_SECRET),
-    rateLimiter: createBindingRateLimiter(env.RATE_LIMITER),
-    events: createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>),
+    rateLimiter:
+      parsed.data.RATE_LIMITER_KIND === "binding"
+        ? createBindingRateLimiter(env.RATE_LIMITER, 60)
+        : createMemoryRateLimiter(parsed.data.RATE_LIMIT_PER_MINUTE, 60),
+    events,
+    decisionEvents: createBufferedEventBus(events),
     policyStore,
     policies: createTeamPolicyCache(policyStore),
     ...overrides,
