@@ -30,7 +30,9 @@ describe("contracts", () => {
   });
 
   it("the JSON Schema rejects what zod rejects (a rule with an unknown failure class)", () => {
-    const example = structuredClone(json("memrl-policy.profile.example.json")) as { rules: { failure_class: string }[] };
+    const example = structuredClone(json("memrl-policy.profile.example.json")) as {
+      rules: { failure_class: string }[];
+    };
     (example.rules[0] as { failure_class: string }).failure_class = "disk_full";
     const validator = new Validator(json("memrl-policy.schema.json") as object, "2020-12");
     expect(validator.validate(example).valid).toBe(false);

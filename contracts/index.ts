@@ -22,6 +22,7 @@ export function toJsonSchema(name: string, schema: z.ZodType): Record<string, un
   // A schema with a registered id comes out as {$ref, $defs:{id}}; inline it so the document reads flat.
   const defs = Object.entries($defs ?? {});
   const [onlyDef] = defs;
-  const body = $ref && defs.length === 1 && onlyDef && $ref === `#/$defs/${onlyDef[0]}` ? onlyDef[1] : { ...rest, $ref, $defs };
+  const body =
+    $ref && defs.length === 1 && onlyDef && $ref === `#/$defs/${onlyDef[0]}` ? onlyDef[1] : { ...rest, $ref, $defs };
   return { $schema, $id: `https://warden.dev/contracts/${name}.schema.json`, ...body };
 }

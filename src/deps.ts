@@ -1,12 +1,12 @@
 // makeDeps(env): the only place configuration is validated and adapters are built.
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
 import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/buffered-event-bus";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
+import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { PolicyStore } from "./ports/policy-store";
@@ -49,7 +49,9 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   if (cached) return cached;
   const parsed = Config.safeParse(env);
   if (!parsed.success) {
-    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new Error(
+      `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   }
   const db = drizzle(env.DB);
   const policyStore = createD1PolicyStore(db);

@@ -38,7 +38,9 @@ export const fail = (error: AppError): never => {
 export function toWire(error: AppError, requestId: string): WireError {
   const wire = (status: number, message: string, details?: unknown, headers: Record<string, string> = {}) => ({
     status,
-    body: { error: { code: error.code, message, request_id: requestId, ...(details === undefined ? {} : { details }) } },
+    body: {
+      error: { code: error.code, message, request_id: requestId, ...(details === undefined ? {} : { details }) },
+    },
     headers,
   });
   switch (error.code) {

@@ -7,9 +7,23 @@ const secret = "unit-secret-0123456789abcdef0123456789abcdef";
 describe("createTokenVerifier", () => {
   it("returns the principal with the caller's identity and bindings", async () => {
     const verify = createTokenVerifier(secret);
-    const t = await mintToken({ secret, teamId: "t1", scopes: ["runs:read"], sub: "alice", runId: "r1", taskId: "k1", personaId: "p1" });
+    const t = await mintToken({
+      secret,
+      teamId: "t1",
+      scopes: ["runs:read"],
+      sub: "alice",
+      runId: "r1",
+      taskId: "k1",
+      personaId: "p1",
+    });
     const r = await verify(t, Date.now());
-    expect(r.ok && r.value).toMatchObject({ teamId: "t1", subject: "alice", runId: "r1", taskId: "k1", personaId: "p1" });
+    expect(r.ok && r.value).toMatchObject({
+      teamId: "t1",
+      subject: "alice",
+      runId: "r1",
+      taskId: "k1",
+      personaId: "p1",
+    });
     expect(r.ok && [...r.value.scopes]).toEqual(["runs:read"]);
   });
 

@@ -323,4 +323,3 @@ export const sweepLeases = sqliteTable("sweep_lease", {
   holder: text("holder").notNull(),
   expiresAt: integer("expires_at").notNull(),
 });
-

@@ -26,7 +26,10 @@ describe("createBufferedEventBus", () => {
     expect(next).toBeInstanceOf(Promise);
     bus.enqueue([ev(4)]);
     await next;
-    expect(batches).toEqual([[ev(1), ev(2)], [ev(3), ev(4)]]);
+    expect(batches).toEqual([
+      [ev(1), ev(2)],
+      [ev(3), ev(4)],
+    ]);
   });
 
   it("publish() resolves after its events are sent", async () => {

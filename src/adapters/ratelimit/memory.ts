@@ -17,7 +17,11 @@ export function createMemoryRateLimiter(limit: number, periodSeconds: number): R
       windows.set(key, w);
       const weight = 1 - (now - start) / periodMs;
       if (w.previous * weight + w.current >= limit) {
-        return { success: false, reason: "limit_exceeded", retryAfterSeconds: Math.max(1, Math.ceil((start + periodMs - now) / 1000)) };
+        return {
+          success: false,
+          reason: "limit_exceeded",
+          retryAfterSeconds: Math.max(1, Math.ceil((start + periodMs - now) / 1000)),
+        };
       }
       w.current++;
       if (windows.size > 100_000) windows.clear();

@@ -1,6 +1,7 @@
 // Use-case: decide retry/escalate for a failed step and hand the decision to the (batched) decision log.
-import type { Principal } from "../../auth/tokens";
+
 import type { BufferedEventBus } from "../../adapters/queue/buffered-event-bus";
+import type { Principal } from "../../auth/tokens";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
 import { type Decision, type DecisionInput, decide } from "./evaluator";
 import type { TeamPolicyCache } from "./team-policy-cache";
@@ -26,7 +27,9 @@ export async function decidePolicy(
 ): Promise<DecideResult> {
   const { compiled, ceiling } = await deps.policies.get(principal.teamId, now);
   const needsOverride = request.max_attempts === undefined && request.attempt !== undefined && !request.attempt_bucket;
-  const maxAttemptsOverrides = needsOverride ? await deps.policyStore.maxAttemptsOverrides(principal.teamId) : undefined;
+  const maxAttemptsOverrides = needsOverride
+    ? await deps.policyStore.maxAttemptsOverrides(principal.teamId)
+    : undefined;
   const decision = decide(compiled, request, { ceiling, maxAttemptsOverrides });
   const decision_id = deps.newId("dec");
   const inputs: Record<string, unknown> = { ...request };

@@ -130,7 +130,11 @@ describe("decide fails closed", () => {
 
   it("escalates with default.unknown_failure_class for a class outside the seven", () => {
     const d = decide(compiledDefault, { memrl_mode: "enforce", failure_class: "disk_full", attempt: 1 }, open);
-    expect(d).toMatchObject({ action: "escalate", rule_id: "default.unknown_failure_class", failure_class: "disk_full" });
+    expect(d).toMatchObject({
+      action: "escalate",
+      rule_id: "default.unknown_failure_class",
+      failure_class: "disk_full",
+    });
   });
 
   it("uses default.no_matching_rule when no rule of the effective mode matches", () => {
@@ -163,8 +167,12 @@ describe("decide tie-breaks", () => {
     );
     const d = decide(compiled, { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 1 }, open);
     expect(d.rule_id).toBe("z.exact");
-    expect(decide(compiled, { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2 }, open).rule_id).toBe("m.class");
-    expect(decide(compiled, { memrl_mode: "enforce", failure_class: "phase_stall", attempt: 2 }, open).rule_id).toBe("a.wild");
+    expect(decide(compiled, { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2 }, open).rule_id).toBe(
+      "m.class",
+    );
+    expect(decide(compiled, { memrl_mode: "enforce", failure_class: "phase_stall", attempt: 2 }, open).rule_id).toBe(
+      "a.wild",
+    );
   });
 
   it("breaks equal specificity by higher priority", () => {
@@ -211,7 +219,11 @@ describe("decide tie-breaks", () => {
         (rules, mode, failureClass, bucket) => {
           const profile = profileWith(rules);
           const expected = referenceDecide(profile, mode, failureClass, bucket);
-          const d = decide(compileProfile(profile, 1), { memrl_mode: mode, failure_class: failureClass, attempt_bucket: bucket }, open);
+          const d = decide(
+            compileProfile(profile, 1),
+            { memrl_mode: mode, failure_class: failureClass, attempt_bucket: bucket },
+            open,
+          );
           expect(d.rule_id).toBe(expected?.rule_id ?? "default.no_matching_rule");
           expect(d.action).toBe(expected?.action ?? profile.unknown_failure_class_action);
         },
@@ -223,7 +235,11 @@ describe("decide tie-breaks", () => {
 
 describe("decide modes", () => {
   it("lowers the requested mode to the team's ceiling", () => {
-    const d = decide(compiledDefault, { memrl_mode: "enforce", failure_class: "crank_blocked", attempt: 1 }, { ceiling: "observe" });
+    const d = decide(
+      compiledDefault,
+      { memrl_mode: "enforce", failure_class: "crank_blocked", attempt: 1 },
+      { ceiling: "observe" },
+    );
     expect(d.requested_mode).toBe("enforce");
     expect(d.memrl_mode).toBe("observe");
     expect(d.rule_id).toBe("observe.crank_blocked.initial");
@@ -231,7 +247,11 @@ describe("decide modes", () => {
   });
 
   it("never raises the requested mode above what was asked", () => {
-    const d = decide(compiledDefault, { memrl_mode: "off", failure_class: "vibe_fail", attempt: 1 }, { ceiling: "enforce" });
+    const d = decide(
+      compiledDefault,
+      { memrl_mode: "off", failure_class: "vibe_fail", attempt: 1 },
+      { ceiling: "enforce" },
+    );
     expect(d.memrl_mode).toBe("off");
   });
 

@@ -1,7 +1,7 @@
 // The pure MemRL evaluator: attempt buckets, profile compilation into a lookup table, and decide().
 import {
-  ATTEMPT_BUCKETS,
   type Action,
+  ATTEMPT_BUCKETS,
   type AttemptBucket,
   FAILURE_CLASSES,
   type FailureClass,
@@ -37,7 +37,9 @@ export function isKnownFailureClass(value: string): value is FailureClass {
 export function compareRules(a: PolicyRule, b: PolicyRule): number {
   const specificity = (r: PolicyRule) => (r.failure_class === "*" ? 0 : 1) + (r.attempt_bucket === "*" ? 0 : 1);
   return (
-    specificity(b) - specificity(a) || b.priority - a.priority || (a.rule_id < b.rule_id ? -1 : a.rule_id > b.rule_id ? 1 : 0)
+    specificity(b) - specificity(a) ||
+    b.priority - a.priority ||
+    (a.rule_id < b.rule_id ? -1 : a.rule_id > b.rule_id ? 1 : 0)
   );
 }
 
@@ -90,7 +92,8 @@ function slot(requested: number, ceiling: number, legacy: number, failureClass: 
   return (((requested * N_MODES + ceiling) * 3 + legacy) * N_CLASSES + failureClass) * N_BUCKETS + bucket;
 }
 
-const ruleKey = (mode: MemrlMode, failureClass: FailureClass, bucket: AttemptBucket) => `${mode}|${failureClass}|${bucket}`;
+const ruleKey = (mode: MemrlMode, failureClass: FailureClass, bucket: AttemptBucket) =>
+  `${mode}|${failureClass}|${bucket}`;
 
 function buildDecision(
   profile: MemrlPolicyProfile,
@@ -167,7 +170,15 @@ export function compileProfile(profile: MemrlPolicyProfile, version: number): Co
       for (const [l, legacy] of legacies.entries())
         for (const [f, failureClass] of FAILURE_CLASSES.entries())
           for (const [b, bucket] of ATTEMPT_BUCKETS.entries())
-            decisions[slot(r, c, l, f, b)] = buildDecision(profile, requested, ceiling, legacy, failureClass, bucket, rules);
+            decisions[slot(r, c, l, f, b)] = buildDecision(
+              profile,
+              requested,
+              ceiling,
+              legacy,
+              failureClass,
+              bucket,
+              rules,
+            );
   return { version, profile, rules, decisions };
 }
 
@@ -201,6 +212,12 @@ export function decide(compiled: CompiledProfile, input: DecisionInput, context:
   }
   const legacy = input.legacy_action === undefined ? 0 : (LEGACY_INDEX[input.legacy_action] as number);
   return compiled.decisions[
-    slot(MODE_INDEX[requested] as number, MODE_INDEX[context.ceiling] as number, legacy, classIndex, BUCKET_INDEX[bucket] as number)
+    slot(
+      MODE_INDEX[requested] as number,
+      MODE_INDEX[context.ceiling] as number,
+      legacy,
+      classIndex,
+      BUCKET_INDEX[bucket] as number,
+    )
   ] as Decision;
 }
