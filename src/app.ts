@@ -63,4 +63,3 @@ export function createApp() {
   return app;
 }
 
-export type App = ReturnType<typeof createApp>;
