@@ -8,7 +8,15 @@ import autocannon from "autocannon";
 import { mintToken } from "../src/auth/mint";
 import type { Scope } from "../src/auth/tokens";
 
-export type Row = { section: string; metric: string; value: number; unit: string; ceiling?: number; ratio?: number; target?: string };
+export type Row = {
+  section: string;
+  metric: string;
+  value: number;
+  unit: string;
+  ceiling?: number;
+  ratio?: number;
+  target?: string;
+};
 export type BenchContext = {
   server: LocalServer;
   token: (teamId: string, scopes: Scope[]) => Promise<string>;
@@ -34,16 +42,35 @@ export type LocalServer = { url: string; stop: () => Promise<void> };
 export async function startLocalServer(): Promise<LocalServer> {
   const port = await freePort();
   const persist = mkdtempSync(join(tmpdir(), "warden-bench-"));
-  const migrate = spawnSync("npx", ["--no-install", "wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], {
-    env: { ...process.env, CI: "true" },
-    encoding: "utf8",
-  });
+  const migrate = spawnSync(
+    "npx",
+    ["--no-install", "wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+    {
+      env: { ...process.env, CI: "true" },
+      encoding: "utf8",
+    },
+  );
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const child: ChildProcess = spawn(
     "npx",
     [
-      "--no-install", "wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist,
-      "--var", `WARDEN_JWT_SECRET:${BENCH_SECRET}`, "--var", "SLACK_SIGNING_SECRET:bench-slack", "--log-level", "warn",
+      "--no-install",
+      "wrangler",
+      "dev",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persist,
+      "--var",
+      `WARDEN_JWT_SECRET:${BENCH_SECRET}`,
+      "--var",
+      "SLACK_SIGNING_SECRET:bench-slack",
+      "--var",
+      "RATE_LIMIT_PER_MINUTE:1000000000",
+      "--log-level",
+      "warn",
     ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
@@ -76,7 +103,13 @@ export type LoadResult = { rps: number; p50: number; p99: number; errors: number
 /** One autocannon round: 8 connections by default, fixed duration. */
 export async function load(
   url: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string; seconds?: number; connections?: number } = {},
+  opts: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    seconds?: number;
+    connections?: number;
+  } = {},
 ): Promise<LoadResult> {
   const result = await autocannon({
     url,

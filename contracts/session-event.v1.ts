@@ -5,7 +5,10 @@ export const SESSION_OUTCOMES = ["resolved", "escalated", "skipped"] as const;
 
 export const SessionKind = z
   .string()
-  .regex(/^warden\.(worker|operator|agent\.[a-z0-9][a-z0-9_-]{0,63})$/, "warden.worker | warden.operator | warden.agent.<id>");
+  .regex(
+    /^warden\.(worker|operator|agent\.[a-z0-9][a-z0-9_-]{0,63})$/,
+    "warden.worker | warden.operator | warden.agent.<id>",
+  );
 
 export const SessionEventV1 = z
   .strictObject({

@@ -10,7 +10,13 @@ function makeKernel(): ScanKernel | undefined {
   try {
     return new WebAssembly.Instance(cosineWasm, {}).exports as unknown as ScanKernel;
   } catch (e) {
-    console.warn(JSON.stringify({ level: "warn", msg: "vector index: SIMD kernel unavailable, scanning in JavaScript", error: String(e) }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        msg: "vector index: SIMD kernel unavailable, scanning in JavaScript",
+        error: String(e),
+      }),
+    );
     return undefined;
   }
 }
@@ -40,7 +46,12 @@ export class VectorIndexDO extends DurableObject<Env> {
       // validate (dimensions) before persisting
       this.index.upsert(r.id, r.values, r.metadata);
       const copy = new Float32Array(r.values);
-      sql.exec("INSERT OR REPLACE INTO vec (id, meta, v) VALUES (?, ?, ?)", r.id, JSON.stringify(r.metadata), copy.buffer);
+      sql.exec(
+        "INSERT OR REPLACE INTO vec (id, meta, v) VALUES (?, ?, ?)",
+        r.id,
+        JSON.stringify(r.metadata),
+        copy.buffer,
+      );
     }
     return this.index.size;
   }

@@ -1,5 +1,5 @@
 // npm start: local secrets, local D1 migrations, then `wrangler dev --test-scheduled` (port 8787 unless --port is given).
-import { spawnSync, spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { ensureDevVars } from "./dev-vars.mjs";
 
 ensureDevVars();
@@ -8,7 +8,9 @@ const wrangler = (wranglerArgs, opts = {}) =>
   spawnSync("npx", ["--no-install", "wrangler", ...wranglerArgs], { stdio: "inherit", ...opts });
 
 const persist = args.includes("--persist-to") ? ["--persist-to", args[args.indexOf("--persist-to") + 1]] : [];
-const migrated = wrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { ...process.env, CI: "true" } });
+const migrated = wrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], {
+  env: { ...process.env, CI: "true" },
+});
 if (migrated.status !== 0) process.exit(migrated.status ?? 1);
 
 const devArgs = ["dev", "--test-scheduled", ...(args.includes("--port") ? [] : ["--port", "8787"]), ...args];

@@ -6,7 +6,10 @@ import { ensureDevVars } from "./dev-vars.mjs";
 const { values } = parseArgs({
   options: {
     team: { type: "string" },
-    scopes: { type: "string", default: "policy:decide,runs:read,runs:write,approvals:decide,memory:read,memory:write,events:write" },
+    scopes: {
+      type: "string",
+      default: "policy:decide,runs:read,runs:write,approvals:decide,memory:read,memory:write,events:write",
+    },
     sub: { type: "string" },
     run: { type: "string" },
     task: { type: "string" },
@@ -15,12 +18,20 @@ const { values } = parseArgs({
   },
 });
 if (!values.team) {
-  console.error("usage: npm run token -- --team <team_id> [--scopes a,b] [--sub who] [--run id] [--task id] [--persona id] [--ttl s]");
+  console.error(
+    "usage: npm run token -- --team <team_id> [--scopes a,b] [--sub who] [--run id] [--task id] [--persona id] [--ttl s]",
+  );
   process.exit(2);
 }
 const { WARDEN_JWT_SECRET } = ensureDevVars();
 const now = Math.floor(Date.now() / 1000);
-const claims = { team_id: values.team, scopes: values.scopes.split(",").map((s) => s.trim()).filter(Boolean) };
+const claims = {
+  team_id: values.team,
+  scopes: values.scopes
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+};
 if (values.run) claims.run_id = values.run;
 if (values.task) claims.task_id = values.task;
 if (values.persona) claims.persona_id = values.persona;

@@ -20,7 +20,8 @@ export function createApp() {
   const app = new OpenAPIHono<AppEnv>();
 
   app.use("*", requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
-  app.use("/v1/*", limitBody, jsonBody);
+  app.use("*", limitBody);
+  app.use("/v1/*", jsonBody);
 
   app.route("/", healthRoutes);
   app.route("/", policyRoutes);
@@ -63,5 +64,3 @@ export function createApp() {
   });
   return app;
 }
-
-export type App = ReturnType<typeof createApp>;

@@ -1,15 +1,17 @@
 // makeDeps(env): the only place configuration is validated and adapters are built.
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
 import { createHashingEmbedder } from "./adapters/embed/hashing";
 import { createWorkersAiEmbedder } from "./adapters/embed/workers-ai";
+import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/buffered-event-bus";
+import { createQueueEventBus } from "./adapters/queue/event-bus";
+import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
+import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createDoVectorIndex } from "./adapters/vector/durable-object";
 import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
-import { createQueueEventBus } from "./adapters/queue/event-bus";
-import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
+import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
 import { createMemoryHints } from "./features/memory/hints";
 import { createMemoryService, type MemoryService } from "./features/memory/service";
 import { createSessions } from "./features/memory/sessions";
@@ -27,6 +29,9 @@ const Config = z.object({
   EMBEDDER: z.enum(["hashing", "workers-ai"]).default("hashing"),
   VECTOR_INDEX_KIND: z.enum(["local", "vectorize"]).default("local"),
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
+  /** memory: per-isolate sliding window (local default); binding: the Workers rate-limiting binding */
+  RATE_LIMITER_KIND: z.enum(["memory", "binding"]).default("memory"),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -39,6 +44,8 @@ export type Deps = {
   verifyToken: TokenVerifier;
   rateLimiter: RateLimiter;
   events: EventBus;
+  /** coalesces high-rate events (the decision log) into one queue batch */
+  decisionEvents: BufferedEventBus;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
   vectorIndex: VectorIndex;
@@ -71,7 +78,9 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   if (cached) return cached;
   const parsed = Config.safeParse(env);
   if (!parsed.success) {
-    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new Error(
+      `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   }
   const db = drizzle(env.DB);
   const policyStore = createD1PolicyStore(db);
@@ -94,8 +103,12 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     clock: systemClock,
     newId,
     verifyToken: createTokenVerifier(parsed.data.WARDEN_JWT_SECRET),
-    rateLimiter: createBindingRateLimiter(env.RATE_LIMITER),
+    rateLimiter:
+      parsed.data.RATE_LIMITER_KIND === "binding"
+        ? createBindingRateLimiter(env.RATE_LIMITER, 60)
+        : createMemoryRateLimiter(parsed.data.RATE_LIMIT_PER_MINUTE, 60),
     events,
+    decisionEvents: createBufferedEventBus(events),
     policyStore,
     policies: createTeamPolicyCache(policyStore),
     vectorIndex,

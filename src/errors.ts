@@ -31,14 +31,12 @@ export class AppFailure extends Error {
   }
 }
 
-export const fail = (error: AppError): never => {
-  throw new AppFailure(error);
-};
-
 export function toWire(error: AppError, requestId: string): WireError {
   const wire = (status: number, message: string, details?: unknown, headers: Record<string, string> = {}) => ({
     status,
-    body: { error: { code: error.code, message, request_id: requestId, ...(details === undefined ? {} : { details }) } },
+    body: {
+      error: { code: error.code, message, request_id: requestId, ...(details === undefined ? {} : { details }) },
+    },
     headers,
   });
   switch (error.code) {

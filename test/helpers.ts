@@ -14,7 +14,11 @@ export const ALL_SCOPES: Scope[] = [
   "events:write",
 ];
 
-export function token(teamId = "team-a", scopes: Scope[] = ALL_SCOPES, extra: Partial<Parameters<typeof mintToken>[0]> = {}) {
+export function token(
+  teamId = "team-a",
+  scopes: Scope[] = ALL_SCOPES,
+  extra: Partial<Parameters<typeof mintToken>[0]> = {},
+) {
   return mintToken({ secret: env.WARDEN_JWT_SECRET, teamId, scopes, sub: `user-${teamId}`, ...extra });
 }
 

@@ -4,11 +4,73 @@
 import { hashEmbed } from "../../src/adapters/embed/hashing";
 import { type BenchSection, percentile, type Row } from "../harness";
 
-const SERVICES = ["billing-api", "ingest-worker", "auth-gateway", "search-indexer", "notify-svc", "ledger", "scheduler", "edge-proxy", "reports", "checkout", "exporter", "cache", "queue-relay", "gateway", "mailer"];
-const SYMPTOMS = ["timed out", "ran out of memory", "returned 503", "lost its lease", "stalled on a lock", "crash-looped", "dropped messages", "served stale data", "hit the rate limit", "failed schema validation", "leaked connections", "filled the disk"];
-const CHANGES = ["a config push", "the nightly deploy", "a schema migration", "a dependency bump", "a traffic spike", "a node drain", "a certificate rotation", "a region failover", "a cache flush", "a feature flag flip"];
-const FIXES = ["raising the timeout", "rolling back", "adding an index", "draining the queue", "restarting the pool", "pinning the version", "scaling out", "replaying dead letters", "clearing the cache", "lowering batch size"];
-const COMPONENTS = ["the writer", "the scheduler loop", "the HTTP client", "the retry policy", "the lease manager", "the exporter", "the consumer", "the vector index", "the session store", "the gate evaluator"];
+const SERVICES = [
+  "billing-api",
+  "ingest-worker",
+  "auth-gateway",
+  "search-indexer",
+  "notify-svc",
+  "ledger",
+  "scheduler",
+  "edge-proxy",
+  "reports",
+  "checkout",
+  "exporter",
+  "cache",
+  "queue-relay",
+  "gateway",
+  "mailer",
+];
+const SYMPTOMS = [
+  "timed out",
+  "ran out of memory",
+  "returned 503",
+  "lost its lease",
+  "stalled on a lock",
+  "crash-looped",
+  "dropped messages",
+  "served stale data",
+  "hit the rate limit",
+  "failed schema validation",
+  "leaked connections",
+  "filled the disk",
+];
+const CHANGES = [
+  "a config push",
+  "the nightly deploy",
+  "a schema migration",
+  "a dependency bump",
+  "a traffic spike",
+  "a node drain",
+  "a certificate rotation",
+  "a region failover",
+  "a cache flush",
+  "a feature flag flip",
+];
+const FIXES = [
+  "raising the timeout",
+  "rolling back",
+  "adding an index",
+  "draining the queue",
+  "restarting the pool",
+  "pinning the version",
+  "scaling out",
+  "replaying dead letters",
+  "clearing the cache",
+  "lowering batch size",
+];
+const COMPONENTS = [
+  "the writer",
+  "the scheduler loop",
+  "the HTTP client",
+  "the retry policy",
+  "the lease manager",
+  "the exporter",
+  "the consumer",
+  "the vector index",
+  "the session store",
+  "the gate evaluator",
+];
 
 function rng(seed: number) {
   let a = seed >>> 0;
@@ -50,10 +112,14 @@ export const memorySection: BenchSection = {
   name: "memory",
   async run({ server, token }) {
     const rows: Row[] = [];
-    const row = (metric: string, value: number, unit: string, target?: string) => rows.push({ section: "memory", metric, value, unit, target });
+    const row = (metric: string, value: number, unit: string, target?: string) =>
+      rows.push({ section: "memory", metric, value, unit, target });
     const team = "bench-mem";
     const ns = `team/${team}/project/bench`;
-    const auth = { authorization: `Bearer ${await token(team, ["memory:read", "memory:write"])}`, "content-type": "application/json" };
+    const auth = {
+      authorization: `Bearer ${await token(team, ["memory:read", "memory:write"])}`,
+      "content-type": "application/json",
+    };
     const post = async (path: string, body: unknown) => {
       const res = await fetch(`${server.url}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
       const json = (await res.json()) as any;
@@ -65,7 +131,18 @@ export const memorySection: BenchSection = {
     {
       const n = 400;
       const start = performance.now();
-      await inFlight(8, Array.from({ length: n }, (_, i) => () => post("/v1/memory", { namespace: `team/${team}/project/writes`, class: "episodic", text: memoryText(900_000 + i) })));
+      await inFlight(
+        8,
+        Array.from(
+          { length: n },
+          (_, i) => () =>
+            post("/v1/memory", {
+              namespace: `team/${team}/project/writes`,
+              class: "episodic",
+              text: memoryText(900_000 + i),
+            }),
+        ),
+      );
       row("POST /v1/memory writes (8 in flight)", n / ((performance.now() - start) / 1000), "writes/s");
     }
 
@@ -79,10 +156,18 @@ export const memorySection: BenchSection = {
       for (let i = from; i < size; i += 100) batches.push(texts.slice(i, Math.min(size, i + 100)));
       const start = performance.now();
       // pinned, so recency is 1 for every seed and the ranking order is the similarity order (recall is comparable)
-      await inFlight(4, batches.map((b) => () => post("/v1/memory/bulk", { items: b.map((text) => ({ namespace: ns, class: "kb", pinned: true, text })) })));
+      await inFlight(
+        4,
+        batches.map(
+          (b) => () =>
+            post("/v1/memory/bulk", { items: b.map((text) => ({ namespace: ns, class: "kb", pinned: true, text })) }),
+        ),
+      );
       bulkSeconds += (performance.now() - start) / 1000;
       bulkItems += size - from;
-      console.error(`bench: memory seeded ${size} (${((size - from) / ((performance.now() - start) / 1000)).toFixed(0)} items/s)`);
+      console.error(
+        `bench: memory seeded ${size} (${((size - from) / ((performance.now() - start) / 1000)).toFixed(0)} items/s)`,
+      );
 
       for (let i = 0; i < 20; i++) await post("/v1/memory/query", { namespaces: [ns], text: queryText(i), top_k: 10 });
       const lat: number[] = [];
@@ -93,7 +178,12 @@ export const memorySection: BenchSection = {
       }
       lat.sort((a, b) => a - b);
       row(`POST /v1/memory/query p50 @ ${size / 1000}k`, percentile(lat, 50), "ms");
-      row(`POST /v1/memory/query p95 @ ${size / 1000}k`, percentile(lat, 95), "ms", size === 10_000 ? "≤ 25 ms" : undefined);
+      row(
+        `POST /v1/memory/query p95 @ ${size / 1000}k`,
+        percentile(lat, 95),
+        "ms",
+        size === 10_000 ? "≤ 25 ms" : undefined,
+      );
 
       // recall@10 against an exact cosine scan over the same texts in plain TypeScript
       const vectors = texts.map((t) => hashEmbed(t));
@@ -110,7 +200,11 @@ export const memorySection: BenchSection = {
           })
           .sort((a, b) => b.dot - a.dot)
           .slice(0, 10);
-        const got = new Set(((await post("/v1/memory/query", { namespaces: [ns], text, top_k: 10 })).results as { text: string }[]).map((r) => r.text));
+        const got = new Set(
+          ((await post("/v1/memory/query", { namespaces: [ns], text, top_k: 10 })).results as { text: string }[]).map(
+            (r) => r.text,
+          ),
+        );
         const cutoff = exact[9]?.dot ?? 0;
         for (const e of exact) {
           total++;

@@ -6,7 +6,7 @@ import { alternate, type BenchSection, load } from "../harness";
 
 function opsPerSecond(iterations: number, fn: (i: number) => unknown): number {
   let sink = 0;
-  for (let i = 0; i < 10_000; i++) sink ^= fn(i) ? 1 : 0; // warm-up
+  for (let i = 0; i < 200_000; i++) sink ^= fn(i) ? 1 : 0; // warm-up
   const start = performance.now();
   for (let i = 0; i < iterations; i++) sink ^= fn(i) ? 1 : 0;
   const seconds = (performance.now() - start) / 1000;
@@ -21,15 +21,21 @@ export const policySection: BenchSection = {
     const inputs: DecisionInput[] = [];
     for (const memrl_mode of MEMRL_MODES)
       for (const failure_class of FAILURE_CLASSES)
-        for (let attempt = 1; attempt <= 4; attempt++) inputs.push({ memrl_mode, failure_class, attempt, max_attempts: 3 });
+        for (let attempt = 1; attempt <= 4; attempt++)
+          inputs.push({ memrl_mode, failure_class, attempt, max_attempts: 3 });
     const keys = inputs.map((i) => `${i.memrl_mode}|${i.failure_class}|${i.attempt}`);
     const ceilingMap = new Map(keys.map((k, i) => [k, inputs[i]]));
     const n = inputs.length;
     const iterations = 3_000_000;
     const ceilingOps = opsPerSecond(iterations, (i) => ceilingMap.get(keys[i % n] as string));
-    const decideOps = opsPerSecond(iterations, (i) => decide(compiled, inputs[i % n] as DecisionInput, { ceiling: "enforce" }));
+    const decideOps = opsPerSecond(iterations, (i) =>
+      decide(compiled, inputs[i % n] as DecisionInput, { ceiling: "enforce" }),
+    );
 
-    const auth = { authorization: `Bearer ${await token("bench-team", ["policy:decide"])}`, "content-type": "application/json" };
+    const auth = {
+      authorization: `Bearer ${await token("bench-team", ["policy:decide"])}`,
+      "content-type": "application/json",
+    };
     const body = JSON.stringify({ memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 });
     const [health, decideHttp] = await alternate(
       3,

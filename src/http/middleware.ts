@@ -51,13 +51,14 @@ export function requireScope(...scopes: Scope[]): MiddlewareHandler<AppEnv> {
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)\s*$/i.exec(header);
     if (!match) throw new AppFailure({ code: "unauthorized", message: "missing or malformed bearer token" });
-    const verified = await deps.verifyToken(match[1] as string, deps.clock.now());
+    const now = deps.clock.now();
+    const verified = await deps.verifyToken(match[1] as string, now);
     if (!verified.ok) throw new AppFailure({ code: "unauthorized", message: verified.error });
     const principal = verified.value;
     if (!scopes.some((s) => principal.scopes.has(s))) {
       throw new AppFailure({ code: "forbidden", message: `token lacks scope ${scopes.join(" or ")}` });
     }
-    const limit = await deps.rateLimiter.limit(`team:${principal.teamId}`);
+    const limit = await deps.rateLimiter.limit(`team:${principal.teamId}`, now);
     if (!limit.success) throw new AppFailure({ code: "rate_limited", retryAfterSeconds: limit.retryAfterSeconds });
     c.set("principal", principal);
     return next();

@@ -28,7 +28,9 @@ export const ErrorEnvelope = z
   })
   .meta({
     id: "ErrorEnvelope",
-    example: { error: { code: "validation_failed", message: "request failed validation at attempt", request_id: "req_…" } },
+    example: {
+      error: { code: "validation_failed", message: "request failed validation at attempt", request_id: "req_…" },
+    },
   });
 
 const err = (description: string) => ({ description, content: { "application/json": { schema: ErrorEnvelope } } });
@@ -45,10 +47,10 @@ export const commonErrors = {
 
 export const bearer = [{ bearerAuth: [] as string[] }];
 
-export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+/** A required JSON body; `example` is for schemas whose own metadata has none (shared contracts). */
+export const jsonBody = <T extends z.ZodType>(schema: T, example?: unknown) => ({
   required: true,
-  description,
-  content: { "application/json": { schema } },
+  content: { "application/json": example === undefined ? { schema } : { schema, example } },
 });
 
 export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({

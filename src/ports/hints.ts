@@ -9,9 +9,17 @@ export type MemoryHint = {
 
 export interface HintsProvider {
   /** run.observer.memory_hints: queried with the run's goal and task keys */
-  forRunStart(teamId: string, query: { goal: string; taskKeys: string[]; projectId?: string }, now: number): Promise<MemoryHint[]>;
+  forRunStart(
+    teamId: string,
+    query: { goal: string; taskKeys: string[]; projectId?: string },
+    now: number,
+  ): Promise<MemoryHint[]>;
   /** task.observer.memory_hints: queried with a failed or blocked task's reason bucket */
-  forTaskFailure(teamId: string, query: { reasonBucket: string; taskKey?: string; runId: string; projectId?: string }, now: number): Promise<MemoryHint[]>;
+  forTaskFailure(
+    teamId: string,
+    query: { reasonBucket: string; taskKey?: string; runId: string; projectId?: string },
+    now: number,
+  ): Promise<MemoryHint[]>;
 }
 
 /** Until memory is wired in: no hints. */

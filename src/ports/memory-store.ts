@@ -59,8 +59,16 @@ export interface MemoryStore {
 
   insertSessionEvent(e: SessionEventRow): Promise<void>;
   /** all events of the team for these fingerprints (or every fingerprint), oldest first, bounded */
-  sessionEventsForFingerprints(teamId: string, fingerprints: string[] | null, limit: number): Promise<SessionEventRow[]>;
-  recentSessionEvents(teamId: string, filter: { sessionKind?: string; needFingerprint?: string }, limit: number): Promise<SessionEventRow[]>;
+  sessionEventsForFingerprints(
+    teamId: string,
+    fingerprints: string[] | null,
+    limit: number,
+  ): Promise<SessionEventRow[]>;
+  recentSessionEvents(
+    teamId: string,
+    filter: { sessionKind?: string; needFingerprint?: string },
+    limit: number,
+  ): Promise<SessionEventRow[]>;
   recordActivation(a: {
     id: string;
     teamId: string;
@@ -78,6 +86,11 @@ export interface MemoryStore {
   setTier(ids: string[], tier: Tier, now: number): Promise<void>;
   expiredDocs(now: number, limit: number): Promise<MemDoc[]>;
   /** importance rows updated since `before`: returns (doc, actor, raw, lastUpdateAt) for decay */
-  importanceRows(before: number, limit: number): Promise<{ docId: string; actorKey: string; rawScore: number; lastUpdateAt: number; cls: MemoryClass; pinned: boolean }[]>;
+  importanceRows(
+    before: number,
+    limit: number,
+  ): Promise<
+    { docId: string; actorKey: string; rawScore: number; lastUpdateAt: number; cls: MemoryClass; pinned: boolean }[]
+  >;
   setImportance(rows: { docId: string; actorKey: string; rawScore: number }[], now: number): Promise<void>;
 }

@@ -1,8 +1,8 @@
-// Port: a fixed-window or sliding-window limiter keyed by caller; the result says why it refused.
+// Port: a limiter keyed by caller; a refusal says why and when to come back.
 export type RateLimitResult =
   | { success: true }
   | { success: false; reason: "limit_exceeded"; retryAfterSeconds: number };
 
 export interface RateLimiter {
-  limit(key: string): Promise<RateLimitResult>;
+  limit(key: string, now: number): Promise<RateLimitResult>;
 }

@@ -25,7 +25,11 @@ export interface VectorIndex {
    * Cosine similarity, best first; ties broken by id ascending. `topK` is clamped to [1, MAX_TOP_K].
    * Vectorize is eventually consistent: a fresh upsert may take seconds to be visible there.
    */
-  query(shard: string, vector: ArrayLike<number>, opts: { topK: number; filter?: VectorFilter }): Promise<VectorMatch[]>;
+  query(
+    shard: string,
+    vector: ArrayLike<number>,
+    opts: { topK: number; filter?: VectorFilter },
+  ): Promise<VectorMatch[]>;
 }
 
 /** Evaluates a filter against one record's metadata (shared by the local index and the Vectorize fake). */

@@ -17,7 +17,8 @@ export function createFakeVectorize(dimensions = 384): VectorizeBinding & { size
       for (const v of vectors) {
         if (v.values.length !== dimensions) throw new Error(`VECTOR_UPSERT_ERROR: expected ${dimensions} dimensions`);
         if (new TextEncoder().encode(v.id).length > 64) throw new Error("VECTOR_UPSERT_ERROR: id longer than 64 bytes");
-        if (v.namespace && new TextEncoder().encode(v.namespace).length > 64) throw new Error("VECTOR_UPSERT_ERROR: namespace longer than 64 bytes");
+        if (v.namespace && new TextEncoder().encode(v.namespace).length > 64)
+          throw new Error("VECTOR_UPSERT_ERROR: namespace longer than 64 bytes");
         store.set(v.id, { ...v, metadata: v.metadata as VectorMetadata | undefined });
       }
       return { mutationId: `m${calls.length}` };
@@ -25,9 +26,14 @@ export function createFakeVectorize(dimensions = 384): VectorizeBinding & { size
     async query(vector, options) {
       calls.push(`query:${options.topK}`);
       const topK = options.topK ?? 5;
-      const wantsExtra = options.returnValues === true || options.returnMetadata === true || options.returnMetadata === "all" || options.returnMetadata === "indexed";
+      const wantsExtra =
+        options.returnValues === true ||
+        options.returnMetadata === true ||
+        options.returnMetadata === "all" ||
+        options.returnMetadata === "indexed";
       if (topK > 100) throw new Error("VECTOR_QUERY_ERROR: topK must be ≤ 100");
-      if (wantsExtra && topK > 20) throw new Error("VECTOR_QUERY_ERROR: topK must be ≤ 20 when returning metadata or values");
+      if (wantsExtra && topK > 20)
+        throw new Error("VECTOR_QUERY_ERROR: topK must be ≤ 20 when returning metadata or values");
       if (vector.length !== dimensions) throw new Error(`VECTOR_QUERY_ERROR: expected ${dimensions} dimensions`);
       const matches = [...store.values()]
         .filter((s) => options.namespace === undefined || s.namespace === options.namespace)
@@ -54,7 +60,11 @@ export function createFakeAi(embed: (t: string) => Float32Array) {
       calls.push({ model, n: input.text.length });
       if (model !== "@cf/baai/bge-small-en-v1.5") throw new Error(`unknown model ${model}`);
       if (input.text.length > 100) throw new Error("AiError: batch too large");
-      return { shape: [input.text.length, 384], data: input.text.map((t) => Array.from(embed(t)).map((x) => x * 3)), pooling: "mean" };
+      return {
+        shape: [input.text.length, 384],
+        data: input.text.map((t) => Array.from(embed(t)).map((x) => x * 3)),
+        pooling: "mean",
+      };
     },
   };
 }

@@ -130,9 +130,19 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
       for (let i = 0; i < docs.length; i += DOCS_PER_INSERT) {
         items.push(db.insert(memDocs).values(docs.slice(i, i + DOCS_PER_INSERT).map(toRow)));
       }
-      const rows = docs.map((d) => ({ docId: d.id, actorKey: "team", rawScore: d.importance, lastUpdateAt: d.createdAt }));
+      const rows = docs.map((d) => ({
+        docId: d.id,
+        actorKey: "team",
+        rawScore: d.importance,
+        lastUpdateAt: d.createdAt,
+      }));
       for (let i = 0; i < rows.length; i += IMPORTANCE_ROWS_PER_INSERT) {
-        items.push(db.insert(memActorImportance).values(rows.slice(i, i + IMPORTANCE_ROWS_PER_INSERT)).onConflictDoNothing());
+        items.push(
+          db
+            .insert(memActorImportance)
+            .values(rows.slice(i, i + IMPORTANCE_ROWS_PER_INSERT))
+            .onConflictDoNothing(),
+        );
       }
       await batch(items);
     },
@@ -140,15 +150,26 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
     async deleteDocs(teamId, ids) {
       if (!ids.length) return;
       await batch([
-        db.delete(memActorImportance).where(sql`${memActorImportance.docId} IN ${idList(ids)} AND ${memActorImportance.docId} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`),
-        db.delete(memUseEvents).where(sql`${memUseEvents.docId} IN ${idList(ids)} AND ${memUseEvents.docId} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`),
+        db
+          .delete(memActorImportance)
+          .where(
+            sql`${memActorImportance.docId} IN ${idList(ids)} AND ${memActorImportance.docId} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`,
+          ),
+        db
+          .delete(memUseEvents)
+          .where(
+            sql`${memUseEvents.docId} IN ${idList(ids)} AND ${memUseEvents.docId} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`,
+          ),
         db.delete(memDocs).where(and(eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`)),
       ]);
     },
 
     async getDocs(teamId, ids) {
       if (!ids.length) return [];
-      const rows = await db.select().from(memDocs).where(and(eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`));
+      const rows = await db
+        .select()
+        .from(memDocs)
+        .where(and(eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`));
       return rows.map(toDoc);
     },
 
@@ -184,7 +205,13 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
       const rows = await db
         .select()
         .from(memDocs)
-        .where(and(eq(memDocs.teamId, teamId), sql`${memDocs.contentHash} IN ${idList(hashes)}`, sql`${memDocs.tier} != 'archived'`))
+        .where(
+          and(
+            eq(memDocs.teamId, teamId),
+            sql`${memDocs.contentHash} IN ${idList(hashes)}`,
+            sql`${memDocs.tier} != 'archived'`,
+          ),
+        )
         .orderBy(asc(memDocs.createdAt), asc(memDocs.id));
       for (const r of rows) if (r.contentHash && !out.has(r.contentHash)) out.set(r.contentHash, toDoc(r));
       return out;
@@ -194,7 +221,12 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
       await batch([
         db
           .insert(memActorImportance)
-          .values({ docId: id, actorKey: "team", rawScore: Math.min(IMPORTANCE_CAP, BASE_IMPORTANCE + USE_BOOST), lastUpdateAt: now })
+          .values({
+            docId: id,
+            actorKey: "team",
+            rawScore: Math.min(IMPORTANCE_CAP, BASE_IMPORTANCE + USE_BOOST),
+            lastUpdateAt: now,
+          })
           .onConflictDoUpdate({
             target: [memActorImportance.docId, memActorImportance.actorKey],
             set: { rawScore: sql`min(${IMPORTANCE_CAP}, raw_score + ${USE_BOOST})`, lastUpdateAt: now },
@@ -219,7 +251,14 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
           ...(await db
             .insert(memUseEvents)
             .values(
-              uses.slice(i, i + USE_ROWS_PER_INSERT).map((u) => ({ id: u.eventId, docId: u.docId, actorKey: u.actorKey, runId: u.runId, ts: now, weight: USE_BOOST })),
+              uses.slice(i, i + USE_ROWS_PER_INSERT).map((u) => ({
+                id: u.eventId,
+                docId: u.docId,
+                actorKey: u.actorKey,
+                runId: u.runId,
+                ts: now,
+                weight: USE_BOOST,
+              })),
             )
             .onConflictDoNothing()
             .returning({ id: memUseEvents.id })),
@@ -289,7 +328,12 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
         ? and(eq(sessionEvents.teamId, teamId), inArray(sessionEvents.needFingerprint, fingerprints.slice(0, 90)))
         : eq(sessionEvents.teamId, teamId);
       // newest `limit`, returned oldest first
-      const rows = await db.select().from(sessionEvents).where(where).orderBy(desc(sessionEvents.createdAt), desc(sessionEvents.id)).limit(limit);
+      const rows = await db
+        .select()
+        .from(sessionEvents)
+        .where(where)
+        .orderBy(desc(sessionEvents.createdAt), desc(sessionEvents.id))
+        .limit(limit);
       return rows.reverse().map(toEvent);
     },
 
@@ -333,7 +377,10 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
 
     async setTier(ids, tier, now) {
       if (!ids.length) return;
-      await db.update(memDocs).set({ tier, tierChangedAt: now }).where(sql`${memDocs.id} IN ${idList(ids)}`);
+      await db
+        .update(memDocs)
+        .set({ tier, tierChangedAt: now })
+        .where(sql`${memDocs.id} IN ${idList(ids)}`);
     },
 
     async expiredDocs(now, limit) {
@@ -368,7 +415,9 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
       if (!rows.length) return;
       const statements: D1PreparedStatement[] = rows.map((r) =>
         d1
-          .prepare("UPDATE mem_actor_importance SET raw_score = ?1, last_update_at = ?2 WHERE doc_id = ?3 AND actor_key = ?4")
+          .prepare(
+            "UPDATE mem_actor_importance SET raw_score = ?1, last_update_at = ?2 WHERE doc_id = ?3 AND actor_key = ?4",
+          )
           .bind(r.rawScore, now, r.docId, r.actorKey),
       );
       const docIds = [...new Set(rows.map((r) => r.docId))];

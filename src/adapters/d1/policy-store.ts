@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, gte, max } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
-import type { LoggedDecision, PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
+import type { PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
 import { policyDecisions, policyProfiles, retryAdjustments, teamModes } from "./schema";
 
 type ProfileRow = typeof policyProfiles.$inferSelect;

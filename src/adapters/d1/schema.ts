@@ -353,4 +353,3 @@ export const sweepLeases = sqliteTable("sweep_lease", {
   holder: text("holder").notNull(),
   expiresAt: integer("expires_at").notNull(),
 });
-

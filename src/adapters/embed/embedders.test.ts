@@ -10,7 +10,10 @@ const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 describe("hashing embedder", () => {
   it("gives the same 384-d unit vector for the same text", async () => {
     const e = createHashingEmbedder();
-    const [a, b] = await e.embed(["deploy failed: ERR_TIMEOUT in build step", "deploy failed: ERR_TIMEOUT in build step"]);
+    const [a, b] = await e.embed([
+      "deploy failed: ERR_TIMEOUT in build step",
+      "deploy failed: ERR_TIMEOUT in build step",
+    ]);
     expect(a).toHaveLength(384);
     expect(Array.from(a!)).toEqual(Array.from(b!));
     expect(norm(a!)).toBeCloseTo(1, 5);

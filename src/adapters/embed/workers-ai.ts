@@ -21,7 +21,9 @@ export function createWorkersAiEmbedder(ai: AiBinding, model = BGE_SMALL): Embed
         const res = (await ai.run(model, { text: batch })) as { shape?: number[]; data?: unknown };
         const data = res?.data;
         if (!Array.isArray(data) || data.length !== batch.length) {
-          throw new Error(`workers-ai: expected ${batch.length} embeddings, got ${Array.isArray(data) ? data.length : typeof data}`);
+          throw new Error(
+            `workers-ai: expected ${batch.length} embeddings, got ${Array.isArray(data) ? data.length : typeof data}`,
+          );
         }
         for (const row of data) {
           if (!Array.isArray(row) || row.length !== EMBEDDING_DIMENSIONS) {

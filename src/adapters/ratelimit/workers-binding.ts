@@ -1,9 +1,9 @@
-// RateLimiter over the Workers rate-limiting binding (period 60 s, configured in wrangler.toml).
+// RateLimiter over the Workers rate-limiting binding (production: counters local to the Cloudflare machine).
 import type { RateLimiter } from "../../ports/rate-limiter";
 
 export type RateLimitBinding = { limit(options: { key: string }): Promise<{ success: boolean }> };
 
-export function createBindingRateLimiter(binding: RateLimitBinding, periodSeconds = 60): RateLimiter {
+export function createBindingRateLimiter(binding: RateLimitBinding, periodSeconds: number): RateLimiter {
   return {
     async limit(key) {
       const { success } = await binding.limit({ key });

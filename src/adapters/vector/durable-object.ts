@@ -13,7 +13,9 @@ export function createDoVectorIndex(ns: DurableObjectNamespace<VectorIndexDO>): 
       const s = stub(shard);
       for (let i = 0; i < records.length; i += UPSERT_CHUNK) {
         await s.upsert(
-          records.slice(i, i + UPSERT_CHUNK).map((r) => ({ id: r.id, values: Float32Array.from(r.values), metadata: r.metadata })),
+          records
+            .slice(i, i + UPSERT_CHUNK)
+            .map((r) => ({ id: r.id, values: Float32Array.from(r.values), metadata: r.metadata })),
         );
       }
     },

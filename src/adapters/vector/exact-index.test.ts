@@ -39,9 +39,7 @@ describe.each([
     expect(index.size).toBe(rows.size);
     for (let t = 0; t < 5; t++) {
       const q = Float32Array.from({ length: DIM }, () => r() * 2 - 1);
-      const exact = [...rows]
-        .map(([id, v]) => ({ id, score: cosine(q, v) }))
-        .sort((a, b) => b.score - a.score);
+      const exact = [...rows].map(([id, v]) => ({ id, score: cosine(q, v) })).sort((a, b) => b.score - a.score);
       expect(index.query(q, 20).map((m) => m.id)).toEqual(exact.slice(0, 20).map((m) => m.id));
       const evens = exact.filter((m) => Number(m.id.slice(1)) % 2 === 0).slice(0, 10);
       expect(index.query(q, 10, { even: true }).map((m) => m.id)).toEqual(evens.map((m) => m.id));

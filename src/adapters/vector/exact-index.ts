@@ -1,6 +1,12 @@
 // ExactIndex: an in-memory brute-force cosine index (used by VectorIndexDO). Rows live in one contiguous f32 block —
 // WebAssembly memory scanned with the SIMD kernel when one is given, else a Float32Array scanned in JavaScript.
-import { MAX_TOP_K, matchesFilter, type VectorFilter, type VectorMatch, type VectorMetadata } from "../../ports/vector-index";
+import {
+  MAX_TOP_K,
+  matchesFilter,
+  type VectorFilter,
+  type VectorMatch,
+  type VectorMetadata,
+} from "../../ports/vector-index";
 
 /** The exports of durable-objects/wasm/cosine.wasm. */
 export type ScanKernel = {
@@ -68,7 +74,8 @@ export class ExactIndex {
 
   /** Stores a unit-length copy of `values` (so a dot product is the cosine). */
   upsert(id: string, values: ArrayLike<number>, metadata: VectorMetadata): void {
-    if (values.length !== this.dimensions) throw new Error(`vector has ${values.length} dimensions, index has ${this.dimensions}`);
+    if (values.length !== this.dimensions)
+      throw new Error(`vector has ${values.length} dimensions, index has ${this.dimensions}`);
     let slot = this.slots.get(id);
     if (slot === undefined) {
       slot = this.ids.length;

@@ -42,7 +42,10 @@ describe.each(adapters)("VectorIndex contract: %s", (_name, make) => {
   it("returns the exact top-K by cosine, best first, matching a brute-force scan", async () => {
     const { index, shard } = fresh();
     const vs = randomVectors(300, 7);
-    await index.upsert(shard, vs.map((values, i) => ({ id: `v${String(i).padStart(3, "0")}`, values, metadata: { i } })));
+    await index.upsert(
+      shard,
+      vs.map((values, i) => ({ id: `v${String(i).padStart(3, "0")}`, values, metadata: { i } })),
+    );
     for (const q of randomVectors(5, 99)) {
       const got = await index.query(shard, q, { topK: 10 });
       const exact = vs
@@ -50,14 +53,17 @@ describe.each(adapters)("VectorIndex contract: %s", (_name, make) => {
         .sort((a, b) => b.score - a.score)
         .slice(0, 10);
       expect(got.map((m) => m.id)).toEqual(exact.map((m) => m.id));
-      got.forEach((m, i) => expect(m.score).toBeCloseTo(exact[i]!.score, 4));
+      for (const [i, m] of got.entries()) expect(m.score).toBeCloseTo(exact[i]!.score, 4);
     }
   });
 
   it("clamps topK to 100 (Vectorize's limit) and never fails on a larger request", async () => {
     const { index, shard } = fresh();
     const vs = randomVectors(150, 3);
-    await index.upsert(shard, vs.map((values, i) => ({ id: `a${i}`, values, metadata: {} })));
+    await index.upsert(
+      shard,
+      vs.map((values, i) => ({ id: `a${i}`, values, metadata: {} })),
+    );
     expect(await index.query(shard, vs[0]!, { topK: 500 })).toHaveLength(100);
     expect(await index.query(shard, vs[0]!, { topK: 0 })).toHaveLength(1);
   });
@@ -79,7 +85,10 @@ describe.each(adapters)("VectorIndex contract: %s", (_name, make) => {
       { id: "e2", metadata: { scope: "s2", class: "episodic" } },
       { id: "x3", metadata: { scope: "s3", class: "semantic" } },
     ];
-    await index.upsert(shard, rows.map((r, i) => ({ ...r, values: unit(i) })));
+    await index.upsert(
+      shard,
+      rows.map((r, i) => ({ ...r, values: unit(i) })),
+    );
     const q = Float32Array.from({ length: DIM }, () => 1);
     const ids = async (filter: Parameters<VectorIndex["query"]>[2]["filter"]) =>
       (await index.query(shard, q, { topK: 10, filter })).map((m) => m.id).sort();
@@ -107,7 +116,10 @@ describe.each(adapters)("VectorIndex contract: %s", (_name, make) => {
 
   it("orders equal scores by id ascending", async () => {
     const { index, shard } = fresh();
-    await index.upsert(shard, ["c", "a", "b"].map((id) => ({ id, values: unit(3), metadata: {} })));
+    await index.upsert(
+      shard,
+      ["c", "a", "b"].map((id) => ({ id, values: unit(3), metadata: {} })),
+    );
     expect((await index.query(shard, unit(3), { topK: 3 })).map((m) => m.id)).toEqual(["a", "b", "c"]);
   });
 
@@ -124,7 +136,10 @@ describe("fake Vectorize binding", () => {
     await expect(fake.query(Array.from(unit(0)), { topK: 21, returnMetadata: "all" })).rejects.toThrow(/20/);
     await expect(fake.query(Array.from(unit(0)), { topK: 21, returnValues: true })).rejects.toThrow(/20/);
     const adapter = createVectorizeIndex(fake);
-    await adapter.upsert("t", randomVectors(30, 1).map((values, i) => ({ id: `x${i}`, values, metadata: {} })));
+    await adapter.upsert(
+      "t",
+      randomVectors(30, 1).map((values, i) => ({ id: `x${i}`, values, metadata: {} })),
+    );
     expect(await adapter.query("t", unit(0), { topK: 100 })).toHaveLength(30);
   });
 

@@ -12,10 +12,18 @@ export const VECTORIZE_LIMITS = {
 
 /** The slice of the Vectorize binding this adapter uses. */
 export type VectorizeBinding = {
-  upsert(vectors: { id: string; values: number[]; namespace?: string; metadata?: Record<string, unknown> }[]): Promise<unknown>;
+  upsert(
+    vectors: { id: string; values: number[]; namespace?: string; metadata?: Record<string, unknown> }[],
+  ): Promise<unknown>;
   query(
     vector: number[],
-    options: { topK?: number; namespace?: string; filter?: VectorFilter; returnMetadata?: boolean | "none" | "indexed" | "all"; returnValues?: boolean },
+    options: {
+      topK?: number;
+      namespace?: string;
+      filter?: VectorFilter;
+      returnMetadata?: boolean | "none" | "indexed" | "all";
+      returnValues?: boolean;
+    },
   ): Promise<{ matches: { id: string; score: number }[]; count?: number }>;
   deleteByIds(ids: string[]): Promise<unknown>;
 };
@@ -28,7 +36,9 @@ function fnv(s: string): string {
 
 /** A shard name that fits Vectorize's 64-byte namespace limit. */
 export function vectorizeNamespace(shard: string): string {
-  return new TextEncoder().encode(shard).length <= VECTORIZE_LIMITS.maxNamespaceBytes ? shard : `${shard.slice(0, 40)}~${fnv(shard)}`;
+  return new TextEncoder().encode(shard).length <= VECTORIZE_LIMITS.maxNamespaceBytes
+    ? shard
+    : `${shard.slice(0, 40)}~${fnv(shard)}`;
 }
 
 export function createVectorizeIndex(binding: VectorizeBinding): VectorIndex {

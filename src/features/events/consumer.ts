@@ -1,10 +1,11 @@
 // The EVENTS queue consumer: groups a batch by event type, hands each group to its handler, acks or retries per message.
-import type { WardenEvent } from "../../ports/event-bus";
+
 import type { Deps } from "../../deps";
+import type { WardenEvent } from "../../ports/event-bus";
 import { recordDecisionEvents } from "../policy/decision-log";
 
 /** Applies a group of same-typed events; returns the ids of those that failed (to retry), or throws to retry all. */
-export type EventHandler = (events: WardenEvent[], deps: Deps) => Promise<Set<string> | void>;
+export type EventHandler = (events: WardenEvent[], deps: Deps) => Promise<Set<string> | undefined>;
 
 export const EVENT_HANDLERS: Record<string, EventHandler> = {
   "policy.decided": recordDecisionEvents,

@@ -3,7 +3,12 @@ import type { SessionEventRow } from "../../ports/memory-store";
 
 export const STABILIZED_MIN_RESOLUTIONS = 3;
 
-export type StabilizedRoute = { need_fingerprint: string; route_id: string; resolved_count: number; last_resolved_at: number };
+export type StabilizedRoute = {
+  need_fingerprint: string;
+  route_id: string;
+  resolved_count: number;
+  last_resolved_at: number;
+};
 
 /**
  * A need_fingerprint is stabilized on a route when that route resolved it at least 3 times with no escalation of
@@ -28,9 +33,17 @@ export function stabilizedRoutes(events: SessionEventRow[], min = STABILIZED_MIN
     const best = [...routes]
       .filter(([, r]) => r.n >= min)
       .sort(([ia, a], [ib, b]) => b.n - a.n || b.last - a.last || (ia < ib ? -1 : 1))[0];
-    if (best) out.push({ need_fingerprint: need, route_id: best[0], resolved_count: best[1].n, last_resolved_at: best[1].last });
+    if (best)
+      out.push({
+        need_fingerprint: need,
+        route_id: best[0],
+        resolved_count: best[1].n,
+        last_resolved_at: best[1].last,
+      });
   }
-  return out.sort((a, b) => b.last_resolved_at - a.last_resolved_at || (a.need_fingerprint < b.need_fingerprint ? -1 : 1));
+  return out.sort(
+    (a, b) => b.last_resolved_at - a.last_resolved_at || (a.need_fingerprint < b.need_fingerprint ? -1 : 1),
+  );
 }
 
 /** Normalises "sha256:<hex>" and "<hex>" to one form so both spellings name the same need. */

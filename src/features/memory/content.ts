@@ -7,7 +7,8 @@ export const CONTRADICTION_COSINE = 0.85;
 
 const LOG_LINE =
   /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\]?|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL)\]?[\s:|-]|\d{2}:\d{2}:\d{2}[.,]\d{3}\s|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}\s)/;
-const STACK_FRAME = /^\s+at\s+(?:\S+\s+\(.*:\d+:\d+\)|.*:\d+:\d+\)?)\s*$|^\s*File ".*", line \d+|^\s+at [\w$.<>]+\([\w$.]+\.java:\d+\)|^\s*goroutine \d+ \[|^\s*#\d+\s+0x[0-9a-f]+/;
+const STACK_FRAME =
+  /^\s+at\s+(?:\S+\s+\(.*:\d+:\d+\)|.*:\d+:\d+\)?)\s*$|^\s*File ".*", line \d+|^\s+at [\w$.<>]+\([\w$.]+\.java:\d+\)|^\s*goroutine \d+ \[|^\s*#\d+\s+0x[0-9a-f]+/;
 
 /** Rule ids of size problems: over the limit, or a pasted log / stack trace instead of a summary. */
 export function sizeProblems(text: string, maxChars = DEFAULT_SUMMARY_MAX_CHARS): string[] {
@@ -24,7 +25,8 @@ export function sizeProblems(text: string, maxChars = DEFAULT_SUMMARY_MAX_CHARS)
   return out;
 }
 
-const NEGATION = /\b(?:not|no|never|none|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|shouldn't|mustn't|without|neither|nor|disabled?|stop(?:ped)?)\b/g;
+const NEGATION =
+  /\b(?:not|no|never|none|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|shouldn't|mustn't|without|neither|nor|disabled?|stop(?:ped)?)\b/g;
 
 /** Parity of negations: two texts about the same thing with different parity likely contradict each other. */
 export function polarity(text: string): 0 | 1 {
@@ -33,7 +35,10 @@ export function polarity(text: string): 0 | 1 {
 }
 
 export type Neighbour = { id: string; namespace: string; cls: string; text: string; similarity: number };
-export type WriteOutcome = { kind: "duplicate"; of: string } | { kind: "contradiction"; supersedes: string } | { kind: "new" };
+export type WriteOutcome =
+  | { kind: "duplicate"; of: string }
+  | { kind: "contradiction"; supersedes: string }
+  | { kind: "new" };
 
 /**
  * Same namespace only. cosine ≥ 0.97 with the same polarity → reinforce that memory; a close neighbour (≥ 0.85)
@@ -43,7 +48,8 @@ export function classifyWrite(text: string, namespace: string, neighbours: Neigh
   const p = polarity(text);
   for (const n of neighbours) {
     if (n.namespace !== namespace) continue;
-    if (n.similarity >= CONTRADICTION_COSINE && polarity(n.text) !== p) return { kind: "contradiction", supersedes: n.id };
+    if (n.similarity >= CONTRADICTION_COSINE && polarity(n.text) !== p)
+      return { kind: "contradiction", supersedes: n.id };
     if (n.similarity >= NEAR_DUPLICATE_COSINE) return { kind: "duplicate", of: n.id };
   }
   return { kind: "new" };
@@ -57,7 +63,9 @@ function fnv32(s: string, seed: number): string {
 
 /** The scope as an indexable metadata value (Vectorize indexes the first 64 bytes of strings). */
 export function scopeKey(scope: string): string {
-  return new TextEncoder().encode(scope).length <= 64 ? scope : `h:${fnv32(scope, 0x811c9dc5)}${fnv32(scope, 0x01000193)}`;
+  return new TextEncoder().encode(scope).length <= 64
+    ? scope
+    : `h:${fnv32(scope, 0x811c9dc5)}${fnv32(scope, 0x01000193)}`;
 }
 
 /** What makes two writes the same memory: namespace, class and the text up to case, width and spacing. */
@@ -66,6 +74,9 @@ export function canonicalContent(namespace: string, cls: string, text: string): 
 }
 
 export async function contentHash(namespace: string, cls: string, text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonicalContent(namespace, cls, text)));
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(canonicalContent(namespace, cls, text)),
+  );
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -15,13 +15,23 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
         work(),
         new Promise<MemoryHint[]>((resolve) => {
           timer = setTimeout(() => {
-            console.warn(JSON.stringify({ level: "warn", msg: "memory hints timed out", team_id: teamId, what, budget_ms: budget }));
+            console.warn(
+              JSON.stringify({
+                level: "warn",
+                msg: "memory hints timed out",
+                team_id: teamId,
+                what,
+                budget_ms: budget,
+              }),
+            );
             resolve([]);
           }, budget);
         }),
       ]);
     } catch (e) {
-      console.error(JSON.stringify({ level: "error", msg: "memory hints failed", team_id: teamId, what, error: String(e) }));
+      console.error(
+        JSON.stringify({ level: "error", msg: "memory hints failed", team_id: teamId, what, error: String(e) }),
+      );
       return [];
     } finally {
       if (timer !== undefined) clearTimeout(timer);
@@ -45,7 +55,9 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
         const text = [q.goal, ...q.taskKeys].join(" ").trim();
         if (!text) return [];
         const namespaces = [`team/${teamId}/org`, ...(q.projectId ? [`team/${teamId}/project/${q.projectId}`] : [])];
-        return toHints(await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now));
+        return toHints(
+          await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now),
+        );
       });
     },
     forTaskFailure(teamId, q, now) {
@@ -57,7 +69,9 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
           `team/${teamId}/run/${q.runId}`,
           ...(q.projectId ? [`team/${teamId}/project/${q.projectId}`] : []),
         ];
-        return toHints(await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now));
+        return toHints(
+          await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now),
+        );
       });
     },
   };

@@ -61,7 +61,8 @@ export function fence(principal: Principal, ns: ParsedNamespace, mode: "read" | 
   return err(`a ${scopeName(principal)}-scoped token reaches only its own ${ns.kind} namespace`);
 }
 
-const scopeName = (p: Principal) => [p.runId && "run", p.taskId && "task", p.personaId && "persona"].filter(Boolean).join("/");
+const scopeName = (p: Principal) =>
+  [p.runId && "run", p.taskId && "task", p.personaId && "persona"].filter(Boolean).join("/");
 
 /** The importance row a caller reads and boosts: its persona (role) when the token names one, else the team's. */
 export function actorKeyOf(principal: Principal): string {

@@ -41,7 +41,11 @@ describe("ranking", () => {
   it("ranks a used memory above its unused twin", () => {
     fc.assert(
       fc.property(memory, fc.integer({ min: 1, max: 50 }), (m, uses) => {
-        const twin = { ...m, similarity: Math.max(0.05, Math.abs(m.similarity)), importance: Math.min(m.importance, IMPORTANCE_CAP - 8) };
+        const twin = {
+          ...m,
+          similarity: Math.max(0.05, Math.abs(m.similarity)),
+          importance: Math.min(m.importance, IMPORTANCE_CAP - 8),
+        };
         const used = { ...twin, id: `${twin.id}-used`, importance: boostImportance(twin.importance, uses) };
         const unused = { ...twin, id: `${twin.id}-unused` };
         const [first] = rankMemories([unused, used], NOW, 2);
@@ -67,9 +71,14 @@ describe("ranking", () => {
 
   it("decays recency monotonically with age", () => {
     fc.assert(
-      fc.property(cls, fc.integer({ min: 0, max: 1000 * DAY_MS }), fc.integer({ min: 1, max: 1000 * DAY_MS }), (c, a, d) => {
-        expect(recencyFactor(c, false, a + d)).toBeLessThan(recencyFactor(c, false, a) + 1e-15);
-      }),
+      fc.property(
+        cls,
+        fc.integer({ min: 0, max: 1000 * DAY_MS }),
+        fc.integer({ min: 1, max: 1000 * DAY_MS }),
+        (c, a, d) => {
+          expect(recencyFactor(c, false, a + d)).toBeLessThan(recencyFactor(c, false, a) + 1e-15);
+        },
+      ),
     );
   });
 
@@ -88,7 +97,8 @@ describe("ranking", () => {
     fc.assert(
       fc.property(fc.array(memory, { maxLength: 30 }), (ms) => {
         const ranked = rankMemories(ms, NOW, 100);
-        for (const r of ranked) expect(r.score).toBeCloseTo(r.scores.similarity * r.scores.importance * r.scores.recency, 12);
+        for (const r of ranked)
+          expect(r.score).toBeCloseTo(r.scores.similarity * r.scores.importance * r.scores.recency, 12);
         for (let i = 1; i < ranked.length; i++) {
           const a = ranked[i - 1]!;
           const b = ranked[i]!;
@@ -102,7 +112,15 @@ describe("ranking", () => {
 });
 
 describe("tiers and TTL", () => {
-  const base = { tier: "hot" as const, pinned: false, cls: "episodic" as const, importance: 5, createdAt: NOW - 400 * DAY_MS, lastActiveAt: NOW - 91 * DAY_MS, tierChangedAt: NOW - 400 * DAY_MS };
+  const base = {
+    tier: "hot" as const,
+    pinned: false,
+    cls: "episodic" as const,
+    importance: 5,
+    createdAt: NOW - 400 * DAY_MS,
+    lastActiveAt: NOW - 91 * DAY_MS,
+    tierChangedAt: NOW - 400 * DAY_MS,
+  };
 
   it("moves hot → warm only below importance 10 after 90 idle days", () => {
     expect(nextTier(base, NOW)).toBe("warm");

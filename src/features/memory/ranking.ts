@@ -86,7 +86,11 @@ export type TierInput = {
 };
 
 /** The sweep's next step for one memory: a tier to move to, "delete", or null to leave it. */
-export function nextTier(m: TierInput, now: number, opts: { deleteColdEpisodic?: boolean } = {}): Tier | "delete" | null {
+export function nextTier(
+  m: TierInput,
+  now: number,
+  opts: { deleteColdEpisodic?: boolean } = {},
+): Tier | "delete" | null {
   if (m.pinned || m.tier === "archived") return null;
   if (m.tier === "hot") {
     return m.importance < WARM_IMPORTANCE_BELOW && now - m.lastActiveAt >= WARM_IDLE_DAYS * DAY_MS ? "warm" : null;

@@ -56,7 +56,13 @@ export const memoryRoutes = featureApp()
     async (c) => {
       const { deps } = c.env;
       const timing: Record<string, number> = {};
-      const result = await deps.memory.write(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c), timing);
+      const result = await deps.memory.write(
+        c.get("principal"),
+        c.req.valid("json"),
+        deps.clock.now(),
+        defer(c),
+        timing,
+      );
       c.header("Server-Timing", serverTiming(timing));
       return c.json(result.body, result.status);
     },
@@ -74,7 +80,12 @@ export const memoryRoutes = featureApp()
     }),
     async (c) => {
       const { deps } = c.env;
-      const results = await deps.memory.writeMany(c.get("principal"), c.req.valid("json").items, deps.clock.now(), defer(c));
+      const results = await deps.memory.writeMany(
+        c.get("principal"),
+        c.req.valid("json").items,
+        deps.clock.now(),
+        defer(c),
+      );
       return c.json({ results }, 201);
     },
   )
@@ -127,7 +138,10 @@ export const memoryRoutes = featureApp()
     }),
     async (c) => {
       const { deps } = c.env;
-      return c.json(await deps.memory.importRigid(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c)), 201);
+      return c.json(
+        await deps.memory.importRigid(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c)),
+        201,
+      );
     },
   )
   .openapi(
@@ -159,6 +173,9 @@ export const memoryRoutes = featureApp()
     }),
     async (c) => {
       const { deps } = c.env;
-      return c.json(await deps.sessions.record(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c)), 201);
+      return c.json(
+        await deps.sessions.record(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c)),
+        201,
+      );
     },
   );

@@ -4,7 +4,11 @@ import { SessionKind } from "../../../contracts/session-event.v1";
 import { MAX_NAMESPACE_LENGTH } from "./namespaces";
 import { MEMORY_CLASSES } from "./ranking";
 
-const Namespace = z.string().min(1).max(MAX_NAMESPACE_LENGTH).meta({ example: "team/team-a/project/billing/incidents" });
+const Namespace = z
+  .string()
+  .min(1)
+  .max(MAX_NAMESPACE_LENGTH)
+  .meta({ example: "team/team-a/project/billing/incidents" });
 const MemoryClass = z.enum(MEMORY_CLASSES);
 const QueryClass = z.enum([...MEMORY_CLASSES, "rigid"]);
 const Tag = z.string().min(1).max(64);
@@ -46,7 +50,12 @@ export const WriteResponse = z
   .meta({ id: "MemoryWriteResult", example: { id: "mem_5c1f…", tier: "hot", status: "created" } });
 
 export const BulkBody = z
-  .strictObject({ items: z.array(WriteBody.omit({ supersedes: true })).min(1).max(100) })
+  .strictObject({
+    items: z
+      .array(WriteBody.omit({ supersedes: true }))
+      .min(1)
+      .max(100),
+  })
   .meta({ id: "MemoryBulkWrite" });
 export const BulkResponse = z.object({ results: z.array(WriteResponse) }).meta({ id: "MemoryBulkWriteResult" });
 
@@ -81,7 +90,12 @@ export const UseBody = z
   .strictObject({ ids: z.array(MemId).min(1).max(100), run_id: z.string().min(1).max(128).optional() })
   .meta({ id: "MemoryUse", example: { ids: ["mem_5c1f…"], run_id: "run_9a…" } });
 export const UseResponse = z
-  .object({ used: z.array(z.string()), boosted: z.array(z.string()), not_found: z.array(z.string()), actor_key: z.string() })
+  .object({
+    used: z.array(z.string()),
+    boosted: z.array(z.string()),
+    not_found: z.array(z.string()),
+    actor_key: z.string(),
+  })
   .meta({ id: "MemoryUseResult" });
 
 export const ImportBody = z
@@ -89,14 +103,25 @@ export const ImportBody = z
     namespace: Namespace,
     kind: z.enum(["charter", "allowlist"]),
     entries: z
-      .array(z.strictObject({ text: z.string().trim().min(1).max(MAX_TEXT), tags: z.array(Tag).max(32).optional(), metadata: Metadata.optional() }))
+      .array(
+        z.strictObject({
+          text: z.string().trim().min(1).max(MAX_TEXT),
+          tags: z.array(Tag).max(32).optional(),
+          metadata: Metadata.optional(),
+        }),
+      )
       .min(1)
       .max(100),
     replace: z.boolean().optional(),
   })
   .meta({
     id: "MemoryImport",
-    example: { namespace: "team/team-a/org/charter", kind: "charter", entries: [{ text: "Never deploy on Fridays after 15:00 UTC." }], replace: true },
+    example: {
+      namespace: "team/team-a/org/charter",
+      kind: "charter",
+      entries: [{ text: "Never deploy on Fridays after 15:00 UTC." }],
+      replace: true,
+    },
   });
 export const ImportResponse = z
   .object({ imported: z.int(), ids: z.array(z.string()), archived: z.array(z.string()) })
@@ -106,12 +131,20 @@ export const ActivateBody = z
   .strictObject({
     session_kind: SessionKind,
     agent_id: z.string().min(1).max(128).optional(),
-    need_fingerprint: z.string().regex(/^(sha256:)?[0-9a-f]{16,64}$/, "a hex digest, never the raw need").optional(),
+    need_fingerprint: z
+      .string()
+      .regex(/^(sha256:)?[0-9a-f]{16,64}$/, "a hex digest, never the raw need")
+      .optional(),
     query: z.string().trim().min(1).max(4000).optional(),
   })
   .meta({
     id: "MemoryActivate",
-    example: { session_kind: "warden.agent.claude", agent_id: "claude", need_fingerprint: "sha256:9f2c…", query: "rotate expiring access" },
+    example: {
+      session_kind: "warden.agent.claude",
+      agent_id: "claude",
+      need_fingerprint: "sha256:9f2c…",
+      query: "rotate expiring access",
+    },
   });
 
 export const Episode = z.object({
@@ -129,7 +162,12 @@ export const Episode = z.object({
 export const ActivateResponse = z
   .object({
     stabilized_routes: z.array(
-      z.object({ need_fingerprint: z.string(), route_id: z.string(), resolved_count: z.int(), last_resolved_at: z.int() }),
+      z.object({
+        need_fingerprint: z.string(),
+        route_id: z.string(),
+        resolved_count: z.int(),
+        last_resolved_at: z.int(),
+      }),
     ),
     recent_episodes: z.array(Episode),
     hints: z.array(QueryResult),
@@ -139,4 +177,6 @@ export const ActivateResponse = z
   })
   .meta({ id: "MemoryActivation" });
 
-export const SessionEventCreated = z.object({ id: z.string(), created_at: z.int() }).meta({ id: "SessionEventCreated" });
+export const SessionEventCreated = z
+  .object({ id: z.string(), created_at: z.int() })
+  .meta({ id: "SessionEventCreated" });

@@ -121,7 +121,16 @@ export function createMemoryService(d: MemoryServiceDeps) {
       ...(context.class ? { class: context.class } : {}),
       ...(context.items ? { items: context.items } : {}),
     };
-    console.warn(JSON.stringify({ level: "warn", msg: "memory write refused", team_id: principal.teamId, source, code, rule_ids: ruleIds }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        msg: "memory write refused",
+        team_id: principal.teamId,
+        source,
+        code,
+        rule_ids: ruleIds,
+      }),
+    );
     defer(d.events.publish([event]).catch((e) => console.error("memory_store_failed publish failed", String(e))));
     if (code === "rejected") {
       throw new AppFailure({
@@ -188,7 +197,12 @@ export function createMemoryService(d: MemoryServiceDeps) {
       );
       mark("index_upsert");
     } catch (e) {
-      await d.store.deleteDocs(teamId, docs.map((x) => x.doc.id)).catch(() => {});
+      await d.store
+        .deleteDocs(
+          teamId,
+          docs.map((x) => x.doc.id),
+        )
+        .catch(() => {});
       throw e;
     }
   }
@@ -199,14 +213,16 @@ export function createMemoryService(d: MemoryServiceDeps) {
     const verdict = await scanFields(guardFields(w));
     mark("guard");
     const scope = verdict.ok || !verdict.paths.includes("namespace") ? ns.scope : undefined;
-    if (!verdict.ok) refuse(principal, now, defer, "memory.write", verdict.code, verdict.ruleIds, { scope, class: w.class });
+    if (!verdict.ok)
+      refuse(principal, now, defer, "memory.write", verdict.code, verdict.ruleIds, { scope, class: w.class });
     const size = sizeOf(w);
     if (size.length) refuse(principal, now, defer, "memory.write", "rejected", size, { scope, class: w.class });
 
     let supersedes: string | null = null;
     if (w.supersedes) {
       const [old] = await d.store.getDocs(principal.teamId, [w.supersedes]);
-      if (!old || old.namespace !== w.namespace) throw invalid("supersedes", "supersedes must name a memory in the same namespace");
+      if (!old || old.namespace !== w.namespace)
+        throw invalid("supersedes", "supersedes must name a memory in the same namespace");
       supersedes = old.id;
     }
 
@@ -226,10 +242,19 @@ export function createMemoryService(d: MemoryServiceDeps) {
     }
     const close = near.filter((m) => m.score >= 0.85);
     if (close.length) {
-      const docs = new Map((await d.store.getDocs(principal.teamId, close.map((m) => m.id))).map((x) => [x.id, x]));
+      const docs = new Map(
+        (
+          await d.store.getDocs(
+            principal.teamId,
+            close.map((m) => m.id),
+          )
+        ).map((x) => [x.id, x]),
+      );
       const neighbours: Neighbour[] = close.flatMap((m) => {
         const x = docs.get(m.id);
-        return x && x.tier === "hot" ? [{ id: x.id, namespace: x.namespace, cls: x.cls, text: x.text, similarity: m.score }] : [];
+        return x && x.tier === "hot"
+          ? [{ id: x.id, namespace: x.namespace, cls: x.cls, text: x.text, similarity: m.score }]
+          : [];
       });
       const outcome = classifyWrite(w.text, w.namespace, neighbours);
       if (outcome.kind === "duplicate") {
@@ -248,7 +273,13 @@ export function createMemoryService(d: MemoryServiceDeps) {
   }
 
   /** Many writes at once (imports, seeding): all guarded first, all-or-nothing; duplicates only by exact content. */
-  async function writeMany(principal: Principal, items: WriteInput[], now: number, defer: Defer, source = "memory.bulk") {
+  async function writeMany(
+    principal: Principal,
+    items: WriteInput[],
+    now: number,
+    defer: Defer,
+    source = "memory.bulk",
+  ) {
     const parsed = items.map((w, i) => resolve(principal, w.namespace, "write", `items.${i}.namespace`));
     const refused: { i: number; code: "redaction_required" | "pii_detected"; ruleIds: string[] }[] = [];
     const sized: { i: number; ruleIds: string[] }[] = [];
@@ -263,7 +294,11 @@ export function createMemoryService(d: MemoryServiceDeps) {
       for (const [i, hits] of perItem) {
         const ids = new Set(hits.map((h) => h.ruleId));
         for (const h of hits) if (h.via !== "raw") ids.add(`evasion.${h.via}`);
-        refused.push({ i, code: hits.some((h) => h.family !== "pii") ? "redaction_required" : "pii_detected", ruleIds: [...ids].sort() });
+        refused.push({
+          i,
+          code: hits.some((h) => h.family !== "pii") ? "redaction_required" : "pii_detected",
+          ruleIds: [...ids].sort(),
+        });
       }
     }
     for (let i = 0; i < items.length; i++) {
@@ -272,10 +307,14 @@ export function createMemoryService(d: MemoryServiceDeps) {
     }
     if (refused.length) {
       const code = refused.some((r) => r.code === "redaction_required") ? "redaction_required" : "pii_detected";
-      refuse(principal, now, defer, source, code, [...new Set(refused.flatMap((r) => r.ruleIds))].sort(), { items: refused.map((r) => r.i) });
+      refuse(principal, now, defer, source, code, [...new Set(refused.flatMap((r) => r.ruleIds))].sort(), {
+        items: refused.map((r) => r.i),
+      });
     }
     if (sized.length) {
-      refuse(principal, now, defer, source, "rejected", [...new Set(sized.flatMap((r) => r.ruleIds))].sort(), { items: sized.map((r) => r.i) });
+      refuse(principal, now, defer, source, "rejected", [...new Set(sized.flatMap((r) => r.ruleIds))].sort(), {
+        items: sized.map((r) => r.i),
+      });
     }
     const hashes = await Promise.all(items.map((w) => contentHash(w.namespace, w.class, w.text)));
     const results: { id: string; tier: Tier; status: "created" | "reinforced" }[] = new Array(items.length);
@@ -363,7 +402,11 @@ export function createMemoryService(d: MemoryServiceDeps) {
         supersedes: x.supersedes,
         created_at: x.createdAt,
         score: round(r.score),
-        scores: { similarity: round(r.scores.similarity), importance: round(r.scores.importance), recency: round(r.scores.recency) },
+        scores: {
+          similarity: round(r.scores.similarity),
+          importance: round(r.scores.importance),
+          recency: round(r.scores.recency),
+        },
       };
     });
   }
@@ -381,9 +424,14 @@ export function createMemoryService(d: MemoryServiceDeps) {
     const eventId = async (docId: string) => {
       if (!runId) return d.newId("use");
       const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${docId}\n${actorKey}\n${runId}`));
-      return `use_${[...new Uint8Array(digest)].slice(0, 16).map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+      return `use_${[...new Uint8Array(digest)]
+        .slice(0, 16)
+        .map((b) => b.toString(16).padStart(2, "0"))
+        .join("")}`;
     };
-    const uses = await Promise.all(visible.map(async (x) => ({ docId: x.id, actorKey, runId: runId ?? null, eventId: await eventId(x.id) })));
+    const uses = await Promise.all(
+      visible.map(async (x) => ({ docId: x.id, actorKey, runId: runId ?? null, eventId: await eventId(x.id) })),
+    );
     const boosted = await d.store.recordUses(principal.teamId, uses, now);
     // a used memory that had cooled down comes back into the index
     const cooled = visible.filter((x) => boosted.includes(x.id) && (x.tier === "warm" || x.tier === "cold"));
@@ -408,18 +456,34 @@ export function createMemoryService(d: MemoryServiceDeps) {
           return p.ok ? [{ id: x.id, values: vectors[i] as Float32Array, metadata: metaOf(x, p.value) }] : [];
         }),
       );
-      await d.store.setTier(docs.map((x) => x.id), tier, now);
+      await d.store.setTier(
+        docs.map((x) => x.id),
+        tier,
+        now,
+      );
     } else {
       // D1 first: a stale index entry is harmless (queries keep hot rows only); a missing one is not
-      await d.store.setTier(docs.map((x) => x.id), tier, now);
-      await d.index.delete(teamId, docs.filter((x) => x.tier === "hot").map((x) => x.id));
+      await d.store.setTier(
+        docs.map((x) => x.id),
+        tier,
+        now,
+      );
+      await d.index.delete(
+        teamId,
+        docs.filter((x) => x.tier === "hot").map((x) => x.id),
+      );
     }
   }
 
   /** Rigid memory (charter, allowlist): import-only, pinned, never derived from episodes. */
   async function importRigid(
     principal: Principal,
-    body: { namespace: string; kind: "charter" | "allowlist"; entries: { text: string; tags?: string[]; metadata?: Record<string, unknown> }[]; replace?: boolean },
+    body: {
+      namespace: string;
+      kind: "charter" | "allowlist";
+      entries: { text: string; tags?: string[]; metadata?: Record<string, unknown> }[];
+      replace?: boolean;
+    },
     now: number,
     defer: Defer,
   ) {
@@ -474,8 +538,14 @@ export function createMemoryService(d: MemoryServiceDeps) {
       for (const [next, docs] of due) {
         for (const [teamId, group] of groupByTeam(docs)) {
           if (next === "delete") {
-            await d.index.delete(teamId, group.map((x) => x.id));
-            await d.store.deleteDocs(teamId, group.map((x) => x.id));
+            await d.index.delete(
+              teamId,
+              group.map((x) => x.id),
+            );
+            await d.store.deleteDocs(
+              teamId,
+              group.map((x) => x.id),
+            );
             counts.deleted += group.length;
           } else {
             await moveTier(teamId, group, next, now);
@@ -492,8 +562,14 @@ export function createMemoryService(d: MemoryServiceDeps) {
   async function expire(now: number, limit = 500) {
     const docs = await d.store.expiredDocs(now, limit);
     for (const [teamId, group] of groupByTeam(docs)) {
-      await d.index.delete(teamId, group.map((x) => x.id));
-      await d.store.deleteDocs(teamId, group.map((x) => x.id));
+      await d.index.delete(
+        teamId,
+        group.map((x) => x.id),
+      );
+      await d.store.deleteDocs(
+        teamId,
+        group.map((x) => x.id),
+      );
     }
     return { expired: docs.length };
   }
@@ -503,7 +579,11 @@ export function createMemoryService(d: MemoryServiceDeps) {
     const rows = await d.store.importanceRows(now - (opts.minIntervalMs ?? 86_400_000), opts.limit ?? 1000);
     const changed = rows
       .filter((r) => !r.pinned)
-      .map((r) => ({ docId: r.docId, actorKey: r.actorKey, rawScore: decayImportance(r.rawScore, r.cls, r.pinned, now - r.lastUpdateAt) }));
+      .map((r) => ({
+        docId: r.docId,
+        actorKey: r.actorKey,
+        rawScore: decayImportance(r.rawScore, r.cls, r.pinned, now - r.lastUpdateAt),
+      }));
     await d.store.setImportance(changed, now);
     return { decayed: changed.length };
   }

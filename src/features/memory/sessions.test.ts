@@ -7,8 +7,11 @@ import type { Scope } from "../../auth/tokens";
 import type { SessionEventRow } from "../../ports/memory-store";
 import { stabilizedRoutes } from "./activation";
 
-const tok = (teamId: string, scopes: Scope[] = ["memory:read", "memory:write", "events:write"], extra: { personaId?: string } = {}) =>
-  mintToken({ secret: env.WARDEN_JWT_SECRET, teamId, scopes, sub: `u-${teamId}`, ...extra });
+const tok = (
+  teamId: string,
+  scopes: Scope[] = ["memory:read", "memory:write", "events:write"],
+  extra: { personaId?: string } = {},
+) => mintToken({ secret: env.WARDEN_JWT_SECRET, teamId, scopes, sub: `u-${teamId}`, ...extra });
 
 const FP_ROTATE = `sha256:${"a1".repeat(32)}`;
 const FP_DISK = "b2".repeat(16);
@@ -44,11 +47,30 @@ describe("stabilizedRoutes", () => {
 
   it("needs 3 resolutions by the same route, restarts after an escalation, ignores skips", () => {
     expect(stabilizedRoutes([row(1, "resolved", "r"), row(2, "resolved", "r")])).toEqual([]);
-    expect(stabilizedRoutes([row(1, "resolved", "r"), row(2, "skipped", "r"), row(3, "resolved", "r"), row(4, "resolved", "r")])).toEqual([
-      { need_fingerprint: "f1", route_id: "r", resolved_count: 3, last_resolved_at: 4 },
-    ]);
-    expect(stabilizedRoutes([row(1, "resolved", "r"), row(2, "resolved", "r"), row(3, "resolved", "r"), row(4, "escalated", "r")])).toEqual([]);
-    expect(stabilizedRoutes([row(1, "resolved", "r"), row(2, "resolved", "q"), row(3, "resolved", "r"), row(4, "resolved", "q")])).toEqual([]);
+    expect(
+      stabilizedRoutes([
+        row(1, "resolved", "r"),
+        row(2, "skipped", "r"),
+        row(3, "resolved", "r"),
+        row(4, "resolved", "r"),
+      ]),
+    ).toEqual([{ need_fingerprint: "f1", route_id: "r", resolved_count: 3, last_resolved_at: 4 }]);
+    expect(
+      stabilizedRoutes([
+        row(1, "resolved", "r"),
+        row(2, "resolved", "r"),
+        row(3, "resolved", "r"),
+        row(4, "escalated", "r"),
+      ]),
+    ).toEqual([]);
+    expect(
+      stabilizedRoutes([
+        row(1, "resolved", "r"),
+        row(2, "resolved", "q"),
+        row(3, "resolved", "r"),
+        row(4, "resolved", "q"),
+      ]),
+    ).toEqual([]);
   });
 
   it("keeps fingerprints apart and picks the strongest route", () => {
@@ -57,7 +79,9 @@ describe("stabilizedRoutes", () => {
       ...[4, 5, 6, 7].map((i) => row(i, "resolved", "r2", "f1")),
       row(8, "escalated", "x", "f2"),
     ];
-    expect(stabilizedRoutes(events)).toEqual([{ need_fingerprint: "f1", route_id: "r2", resolved_count: 4, last_resolved_at: 7 }]);
+    expect(stabilizedRoutes(events)).toEqual([
+      { need_fingerprint: "f1", route_id: "r2", resolved_count: 4, last_resolved_at: 7 },
+    ]);
   });
 });
 
@@ -82,7 +106,12 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     expect(a.json).toMatchObject({ stabilized_routes: [], llm_calls_avoided: 0, covered_route: null });
     await post({ session_id: "s-3" });
     await post({ session_kind: "warden.agent.claude", agent_id: "claude", session_id: "s-4" });
-    await post({ session_kind: "warden.agent.codex", agent_id: "codex", session_id: "s-5", diagnostic_codes: ["DTL-ROUTE-002"] });
+    await post({
+      session_kind: "warden.agent.codex",
+      agent_id: "codex",
+      session_id: "s-5",
+      diagnostic_codes: ["DTL-ROUTE-002"],
+    });
     // disk: only two resolutions
     await post({ need_fingerprint: FP_DISK, route_id: "route.disk-cleanup" });
     await post({ need_fingerprint: FP_DISK, route_id: "route.disk-cleanup", outcome: "skipped" });
@@ -90,12 +119,18 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
 
     a = await activate({ session_kind: "warden.agent.claude", agent_id: "claude", need_fingerprint: FP_ROTATE });
     expect(a.json.stabilized_routes).toEqual([
-      expect.objectContaining({ need_fingerprint: "a1".repeat(32), route_id: "route.rotate-access", resolved_count: 3 }),
+      expect.objectContaining({
+        need_fingerprint: "a1".repeat(32),
+        route_id: "route.rotate-access",
+        resolved_count: 3,
+      }),
     ]);
     expect(a.json.llm_calls_avoided).toBe(1);
     expect(a.json.covered_route).toBe("route.rotate-access");
     // recent episodes: this session kind and this need only, newest first
-    expect(a.json.recent_episodes.map((e: any) => [e.session_kind, e.session_id])).toEqual([["warden.agent.claude", "s-4"]]);
+    expect(a.json.recent_episodes.map((e: any) => [e.session_kind, e.session_id])).toEqual([
+      ["warden.agent.claude", "s-4"],
+    ]);
 
     const worker = await activate({ session_kind: "warden.worker", need_fingerprint: FP_ROTATE });
     expect(worker.json.llm_calls_avoided).toBe(1); // a route stabilized across runtimes covers every session kind
@@ -116,10 +151,17 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     a = await activate({ session_kind: "warden.agent.claude", need_fingerprint: FP_ROTATE });
     expect(a.json).toMatchObject({ stabilized_routes: [], llm_calls_avoided: 0 });
 
-    const counted = await env.DB.prepare("SELECT sum(llm_calls_avoided) AS n, count(*) AS c FROM mem_activation WHERE team_id = ?").bind(team).first<{ n: number; c: number }>();
+    const counted = await env.DB.prepare(
+      "SELECT sum(llm_calls_avoided) AS n, count(*) AS c FROM mem_activation WHERE team_id = ?",
+    )
+      .bind(team)
+      .first<{ n: number; c: number }>();
     expect(counted).toEqual({ n: 2, c: 7 }); // the claude and the worker activation were covered
     // other teams see none of it
-    const other = await h.call("POST", "/v1/memory/activate", { token: await tok(freshTeam()), body: { session_kind: "warden.worker", need_fingerprint: FP_ROTATE } });
+    const other = await h.call("POST", "/v1/memory/activate", {
+      token: await tok(freshTeam()),
+      body: { session_kind: "warden.worker", need_fingerprint: FP_ROTATE },
+    });
     expect(other.json).toMatchObject({ stabilized_routes: [], recent_episodes: [], llm_calls_avoided: 0 });
   });
 
@@ -128,23 +170,49 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     const team = freshTeam();
     const t = await tok(team, ["memory:read", "memory:write", "events:write", "policy:admin"]);
     for (let i = 0; i < 5; i++) {
-      await h.call("POST", "/v1/sessions/events", { token: t, body: ev({ session_id: `s${i}`, command: "warden access grant" }) });
+      await h.call("POST", "/v1/sessions/events", {
+        token: t,
+        body: ev({ session_id: `s${i}`, command: "warden access grant" }),
+      });
     }
-    await h.call("POST", "/v1/memory", { token: t, body: { namespace: `team/${team}/org`, class: "kb", text: "Access grants for contractors expire after 30 days" } });
-    let a = await h.call("POST", "/v1/memory/activate", { token: t, body: { session_kind: "warden.operator", query: "contractor access grant" } });
+    await h.call("POST", "/v1/memory", {
+      token: t,
+      body: { namespace: `team/${team}/org`, class: "kb", text: "Access grants for contractors expire after 30 days" },
+    });
+    let a = await h.call("POST", "/v1/memory/activate", {
+      token: t,
+      body: { session_kind: "warden.operator", query: "contractor access grant" },
+    });
     expect(a.json.hints[0]).toMatchObject({ class: "kb", namespace: `team/${team}/org` });
     expect(a.json.rigid).toEqual([]);
     const rigidCount = async () =>
-      (await env.DB.prepare("SELECT count(*) AS c FROM mem_doc WHERE team_id = ? AND class = 'rigid'").bind(team).first<{ c: number }>())?.c;
+      (
+        await env.DB.prepare("SELECT count(*) AS c FROM mem_doc WHERE team_id = ? AND class = 'rigid'")
+          .bind(team)
+          .first<{ c: number }>()
+      )?.c;
     expect(await rigidCount()).toBe(0);
-    await h.call("POST", "/v1/memory/import", { token: t, body: { namespace: `team/${team}/org/allowlist`, kind: "allowlist", entries: [{ text: "route.rotate-access may run unattended" }] } });
+    await h.call("POST", "/v1/memory/import", {
+      token: t,
+      body: {
+        namespace: `team/${team}/org/allowlist`,
+        kind: "allowlist",
+        entries: [{ text: "route.rotate-access may run unattended" }],
+      },
+    });
     a = await h.call("POST", "/v1/memory/activate", { token: t, body: { session_kind: "warden.operator" } });
-    expect(a.json.rigid).toEqual([expect.objectContaining({ kind: "allowlist", text: "route.rotate-access may run unattended" })]);
+    expect(a.json.rigid).toEqual([
+      expect.objectContaining({ kind: "allowlist", text: "route.rotate-access may run unattended" }),
+    ]);
     expect(await rigidCount()).toBe(1);
   });
 
   it.each([
-    ["a token in the command", { command: "warden access grant --token xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx" }, "redaction_required"],
+    [
+      "a token in the command",
+      { command: "warden access grant --token xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx" },
+      "redaction_required",
+    ],
     ["a raw URL in a diagnostic code", { diagnostic_codes: ["https://status.acme.com/x"] }, "redaction_required"],
     ["an AWS key in the session id", { session_id: "AKIAZ52HGXYRN4WBTQ7X" }, "redaction_required"],
     ["an email as the agent id", { agent_id: "jane.doe@example.com" }, "pii_detected"],
@@ -154,9 +222,13 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     const res = await h.call("POST", "/v1/sessions/events", { token: await tok(team), body: ev(over) });
     expect(res.status).toBe(422);
     expect(res.json.error.code).toBe(code);
-    const n = await env.DB.prepare("SELECT count(*) AS c FROM session_event WHERE team_id = ?").bind(team).first<{ c: number }>();
+    const n = await env.DB.prepare("SELECT count(*) AS c FROM session_event WHERE team_id = ?")
+      .bind(team)
+      .first<{ c: number }>();
     expect(n?.c).toBe(0);
-    expect(h.published).toEqual([expect.objectContaining({ type: "memory_store_failed", source: "sessions.events", code })]);
+    expect(h.published).toEqual([
+      expect.objectContaining({ type: "memory_store_failed", source: "sessions.events", code }),
+    ]);
     expect(JSON.stringify(h.published) + h.logs.join("")).not.toMatch(/xoxb-|status\.acme|AKIAZ52|jane\.doe/);
   });
 
@@ -164,14 +236,38 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     const h = memoryHarness();
     const team = freshTeam();
     const t = await tok(team);
-    for (const over of [{ session_kind: "worker" }, { outcome: "done" }, { need_fingerprint: "rotate the prod keys" }, { diagnostic_codes: "x" }, { extra: 1 }]) {
+    for (const over of [
+      { session_kind: "worker" },
+      { outcome: "done" },
+      { need_fingerprint: "rotate the prod keys" },
+      { diagnostic_codes: "x" },
+      { extra: 1 },
+    ]) {
       const res = await h.call("POST", "/v1/sessions/events", { token: t, body: ev(over) });
       expect(res.status, JSON.stringify(over)).toBe(400);
       expect(res.json.error.code).toBe("validation_failed");
     }
-    expect((await h.call("POST", "/v1/memory/activate", { token: t, body: { session_kind: "warden.agent." } })).status).toBe(400);
-    expect((await h.call("POST", "/v1/memory/activate", { token: t, body: { session_kind: "warden.worker", need_fingerprint: "plain text need" } })).status).toBe(400);
-    expect((await h.call("POST", "/v1/memory/activate", { token: await tok(team, ["memory:write"]), body: { session_kind: "warden.worker" } })).status).toBe(403);
-    expect((await h.call("POST", "/v1/sessions/events", { token: await tok(team, ["memory:read"]), body: ev({}) })).status).toBe(403);
+    expect(
+      (await h.call("POST", "/v1/memory/activate", { token: t, body: { session_kind: "warden.agent." } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await h.call("POST", "/v1/memory/activate", {
+          token: t,
+          body: { session_kind: "warden.worker", need_fingerprint: "plain text need" },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await h.call("POST", "/v1/memory/activate", {
+          token: await tok(team, ["memory:write"]),
+          body: { session_kind: "warden.worker" },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await h.call("POST", "/v1/sessions/events", { token: await tok(team, ["memory:read"]), body: ev({}) })).status,
+    ).toBe(403);
   });
 });

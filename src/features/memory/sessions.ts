@@ -11,7 +11,12 @@ import type { Defer, MemoryService, QueryResult } from "./service";
 const HISTORY_LIMIT = 5000;
 const RECENT_LIMIT = 20;
 
-export type SessionDeps = { store: MemoryStore; memory: MemoryService; events: EventBus; newId: (prefix: string) => string };
+export type SessionDeps = {
+  store: MemoryStore;
+  memory: MemoryService;
+  events: EventBus;
+  newId: (prefix: string) => string;
+};
 
 const episode = (e: SessionEventRow) => ({
   id: e.id,
@@ -37,7 +42,15 @@ export function createSessions(d: SessionDeps) {
       ...e.diagnostic_codes.map((c, i) => ({ path: `diagnostic_codes[${i}]`, value: c })),
     ]);
     if (!verdict.ok) {
-      console.warn(JSON.stringify({ level: "warn", msg: "session event refused", team_id: principal.teamId, code: verdict.code, rule_ids: verdict.ruleIds }));
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          msg: "session event refused",
+          team_id: principal.teamId,
+          code: verdict.code,
+          rule_ids: verdict.ruleIds,
+        }),
+      );
       defer(
         d.events
           .publish([
@@ -93,7 +106,11 @@ export function createSessions(d: SessionDeps) {
     const fp = body.need_fingerprint ? normalizeFingerprint(body.need_fingerprint) : undefined;
     const [history, recent, rigidDocs] = await Promise.all([
       d.store.sessionEventsForFingerprints(principal.teamId, fp ? [fp] : null, HISTORY_LIMIT),
-      d.store.recentSessionEvents(principal.teamId, { sessionKind: body.session_kind, needFingerprint: fp }, RECENT_LIMIT),
+      d.store.recentSessionEvents(
+        principal.teamId,
+        { sessionKind: body.session_kind, needFingerprint: fp },
+        RECENT_LIMIT,
+      ),
       d.store.rigidDocs(principal.teamId, 100),
     ]);
     const routes = stabilizedRoutes(history);
@@ -101,10 +118,21 @@ export function createSessions(d: SessionDeps) {
     let hints: QueryResult[] = [];
     if (body.query) {
       try {
-        hints = await d.memory.query(principal, { namespaces: hintNamespaces(principal), text: body.query, top_k: 5 }, now);
+        hints = await d.memory.query(
+          principal,
+          { namespaces: hintNamespaces(principal), text: body.query, top_k: 5 },
+          now,
+        );
       } catch (e) {
         // hints are best-effort: activation still answers with routes and episodes
-        console.error(JSON.stringify({ level: "error", msg: "activation hints failed", team_id: principal.teamId, error: String(e) }));
+        console.error(
+          JSON.stringify({
+            level: "error",
+            msg: "activation hints failed",
+            team_id: principal.teamId,
+            error: String(e),
+          }),
+        );
       }
     }
     const llmCallsAvoided = covered ? 1 : 0;
@@ -124,7 +152,12 @@ export function createSessions(d: SessionDeps) {
       hints,
       llm_calls_avoided: llmCallsAvoided,
       covered_route: covered?.route_id ?? null,
-      rigid: rigidDocs.map((x) => ({ id: x.id, kind: String(x.metadata.rigid_kind ?? "charter"), namespace: x.namespace, text: x.text })),
+      rigid: rigidDocs.map((x) => ({
+        id: x.id,
+        kind: String(x.metadata.rigid_kind ?? "charter"),
+        namespace: x.namespace,
+        text: x.text,
+      })),
     };
   }
 

@@ -1,6 +1,7 @@
 // Use-case: decide retry/escalate for a failed step and hand the decision to the (batched) decision log.
+
+import type { BufferedEventBus } from "../../adapters/queue/buffered-event-bus";
 import type { Principal } from "../../auth/tokens";
-import type { EventBus } from "../../ports/event-bus";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
 import { type Decision, type DecisionInput, decide } from "./evaluator";
 import type { TeamPolicyCache } from "./team-policy-cache";
@@ -10,13 +11,13 @@ export type DecideRequest = DecisionInput & { run_id?: string; task_id?: string 
 export type DecideDeps = {
   policies: TeamPolicyCache;
   policyStore: PolicyStore;
-  events: EventBus;
+  decisionEvents: BufferedEventBus;
   newId: (prefix: string) => string;
 };
 
 export type DecideResult = Decision & { decision_id: string; profile: { team_id: string; version: number } };
 
-/** `defer` keeps the log write off the response path (ctx.waitUntil in a request). */
+/** `defer` keeps the log write off the response path (ctx.waitUntil); it is called once per coalesced batch. */
 export async function decidePolicy(
   deps: DecideDeps,
   principal: Principal,
@@ -26,7 +27,9 @@ export async function decidePolicy(
 ): Promise<DecideResult> {
   const { compiled, ceiling } = await deps.policies.get(principal.teamId, now);
   const needsOverride = request.max_attempts === undefined && request.attempt !== undefined && !request.attempt_bucket;
-  const maxAttemptsOverrides = needsOverride ? await deps.policyStore.maxAttemptsOverrides(principal.teamId) : undefined;
+  const maxAttemptsOverrides = needsOverride
+    ? await deps.policyStore.maxAttemptsOverrides(principal.teamId)
+    : undefined;
   const decision = decide(compiled, request, { ceiling, maxAttemptsOverrides });
   const decision_id = deps.newId("dec");
   const inputs: Record<string, unknown> = { ...request };
@@ -51,10 +54,9 @@ export async function decidePolicy(
     selected_action: decision.selected_action,
     created_at: now,
   };
-  defer(
-    deps.events.publish([
-      { event_id: decision_id, type: "policy.decided", team_id: principal.teamId, occurred_at: now, decision: logged },
-    ]),
-  );
+  const flush = deps.decisionEvents.enqueue([
+    { event_id: decision_id, type: "policy.decided", team_id: principal.teamId, occurred_at: now, decision: logged },
+  ]);
+  if (flush) defer(flush);
   return { decision_id, ...decision, profile: { team_id: principal.teamId, version: compiled.version } };
 }

@@ -20,7 +20,7 @@ export async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function recordDecisionEvents(events: WardenEvent[], deps: Deps): Promise<void> {
+export async function recordDecisionEvents(events: WardenEvent[], deps: Deps): Promise<undefined> {
   const decisions = await Promise.all(
     events.map(async (e) => {
       const d = e.decision as LoggedDecision;

@@ -1,7 +1,7 @@
 // The pure MemRL evaluator: attempt buckets, profile compilation into a lookup table, and decide().
 import {
-  ATTEMPT_BUCKETS,
   type Action,
+  ATTEMPT_BUCKETS,
   type AttemptBucket,
   FAILURE_CLASSES,
   type FailureClass,
@@ -16,13 +16,16 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
 const MODE_RANK: Record<MemrlMode, number> = { off: 0, observe: 1, enforce: 2 };
 const KNOWN_CLASSES = new Set<string>(FAILURE_CLASSES);
 
-/** Bucket of a 1-indexed attempt against max_attempts (seed 000 / DESIGN §4). */
+/** Index into ATTEMPT_BUCKETS of a 1-indexed attempt against max_attempts (seed 000 / DESIGN §4). */
+function bucketOf(attempt: number, maxAttempts: number): number {
+  if (maxAttempts <= 0) return 3;
+  if (attempt <= 1) return 0;
+  if (attempt < maxAttempts) return 1;
+  return attempt === maxAttempts ? 2 : 3;
+}
+
 export function attemptBucket(attempt: number, maxAttempts: number): AttemptBucket {
-  if (maxAttempts <= 0) return "overflow";
-  if (attempt <= 1) return "initial";
-  if (attempt < maxAttempts) return "middle";
-  if (attempt === maxAttempts) return "final";
-  return "overflow";
+  return ATTEMPT_BUCKETS[bucketOf(attempt, maxAttempts)] as AttemptBucket;
 }
 
 export function lowerMode(a: MemrlMode, b: MemrlMode): MemrlMode {
@@ -37,38 +40,10 @@ export function isKnownFailureClass(value: string): value is FailureClass {
 export function compareRules(a: PolicyRule, b: PolicyRule): number {
   const specificity = (r: PolicyRule) => (r.failure_class === "*" ? 0 : 1) + (r.attempt_bucket === "*" ? 0 : 1);
   return (
-    specificity(b) - specificity(a) || b.priority - a.priority || (a.rule_id < b.rule_id ? -1 : a.rule_id > b.rule_id ? 1 : 0)
+    specificity(b) - specificity(a) ||
+    b.priority - a.priority ||
+    (a.rule_id < b.rule_id ? -1 : a.rule_id > b.rule_id ? 1 : 0)
   );
-}
-
-export type CompiledProfile = {
-  readonly version: number;
-  readonly profile: MemrlPolicyProfile;
-  /** key `${mode}|${class}|${bucket}` → the winning rule; absent when no rule matches */
-  readonly table: ReadonlyMap<string, PolicyRule>;
-};
-
-const key = (mode: MemrlMode, failureClass: FailureClass, bucket: AttemptBucket) => `${mode}|${failureClass}|${bucket}`;
-
-/** Resolves every (mode, known class, bucket) once, so a decision is one Map lookup. */
-export function compileProfile(profile: MemrlPolicyProfile, version: number): CompiledProfile {
-  const table = new Map<string, PolicyRule>();
-  for (const mode of MEMRL_MODES) {
-    const modeRules = profile.rules.filter((r) => r.memrl_mode === mode);
-    for (const failureClass of FAILURE_CLASSES) {
-      for (const bucket of ATTEMPT_BUCKETS) {
-        const candidates = modeRules.filter(
-          (r) =>
-            (r.failure_class === "*" || r.failure_class === failureClass) &&
-            (r.attempt_bucket === "*" || r.attempt_bucket === bucket),
-        );
-        if (candidates.length === 0) continue;
-        candidates.sort(compareRules);
-        table.set(key(mode, failureClass, bucket), candidates[0] as PolicyRule);
-      }
-    }
-  }
-  return { version, profile, table };
 }
 
 export type DecisionInput = {
@@ -88,68 +63,166 @@ export type DecisionContext = {
 };
 
 export type Decision = {
-  requested_mode: MemrlMode;
-  memrl_mode: MemrlMode;
-  failure_class: string | null;
-  attempt_bucket: AttemptBucket | null;
-  action: Action;
-  rule_id: string;
-  reason: string;
-  selected_action: Action;
+  readonly requested_mode: MemrlMode;
+  readonly memrl_mode: MemrlMode;
+  readonly failure_class: string | null;
+  readonly attempt_bucket: AttemptBucket | null;
+  readonly action: Action;
+  readonly rule_id: string;
+  readonly reason: string;
+  readonly selected_action: Action;
 };
 
-function resolveBucket(input: DecisionInput, context: DecisionContext): AttemptBucket | null {
-  if (input.attempt_bucket !== undefined) return input.attempt_bucket;
-  if (input.attempt === undefined) return null;
-  const maxAttempts =
-    input.max_attempts ??
-    (input.failure_class === undefined ? undefined : context.maxAttemptsOverrides?.[input.failure_class]) ??
-    DEFAULT_MAX_ATTEMPTS;
-  return attemptBucket(input.attempt, maxAttempts);
+export type CompiledProfile = {
+  readonly version: number;
+  readonly profile: MemrlPolicyProfile;
+  /** the winning rule per `${mode}|${class}|${bucket}`; absent when no rule matches */
+  readonly rules: ReadonlyMap<string, PolicyRule>;
+  /** every rule-matched decision, frozen, indexed by `slot()` */
+  readonly decisions: readonly Decision[];
+};
+
+// Index spaces of the precomputed decision table.
+const MODE_INDEX: Record<string, number> = { off: 0, observe: 1, enforce: 2 };
+// A null-prototype dictionary: caller strings like "constructor" or "__proto__" find nothing.
+const CLASS_INDEX: Record<string, number | undefined> = Object.assign(
+  Object.create(null),
+  Object.fromEntries(FAILURE_CLASSES.map((c, i) => [c, i])),
+);
+const BUCKET_INDEX: Record<string, number> = { initial: 0, middle: 1, final: 2, overflow: 3 };
+const LEGACY_INDEX: Record<string, number> = { retry: 1, escalate: 2 };
+const N_MODES = MEMRL_MODES.length;
+const N_CLASSES = FAILURE_CLASSES.length;
+const N_BUCKETS = ATTEMPT_BUCKETS.length;
+
+function slot(requested: number, ceiling: number, legacy: number, failureClass: number, bucket: number): number {
+  return (((requested * N_MODES + ceiling) * 3 + legacy) * N_CLASSES + failureClass) * N_BUCKETS + bucket;
 }
 
-/** Deterministic: same input, same compiled profile, same context → same decision. */
-export function decide(compiled: CompiledProfile, input: DecisionInput, context: DecisionContext): Decision {
-  const { profile } = compiled;
-  const requested = input.memrl_mode ?? profile.default_mode;
-  const mode = lowerMode(requested, context.ceiling);
-  const bucket = resolveBucket(input, context);
-  const failureClass = input.failure_class ?? null;
-  const select = (action: Action): Action =>
-    mode !== "enforce" && input.legacy_action !== undefined ? input.legacy_action : action;
-  const result = (action: Action, rule_id: string, reason: string): Decision => ({
-    requested_mode: requested,
-    memrl_mode: mode,
-    failure_class: failureClass,
-    attempt_bucket: bucket,
-    action,
-    rule_id,
-    reason,
-    selected_action: select(action),
-  });
+const ruleKey = (mode: MemrlMode, failureClass: FailureClass, bucket: AttemptBucket) =>
+  `${mode}|${failureClass}|${bucket}`;
 
+function buildDecision(
+  profile: MemrlPolicyProfile,
+  requested: MemrlMode,
+  ceiling: MemrlMode,
+  legacy: Action | undefined,
+  failureClass: string | null,
+  bucket: AttemptBucket | null,
+  rules: ReadonlyMap<string, PolicyRule>,
+): Decision {
+  const mode = lowerMode(requested, ceiling);
+  const make = (action: Action, rule_id: string, reason: string): Decision =>
+    Object.freeze({
+      requested_mode: requested,
+      memrl_mode: mode,
+      failure_class: failureClass,
+      attempt_bucket: bucket,
+      action,
+      rule_id,
+      reason,
+      selected_action: mode !== "enforce" && legacy !== undefined ? legacy : action,
+    });
   if (failureClass === null || bucket === null) {
     const missing = failureClass === null ? "failure_class" : "attempt information";
-    return result(profile.missing_metadata_action, "default.missing_metadata", `missing ${missing}: fail closed`);
+    return make(profile.missing_metadata_action, "default.missing_metadata", `missing ${missing}: fail closed`);
   }
   if (!isKnownFailureClass(failureClass)) {
-    return result(
+    return make(
       profile.unknown_failure_class_action,
       "default.unknown_failure_class",
       `unknown failure_class "${failureClass}": fail closed`,
     );
   }
-  const rule = compiled.table.get(key(mode, failureClass, bucket));
+  const rule = rules.get(ruleKey(mode, failureClass, bucket));
   if (rule === undefined) {
-    return result(
+    return make(
       profile.unknown_failure_class_action,
       "default.no_matching_rule",
       `no ${mode} rule matches ${failureClass}/${bucket}: fail closed`,
     );
   }
-  return result(
+  return make(
     rule.action,
     rule.rule_id,
     `${mode} rule ${rule.rule_id} (class ${rule.failure_class}, bucket ${rule.attempt_bucket}, priority ${rule.priority})`,
   );
+}
+
+/**
+ * Resolves the winning rule of every (mode, known class, bucket), then precomputes the full decision for
+ * every (requested mode, ceiling, legacy action, class, bucket), so deciding is arithmetic plus one array read.
+ */
+export function compileProfile(profile: MemrlPolicyProfile, version: number): CompiledProfile {
+  const rules = new Map<string, PolicyRule>();
+  for (const mode of MEMRL_MODES) {
+    const modeRules = profile.rules.filter((r) => r.memrl_mode === mode);
+    for (const failureClass of FAILURE_CLASSES) {
+      for (const bucket of ATTEMPT_BUCKETS) {
+        const candidates = modeRules.filter(
+          (r) =>
+            (r.failure_class === "*" || r.failure_class === failureClass) &&
+            (r.attempt_bucket === "*" || r.attempt_bucket === bucket),
+        );
+        if (candidates.length === 0) continue;
+        candidates.sort(compareRules);
+        rules.set(ruleKey(mode, failureClass, bucket), candidates[0] as PolicyRule);
+      }
+    }
+  }
+  const decisions: Decision[] = [];
+  const legacies = [undefined, "retry", "escalate"] as const;
+  for (const [r, requested] of MEMRL_MODES.entries())
+    for (const [c, ceiling] of MEMRL_MODES.entries())
+      for (const [l, legacy] of legacies.entries())
+        for (const [f, failureClass] of FAILURE_CLASSES.entries())
+          for (const [b, bucket] of ATTEMPT_BUCKETS.entries())
+            decisions[slot(r, c, l, f, b)] = buildDecision(
+              profile,
+              requested,
+              ceiling,
+              legacy,
+              failureClass,
+              bucket,
+              rules,
+            );
+  return { version, profile, rules, decisions };
+}
+
+/** Index of the attempt bucket (see attemptBucket), or -1 when the input carries no attempt information. */
+function bucketIndex(input: DecisionInput, context: DecisionContext): number {
+  if (input.attempt_bucket !== undefined) return BUCKET_INDEX[input.attempt_bucket] as number;
+  const attempt = input.attempt;
+  if (attempt === undefined) return -1;
+  let max = input.max_attempts;
+  if (max === undefined) {
+    const override =
+      input.failure_class === undefined ? undefined : context.maxAttemptsOverrides?.[input.failure_class];
+    max = override ?? DEFAULT_MAX_ATTEMPTS;
+  }
+  return bucketOf(attempt, max);
+}
+
+/** Deterministic: same input, same compiled profile, same context → same decision (a shared frozen object). */
+export function decide(compiled: CompiledProfile, input: DecisionInput, context: DecisionContext): Decision {
+  const requested = input.memrl_mode ?? compiled.profile.default_mode;
+  const bucket = bucketIndex(input, context);
+  const failureClass = input.failure_class;
+  const classIndex = failureClass === undefined ? undefined : CLASS_INDEX[failureClass];
+  if (classIndex === undefined || bucket < 0) {
+    // Fail-closed paths echo the caller's class, so they are built per call (they are the rare path).
+    return buildDecision(
+      compiled.profile,
+      requested,
+      context.ceiling,
+      input.legacy_action,
+      failureClass ?? null,
+      bucket < 0 ? null : (ATTEMPT_BUCKETS[bucket] as AttemptBucket),
+      compiled.rules,
+    );
+  }
+  const legacy = input.legacy_action === undefined ? 0 : (LEGACY_INDEX[input.legacy_action] as number);
+  return compiled.decisions[
+    slot(MODE_INDEX[requested] as number, MODE_INDEX[context.ceiling] as number, legacy, classIndex, bucket)
+  ] as Decision;
 }

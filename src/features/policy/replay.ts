@@ -29,7 +29,9 @@ export function replayDecisions(candidate: MemrlPolicyProfile, logged: readonly 
   for (const entry of logged) {
     const after = decide(compiled, entry.inputs as DecisionInput, { ceiling: entry.ceiling });
     const differs =
-      after.action !== entry.raw_action || after.selected_action !== entry.selected_action || after.rule_id !== entry.rule_id;
+      after.action !== entry.raw_action ||
+      after.selected_action !== entry.selected_action ||
+      after.rule_id !== entry.rule_id;
     if (!differs) continue;
     changed++;
     const k = `${entry.rule_id}\u0000${after.rule_id}`;
@@ -46,7 +48,8 @@ export function replayDecisions(candidate: MemrlPolicyProfile, logged: readonly 
     }
   }
   const by_rule = [...byRule.values()].sort(
-    (a, b) => b.count - a.count || a.from_rule_id.localeCompare(b.from_rule_id) || a.to_rule_id.localeCompare(b.to_rule_id),
+    (a, b) =>
+      b.count - a.count || a.from_rule_id.localeCompare(b.from_rule_id) || a.to_rule_id.localeCompare(b.to_rule_id),
   );
   return { total: logged.length, changed, unchanged: logged.length - changed, by_rule, examples };
 }

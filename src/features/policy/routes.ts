@@ -4,6 +4,7 @@ import { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { decidePolicy } from "./decide";
+import { DEFAULT_PROFILE } from "./default-profile";
 import { replayDecisions } from "./replay";
 import { DecideBody, DecideResponse, ProfileAccepted, ReplayBody, ReplayResponse } from "./schemas";
 
@@ -24,12 +25,8 @@ export const policyRoutes = featureApp()
     }),
     async (c) => {
       const { deps } = c.env;
-      const result = await decidePolicy(
-        deps,
-        c.get("principal"),
-        c.req.valid("json"),
-        deps.clock.now(),
-        (work) => c.executionCtx.waitUntil(work.catch((e) => console.error("decision log publish failed", e))),
+      const result = await decidePolicy(deps, c.get("principal"), c.req.valid("json"), deps.clock.now(), (work) =>
+        c.executionCtx.waitUntil(work.catch((e) => console.error("decision log publish failed", e))),
       );
       return c.json(result, 200);
     },
@@ -65,7 +62,7 @@ export const policyRoutes = featureApp()
       summary: "Propose a new MemRL profile (stored as a pending version)",
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
-      request: { body: jsonBody(MemrlPolicyProfile) },
+      request: { body: jsonBody(MemrlPolicyProfile, DEFAULT_PROFILE) },
       responses: { 202: jsonResponse(ProfileAccepted, "stored as pending"), ...commonErrors },
     }),
     async (c) => {
@@ -88,7 +85,7 @@ export const policyRoutes = featureApp()
       summary: "How a candidate profile would have decided the logged decisions",
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
-      request: { body: jsonBody(ReplayBody) },
+      request: { body: jsonBody(ReplayBody, { profile: DEFAULT_PROFILE, since: "2026-11-01T00:00:00Z" }) },
       responses: { 200: jsonResponse(ReplayResponse, "counts, changes by rule, examples"), ...commonErrors },
     }),
     async (c) => {

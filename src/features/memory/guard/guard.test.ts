@@ -69,7 +69,9 @@ describe("write guard corpus", () => {
   });
 
   it("cannot be switched off with a secretlint-disable comment", async () => {
-    const v = await scanFields([{ path: "text", value: `xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx // secretlint-disable-line` }]);
+    const v = await scanFields([
+      { path: "text", value: `xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx // secretlint-disable-line` },
+    ]);
     expect(v.ok).toBe(false);
   });
 });

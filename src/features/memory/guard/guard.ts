@@ -13,7 +13,7 @@ export type GuardVerdict =
   | { ok: false; code: "redaction_required" | "pii_detected"; ruleIds: string[]; paths: string[]; hits: GuardHit[] };
 
 /** Format characters and fillers that render as nothing: zero-width space/joiners, BOM, soft hyphen, Hangul fillers… */
-const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0]/gu;
+const INVISIBLE = /\p{Cf}|\u034f|[\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0]/gu;
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 const BASE64_RUN = /[A-Za-z0-9+/_-]{12,}={0,2}/g;
 const MAX_DEPTH = 2;
@@ -157,7 +157,12 @@ export async function scanFields(fields: GuardField[]): Promise<GuardVerdict> {
     for (const m of result.messages) {
       const at = m.range[0];
       const field = byVia.get(via)?.find((f) => at >= f.start && at <= f.end);
-      hits.push({ ruleId: secretlintRuleId(m.ruleId), family: familyOfSecretlint(), path: field?.path ?? "(unknown)", via });
+      hits.push({
+        ruleId: secretlintRuleId(m.ruleId),
+        family: familyOfSecretlint(),
+        path: field?.path ?? "(unknown)",
+        via,
+      });
     }
   }
   if (hits.length === 0) return { ok: true };

@@ -52,12 +52,32 @@ function secretLikeAssignment(m: RegExpExecArray): boolean {
 }
 
 export const SECRET_RULES: Rule[] = [
-  re("secret.aws_access_key_id", "secret", /(?<![A-Z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}(?![A-Z0-9])/g),
-  re("secret.aws_secret_access_key", "secret", /aws.{0,20}?(?:secret|key).{0,20}?[=:]\s*["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi),
-  re("secret.github_token", "secret", /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g),
+  re(
+    "secret.aws_access_key_id",
+    "secret",
+    /(?<![A-Z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}(?![A-Z0-9])/g,
+  ),
+  re(
+    "secret.aws_secret_access_key",
+    "secret",
+    /aws.{0,20}?(?:secret|key).{0,20}?[=:]\s*["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi,
+  ),
+  re(
+    "secret.github_token",
+    "secret",
+    /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g,
+  ),
   re("secret.gitlab_token", "secret", /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g),
-  re("secret.slack_token", "secret", /(?<![A-Za-z0-9])(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+)/g),
-  re("secret.stripe_key", "secret", /(?<![A-Za-z0-9])(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})/g),
+  re(
+    "secret.slack_token",
+    "secret",
+    /(?<![A-Za-z0-9])(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+)/g,
+  ),
+  re(
+    "secret.stripe_key",
+    "secret",
+    /(?<![A-Za-z0-9])(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})/g,
+  ),
   re("secret.anthropic_key", "secret", /(?<![A-Za-z0-9])sk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_-]{20,}/g),
   re("secret.openai_key", "secret", /(?<![A-Za-z0-9-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{32,}/g),
   re("secret.google_api_key", "secret", /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}/g),
@@ -65,8 +85,16 @@ export const SECRET_RULES: Rule[] = [
   re("secret.huggingface_token", "secret", /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}/g),
   re("secret.sendgrid_key", "secret", /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g),
   re("secret.jwt", "secret", /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g),
-  re("secret.private_key", "secret", /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d|"private_key"\s*:\s*"-----/g),
-  re("secret.basic_auth", "secret", /(?:authorization\s*[:=]\s*)?\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])|[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:[^\s/@]+@/gi),
+  re(
+    "secret.private_key",
+    "secret",
+    /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d|"private_key"\s*:\s*"-----/g,
+  ),
+  re(
+    "secret.basic_auth",
+    "secret",
+    /(?:authorization\s*[:=]\s*)?\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])|[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:[^\s/@]+@/gi,
+  ),
   re("secret.bearer_token", "secret", /\bbearer\s+[A-Za-z0-9._~+/-]{20,}=*/gi),
   re(
     "secret.connection_string",
@@ -115,7 +143,11 @@ export const PII_RULES: Rule[] = [
     const d = digitsOnly(m[0]);
     return d.length >= 12 && d.length <= 19 && cardBrand(d) && luhn(d);
   }),
-  re("pii.ssn", "pii", /(?<![\w.-])(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}(?![\w-]|\.\d)|\b(?:ssn|social security(?: number)?)\W{0,3}\d{9}\b/gi),
+  re(
+    "pii.ssn",
+    "pii",
+    /(?<![\w.-])(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}(?![\w-]|\.\d)|\b(?:ssn|social security(?: number)?)\W{0,3}\d{9}\b/gi,
+  ),
   reWhere(
     "pii.phone",
     "pii",
@@ -138,8 +170,11 @@ const TLD = "(?:com|net|org|io|dev|app|co|ai|gov|edu|info|biz|me|us|uk|de|fr|clo
 export const URL_RULES: Rule[] = [
   re("url.raw", "url", /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+|\bmailto:[^\s]+/gi),
   // host.tld/path — but not a container image reference (registry/repo:tag), which names an artifact, not a page
-  reWhere("url.bare_domain", "url", new RegExp(`(?<![\\w@./-])(?:[a-z0-9-]+\\.)+${TLD}(?::\\d{2,5})?\\/[^\\s]*`, "gi"), (m) =>
-    !/^[^/\s]+\/[\w./-]+(?::[\w.-]+|@sha256:[0-9a-f]{64})$/.test(m[0]) || /[?#=&]/.test(m[0]),
+  reWhere(
+    "url.bare_domain",
+    "url",
+    new RegExp(`(?<![\\w@./-])(?:[a-z0-9-]+\\.)+${TLD}(?::\\d{2,5})?\\/[^\\s]*`, "gi"),
+    (m) => !/^[^/\s]+\/[\w./-]+(?::[\w.-]+|@sha256:[0-9a-f]{64})$/.test(m[0]) || /[?#=&]/.test(m[0]),
   ),
 ];
 

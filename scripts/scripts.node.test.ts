@@ -1,0 +1,107 @@
+// The README's commands, run as a user would: `npm start -- --port N` serves the API; `npm run token` mints a usable token.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { jwtVerify } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe("npm run token", () => {
+  it("creates .dev.vars when missing and mints a token that verifies with its secret", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "warden-token-"));
+    try {
+      const out = execFileSync(
+        process.execPath,
+        [join(root, "scripts/token.mjs"), "--team", "t-cli", "--scopes", "policy:decide,runs:read", "--sub", "ops"],
+        { cwd: dir, encoding: "utf8" },
+      ).trim();
+      const token = out.split("\n").at(-1) as string;
+      const secret = /WARDEN_JWT_SECRET=(\w+)/.exec(readFileSync(join(dir, ".dev.vars"), "utf8"))?.[1] as string;
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+        issuer: "warden",
+        audience: "warden",
+      });
+      expect(payload).toMatchObject({ team_id: "t-cli", scopes: ["policy:decide", "runs:read"], sub: "ops" });
+      expect((payload.exp as number) - (payload.iat as number)).toBeLessThanOrEqual(900);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to run without --team", () => {
+    expect(() =>
+      execFileSync(process.execPath, [join(root, "scripts/token.mjs")], { cwd: root, stdio: "pipe" }),
+    ).toThrow();
+  });
+});
+
+describe("npm start", () => {
+  let child: ChildProcess;
+  let url: string;
+  const persist = mkdtempSync(join(tmpdir(), "warden-start-"));
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    child = spawn("npm", ["start", "--", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist], {
+      cwd: root,
+      stdio: "ignore",
+      detached: true,
+    });
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${url}/healthz`)).ok) return;
+      } catch {}
+      if (Date.now() > deadline) throw new Error("npm start did not serve /healthz within 90 s");
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }, 120_000);
+
+  afterAll(() => {
+    try {
+      process.kill(-(child.pid as number), "SIGTERM");
+    } catch {}
+    rmSync(persist, { recursive: true, force: true });
+  });
+
+  it("serves the API with migrated D1 and the secrets from .dev.vars", async () => {
+    expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });
+    const token = execFileSync(
+      process.execPath,
+      ["scripts/token.mjs", "--team", "t-start", "--scopes", "policy:admin"],
+      {
+        cwd: root,
+        encoding: "utf8",
+      },
+    )
+      .trim()
+      .split("\n")
+      .at(-1);
+    const doc = await (await fetch(`${url}/openapi.json`)).json();
+    expect(doc.openapi).toBe("3.1.0");
+    // replay reads the decision log table, so a 200 proves the D1 migrations ran.
+    const res = await fetch(`${url}/v1/policy/replay`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        profile: JSON.parse(readFileSync(join(root, "contracts/memrl-policy.profile.example.json"), "utf8")),
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ total: 0, changed: 0 });
+  });
+});

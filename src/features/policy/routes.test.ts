@@ -1,0 +1,411 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, token } from "../../../test/helpers";
+import { makeDeps } from "../../deps";
+import type { WardenEvent } from "../../ports/event-bus";
+import { consumeEvents } from "../events/consumer";
+import { DEFAULT_PROFILE } from "./default-profile";
+
+const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
+
+describe("POST /v1/policy/decide", () => {
+  it("returns the decision with its id and the profile version", async () => {
+    const res = await call("POST", "/v1/policy/decide", { token: await token("team-d"), body: decideBody });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      requested_mode: "enforce",
+      memrl_mode: "enforce",
+      failure_class: "vibe_fail",
+      attempt_bucket: "middle",
+      action: "retry",
+      rule_id: "enforce.vibe_fail.middle",
+      selected_action: "retry",
+      profile: { team_id: "team-d", version: 0 },
+    });
+    expect(res.json.decision_id).toMatch(/^dec_[0-9a-f]{32}$/);
+  });
+
+  it("fails closed over HTTP for an unknown class and for missing metadata", async () => {
+    const t = await token("team-d");
+    const unknown = await call("POST", "/v1/policy/decide", { token: t, body: { failure_class: "oom", attempt: 1 } });
+    expect(unknown.json).toMatchObject({ action: "escalate", rule_id: "default.unknown_failure_class" });
+    const missing = await call("POST", "/v1/policy/decide", { token: t, body: {} });
+    expect(missing.json).toMatchObject({ action: "escalate", rule_id: "default.missing_metadata" });
+  });
+
+  it("applies the team's mode ceiling", async () => {
+    const deps = makeDeps(env);
+    await deps.policyStore.setModeCeiling("team-ceiling", "observe", "test", Date.now());
+    const res = await call("POST", "/v1/policy/decide", {
+      token: await token("team-ceiling"),
+      body: { ...decideBody, failure_class: "crank_blocked", legacy_action: "retry" },
+    });
+    expect(res.json).toMatchObject({ requested_mode: "enforce", memrl_mode: "observe", selected_action: "retry" });
+  });
+
+  it.each([
+    [{ attempt: -1 }, "attempt"],
+    [{ attempt: 1.5 }, "attempt"],
+    [{ memrl_mode: "sometimes" }, "memrl_mode"],
+    [{ attempt_bucket: "late" }, "attempt_bucket"],
+    [{ legacy_action: "panic" }, "legacy_action"],
+    [{ failure_class: 7 }, "failure_class"],
+    [{ surprise: true }, ""],
+  ])("refuses %j with validation_failed naming %s", async (body, path) => {
+    const res = await call("POST", "/v1/policy/decide", { token: await token(), body });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("validation_failed");
+    expect(res.json.error.details.issues.map((i: { path: string }) => i.path)).toContain(path);
+    expect(res.json.error.request_id).toMatch(/^req_/);
+  });
+});
+
+describe("request handling", () => {
+  it("answers malformed JSON with 400 invalid_json", async () => {
+    const res = await call("POST", "/v1/policy/decide", { token: await token(), body: '{"attempt": 1,' });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("invalid_json");
+  });
+
+  it("answers a non-JSON content type with 415", async () => {
+    const res = await call("POST", "/v1/policy/decide", {
+      token: await token(),
+      body: "attempt=1",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(415);
+    expect(res.json.error.code).toBe("unsupported_media_type");
+  });
+
+  it("answers a body over 1 MiB with 413", async () => {
+    const res = await call("POST", "/v1/policy/decide", {
+      token: await token(),
+      body: JSON.stringify({ pad: "x".repeat(1024 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.json.error.code).toBe("payload_too_large");
+  });
+
+  it("answers a chunked body over 1 MiB without Content-Length with 413", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 20) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const { SELF } = await import("cloudflare:test");
+    const res = await SELF.fetch("https://warden.test/v1/policy/decide", {
+      method: "POST",
+      headers: { authorization: `Bearer ${await token()}`, "content-type": "application/json" },
+      body: stream,
+      // @ts-expect-error workerd needs duplex for streamed request bodies
+      duplex: "half",
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+  });
+
+  it("answers an unknown route with the 404 envelope", async () => {
+    const res = await call("GET", "/v1/nope");
+    expect(res.status).toBe(404);
+    expect(res.json.error).toMatchObject({ code: "not_found" });
+    expect(res.json.error.request_id).toMatch(/^req_/);
+  });
+
+  it("never leaks a stack trace in an error body", async () => {
+    const res = await call("POST", "/v1/policy/decide", { token: await token(), body: "[" });
+    expect(res.text).not.toMatch(/at .*\.ts|Error:/);
+  });
+});
+
+describe("capability tokens", () => {
+  const secret = () => new TextEncoder().encode(env.WARDEN_JWT_SECRET);
+
+  async function signed(
+    claims: Record<string, unknown>,
+    header: Record<string, unknown> = { alg: "HS256" },
+    key = secret(),
+  ) {
+    const { SignJWT } = await import("jose");
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({
+      team_id: "team-a",
+      scopes: ["policy:decide"],
+      iss: "warden",
+      aud: "warden",
+      iat: now,
+      exp: now + 600,
+      ...claims,
+    })
+      .setProtectedHeader(header as { alg: string })
+      .sign(key);
+  }
+
+  const decideWith = (t: string) => call("POST", "/v1/policy/decide", { token: t, body: decideBody });
+
+  it("accepts a well-formed token", async () => {
+    expect((await decideWith(await signed({}))).status).toBe(200);
+  });
+
+  it("refuses a request without a token", async () => {
+    const res = await call("POST", "/v1/policy/decide", { body: decideBody });
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe("unauthorized");
+  });
+
+  it.each([
+    [
+      "a foreign signing key",
+      async () => signed({}, { alg: "HS256" }, new TextEncoder().encode("another-secret-of-at-least-32-chars!!")),
+    ],
+    ["another algorithm", async () => signed({}, { alg: "HS512" })],
+    ["the wrong issuer", async () => signed({ iss: "mallory" })],
+    ["the wrong audience", async () => signed({ aud: "other" })],
+    [
+      "an expired exp",
+      async () => signed({ iat: Math.floor(Date.now() / 1000) - 900, exp: Math.floor(Date.now() / 1000) - 60 }),
+    ],
+    ["no exp", async () => signed({ exp: undefined })],
+    ["no iat", async () => signed({ iat: undefined })],
+    ["a lifetime over 900 s", async () => signed({ exp: Math.floor(Date.now() / 1000) + 901 })],
+    ["no team_id", async () => signed({ team_id: undefined })],
+    ["an unknown scope", async () => signed({ scopes: ["root"] })],
+  ])("refuses a token with %s (401)", async (_what, make) => {
+    const res = await decideWith(await make());
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe("unauthorized");
+  });
+
+  it("refuses an unsigned token (alg none)", async () => {
+    const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const now = Math.floor(Date.now() / 1000);
+    const t = `${b64({ alg: "none" })}.${b64({ team_id: "team-a", scopes: ["policy:decide"], iss: "warden", aud: "warden", iat: now, exp: now + 60 })}.x`;
+    expect((await decideWith(t)).status).toBe(401);
+  });
+
+  it("accepts a token within the 30 s clock tolerance", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect((await decideWith(await signed({ iat: now - 600, exp: now - 20 }))).status).toBe(200);
+  });
+
+  it("refuses a token without the route's scope (403)", async () => {
+    const res = await decideWith(await token("team-a", ["memory:read"]));
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("forbidden");
+  });
+
+  it("refuses an admin route to a decide-only token", async () => {
+    const res = await call("PUT", "/v1/policy/profile", {
+      token: await token("team-a", ["policy:decide"]),
+      body: DEFAULT_PROFILE,
+    });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("rate limits", () => {
+  it("answers 429 with Retry-After once the team's limit is spent", async () => {
+    const { createApp } = await import("../../app");
+    const { createMemoryRateLimiter } = await import("../../adapters/ratelimit/memory");
+    const deps = makeDeps(env, { rateLimiter: createMemoryRateLimiter(2, 60) });
+    const app = createApp();
+    const t = await token("team-limited");
+    const send = () =>
+      app.fetch(
+        new Request("https://warden.test/v1/policy/decide", {
+          method: "POST",
+          headers: { authorization: `Bearer ${t}`, "content-type": "application/json" },
+          body: JSON.stringify(decideBody),
+        }),
+        { deps },
+        createExecutionContext(),
+      );
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    const limited = await send();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+  });
+});
+
+describe("PUT /v1/policy/profile", () => {
+  it("stores a valid profile as pending and keeps the active one", async () => {
+    const t = await token("team-p");
+    const res = await call("PUT", "/v1/policy/profile", {
+      token: t,
+      body: { ...DEFAULT_PROFILE, default_mode: "observe" },
+    });
+    expect(res.status).toBe(202);
+    expect(res.json).toMatchObject({ version: 1, status: "pending" });
+    const again = await call("PUT", "/v1/policy/profile", { token: t, body: DEFAULT_PROFILE });
+    expect(again.json.version).toBe(2);
+    const active = await call("GET", "/v1/policy/profile", { token: t });
+    expect(active.headers.get("x-profile-version")).toBe("0");
+    expect(active.json.default_mode).toBe("off");
+  });
+
+  it("names every failing path of an invalid profile and stores nothing", async () => {
+    const t = await token("team-bad");
+    const bad = structuredClone(DEFAULT_PROFILE) as any;
+    bad.rules[0].failure_class = "disk_full";
+    bad.rules[1].attempt_bucket = "late";
+    bad.rules[2].rule_id = bad.rules[3].rule_id;
+    delete bad.rollback_matrix[0].threshold;
+    const res = await call("PUT", "/v1/policy/profile", { token: t, body: bad });
+    expect(res.status).toBe(400);
+    const paths = res.json.error.details.issues.map((i: { path: string }) => i.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(["rules.0.failure_class", "rules.1.attempt_bucket", "rollback_matrix.0.threshold"]),
+    );
+    const empty = await call("PUT", "/v1/policy/profile", { token: t, body: { ...DEFAULT_PROFILE, rules: [] } });
+    expect(empty.json.error.details.issues.map((i: { path: string }) => i.path)).toContain("rules");
+    const dup = structuredClone(DEFAULT_PROFILE) as any;
+    dup.rules[5].rule_id = dup.rules[4].rule_id;
+    const dupRes = await call("PUT", "/v1/policy/profile", { token: t, body: dup });
+    expect(dupRes.json.error.details.issues).toEqual([
+      expect.objectContaining({ path: "rules.5.rule_id", message: expect.stringContaining("duplicate rule_id") }),
+    ]);
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM policy_profile WHERE team_id = ?")
+      .bind("team-bad")
+      .first();
+    expect(rows?.n).toBe(0);
+  });
+});
+
+describe("GET /v1/policy/profile", () => {
+  it("returns the built-in profile at version 0 for a new team", async () => {
+    const res = await call("GET", "/v1/policy/profile", { token: await token("team-new") });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-profile-version")).toBe("0");
+    expect(res.json).toEqual(DEFAULT_PROFILE);
+  });
+});
+
+describe("decision log and replay", () => {
+  async function logDecisions(teamId: string, bodies: object[]) {
+    const t = await token(teamId);
+    const events: WardenEvent[] = [];
+    const deps = makeDeps(env);
+    // Capture what decide() publishes by replaying the same requests through the use-case path.
+    for (const body of bodies) {
+      const res = await call("POST", "/v1/policy/decide", { token: t, body });
+      expect(res.status).toBe(200);
+      events.push({
+        event_id: res.json.decision_id,
+        type: "policy.decided",
+        team_id: teamId,
+        occurred_at: Date.now(),
+        decision: {
+          decision_id: res.json.decision_id,
+          team_id: teamId,
+          run_id: null,
+          task_id: null,
+          inputs: body,
+          inputs_digest: "",
+          profile_version: 0,
+          requested_mode: res.json.requested_mode,
+          effective_mode: res.json.memrl_mode,
+          ceiling: "enforce",
+          failure_class: res.json.failure_class,
+          attempt_bucket: res.json.attempt_bucket,
+          rule_id: res.json.rule_id,
+          raw_action: res.json.action,
+          selected_action: res.json.selected_action,
+          created_at: Date.now(),
+        },
+      });
+    }
+    const batch = createMessageBatch(
+      "warden-events",
+      events.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    const ctx = createExecutionContext();
+    await consumeEvents(batch, deps);
+    return { events, result: await getQueueResult(batch, ctx) };
+  }
+
+  it("writes each decision once, even when the queue redelivers it", async () => {
+    const { events, result } = await logDecisions("team-log", [decideBody, decideBody]);
+    expect(result.explicitAcks).toHaveLength(2);
+    const deps = makeDeps(env);
+    const batch = createMessageBatch(
+      "warden-events",
+      events.map((body, i) => ({ id: `again${i}`, timestamp: new Date(), attempts: 2, body })),
+    );
+    await consumeEvents(batch, deps);
+    const { results } = await env.DB.prepare("SELECT decision_id, inputs_digest FROM policy_decision WHERE team_id = ?")
+      .bind("team-log")
+      .all<{ decision_id: string; inputs_digest: string }>();
+    expect(results).toHaveLength(2);
+    expect(results[0]?.inputs_digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(results[0]?.inputs_digest).toBe(results[1]?.inputs_digest);
+  });
+
+  it("reports how a candidate profile would change logged decisions, by rule, with examples", async () => {
+    await logDecisions("team-replay", [
+      decideBody,
+      decideBody,
+      { ...decideBody, failure_class: "phase_stall" },
+      { ...decideBody, attempt: 3 },
+    ]);
+    const candidate = structuredClone(DEFAULT_PROFILE);
+    const r = candidate.rules.find((x) => x.rule_id === "enforce.vibe_fail.middle");
+    if (r) r.action = "escalate";
+    const res = await call("POST", "/v1/policy/replay", {
+      token: await token("team-replay"),
+      body: { profile: candidate },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      total: 4,
+      changed: 2,
+      unchanged: 2,
+      by_rule: [{ from_rule_id: "enforce.vibe_fail.middle", to_rule_id: "enforce.vibe_fail.middle", count: 2 }],
+    });
+    expect(res.json.examples[0]).toMatchObject({ before: { action: "retry" }, after: { action: "escalate" } });
+  });
+
+  it("replays only the caller's team", async () => {
+    await logDecisions("team-x1", [decideBody]);
+    const res = await call("POST", "/v1/policy/replay", {
+      token: await token("team-x2"),
+      body: { profile: DEFAULT_PROFILE },
+    });
+    expect(res.json.total).toBe(0);
+  });
+
+  it("refuses an invalid candidate with its failing paths", async () => {
+    const res = await call("POST", "/v1/policy/replay", {
+      token: await token(),
+      body: { profile: { ...DEFAULT_PROFILE, default_mode: "maybe" } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.details.issues[0].path).toBe("profile.default_mode");
+  });
+});
+
+describe("the decision log pipeline", () => {
+  it("publishes a policy.decided event per decision to EVENTS", async () => {
+    const sent: WardenEvent[] = [];
+    const deps = makeDeps(env, {
+      decisionEvents: {
+        publish: async (e) => void sent.push(...e),
+        enqueue: (e) => {
+          sent.push(...e);
+          return Promise.resolve();
+        },
+      },
+    });
+    const { decidePolicy } = await import("./decide");
+    const waits: Promise<unknown>[] = [];
+    const principal = { teamId: "team-ev", scopes: new Set(), subject: "u", expiresAtMs: Date.now() + 60_000 } as any;
+    const d = await decidePolicy(deps, principal, decideBody as any, 1000, (p) => waits.push(p));
+    await Promise.all(waits);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ event_id: d.decision_id, type: "policy.decided", team_id: "team-ev" });
+    expect((sent[0]?.decision as { rule_id: string } | undefined)?.rule_id).toBe(d.rule_id);
+  });
+});
