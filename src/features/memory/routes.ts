@@ -2,6 +2,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { SessionEventV1 } from "../../../contracts/session-event.v1";
+import sessionEventExample from "../../../contracts/session-event.v1.example.json";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { AppEnv } from "../../http/types";
@@ -168,7 +169,7 @@ export const memoryRoutes = featureApp()
       summary: "Record an ops-warden session_event.v1 episode (token-like values or raw URLs refused)",
       security: bearer,
       middleware: [requireScope("events:write", "memory:write")] as const,
-      request: { body: jsonBody(SessionEventV1) },
+      request: { body: jsonBody(SessionEventV1, sessionEventExample) },
       responses: { 201: jsonResponse(SessionEventCreated, "stored"), ...commonErrors, ...refused },
     }),
     async (c) => {

@@ -56,7 +56,23 @@ export const BulkBody = z
       .min(1)
       .max(100),
   })
-  .meta({ id: "MemoryBulkWrite" });
+  .meta({
+    id: "MemoryBulkWrite",
+    example: {
+      items: [
+        {
+          namespace: "team/team-a/org/runbooks",
+          class: "kb",
+          text: "Drain the ingest queue with the replay tool before restarting",
+        },
+        {
+          namespace: "team/team-a/org/runbooks",
+          class: "kb",
+          text: "Certificate renewal for the edge proxy runs on the 1st",
+        },
+      ],
+    },
+  });
 export const BulkResponse = z.object({ results: z.array(WriteResponse) }).meta({ id: "MemoryBulkWriteResult" });
 
 export const QueryBody = z
