@@ -383,6 +383,16 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
         .where(sql`${memDocs.id} IN ${idList(ids)}`);
     },
 
+    async hotDocsPage(teamId, afterId, limit) {
+      const rows = await db
+        .select()
+        .from(memDocs)
+        .where(and(eq(memDocs.teamId, teamId), eq(memDocs.tier, "hot"), sql`${memDocs.id} > ${afterId}`))
+        .orderBy(asc(memDocs.id))
+        .limit(limit);
+      return rows.map(toDoc);
+    },
+
     async expiredDocs(now, limit) {
       const rows = await db
         .select()

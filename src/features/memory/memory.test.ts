@@ -601,6 +601,35 @@ describe("tiers and TTL (store functions for the sweep)", () => {
   });
 });
 
+describe("reindex", () => {
+  it("rebuilds a team's index from D1 (e.g. after switching embedders)", async () => {
+    const h = memoryHarness();
+    const team = freshTeam();
+    const t = await tok(team);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const w = await h.call("POST", "/v1/memory", {
+        token: t,
+        body: {
+          namespace: `team/${team}/org`,
+          class: "kb",
+          text: `Runbook ${i}: rotate the signing key of service ${i * 11}`,
+        },
+      });
+      ids.push(w.json.id);
+    }
+    await h.deps.vectorIndex.delete(team, ids);
+    const q = () =>
+      h.call("POST", "/v1/memory/query", {
+        token: t,
+        body: { namespaces: [`team/${team}/org`], text: "rotate signing key" },
+      });
+    expect((await q()).json.results).toEqual([]);
+    expect(await h.deps.memory.reindex(team, { batch: 2 })).toEqual({ reindexed: 5 });
+    expect((await q()).json.results.map((r: any) => r.id).sort()).toEqual([...ids].sort());
+  });
+});
+
 describe("memory hints (HintsProvider)", () => {
   it("finds run-start hints by goal and task keys in org and project namespaces", async () => {
     const h = memoryHarness();

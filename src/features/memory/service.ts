@@ -588,7 +588,29 @@ export function createMemoryService(d: MemoryServiceDeps) {
     return { decayed: changed.length };
   }
 
-  return { write, writeMany, query, use, importRigid, moveTier, sweepTiers, expire, decay };
+  /** Re-embeds and re-indexes a team's hot memories (after switching embedders, or to rebuild a lost index). */
+  async function reindex(teamId: string, opts: { batch?: number } = {}) {
+    const batch = opts.batch ?? 100;
+    let after = "";
+    let count = 0;
+    for (;;) {
+      const docs = await d.store.hotDocsPage(teamId, after, batch);
+      if (!docs.length) break;
+      const vectors = await d.embedder.embed(docs.map((x) => x.text));
+      await d.index.upsert(
+        teamId,
+        docs.flatMap((x, i) => {
+          const p = parseNamespace(x.namespace);
+          return p.ok ? [{ id: x.id, values: vectors[i] as Float32Array, metadata: metaOf(x, p.value) }] : [];
+        }),
+      );
+      count += docs.length;
+      after = (docs[docs.length - 1] as MemDoc).id;
+    }
+    return { reindexed: count };
+  }
+
+  return { write, writeMany, query, use, importRigid, moveTier, sweepTiers, expire, decay, reindex };
 }
 
 function groupByTeam(docs: MemDoc[]): Map<string, MemDoc[]> {
