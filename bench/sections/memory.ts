@@ -170,20 +170,30 @@ export const memorySection: BenchSection = {
       );
 
       for (let i = 0; i < 20; i++) await post("/v1/memory/query", { namespaces: [ns], text: queryText(i), top_k: 10 });
-      const lat: number[] = [];
-      for (let i = 0; i < 300; i++) {
-        const t0 = performance.now();
-        await post("/v1/memory/query", { namespaces: [ns], text: queryText(100 + i), top_k: 10 });
-        lat.push(performance.now() - t0);
+      // 3 rounds of 150 queries, each next to 50 /healthz calls; the round with the median p95 is reported, so one
+      // burst of load from other processes on a shared machine does not decide the figure
+      const rounds: { p50: number; p95: number; base95: number }[] = [];
+      for (let round = 0; round < 3; round++) {
+        const base: number[] = [];
+        for (let i = 0; i < 50; i++) {
+          const t0 = performance.now();
+          await (await fetch(`${server.url}/healthz`)).text();
+          base.push(performance.now() - t0);
+        }
+        const lat: number[] = [];
+        for (let i = 0; i < 150; i++) {
+          const t0 = performance.now();
+          await post("/v1/memory/query", { namespaces: [ns], text: queryText(100 + round * 150 + i), top_k: 10 });
+          lat.push(performance.now() - t0);
+        }
+        lat.sort((a, b) => a - b);
+        base.sort((a, b) => a - b);
+        rounds.push({ p50: percentile(lat, 50), p95: percentile(lat, 95), base95: percentile(base, 95) });
       }
-      lat.sort((a, b) => a - b);
-      row(`POST /v1/memory/query p50 @ ${size / 1000}k`, percentile(lat, 50), "ms");
-      row(
-        `POST /v1/memory/query p95 @ ${size / 1000}k`,
-        percentile(lat, 95),
-        "ms",
-        size === 10_000 ? "≤ 25 ms" : undefined,
-      );
+      const median = [...rounds].sort((a, b) => a.p95 - b.p95)[1] as (typeof rounds)[number];
+      row(`POST /v1/memory/query p50 @ ${size / 1000}k`, median.p50, "ms");
+      row(`POST /v1/memory/query p95 @ ${size / 1000}k`, median.p95, "ms", size === 10_000 ? "≤ 25 ms" : undefined);
+      row(`GET /healthz p95 (same round, HTTP baseline)`, median.base95, "ms");
 
       // recall@10 against an exact cosine scan over the same texts in plain TypeScript
       const vectors = texts.map((t) => hashEmbed(t));
@@ -216,16 +226,6 @@ export const memorySection: BenchSection = {
     }
     row("POST /v1/memory/bulk seeding (4 × 100 items in flight)", bulkItems / bulkSeconds, "items/s");
 
-    // the same HTTP path without any work: what wrangler dev and the machine add to every request
-    const base: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      const t0 = performance.now();
-      await (await fetch(`${server.url}/healthz`)).text();
-      base.push(performance.now() - t0);
-    }
-    base.sort((a, b) => a - b);
-    row("GET /healthz p50 (HTTP baseline)", percentile(base, 50), "ms");
-    row("GET /healthz p95 (HTTP baseline)", percentile(base, 95), "ms");
     return rows;
   },
 };
