@@ -100,6 +100,16 @@ describe("POST /v1/memory", () => {
       "redaction_required",
     ],
     [
+      "an Anthropic key as a tag",
+      { text: "Key rotation", tags: [`sk-ant-api03-${"Ab9_".repeat(23)}xAA`] },
+      "redaction_required",
+    ],
+    [
+      "a token as a metadata key",
+      { text: "Key rotation", metadata: { [`ghp_${"k".repeat(36)}`]: true } },
+      "redaction_required",
+    ],
+    [
       "a password assignment as a metadata pair",
       { text: "Login failed", metadata: { db_password: "s3cr3tP4ss" } },
       "redaction_required",

@@ -11,8 +11,9 @@ const Namespace = z
   .meta({ example: "team/team-a/project/billing/incidents" });
 const MemoryClass = z.enum(MEMORY_CLASSES);
 const QueryClass = z.enum([...MEMORY_CLASSES, "rigid"]);
-const Tag = z.string().min(1).max(64);
-const Metadata = z.record(z.string().max(64), z.unknown());
+// generous bounds, so a token hidden in a tag or key meets the guard (422) rather than the length check (400)
+const Tag = z.string().min(1).max(256);
+const Metadata = z.record(z.string().max(256), z.unknown());
 const MemId = z.string().min(1).max(64);
 const Tier = z.enum(["hot", "warm", "cold", "archived"]);
 
