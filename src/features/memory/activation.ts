@@ -13,24 +13,28 @@ export type StabilizedRoute = {
 /**
  * A need_fingerprint is stabilized on a route when that route resolved it at least 3 times with no escalation of
  * the fingerprint since (an escalation restarts the count; skipped episodes change nothing). Events oldest first.
+ * A session counts once per route (a client that retries its POST does not stabilize a route on its own).
  * One route per fingerprint: most resolutions, then the latest, then the smallest route_id.
  */
 export function stabilizedRoutes(events: SessionEventRow[], min = STABILIZED_MIN_RESOLUTIONS): StabilizedRoute[] {
-  const perNeed = new Map<string, Map<string, { n: number; last: number }>>();
+  const perNeed = new Map<string, Map<string, { sessions: Set<string>; last: number }>>();
   for (const e of events) {
     if (e.outcome === "escalated") {
       perNeed.set(e.needFingerprint, new Map());
       continue;
     }
     if (e.outcome !== "resolved") continue;
-    const routes = perNeed.get(e.needFingerprint) ?? new Map<string, { n: number; last: number }>();
-    const r = routes.get(e.routeId) ?? { n: 0, last: 0 };
-    routes.set(e.routeId, { n: r.n + 1, last: Math.max(r.last, e.createdAt) });
+    const routes = perNeed.get(e.needFingerprint) ?? new Map<string, { sessions: Set<string>; last: number }>();
+    const r = routes.get(e.routeId) ?? { sessions: new Set<string>(), last: 0 };
+    r.sessions.add(e.sessionId);
+    r.last = Math.max(r.last, e.createdAt);
+    routes.set(e.routeId, r);
     perNeed.set(e.needFingerprint, routes);
   }
   const out: StabilizedRoute[] = [];
-  for (const [need, routes] of perNeed) {
-    const best = [...routes]
+  for (const [need, byRoute] of perNeed) {
+    const routes = [...byRoute].map(([id, r]) => [id, { n: r.sessions.size, last: r.last }] as const);
+    const best = routes
       .filter(([, r]) => r.n >= min)
       .sort(([ia, a], [ib, b]) => b.n - a.n || b.last - a.last || (ia < ib ? -1 : 1))[0];
     if (best)

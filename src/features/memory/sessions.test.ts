@@ -31,7 +31,13 @@ const ev = (over: Partial<Record<string, unknown>>) => ({
 });
 
 describe("stabilizedRoutes", () => {
-  const row = (i: number, outcome: SessionEventRow["outcome"], routeId: string, fp = "f1"): SessionEventRow => ({
+  const row = (
+    i: number,
+    outcome: SessionEventRow["outcome"],
+    routeId: string,
+    fp = "f1",
+    session = `s${i}`,
+  ): SessionEventRow => ({
     id: `e${i}`,
     teamId: "t",
     sessionKind: "warden.worker",
@@ -40,7 +46,7 @@ describe("stabilizedRoutes", () => {
     needFingerprint: fp,
     routeId,
     agentId: "a",
-    sessionId: "s",
+    sessionId: session,
     diagnosticCodes: [],
     createdAt: i,
   });
@@ -71,6 +77,12 @@ describe("stabilizedRoutes", () => {
         row(4, "resolved", "q"),
       ]),
     ).toEqual([]);
+  });
+
+  it("counts a session once per route, so a retried POST does not stabilize a route", () => {
+    const retried = [1, 2, 3].map((i) => row(i, "resolved", "r", "f1", "same-session"));
+    expect(stabilizedRoutes(retried)).toEqual([]);
+    expect(stabilizedRoutes([...retried, row(4, "resolved", "r"), row(5, "resolved", "r")])).toHaveLength(1);
   });
 
   it("keeps fingerprints apart and picks the strongest route", () => {
