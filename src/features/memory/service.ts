@@ -516,7 +516,8 @@ export function createMemoryService(d: MemoryServiceDeps) {
   async function sweepTiers(now: number, opts: { limit?: number; deleteColdEpisodic?: boolean } = {}) {
     const limit = opts.limit ?? 500;
     const counts = { warm: 0, cold: 0, deleted: 0 };
-    for (const tier of ["hot", "warm", "cold"] as const) {
+    const tiers = opts.deleteColdEpisodic ? (["hot", "warm", "cold"] as const) : (["hot", "warm"] as const);
+    for (const tier of tiers) {
       const candidates = await d.store.tierCandidates(tier, now, limit);
       const due = new Map<Tier | "delete", MemDoc[]>();
       for (const x of candidates) {
