@@ -2,7 +2,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { ExactIndex, type ScanKernel } from "../src/adapters/vector/exact-index";
 import { EMBEDDING_DIMENSIONS } from "../src/ports/embedder";
-import type { VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
+import type { VectorCard, VectorCardMatch, VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
 import cosineWasm from "./wasm/cosine.wasm";
 
 /** One SIMD scan kernel per object (its own linear memory); JavaScript scanning when WebAssembly SIMD is unavailable. */
@@ -21,7 +21,7 @@ function makeKernel(): ScanKernel | undefined {
   }
 }
 
-export type DoVectorRecord = { id: string; values: Float32Array; metadata: VectorMetadata };
+export type DoVectorRecord = { id: string; values: Float32Array; metadata: VectorMetadata; card?: VectorCard };
 
 export class VectorIndexDO extends DurableObject<Env> {
   private index!: ExactIndex;
@@ -30,12 +30,18 @@ export class VectorIndexDO extends DurableObject<Env> {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       const sql = ctx.storage.sql;
-      sql.exec("CREATE TABLE IF NOT EXISTS vec (id TEXT PRIMARY KEY, meta TEXT NOT NULL, v BLOB NOT NULL)");
+      sql.exec("CREATE TABLE IF NOT EXISTS vec (id TEXT PRIMARY KEY, meta TEXT NOT NULL, v BLOB NOT NULL, card TEXT)");
+      // objects created before cards existed
+      const columns = [...sql.exec<{ name: string }>("PRAGMA table_info(vec)")].map((c) => c.name);
+      if (!columns.includes("card")) sql.exec("ALTER TABLE vec ADD COLUMN card TEXT");
       let count = 0;
       for (const row of sql.exec<{ c: number }>("SELECT count(*) AS c FROM vec")) count = row.c;
       this.index = new ExactIndex(EMBEDDING_DIMENSIONS, Math.max(1024, count), makeKernel());
-      for (const row of sql.exec<{ id: string; meta: string; v: ArrayBuffer }>("SELECT id, meta, v FROM vec")) {
-        this.index.upsert(row.id, new Float32Array(row.v), JSON.parse(row.meta) as VectorMetadata);
+      for (const row of sql.exec<{ id: string; meta: string; v: ArrayBuffer; card: string | null }>(
+        "SELECT id, meta, v, card FROM vec",
+      )) {
+        const card = row.card === null ? undefined : (JSON.parse(row.card) as VectorCard);
+        this.index.upsert(row.id, new Float32Array(row.v), JSON.parse(row.meta) as VectorMetadata, card);
       }
     });
   }
@@ -44,13 +50,15 @@ export class VectorIndexDO extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     for (const r of records) {
       // validate (dimensions) before persisting
-      this.index.upsert(r.id, r.values, r.metadata);
+      this.index.upsert(r.id, r.values, r.metadata, r.card);
       const copy = new Float32Array(r.values);
+      const card = this.index.cardOf(r.id);
       sql.exec(
-        "INSERT OR REPLACE INTO vec (id, meta, v) VALUES (?, ?, ?)",
+        "INSERT OR REPLACE INTO vec (id, meta, v, card) VALUES (?, ?, ?, ?)",
         r.id,
         JSON.stringify(r.metadata),
         copy.buffer,
+        card === undefined ? null : JSON.stringify(card),
       );
     }
     return this.index.size;
@@ -66,6 +74,17 @@ export class VectorIndexDO extends DurableObject<Env> {
 
   query(vector: Float32Array, topK: number, filter?: VectorFilter): VectorMatch[] {
     return this.index.query(vector, topK, filter);
+  }
+
+  setCards(cards: { id: string; card: VectorCard }[]): void {
+    const sql = this.ctx.storage.sql;
+    for (const { id, card } of cards) {
+      if (this.index.setCard(id, card)) sql.exec("UPDATE vec SET card = ? WHERE id = ?", JSON.stringify(card), id);
+    }
+  }
+
+  queryCards(vector: Float32Array, topK: number, filter?: VectorFilter): VectorCardMatch[] {
+    return this.index.query(vector, topK, filter).map((m) => ({ ...m, card: this.index.cardOf(m.id) ?? null }));
   }
 
   size(): number {

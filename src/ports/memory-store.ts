@@ -92,7 +92,15 @@ export interface MemoryStore {
     before: number,
     limit: number,
   ): Promise<
-    { docId: string; actorKey: string; rawScore: number; lastUpdateAt: number; cls: MemoryClass; pinned: boolean }[]
+    {
+      docId: string;
+      teamId: string;
+      actorKey: string;
+      rawScore: number;
+      lastUpdateAt: number;
+      cls: MemoryClass;
+      pinned: boolean;
+    }[]
   >;
   setImportance(rows: { docId: string; actorKey: string; rawScore: number }[], now: number): Promise<void>;
 }

@@ -10,8 +10,11 @@ export type VectorFilter = Record<
   Scalar | { $eq: Scalar } | { $ne: Scalar } | { $in: Scalar[] } | { $nin: Scalar[] }
 >;
 
-export type VectorRecord = { id: string; values: ArrayLike<number>; metadata: VectorMetadata };
+/** A small read model kept beside a vector (local index only), so a query can rank without another read. */
+export type VectorCard = Record<string, unknown>;
+export type VectorRecord = { id: string; values: ArrayLike<number>; metadata: VectorMetadata; card?: VectorCard };
 export type VectorMatch = { id: string; score: number };
+export type VectorCardMatch = VectorMatch & { card: VectorCard | null };
 
 /** Vectorize answers at most 100 matches (20 with metadata or values); every adapter clamps to this. */
 export const MAX_TOP_K = 100;
@@ -30,6 +33,16 @@ export interface VectorIndex {
     vector: ArrayLike<number>,
     opts: { topK: number; filter?: VectorFilter },
   ): Promise<VectorMatch[]>;
+  /**
+   * Optional (the local index has it, Vectorize does not): cards stored beside vectors, returned with matches.
+   * Callers keep cards in step with their source of truth and fall back to it when a card is missing.
+   */
+  setCards?(shard: string, cards: { id: string; card: VectorCard }[]): Promise<void>;
+  queryCards?(
+    shard: string,
+    vector: ArrayLike<number>,
+    opts: { topK: number; filter?: VectorFilter },
+  ): Promise<VectorCardMatch[]>;
 }
 
 /** Evaluates a filter against one record's metadata (shared by the local index and the Vectorize fake). */

@@ -407,6 +407,7 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
       const rows = await db
         .select({
           docId: memActorImportance.docId,
+          teamId: memDocs.teamId,
           actorKey: memActorImportance.actorKey,
           rawScore: memActorImportance.rawScore,
           lastUpdateAt: memActorImportance.lastUpdateAt,

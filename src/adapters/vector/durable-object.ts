@@ -13,9 +13,12 @@ export function createDoVectorIndex(ns: DurableObjectNamespace<VectorIndexDO>): 
       const s = stub(shard);
       for (let i = 0; i < records.length; i += UPSERT_CHUNK) {
         await s.upsert(
-          records
-            .slice(i, i + UPSERT_CHUNK)
-            .map((r) => ({ id: r.id, values: Float32Array.from(r.values), metadata: r.metadata })),
+          records.slice(i, i + UPSERT_CHUNK).map((r) => ({
+            id: r.id,
+            values: Float32Array.from(r.values),
+            metadata: r.metadata,
+            ...(r.card ? { card: r.card } : {}),
+          })),
         );
       }
     },
@@ -24,6 +27,12 @@ export function createDoVectorIndex(ns: DurableObjectNamespace<VectorIndexDO>): 
     },
     async query(shard, vector, opts) {
       return stub(shard).query(Float32Array.from(vector), opts.topK, opts.filter);
+    },
+    async setCards(shard, cards) {
+      if (cards.length) await stub(shard).setCards(cards);
+    },
+    async queryCards(shard, vector, opts) {
+      return stub(shard).queryCards(Float32Array.from(vector), opts.topK, opts.filter);
     },
   };
 }

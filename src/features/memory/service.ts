@@ -3,7 +3,7 @@ import type { Principal } from "../../auth/tokens";
 import { AppFailure } from "../../errors";
 import type { Embedder } from "../../ports/embedder";
 import type { EventBus } from "../../ports/event-bus";
-import type { MemDoc, MemoryStore } from "../../ports/memory-store";
+import type { MemDoc, MemDocForActor, MemoryStore } from "../../ports/memory-store";
 import { MAX_TOP_K, type VectorIndex } from "../../ports/vector-index";
 import {
   classifyWrite,
@@ -36,6 +36,8 @@ export type MemoryServiceDeps = {
   events: EventBus;
   newId: (prefix: string) => string;
   summaryMaxChars?: number;
+  /** rank from the local index's cards when it keeps them (default); false always reads D1 */
+  useCards?: boolean;
 };
 
 export type WriteInput = {
@@ -89,6 +91,7 @@ function metaOf(doc: Pick<MemDoc, "namespace" | "cls">, ns: ParsedNamespace) {
 
 export function createMemoryService(d: MemoryServiceDeps) {
   const maxChars = d.summaryMaxChars ?? DEFAULT_SUMMARY_MAX_CHARS;
+  const cards = d.useCards ?? true;
 
   function resolve(principal: Principal, namespace: string, mode: "read" | "write", path: string): ParsedNamespace {
     const parsed = parseNamespace(namespace);
@@ -193,7 +196,12 @@ export function createMemoryService(d: MemoryServiceDeps) {
     try {
       await d.index.upsert(
         teamId,
-        docs.map((x) => ({ id: x.doc.id, values: x.vector, metadata: metaOf(x.doc, x.ns) })),
+        docs.map((x) => ({
+          id: x.doc.id,
+          values: x.vector,
+          metadata: metaOf(x.doc, x.ns),
+          card: cardOf(x.doc, x.doc.importance),
+        })),
       );
       mark("index_upsert");
     } catch (e) {
@@ -238,6 +246,7 @@ export function createMemoryService(d: MemoryServiceDeps) {
     mark("lookup");
     if (same) {
       await d.store.reinforce(principal.teamId, same.id, now);
+      await syncCards(principal.teamId, [same.id]);
       return { status: 200 as const, body: { id: same.id, tier: same.tier, status: "reinforced" as const } };
     }
     const close = near.filter((m) => m.score >= 0.85);
@@ -259,6 +268,7 @@ export function createMemoryService(d: MemoryServiceDeps) {
       const outcome = classifyWrite(w.text, w.namespace, neighbours);
       if (outcome.kind === "duplicate") {
         await d.store.reinforce(principal.teamId, outcome.of, now);
+        await syncCards(principal.teamId, [outcome.of]);
         return { status: 200 as const, body: { id: outcome.of, tier: "hot" as Tier, status: "reinforced" as const } };
       }
       if (outcome.kind === "contradiction") supersedes = outcome.supersedes;
@@ -331,6 +341,10 @@ export function createMemoryService(d: MemoryServiceDeps) {
         results[i] = { id: same.id, tier: same.tier, status: "reinforced" };
       } else fresh.push(i);
     }
+    await syncCards(
+      principal.teamId,
+      results.filter((r) => r?.status === "reinforced").map((r) => r.id),
+    );
     const vectors = await d.embedder.embed(fresh.map((i) => (items[i] as WriteInput).text));
     const docs = fresh.map((i, k) => ({
       doc: newDoc(principal, items[i] as WriteInput, now, hashes[i] as string, null),
@@ -358,19 +372,35 @@ export function createMemoryService(d: MemoryServiceDeps) {
     mark("embed");
     if (!vector) throw new Error("embedder returned no vector");
     const scopes = [...new Set(parsed.map((p) => scopeKey(p.scope)))];
-    const matches = await d.index.query(principal.teamId, vector, {
-      topK: CANDIDATES,
-      filter: {
-        scope: scopes.length === 1 ? (scopes[0] as string) : { $in: scopes },
-        ...(q.classes?.length ? { class: { $in: q.classes } } : {}),
-      },
-    });
-    mark("index");
-    if (!matches.length) return [];
-    const similarity = new Map(matches.map((m) => [m.id, m.score]));
-    const docs = await d.store.getHotDocsForActor(principal.teamId, [...similarity.keys()], actorKeyOf(principal), now);
-    mark("d1");
-    const visible = docs.filter(
+    const filter = {
+      scope: scopes.length === 1 ? (scopes[0] as string) : { $in: scopes },
+      ...(q.classes?.length ? { class: { $in: q.classes } } : {}),
+    };
+    const actorKey = actorKeyOf(principal);
+    let rows: RankRow[];
+    let similarity: Map<string, number>;
+    if (d.index.queryCards && cards && actorKey === "team") {
+      // the local index keeps a card (read model) beside each vector: rank without reading D1
+      const matches = await d.index.queryCards(principal.teamId, vector, { topK: CANDIDATES, filter });
+      mark("index");
+      similarity = new Map(matches.map((m) => [m.id, m.score]));
+      rows = matches.flatMap((m) => (m.card ? [fromCard(m.id, m.card as MemCard)] : []));
+      const missing = matches.filter((m) => !m.card).map((m) => m.id);
+      if (missing.length) {
+        rows.push(...(await d.store.getHotDocsForActor(principal.teamId, missing, actorKey, now)));
+        mark("d1");
+      }
+      rows = rows.filter((x) => x.expiresAt === null || x.expiresAt > now);
+    } else {
+      const matches = await d.index.query(principal.teamId, vector, { topK: CANDIDATES, filter });
+      mark("index");
+      similarity = new Map(matches.map((m) => [m.id, m.score]));
+      rows = matches.length
+        ? await d.store.getHotDocsForActor(principal.teamId, [...similarity.keys()], actorKey, now)
+        : [];
+      mark("d1");
+    }
+    const visible = rows.filter(
       (x) =>
         q.namespaces.some((n) => withinNamespace(x.namespace, n)) &&
         (!q.classes?.length || q.classes.includes(x.cls)) &&
@@ -391,7 +421,7 @@ export function createMemoryService(d: MemoryServiceDeps) {
       topK,
     );
     return ranked.map((r) => {
-      const x = byId.get(r.id) as MemDoc;
+      const x = byId.get(r.id) as RankRow;
       return {
         id: x.id,
         namespace: x.namespace,
@@ -409,6 +439,25 @@ export function createMemoryService(d: MemoryServiceDeps) {
         },
       };
     });
+  }
+
+  /**
+   * Refreshes the cards of `ids` from D1 (the source of truth) after anything that changes their ranking inputs.
+   * Best-effort: a failure is logged; the card stays stale until the next change or a reindex.
+   */
+  async function syncCards(teamId: string, ids: string[]) {
+    if (!d.index.setCards || !ids.length) return;
+    try {
+      const docs = await d.store.getHotDocsForActor(teamId, ids, "team", 0);
+      await d.index.setCards(
+        teamId,
+        docs.map((x) => ({ id: x.id, card: cardOf(x, x.actorImportance) })),
+      );
+    } catch (e) {
+      console.error(
+        JSON.stringify({ level: "error", msg: "memory card sync failed", team_id: teamId, error: String(e) }),
+      );
+    }
   }
 
   /** Validated use: +8 importance for the caller's actor key per doc (once per run when run_id is given). */
@@ -433,6 +482,8 @@ export function createMemoryService(d: MemoryServiceDeps) {
       visible.map(async (x) => ({ docId: x.id, actorKey, runId: runId ?? null, eventId: await eventId(x.id) })),
     );
     const boosted = await d.store.recordUses(principal.teamId, uses, now);
+    await syncCards(principal.teamId, boosted);
+
     // a used memory that had cooled down comes back into the index
     const cooled = visible.filter((x) => boosted.includes(x.id) && (x.tier === "warm" || x.tier === "cold"));
     if (cooled.length) await moveTier(principal.teamId, cooled, "hot", now);
@@ -461,8 +512,12 @@ export function createMemoryService(d: MemoryServiceDeps) {
         tier,
         now,
       );
+      await syncCards(
+        teamId,
+        docs.map((x) => x.id),
+      );
     } else {
-      // D1 first: a stale index entry is harmless (queries keep hot rows only); a missing one is not
+      // D1 first: were the index delete to fail, the memory stays findable (a stale entry) rather than lost
       await d.store.setTier(
         docs.map((x) => x.id),
         tier,
@@ -586,6 +641,9 @@ export function createMemoryService(d: MemoryServiceDeps) {
         rawScore: decayImportance(r.rawScore, r.cls, r.pinned, now - r.lastUpdateAt),
       }));
     await d.store.setImportance(changed, now);
+    const byTeam = new Map<string, string[]>();
+    for (const r of rows) if (!r.pinned) byTeam.set(r.teamId, [...(byTeam.get(r.teamId) ?? []), r.docId]);
+    for (const [teamId, ids] of byTeam) await syncCards(teamId, [...new Set(ids)]);
     return { decayed: changed.length };
   }
 
@@ -605,6 +663,10 @@ export function createMemoryService(d: MemoryServiceDeps) {
           return p.ok ? [{ id: x.id, values: vectors[i] as Float32Array, metadata: metaOf(x, p.value) }] : [];
         }),
       );
+      await syncCards(
+        teamId,
+        docs.map((x) => x.id),
+      );
       count += docs.length;
       after = (docs[docs.length - 1] as MemDoc).id;
     }
@@ -612,6 +674,65 @@ export function createMemoryService(d: MemoryServiceDeps) {
   }
 
   return { write, writeMany, query, use, importRigid, moveTier, sweepTiers, expire, decay, reindex };
+}
+
+/** What the local index keeps beside a vector: everything ranking and the response need, with the team importance. */
+type MemCard = {
+  ns: string;
+  cls: MemoryClass;
+  text: string;
+  tags: string[];
+  pinned: boolean;
+  sup: string | null;
+  at: number;
+  ref: number;
+  exp: number | null;
+  imp: number;
+};
+type RankRow = Pick<
+  MemDocForActor,
+  | "id"
+  | "namespace"
+  | "cls"
+  | "text"
+  | "tags"
+  | "pinned"
+  | "supersedes"
+  | "createdAt"
+  | "refreshedAt"
+  | "expiresAt"
+  | "actorImportance"
+>;
+
+function cardOf(doc: MemDoc, teamImportance: number): MemCard {
+  return {
+    ns: doc.namespace,
+    cls: doc.cls,
+    text: doc.text,
+    tags: doc.tags,
+    pinned: doc.pinned,
+    sup: doc.supersedes,
+    at: doc.createdAt,
+    ref: doc.refreshedAt,
+    exp: doc.expiresAt,
+    imp: teamImportance,
+  };
+}
+
+function fromCard(id: string, c: MemCard): RankRow {
+  return {
+    id,
+    namespace: c.ns,
+    cls: c.cls,
+    text: c.text,
+    tags: c.tags,
+    pinned: c.pinned,
+    supersedes: c.sup,
+    createdAt: c.at,
+    refreshedAt: c.ref,
+    expiresAt: c.exp,
+    actorImportance: c.imp,
+  };
 }
 
 function groupByTeam(docs: MemDoc[]): Map<string, MemDoc[]> {
