@@ -37,11 +37,8 @@ export class VectorIndexDO extends DurableObject<Env> {
       let count = 0;
       for (const row of sql.exec<{ c: number }>("SELECT count(*) AS c FROM vec")) count = row.c;
       this.index = new ExactIndex(EMBEDDING_DIMENSIONS, Math.max(1024, count), makeKernel());
-      for (const row of sql.exec<{ id: string; meta: string; v: ArrayBuffer; card: string | null }>(
-        "SELECT id, meta, v, card FROM vec",
-      )) {
-        const card = row.card === null ? undefined : (JSON.parse(row.card) as VectorCard);
-        this.index.upsert(row.id, new Float32Array(row.v), JSON.parse(row.meta) as VectorMetadata, card);
+      for (const row of sql.exec<{ id: string; meta: string; v: ArrayBuffer }>("SELECT id, meta, v FROM vec")) {
+        this.index.upsert(row.id, new Float32Array(row.v), JSON.parse(row.meta) as VectorMetadata);
       }
     });
   }
@@ -50,15 +47,16 @@ export class VectorIndexDO extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     for (const r of records) {
       // validate (dimensions) before persisting
-      this.index.upsert(r.id, r.values, r.metadata, r.card);
+      this.index.upsert(r.id, r.values, r.metadata);
       const copy = new Float32Array(r.values);
-      const card = this.index.cardOf(r.id);
+      // a re-upsert without a card keeps the stored one
       sql.exec(
-        "INSERT OR REPLACE INTO vec (id, meta, v, card) VALUES (?, ?, ?, ?)",
+        `INSERT INTO vec (id, meta, v, card) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (id) DO UPDATE SET meta = excluded.meta, v = excluded.v, card = coalesce(excluded.card, vec.card)`,
         r.id,
         JSON.stringify(r.metadata),
         copy.buffer,
-        card === undefined ? null : JSON.stringify(card),
+        r.card === undefined ? null : JSON.stringify(r.card),
       );
     }
     return this.index.size;
@@ -78,13 +76,24 @@ export class VectorIndexDO extends DurableObject<Env> {
 
   setCards(cards: { id: string; card: VectorCard }[]): void {
     const sql = this.ctx.storage.sql;
-    for (const { id, card } of cards) {
-      if (this.index.setCard(id, card)) sql.exec("UPDATE vec SET card = ? WHERE id = ?", JSON.stringify(card), id);
-    }
+    for (const { id, card } of cards) sql.exec("UPDATE vec SET card = ? WHERE id = ?", JSON.stringify(card), id);
   }
 
+  /** Cards live only in the object's SQLite (not in memory): read for the matches, ~100 rows by primary key. */
   queryCards(vector: Float32Array, topK: number, filter?: VectorFilter): VectorCardMatch[] {
-    return this.index.query(vector, topK, filter).map((m) => ({ ...m, card: this.index.cardOf(m.id) ?? null }));
+    const matches = this.index.query(vector, topK, filter);
+    if (!matches.length) return [];
+    const cards = new Map<string, string | null>();
+    for (const row of this.ctx.storage.sql.exec<{ id: string; card: string | null }>(
+      "SELECT id, card FROM vec WHERE id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(matches.map((m) => m.id)),
+    )) {
+      cards.set(row.id, row.card);
+    }
+    return matches.map((m) => {
+      const card = cards.get(m.id);
+      return { ...m, card: card ? (JSON.parse(card) as VectorCard) : null };
+    });
   }
 
   size(): number {

@@ -3,7 +3,6 @@
 import {
   MAX_TOP_K,
   matchesFilter,
-  type VectorCard,
   type VectorFilter,
   type VectorMatch,
   type VectorMetadata,
@@ -26,8 +25,6 @@ export class ExactIndex {
   private scores: Float32Array;
   private ids: string[] = [];
   private metas: VectorMetadata[] = [];
-  /** opaque per-row payloads ("cards") the caller keeps beside a vector; never filtered on */
-  private cards: (VectorCard | undefined)[] = [];
   private slots = new Map<string, number>();
   private readonly kernel: ScanKernel | undefined;
 
@@ -76,7 +73,7 @@ export class ExactIndex {
   }
 
   /** Stores a unit-length copy of `values` (so a dot product is the cosine). */
-  upsert(id: string, values: ArrayLike<number>, metadata: VectorMetadata, card?: VectorCard): void {
+  upsert(id: string, values: ArrayLike<number>, metadata: VectorMetadata): void {
     if (values.length !== this.dimensions)
       throw new Error(`vector has ${values.length} dimensions, index has ${this.dimensions}`);
     let slot = this.slots.get(id);
@@ -86,11 +83,9 @@ export class ExactIndex {
       if (slot + 1 > this.capacity) this.allocate(Math.ceil(this.capacity * 1.25) + 1, true);
       this.ids.push(id);
       this.metas.push(metadata);
-      this.cards.push(card);
       this.slots.set(id, slot);
     } else {
       this.metas[slot] = metadata;
-      if (card !== undefined) this.cards[slot] = card;
     }
     let norm = 0;
     for (let i = 0; i < values.length; i++) norm += (values[i] as number) ** 2;
@@ -108,27 +103,12 @@ export class ExactIndex {
       this.vectors.copyWithin(slot * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
       this.ids[slot] = lastId;
       this.metas[slot] = this.metas[last] as VectorMetadata;
-      this.cards[slot] = this.cards[last];
       this.slots.set(lastId, slot);
     }
     this.ids.pop();
     this.metas.pop();
-    this.cards.pop();
     this.slots.delete(id);
     return true;
-  }
-
-  /** replaces a row's card; false when the id is not indexed */
-  setCard(id: string, card: VectorCard): boolean {
-    const slot = this.slots.get(id);
-    if (slot === undefined) return false;
-    this.cards[slot] = card;
-    return true;
-  }
-
-  cardOf(id: string): VectorCard | undefined {
-    const slot = this.slots.get(id);
-    return slot === undefined ? undefined : this.cards[slot];
   }
 
   private scoreAll(q: Float32Array): Float32Array {
