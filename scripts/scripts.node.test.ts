@@ -30,7 +30,10 @@ describe("npm run token", () => {
       const token = out.split("\n").at(-1) as string;
       const secret = /WARDEN_JWT_SECRET=(\w+)/.exec(readFileSync(join(dir, ".dev.vars"), "utf8"))?.[1] as string;
       expect(secret).toMatch(/^[0-9a-f]{64}$/);
-      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: "warden", audience: "warden" });
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+        issuer: "warden",
+        audience: "warden",
+      });
       expect(payload).toMatchObject({ team_id: "t-cli", scopes: ["policy:decide", "runs:read"], sub: "ops" });
       expect((payload.exp as number) - (payload.iat as number)).toBeLessThanOrEqual(900);
     } finally {
@@ -39,7 +42,9 @@ describe("npm run token", () => {
   });
 
   it("refuses to run without --team", () => {
-    expect(() => execFileSync(process.execPath, [join(root, "scripts/token.mjs")], { cwd: root, stdio: "pipe" })).toThrow();
+    expect(() =>
+      execFileSync(process.execPath, [join(root, "scripts/token.mjs")], { cwd: root, stdio: "pipe" }),
+    ).toThrow();
   });
 });
 
@@ -75,10 +80,14 @@ describe("npm start", () => {
 
   it("serves the API with migrated D1 and the secrets from .dev.vars", async () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });
-    const token = execFileSync(process.execPath, ["scripts/token.mjs", "--team", "t-start", "--scopes", "policy:admin"], {
-      cwd: root,
-      encoding: "utf8",
-    })
+    const token = execFileSync(
+      process.execPath,
+      ["scripts/token.mjs", "--team", "t-start", "--scopes", "policy:admin"],
+      {
+        cwd: root,
+        encoding: "utf8",
+      },
+    )
       .trim()
       .split("\n")
       .at(-1);
@@ -88,7 +97,9 @@ describe("npm start", () => {
     const res = await fetch(`${url}/v1/policy/replay`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ profile: JSON.parse(readFileSync(join(root, "contracts/memrl-policy.profile.example.json"), "utf8")) }),
+      body: JSON.stringify({
+        profile: JSON.parse(readFileSync(join(root, "contracts/memrl-policy.profile.example.json"), "utf8")),
+      }),
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ total: 0, changed: 0 });
