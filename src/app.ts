@@ -4,6 +4,8 @@ import { requestId } from "hono/request-id";
 import { AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
 import { healthRoutes } from "./features/health/routes";
+import { learningRoutes } from "./features/learning/routes";
+import { metricsRoutes } from "./features/metrics/routes";
 import { policyRoutes } from "./features/policy/routes";
 import { jsonBody, limitBody } from "./http/middleware";
 import type { AppEnv } from "./http/types";
@@ -23,6 +25,8 @@ export function createApp() {
 
   app.route("/", healthRoutes);
   app.route("/", policyRoutes);
+  app.route("/", learningRoutes);
+  app.route("/", metricsRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

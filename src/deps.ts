@@ -1,7 +1,13 @@
 // makeDeps(env): the only place configuration is validated and adapters are built.
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
+import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
+import { createD1LearningStore } from "./adapters/d1/learning-store";
+import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
+import { createD1MetricsStore } from "./adapters/d1/metrics-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1SweepStore } from "./adapters/d1/sweep-store";
+import { createUnwiredTaskMemorySink } from "./adapters/memory/unwired-task-memory";
 import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/buffered-event-bus";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
@@ -9,8 +15,14 @@ import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
+import type { EventDeadLetterStore } from "./ports/event-dead-letters";
+import type { LearningStore } from "./ports/learning-store";
+import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintenance";
+import type { MetricsStore } from "./ports/metrics-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { SweepStore } from "./ports/sweep-store";
+import type { TaskMemorySink } from "./ports/task-memory";
 
 const Config = z.object({
   WARDEN_JWT_SECRET: z.string().min(32, "WARDEN_JWT_SECRET must be at least 32 characters"),
@@ -36,6 +48,24 @@ export type Deps = {
   decisionEvents: BufferedEventBus;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
+  /** learning: idempotency keys, staged task outcomes, policy memory (ledger first) */
+  learningStore: LearningStore;
+  /** YARLI memories from task.failed / task.blocked (unwired until the memory feature's write use-case is connected) */
+  taskMemory: TaskMemorySink;
+  eventDeadLetters: EventDeadLetterStore;
+  sweepStore: SweepStore;
+  memoryMaintenance: MemoryMaintenance;
+  /** removes memories that left the hot tier from the vector index (no-op until the memory feature connects it) */
+  memoryIndexSync: MemoryIndexSync;
+  metricsStore: MetricsStore;
+};
+
+const unwiredIndexSync: MemoryIndexSync = {
+  async remove(teamId, ids) {
+    console.warn(
+      JSON.stringify({ level: "warn", msg: "memoryIndexSync not connected", team_id: teamId, ids: ids.length }),
+    );
+  },
 };
 
 export const systemClock: Clock = { now: () => Date.now() };
@@ -69,6 +99,13 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     decisionEvents: createBufferedEventBus(events),
     policyStore,
     policies: createTeamPolicyCache(policyStore),
+    learningStore: createD1LearningStore(env.DB),
+    taskMemory: createUnwiredTaskMemorySink(),
+    eventDeadLetters: createD1EventDeadLetterStore(env.DB),
+    sweepStore: createD1SweepStore(env.DB),
+    memoryMaintenance: createD1MemoryMaintenance(env.DB),
+    memoryIndexSync: unwiredIndexSync,
+    metricsStore: createD1MetricsStore(env.DB),
     ...overrides,
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);

@@ -2,6 +2,8 @@
 import { createApp } from "./app";
 import { makeDeps } from "./deps";
 import { consumeEvents } from "./features/events/consumer";
+import { consumeDeadLetters } from "./features/events/dead-letters";
+import { runScheduled } from "./features/sweeps/scheduled";
 
 export { RunDO } from "../durable-objects/run-do";
 export { VectorIndexDO } from "../durable-objects/vector-index-do";
@@ -15,12 +17,15 @@ export default {
 
   async queue(batch, env) {
     const deps = makeDeps(env);
-    if (batch.queue.startsWith("warden-events") && !batch.queue.endsWith("-dlq")) return consumeEvents(batch, deps);
-    // Other queues (DLQ, Slack outbox) get their consumers with their features; until then nothing is dropped silently.
+    if (batch.queue.startsWith("warden-events")) {
+      return batch.queue.endsWith("-dlq") ? consumeDeadLetters(batch, deps) : consumeEvents(batch, deps);
+    }
+    // Other queues (Slack outbox) get their consumers with their features; until then nothing is dropped silently.
     for (const m of batch.messages) m.retry();
   },
 
-  async scheduled() {
-    // Sweeps arrive with the learning feature.
+  async scheduled(controller, env) {
+    const deps = makeDeps(env);
+    await runScheduled(controller.cron, controller.scheduledTime, deps, deps.clock.now(), deps.newId("sweep"));
   },
 } satisfies ExportedHandler<Env>;
