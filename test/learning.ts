@@ -10,8 +10,11 @@ export const DAY = 86_400_000;
 export function testDeps(now: number, overrides: Partial<Deps> = {}) {
   const published: WardenEvent[] = [];
   let n = 0;
+  const base = makeDeps(env);
   const deps = makeDeps(env, {
     clock: { now: () => now },
+    // tokens are minted at the real time; only the domain runs on the fixed clock
+    verifyToken: (t: string) => base.verifyToken(t, Date.now()),
     newId: (prefix: string) => `${prefix}_${now}_${++n}_${Math.random().toString(36).slice(2, 8)}`,
     events: { publish: async (e) => void published.push(...e) },
     ...overrides,
@@ -78,4 +81,45 @@ export async function rows<T = Record<string, unknown>>(sql: string, ...args: un
       .bind(...args)
       .all<T>()
   ).results;
+}
+
+/** Calls a fresh app with the given deps (fixed clock, captured events) instead of the worker's own. */
+export async function callApp(
+  deps: Deps,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const { createApp } = await import("../src/app");
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await createApp().fetch(
+    new Request(`https://warden.test${path}`, { method, headers, body }),
+    { deps },
+    createExecutionContext(),
+  );
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text };
+}
+
+/** Polls `check` until it returns a value (not undefined) or the deadline passes. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -499,7 +499,7 @@ describe("gate events", () => {
 describe("the dead-letter queue consumer", () => {
   it("records each dead letter once, with its team, and acks", async () => {
     const { deps } = testDeps(NOW);
-    const body = { event_id: "dead-1", type: "run.completed", team_id: "team-dlq-unit", run: "x" };
+    const body: unknown = { event_id: "dead-1", type: "run.completed", team_id: "team-dlq-unit", run: "x" };
     for (const attempt of [1, 2]) {
       const batch = createMessageBatch("warden-events-dlq", [
         { id: `d${attempt}`, timestamp: new Date(), attempts: attempt, body },
