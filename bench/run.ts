@@ -1,9 +1,10 @@
 // npm run bench [-- section…]: runs each section against one local server, prints one table, writes bench/results.json.
 import { writeFileSync } from "node:fs";
 import { type BenchSection, benchToken, printTable, type Row, startLocalServer } from "./harness";
+import { learningSection } from "./sections/learning";
 import { policySection } from "./sections/policy";
 
-const SECTIONS: BenchSection[] = [policySection];
+const SECTIONS: BenchSection[] = [policySection, learningSection];
 
 const only = process.argv.slice(2);
 const selected = only.length ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;

@@ -223,3 +223,11 @@ describe("POST /v1/routing/rank", () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe("bench hooks", () => {
+  it("are not served unless WARDEN_BENCH_HOOKS=1 (only the bench's throw-away server sets it)", async () => {
+    const res = await call("POST", "/__bench/consumer", { body: { mode: "batch", batches: 1 } });
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe("not_found");
+  });
+});
