@@ -1,0 +1,1130 @@
+// The pure per-run reducer: (state, command, now) → {state, effects, reply} or an expected error; no I/O, no clock.
+import type { AppError } from "../../errors";
+import { stableId } from "../../lib/hash";
+import { canonicalJson } from "../policy/decision-log";
+import { type ActiveGateRules, resolveGate } from "../gates/rules";
+import {
+  type Activation,
+  type Actor,
+  type Command,
+  type CompleteReply,
+  type CreateRun,
+  type DeadLetter,
+  type EarlyApproval,
+  type Effects,
+  type Gate,
+  type GateDecision,
+  type GateStatus,
+  type GateSubject,
+  HEARTBEAT_MS,
+  LEASE_TTL_MS,
+  MAX_RESCUES,
+  type NextKind,
+  type OpRecord,
+  type Order,
+  type OrderStatus,
+  type RecordOp,
+  type ReduceResult,
+  type Reply,
+  type RunMeta,
+  type RunState,
+  type RunStatus,
+  STEPS_KEPT,
+  type Step,
+  type WardenRunEvent,
+} from "./model";
+import { nextAfterFailure, type StepDecision } from "./taxonomy";
+import { gateOpenView, gateView, earlyView } from "./views";
+
+const TERMINAL_ORDER: ReadonlySet<OrderStatus> = new Set(["COMPLETE", "SKIPPED", "DEAD_LETTER", "REVOKED"]);
+const ENDED_RUN: ReadonlySet<RunStatus> = new Set(["COMPLETE", "DEAD_LETTER", "STOPPED"]);
+
+const DECISION_STATUS: Record<GateDecision, GateStatus> = {
+  approve_retry: "approved",
+  approve_skip: "skipped",
+  approve_abort: "aborted",
+  deny: "denied",
+  auto_allow: "auto_allowed",
+  allow: "approved",
+};
+/** approval_event.decision (DESIGN §3: allow | auto_allow | deny | abort | skip | retry) */
+const DECISION_RECORD: Record<GateDecision, string> = {
+  approve_retry: "retry",
+  approve_skip: "skip",
+  approve_abort: "abort",
+  deny: "deny",
+  auto_allow: "auto_allow",
+  allow: "allow",
+};
+const isAllow = (d: GateDecision) => d === "approve_retry" || d === "auto_allow" || d === "allow";
+
+const notFound = (message: string): { ok: false; error: AppError } => ({ ok: false, error: { code: "not_found", message } });
+const conflict = (message: string): { ok: false; error: AppError } => ({ ok: false, error: { code: "conflict", message } });
+const forbidden = (message: string): { ok: false; error: AppError } => ({ ok: false, error: { code: "forbidden", message } });
+const rejected = (message: string, ruleIds?: string[]): { ok: false; error: AppError } => ({
+  ok: false,
+  error: { code: "rejected", message, ...(ruleIds ? { ruleIds } : {}) },
+});
+
+export const gateIdFor = (runId: string, opId: string, policyKey: string) => stableId("gate", runId, opId, policyKey);
+export const controlOpId = (target: "profile" | "gates", version: number) => `deploy-${target}-v${version}`;
+
+/** Copy-on-write transaction over one state: maps are copied once, on first write. */
+class Tx {
+  run: RunMeta;
+  private orders: Record<string, Order> | null = null;
+  private gates: Record<string, Gate> | null = null;
+  private early: Record<string, EarlyApproval> | null = null;
+  private ops: Record<string, OpRecord> | null = null;
+  private dls: Record<string, DeadLetter> | null = null;
+  readonly effects: Effects = { events: [], records: [], activations: [] };
+
+  constructor(
+    private readonly base: RunState,
+    readonly now: number,
+  ) {
+    this.run = base.run;
+  }
+
+  order = (id: string): Order | undefined => (this.orders ?? this.base.orders)[id];
+  gate = (id: string): Gate | undefined => (this.gates ?? this.base.gates)[id];
+  earlyFor = (id: string): EarlyApproval | undefined => (this.early ?? this.base.early)[id];
+  deadLetter = (id: string): DeadLetter | undefined => (this.dls ?? this.base.deadLetters)[id];
+  op = (id: string): OpRecord | undefined => (this.ops ?? this.base.ops)[id];
+  allOrders = (): Order[] => Object.values(this.orders ?? this.base.orders);
+  allGates = (): Gate[] => Object.values(this.gates ?? this.base.gates);
+  allDeadLetters = (): DeadLetter[] => Object.values(this.dls ?? this.base.deadLetters);
+
+  patchRun(patch: Partial<RunMeta>) {
+    this.run = { ...this.run, ...patch, updated_at: this.now };
+  }
+  putOrder(order: Order) {
+    this.orders ??= { ...this.base.orders };
+    const before = this.orders[order.order_id];
+    const next = { ...order, updated_at: this.now };
+    this.orders[order.order_id] = next;
+    if (!before || before.status !== next.status) this.record({ t: "order", row: orderRow(this.run, next) });
+  }
+  putGate(gate: Gate) {
+    this.gates ??= { ...this.base.gates };
+    this.gates[gate.gate_id] = gate;
+  }
+  putEarly(e: EarlyApproval) {
+    this.early ??= { ...this.base.early };
+    this.early[e.gate_id] = e;
+  }
+  dropEarly(id: string) {
+    if (!this.earlyFor(id)) return;
+    this.early ??= { ...this.base.early };
+    delete this.early[id];
+  }
+  putOp(op: OpRecord) {
+    this.ops ??= { ...this.base.ops };
+    this.ops[op.op_id] = op;
+  }
+  putDeadLetter(dl: DeadLetter) {
+    this.dls ??= { ...this.base.deadLetters };
+    this.dls[dl.id] = dl;
+  }
+
+  emit(type: string, fields: Record<string, unknown> = {}): WardenRunEvent {
+    const seq = this.run.seq + 1;
+    this.run = { ...this.run, seq };
+    const event: WardenRunEvent = {
+      ...fields,
+      event_id: `evt_${this.run.run_id}_${seq}`,
+      type,
+      team_id: this.run.team_id,
+      run_id: this.run.run_id,
+      seq,
+      occurred_at: this.now,
+    };
+    this.effects.events.push(event);
+    return event;
+  }
+  record(op: RecordOp) {
+    this.effects.records.push(op);
+  }
+  activate(a: Activation) {
+    this.effects.activations.push(a);
+  }
+  audit(actor: string, action: string, subjectType: string, subjectId: string, metadata: unknown) {
+    this.record({
+      t: "audit",
+      row: {
+        id: stableId("aud", this.run.run_id, this.run.seq, action, subjectId),
+        team_id: this.run.team_id,
+        actor,
+        action,
+        subject_type: subjectType,
+        subject_id: subjectId,
+        metadata,
+        created_at: this.now,
+      },
+    });
+  }
+  setStatus(status: RunStatus) {
+    if (this.run.status === status) return;
+    this.patchRun({ status });
+    this.record({ t: "run", row: runRow(this.run) });
+  }
+  addStep(step: Omit<Step, "seq" | "at">): Step {
+    const full: Step = { ...step, seq: this.run.seq, at: this.now };
+    const steps = [...this.run.steps, full];
+    this.patchRun({ steps: steps.length > STEPS_KEPT ? steps.slice(steps.length - STEPS_KEPT) : steps });
+    return full;
+  }
+
+  result(reply: Reply): ReduceResult {
+    const state: RunState = {
+      run: this.run,
+      orders: this.orders ?? this.base.orders,
+      gates: this.gates ?? this.base.gates,
+      early: this.early ?? this.base.early,
+      ops: this.ops ?? this.base.ops,
+      deadLetters: this.dls ?? this.base.deadLetters,
+    };
+    return { ok: true, state, effects: this.effects, reply };
+  }
+}
+
+const runRow = (run: RunMeta) => ({
+  run_id: run.run_id,
+  team_id: run.team_id,
+  goal: run.goal,
+  status: run.status,
+  kind: run.kind,
+  created_at: run.created_at,
+  updated_at: run.updated_at,
+});
+
+const orderRow = (run: RunMeta, o: Order) => ({
+  order_id: o.order_id,
+  run_id: run.run_id,
+  team_id: run.team_id,
+  task_id: o.task_id,
+  goal: o.goal,
+  status: o.status,
+  body: o.body,
+  created_at: o.created_at,
+  updated_at: o.updated_at,
+});
+
+const skillOf = (run: RunMeta, order: Order): string | null =>
+  order.skill ?? (run.skills.length === 1 ? (run.skills[0] as string) : null);
+
+function taskFields(run: RunMeta, o: Order): Record<string, unknown> {
+  return { order_id: o.order_id, task_id: o.task_id, skill: skillOf(run, o), steps: o.attempts };
+}
+
+/** Who may touch this run at all: its team (else 404), and a run-bound token only its run (else 403). */
+export function authorize(state: RunState | null, actor: Actor, runId: string): AppError | null {
+  if (state === null || state.run.team_id !== actor.team_id) return { code: "not_found", message: `run ${runId} not found` };
+  if (actor.run_id !== undefined && actor.run_id !== state.run.run_id) {
+    return { code: "forbidden", message: "this token is bound to another run" };
+  }
+  return null;
+}
+
+function initialRun(cmd: CreateRun, now: number): RunMeta {
+  return {
+    run_id: cmd.run_id,
+    team_id: cmd.actor.team_id,
+    kind: cmd.kind,
+    goal: cmd.goal,
+    template: cmd.template,
+    skills: cmd.skills,
+    status: cmd.kind === "control" ? "RUNNING" : "PENDING",
+    created_by: cmd.actor.subject,
+    created_at: now,
+    updated_at: now,
+    budget: cmd.budget,
+    used: { tokens_in: 0, tokens_out: 0 },
+    steps_total: 0,
+    hints: cmd.hints,
+    snapshot: cmd.snapshot,
+    exit: null,
+    seq: 0,
+    order_count: 0,
+    steps: [],
+  };
+}
+
+const emptyState = (run: RunMeta): RunState => ({ run, orders: {}, gates: {}, early: {}, ops: {}, deadLetters: {} });
+
+function create(cmd: CreateRun, now: number): ReduceResult {
+  const tx = new Tx(emptyState(initialRun(cmd, now)), now);
+  tx.record({ t: "run", row: runRow(tx.run) });
+  tx.emit("run.started", {
+    kind: cmd.kind,
+    goal: cmd.goal,
+    template: cmd.template,
+    skills: cmd.skills,
+    budget: cmd.budget,
+    hints: cmd.hints.map((h) => h.id),
+    policy_snapshot: cmd.snapshot,
+    created_by: cmd.actor.subject,
+  });
+  return tx.result({ run_id: cmd.run_id, status: tx.run.status });
+}
+
+export function reduce(state: RunState | null, cmd: Command, now: number): ReduceResult {
+  if (cmd.type === "create") {
+    if (state !== null) return conflict(`run ${cmd.run_id} already exists`);
+    return create(cmd, now);
+  }
+  if (cmd.type === "propose_deploy") return proposeDeploy(state, cmd, now);
+  if (state === null) return notFound("run not found");
+  if (cmd.type !== "tick") {
+    const denied = authorize(state, cmd.actor, state.run.run_id);
+    if (denied) return { ok: false, error: denied };
+  }
+  const tx = new Tx(state, now);
+  let out: ReduceResult | Reply;
+  switch (cmd.type) {
+    case "add_order":
+      out = addOrder(tx, cmd);
+      break;
+    case "lease":
+      out = lease(tx, cmd);
+      break;
+    case "heartbeat":
+      out = heartbeat(tx, cmd);
+      break;
+    case "complete":
+      out = complete(tx, cmd);
+      break;
+    case "open_gate":
+      out = openGateApi(tx, cmd);
+      break;
+    case "decide_gate":
+      out = decideGateApi(tx, cmd);
+      break;
+    case "tick":
+      out = tick(tx);
+      break;
+    case "stop":
+      out = stop(tx, cmd);
+      break;
+  }
+  if (isFailure(out)) return out;
+  reconcile(tx);
+  return tx.result(out);
+}
+
+const isFailure = (x: ReduceResult | Reply): x is { ok: false; error: AppError } =>
+  (x as { ok?: unknown }).ok === false && "error" in x;
+
+// ---- orders and leases --------------------------------------------------------------------
+
+function addOrder(tx: Tx, cmd: Extract<Command, { type: "add_order" }>): ReduceResult | Reply {
+  const { order } = cmd;
+  if (tx.run.kind === "control") return rejected("the control run takes no work orders");
+  if (tx.run.status === "STOPPED") return conflict("run is stopped");
+  if (cmd.actor.task_id !== undefined && cmd.actor.task_id !== order.task_id) {
+    return forbidden("this token is bound to another task");
+  }
+  const existing = tx.order(order.order_id);
+  if (existing) {
+    const same = canonicalJson(existing.body) === canonicalJson(order) && existing.skill === cmd.skill;
+    if (!same) return conflict(`order ${order.order_id} already exists with a different body`);
+    return { order_id: existing.order_id, status: existing.status };
+  }
+  const created: Order = {
+    order_id: order.order_id,
+    task_id: order.task_id,
+    goal: order.goal,
+    skill: cmd.skill,
+    body: order,
+    index: tx.run.order_count,
+    status: "QUEUED",
+    created_at: tx.now,
+    updated_at: tx.now,
+    attempts: 0,
+    rescues: 0,
+    epoch: 0,
+    lease: null,
+    not_before: null,
+    gate_id: null,
+    strict: false,
+    reissued: false,
+    dead_letter_id: null,
+    last: null,
+    output: null,
+  };
+  tx.patchRun({ order_count: tx.run.order_count + 1 });
+  tx.putOrder(created);
+  tx.emit("task.created", { ...taskFields(tx.run, created), goal: created.goal, created_by: cmd.actor.subject });
+  return { order_id: created.order_id, status: created.status };
+}
+
+function orderFor(tx: Tx, actor: Actor, orderId: string): Order | { ok: false; error: AppError } {
+  const order = tx.order(orderId);
+  if (!order) return notFound(`order ${orderId} not found`);
+  if (actor.task_id !== undefined && actor.task_id !== order.task_id) return forbidden("this token is bound to another task");
+  return order;
+}
+
+/** An expired lease goes back to the queue with its epoch fenced off (or dead-letters after MAX_RESCUES). */
+function rescue(tx: Tx, order: Order): void {
+  const lease = order.lease as NonNullable<Order["lease"]>;
+  const rescues = order.rescues + 1;
+  const exhausted = rescues >= MAX_RESCUES;
+  const step = tx.addStep({
+    order_id: order.order_id,
+    task_id: order.task_id,
+    op_id: `lease:${lease.lease_id}`,
+    attempt: order.attempts + 1,
+    outcome: "LEASE_EXPIRED",
+    failure_class: "lease_expired",
+    next: exhausted ? "dead_letter" : "retry",
+    tokens_in: 0,
+    tokens_out: 0,
+  });
+  tx.emit("task.lease_expired", {
+    ...taskFields(tx.run, order),
+    lease_id: lease.lease_id,
+    epoch: lease.epoch,
+    worker_id: lease.worker_id,
+    expired_at: lease.expires_at,
+    rescues,
+  });
+  const requeued: Order = { ...order, lease: null, rescues, status: "QUEUED" };
+  if (exhausted) {
+    deadLetterOrder(tx, requeued, `lease:${lease.lease_id}`, "lease_expired", "lease_expired", step);
+  } else {
+    tx.putOrder(requeued);
+  }
+}
+
+function lease(tx: Tx, cmd: Extract<Command, { type: "lease" }>): ReduceResult | Reply {
+  if (tx.run.status === "STOPPED") return conflict("run is stopped");
+  const found = orderFor(tx, cmd.actor, cmd.order_id);
+  if ("ok" in found) return found;
+  let order = found;
+  if (order.status === "LEASED") {
+    const held = order.lease as NonNullable<Order["lease"]>;
+    if (held.expires_at > tx.now) return conflict(`order ${order.order_id} is leased until ${held.expires_at} (epoch ${held.epoch})`);
+    rescue(tx, order);
+    order = tx.order(order.order_id) as Order;
+  }
+  if (order.status === "RETRY_WAIT") {
+    if ((order.not_before ?? 0) > tx.now) return conflict(`order ${order.order_id} may be retried from ${order.not_before}`);
+  } else if (order.status !== "QUEUED") {
+    const why = order.status === "GATED" ? ` (waiting on gate ${order.gate_id})` : "";
+    return conflict(`order ${order.order_id} is ${order.status}${why}`);
+  }
+  const epoch = order.epoch + 1;
+  const granted: Order = {
+    ...order,
+    status: "LEASED",
+    epoch,
+    not_before: null,
+    lease: {
+      lease_id: cmd.lease_id,
+      epoch,
+      worker_id: cmd.worker_id,
+      holder: cmd.actor.subject,
+      granted_at: tx.now,
+      expires_at: tx.now + LEASE_TTL_MS,
+    },
+  };
+  tx.putOrder(granted);
+  if (tx.run.status === "PENDING") {
+    tx.setStatus("RUNNING");
+    tx.emit("run.running", {});
+  }
+  tx.emit("task.leased", {
+    ...taskFields(tx.run, granted),
+    lease_id: cmd.lease_id,
+    epoch,
+    worker_id: cmd.worker_id,
+    attempt: granted.attempts + 1,
+  });
+  return {
+    lease_id: cmd.lease_id,
+    epoch,
+    lease_ttl_ms: LEASE_TTL_MS,
+    heartbeat_ms: HEARTBEAT_MS,
+    expires_at: tx.now + LEASE_TTL_MS,
+    attempt: granted.attempts + 1,
+    strict: granted.strict,
+    budget: stepBudget(tx.run, granted),
+    order: granted.body,
+  };
+}
+
+function stepBudget(run: RunMeta, order: Order) {
+  return {
+    input_tokens: run.budget.input_tokens,
+    output_tokens: run.budget.output_tokens,
+    ...(order.body.cost_budget_tokens === undefined ? {} : { cost_budget_tokens: order.body.cost_budget_tokens }),
+    ...(run.budget.total_tokens === null
+      ? {}
+      : { run_tokens_left: Math.max(0, run.budget.total_tokens - run.used.tokens_in - run.used.tokens_out) }),
+  };
+}
+
+/** Current lease check shared by heartbeat and complete: a 409 with nothing changed when stale or expired. */
+function checkLease(tx: Tx, order: Order, leaseId: string, epoch: number): { ok: false; error: AppError } | null {
+  if (order.status !== "LEASED" || order.lease === null) {
+    return conflict(`stale lease: order ${order.order_id} is ${order.status} (current epoch ${order.epoch})`);
+  }
+  if (order.lease.epoch !== epoch) return conflict(`stale epoch ${epoch}: current epoch is ${order.lease.epoch}`);
+  if (order.lease.lease_id !== leaseId) return conflict(`lease ${leaseId} is not the current lease`);
+  if (order.lease.expires_at <= tx.now) return conflict(`lease expired at ${order.lease.expires_at}`);
+  return null;
+}
+
+function heartbeat(tx: Tx, cmd: Extract<Command, { type: "heartbeat" }>): ReduceResult | Reply {
+  const found = orderFor(tx, cmd.actor, cmd.order_id);
+  if ("ok" in found) return found;
+  const stale = checkLease(tx, found, cmd.lease_id, cmd.epoch);
+  if (stale) return stale;
+  const lease = found.lease as NonNullable<Order["lease"]>;
+  const expires_at = tx.now + LEASE_TTL_MS;
+  tx.putOrder({ ...found, lease: { ...lease, expires_at } });
+  return { lease_id: lease.lease_id, epoch: lease.epoch, expires_at, lease_ttl_ms: LEASE_TTL_MS, heartbeat_ms: HEARTBEAT_MS };
+}
+
+function budgetBreach(tx: Tx, order: Order, tokensIn: number, tokensOut: number): { rule: string; total: boolean } | null {
+  const { budget, used } = tx.run;
+  if (budget.total_tokens !== null && used.tokens_in + used.tokens_out + tokensIn + tokensOut > budget.total_tokens) {
+    return { rule: "budget.run_total", total: true };
+  }
+  if (tokensIn > budget.input_tokens) return { rule: "budget.step_input", total: false };
+  if (tokensOut > budget.output_tokens) return { rule: "budget.step_output", total: false };
+  const cap = order.body.cost_budget_tokens;
+  if (cap !== undefined && tokensIn + tokensOut > cap) return { rule: "budget.order_cost", total: false };
+  return null;
+}
+
+function complete(tx: Tx, cmd: Extract<Command, { type: "complete" }>): ReduceResult | Reply {
+  const seen = tx.op(cmd.op_id);
+  if (seen) {
+    if (seen.digest === cmd.digest && seen.order_id === cmd.order_id) return seen.reply;
+    return conflict(`op_id ${cmd.op_id} was already used with a different body`);
+  }
+  const found = orderFor(tx, cmd.actor, cmd.order_id);
+  if ("ok" in found) return found;
+  const stale = checkLease(tx, found, cmd.lease_id, cmd.epoch);
+  if (stale) return stale;
+
+  const order = found;
+  const attempt = order.attempts + 1;
+  const breach = budgetBreach(tx, order, cmd.tokens_in, cmd.tokens_out);
+  tx.patchRun({
+    used: { tokens_in: tx.run.used.tokens_in + cmd.tokens_in, tokens_out: tx.run.used.tokens_out + cmd.tokens_out },
+    steps_total: tx.run.steps_total + 1,
+  });
+  const base: Order = {
+    ...order,
+    attempts: attempt,
+    lease: null,
+    strict: false,
+  };
+  const tokens = { in: cmd.tokens_in, out: cmd.tokens_out };
+  let reply: CompleteReply;
+  let failureClass: string | null = null;
+  let outcome = cmd.outcome;
+
+  if (breach) {
+    tx.emit("budget.breached", { ...taskFields(tx.run, order), rule: breach.rule, tokens, budget: tx.run.budget });
+    outcome = "DECLINE";
+  }
+
+  if (outcome === "PASS") {
+    const done: Order = { ...base, status: "COMPLETE", output: cmd.output ?? null, last: { op_id: cmd.op_id, outcome, failure_class: null, next: "complete" } };
+    tx.putOrder(done);
+    reply = { next: "complete", attempt };
+    tx.addStep({ order_id: order.order_id, task_id: order.task_id, op_id: cmd.op_id, attempt, outcome, failure_class: null, next: "complete", tokens_in: cmd.tokens_in, tokens_out: cmd.tokens_out });
+    tx.emit("task.completed", { ...taskFields(tx.run, done), outcome, failure_class: null, tokens, attempt, op_id: cmd.op_id, next: "complete" });
+  } else {
+    failureClass = breach ? "budget_exceeded" : cmd.failure_class;
+    const { step, decision } = breach?.total
+      ? {
+          step: { next: "dead_letter" as const, reason_code: "budget_exhausted" },
+          decision: null,
+        }
+      : nextAfterFailure({ failure_class: failureClass, attempt, single_attempt: order.reissued }, tx.run.snapshot, cmd.policy);
+    const decisionId = stableId("dec", tx.run.run_id, cmd.op_id);
+    const wireDecision = decision ? wireOf(decision, decisionId) : undefined;
+    if (decision) logDecision(tx, decision, decisionId, order, failureClass);
+    reply = { next: step.next, attempt, ...(breach ? { refused: breach.rule } : {}), ...(wireDecision ? { decision: wireDecision } : {}) };
+    const last = { op_id: cmd.op_id, outcome, failure_class: failureClass, next: step.next };
+    const stepBase = {
+      order_id: order.order_id,
+      task_id: order.task_id,
+      op_id: cmd.op_id,
+      attempt,
+      outcome,
+      failure_class: failureClass,
+      tokens_in: cmd.tokens_in,
+      tokens_out: cmd.tokens_out,
+      ...(breach ? { refused: breach.rule } : {}),
+      ...(decision ? { decision: { ...decision, decision_id: decisionId } } : {}),
+    };
+    const failedFields = { ...taskFields(tx.run, { ...base }), outcome, failure_class: failureClass, tokens, attempt, op_id: cmd.op_id };
+    switch (step.next) {
+      case "retry": {
+        const waiting: Order =
+          step.retry_after_ms > 0
+            ? { ...base, status: "RETRY_WAIT", not_before: tx.now + step.retry_after_ms, last }
+            : { ...base, status: "QUEUED", not_before: null, last };
+        tx.putOrder(waiting);
+        reply.retry_after_ms = step.retry_after_ms;
+        tx.addStep({ ...stepBase, next: "retry", retry_after_ms: step.retry_after_ms });
+        tx.emit("task.failed", { ...failedFields, next: "retry", retry_after_ms: step.retry_after_ms });
+        break;
+      }
+      case "gate": {
+        const gateId = gateIdFor(tx.run.run_id, cmd.op_id, step.policy_key);
+        if (tx.gate(gateId)) return conflict(`op_id ${cmd.op_id} already names a ${step.policy_key} gate`);
+        const gated: Order = { ...base, status: "GATED", gate_id: gateId, last };
+        tx.putOrder(gated);
+        tx.addStep({ ...stepBase, next: "gate", gate_id: gateId });
+        tx.emit("task.failed", { ...failedFields, next: "gate" });
+        const gate = openGate(tx, {
+          op_id: cmd.op_id,
+          policy_key: step.policy_key,
+          context: { order_id: order.order_id, failure_class: failureClass, attempt },
+          subject: { type: "order", order_id: order.order_id },
+          opener: cmd.actor.subject,
+          rules: cmd.gate_rules,
+        });
+        reply.gate_id = gate.gate_id;
+        const after = tx.order(order.order_id) as Order;
+        if (after.status === "GATED") {
+          tx.emit("task.blocked", { ...taskFields(tx.run, after), reason: "gate", gate_id: gate.gate_id, policy_key: gate.policy_key, failure_class: failureClass });
+        } else if (after.status === "DEAD_LETTER") {
+          reply.next = "dead_letter";
+          reply.dead_letter_id = after.dead_letter_id ?? undefined;
+        } else if (after.status === "SKIPPED") {
+          reply.next = "complete";
+        } else {
+          reply.next = "retry";
+          reply.retry_after_ms = 0;
+        }
+        break;
+      }
+      case "dead_letter": {
+        const stepRec = tx.addStep({ ...stepBase, next: "dead_letter" });
+        tx.emit("task.failed", { ...failedFields, next: "dead_letter", reason_code: step.reason_code });
+        const dl = deadLetterOrder(tx, { ...base, last }, cmd.op_id, step.reason_code, failureClass, stepRec);
+        reply.dead_letter_id = dl.id;
+        break;
+      }
+      case "replan": {
+        tx.putOrder({ ...base, status: "REPLAN", last });
+        tx.addStep({ ...stepBase, next: "replan" });
+        tx.emit("task.failed", { ...failedFields, next: "replan" });
+        tx.emit("task.blocked", { ...taskFields(tx.run, base), reason: "replan", failure_class: failureClass });
+        break;
+      }
+    }
+  }
+  tx.record({
+    t: "attempt",
+    row: {
+      attempt_id: stableId("att", tx.run.run_id, cmd.op_id),
+      run_id: tx.run.run_id,
+      order_id: order.order_id,
+      op_id: cmd.op_id,
+      outcome,
+      failure_class: failureClass,
+      next: reply.next,
+      tokens_in: cmd.tokens_in,
+      tokens_out: cmd.tokens_out,
+      started_at: (order.lease as NonNullable<Order["lease"]>).granted_at,
+      ended_at: tx.now,
+    },
+  });
+  tx.putOp({ op_id: cmd.op_id, order_id: order.order_id, digest: cmd.digest, reply });
+  return reply;
+}
+
+function wireOf(d: StepDecision, decisionId: string): NonNullable<CompleteReply["decision"]> {
+  return {
+    decision_id: decisionId,
+    rule_id: d.rule_id,
+    action: d.action,
+    selected_action: d.selected_action,
+    memrl_mode: d.memrl_mode,
+    failure_class: d.failure_class,
+    attempt_bucket: d.attempt_bucket,
+    profile_version: d.profile_version,
+  };
+}
+
+/** The decision goes to the decision log through the same `policy.decided` event as POST /v1/policy/decide. */
+function logDecision(tx: Tx, d: StepDecision, decisionId: string, order: Order, reported: string | null) {
+  tx.emit("policy.decided", {
+    decision: {
+      decision_id: decisionId,
+      team_id: tx.run.team_id,
+      run_id: tx.run.run_id,
+      task_id: order.task_id,
+      inputs: { failure_class: d.failure_class ?? undefined, reported_failure_class: reported, attempt: d.attempt, max_attempts: d.max_attempts, legacy_action: d.selected_action === d.action ? undefined : d.selected_action },
+      inputs_digest: "",
+      profile_version: d.profile_version,
+      requested_mode: d.requested_mode,
+      effective_mode: d.memrl_mode,
+      ceiling: d.memrl_mode,
+      failure_class: d.failure_class,
+      attempt_bucket: d.attempt_bucket,
+      rule_id: d.rule_id,
+      raw_action: d.action,
+      selected_action: d.selected_action,
+      created_at: tx.now,
+    },
+  });
+}
+
+function deadLetterOrder(tx: Tx, order: Order, opId: string, reasonCode: string, failureClass: string | null, step: Step | null): DeadLetter {
+  const dl: DeadLetter = {
+    id: stableId("dl", tx.run.run_id, opId, order.order_id),
+    op_id: opId,
+    order_id: order.order_id,
+    task_id: order.task_id,
+    reason_code: reasonCode,
+    failure_class: failureClass,
+    created_at: tx.now,
+    resolved_at: null,
+    resolver: null,
+  };
+  tx.putDeadLetter(dl);
+  tx.putOrder({ ...order, status: "DEAD_LETTER", lease: null, gate_id: null, dead_letter_id: dl.id });
+  if (step && step.dead_letter_id === undefined) {
+    const steps = tx.run.steps.map((s) => (s === step ? { ...s, dead_letter_id: dl.id } : s));
+    tx.patchRun({ steps });
+  }
+  tx.record({
+    t: "dead_letter",
+    row: {
+      id: dl.id,
+      team_id: tx.run.team_id,
+      run_id: tx.run.run_id,
+      op_id: opId,
+      reason_code: reasonCode,
+      payload: { order_id: order.order_id, task_id: order.task_id, failure_class: failureClass, attempts: order.attempts, goal: order.goal },
+      created_at: tx.now,
+    },
+  });
+  tx.emit("task.dead_lettered", { ...taskFields(tx.run, order), dead_letter_id: dl.id, reason_code: reasonCode, failure_class: failureClass, outcome: order.last?.outcome ?? null });
+  return dl;
+}
+
+// ---- gates ------------------------------------------------------------------------------
+
+type OpenGateInput = {
+  op_id: string;
+  policy_key: string;
+  context: Record<string, unknown>;
+  subject: GateSubject;
+  opener: string;
+  rules: ActiveGateRules;
+};
+
+/** Arms a gate: resolves its kind, decides auto/deny gates at once, applies an approval that came first. */
+function openGate(tx: Tx, input: OpenGateInput): Gate {
+  const gate_id = gateIdFor(tx.run.run_id, input.op_id, input.policy_key);
+  const resolution = resolveGate(input.rules, input.policy_key, input.context);
+  const gate: Gate = {
+    gate_id,
+    op_id: input.op_id,
+    policy_key: input.policy_key,
+    kind: resolution.kind,
+    status: "pending",
+    rule_id: resolution.rule_id,
+    reason: resolution.reason,
+    timeout_ms: resolution.timeout_ms,
+    deadline_at: resolution.kind === "soft" && resolution.timeout_ms !== null ? tx.now + resolution.timeout_ms : null,
+    context: input.context,
+    subject: input.subject,
+    opened_by: input.opener,
+    opened_at: tx.now,
+    decision: null,
+    decided_by: null,
+    decided_at: null,
+    note: null,
+  };
+  tx.putGate(gate);
+  tx.emit("gate.opened", {
+    gate_id,
+    op_id: gate.op_id,
+    policy_key: gate.policy_key,
+    kind: gate.kind,
+    rule_id: gate.rule_id,
+    timeout_ms: gate.timeout_ms,
+    deadline_at: gate.deadline_at,
+    opened_by: gate.opened_by,
+    ...subjectFields(tx, gate.subject),
+  });
+  const early = tx.earlyFor(gate_id);
+  if (gate.kind === "deny") {
+    applyDecision(tx, gate, "deny", "policy", null, resolution.reason);
+    if (early) {
+      tx.dropEarly(gate_id);
+      tx.audit(early.approver, "approval.ignored", "gate", gate_id, { decision: early.decision, why: "deny gate" });
+    }
+  } else if (early && early.approver !== gate.opened_by) {
+    tx.dropEarly(gate_id);
+    applyDecision(tx, gate, early.decision, early.approver, early.note, `decided before the gate was armed (received ${early.received_at})`);
+  } else {
+    if (early) {
+      tx.dropEarly(gate_id);
+      tx.audit(early.approver, "approval.ignored", "gate", gate_id, { decision: early.decision, why: "approver opened the gate" });
+    }
+    if (gate.kind === "auto") applyDecision(tx, gate, "allow", "policy", null, resolution.reason);
+  }
+  return tx.gate(gate_id) as Gate;
+}
+
+function subjectFields(tx: Tx, subject: GateSubject): Record<string, unknown> {
+  if (subject.type === "order" || subject.type === "dead_letter") {
+    const order = tx.order(subject.order_id);
+    return order ? taskFields(tx.run, order) : { order_id: subject.order_id };
+  }
+  return {};
+}
+
+/** Records one decision (append-only approval_event) and applies it to what the gate guards. */
+function applyDecision(tx: Tx, gate: Gate, decision: GateDecision, approver: string, note: string | null, reason: string | null): Gate {
+  const decided: Gate = { ...gate, status: DECISION_STATUS[decision], decision, decided_by: approver, decided_at: tx.now, note };
+  tx.putGate(decided);
+  tx.record({
+    t: "approval",
+    row: {
+      id: stableId("apv", tx.run.run_id, gate.gate_id),
+      team_id: tx.run.team_id,
+      run_id: tx.run.run_id,
+      op_id: gate.op_id,
+      gate_id: gate.gate_id,
+      policy_key: gate.policy_key,
+      decision: DECISION_RECORD[decision],
+      approver,
+      reason,
+      note,
+      dedupe_key: `${tx.run.run_id}:${gate.gate_id}`,
+      created_at: tx.now,
+    },
+  });
+  tx.emit("gate.decided", {
+    gate_id: gate.gate_id,
+    op_id: gate.op_id,
+    policy_key: gate.policy_key,
+    kind: gate.kind,
+    status: decided.status,
+    decision: DECISION_RECORD[decision],
+    decided_by: approver,
+    latency_ms: tx.now - gate.opened_at,
+    ...subjectFields(tx, gate.subject),
+  });
+  const subject = gate.subject;
+  switch (subject.type) {
+    case "order": {
+      const order = tx.order(subject.order_id);
+      if (!order || order.status !== "GATED" || order.gate_id !== gate.gate_id) break;
+      if (isAllow(decision)) {
+        tx.putOrder({ ...order, status: "QUEUED", gate_id: null, strict: true, not_before: null });
+        tx.emit("task.requeued", { ...taskFields(tx.run, order), reason: "gate_allowed", gate_id: gate.gate_id, strict: true });
+      } else if (decision === "approve_skip") {
+        tx.putOrder({ ...order, status: "SKIPPED", gate_id: null });
+        tx.emit("task.skipped", { ...taskFields(tx.run, order), gate_id: gate.gate_id });
+      } else {
+        deadLetterOrder(tx, order, gate.op_id, `gate_${DECISION_STATUS[decision]}:${gate.policy_key}`, order.last?.failure_class ?? null, null);
+      }
+      break;
+    }
+    case "dead_letter": {
+      if (!isAllow(decision)) break;
+      const dl = tx.deadLetter(subject.dead_letter_id);
+      if (!dl || dl.resolved_at !== null) break;
+      tx.putDeadLetter({ ...dl, resolved_at: tx.now, resolver: approver });
+      tx.record({ t: "dead_letter_resolved", id: dl.id, resolved_at: tx.now, resolver: approver });
+      const order = tx.order(dl.order_id);
+      if (order && order.status === "DEAD_LETTER" && order.dead_letter_id === dl.id) {
+        tx.putOrder({ ...order, status: "QUEUED", reissued: true, dead_letter_id: null, not_before: null });
+      }
+      tx.emit("dead_letter.reissued", { dead_letter_id: dl.id, order_id: dl.order_id, task_id: dl.task_id, gate_id: gate.gate_id, reason_code: dl.reason_code, resolver: approver });
+      break;
+    }
+    case "budget": {
+      if (!isAllow(decision)) break;
+      const factor = 1 + subject.increase_pct / 100;
+      const b = tx.run.budget;
+      const budget = {
+        input_tokens: Math.floor(b.input_tokens * factor),
+        output_tokens: Math.floor(b.output_tokens * factor),
+        total_tokens: b.total_tokens === null ? null : Math.floor(b.total_tokens * factor),
+      };
+      tx.patchRun({ budget });
+      tx.emit("budget.increased", { gate_id: gate.gate_id, increase_pct: subject.increase_pct, from: b, to: budget });
+      break;
+    }
+    case "deploy": {
+      if (decision === "approve_retry") {
+        tx.activate({ target: subject.target, team_id: tx.run.team_id, version: subject.version });
+        tx.audit(approver, `policy.${subject.target}.activated`, subject.target === "profile" ? "policy_profile" : "gate_rule", String(subject.version), { gate_id: gate.gate_id });
+        tx.emit("policy.deploy_approved", { target: subject.target, version: subject.version, gate_id: gate.gate_id, approver });
+      } else {
+        tx.audit(approver, `policy.${subject.target}.rejected`, subject.target === "profile" ? "policy_profile" : "gate_rule", String(subject.version), { gate_id: gate.gate_id, decision });
+      }
+      break;
+    }
+    case "api":
+      break;
+  }
+  return tx.gate(gate.gate_id) as Gate;
+}
+
+function openGateApi(tx: Tx, cmd: Extract<Command, { type: "open_gate" }>): ReduceResult | Reply {
+  if (cmd.policy_key === "policy_deploy") {
+    return forbidden("policy_deploy gates are opened by PUT /v1/policy/profile or PUT /v1/policy/gates");
+  }
+  const gate_id = gateIdFor(tx.run.run_id, cmd.op_id, cmd.policy_key);
+  const existing = tx.gate(gate_id);
+  if (existing) {
+    if (canonicalJson(existing.context) !== canonicalJson(cmd.context)) {
+      return conflict(`gate for op_id ${cmd.op_id} and ${cmd.policy_key} already exists with a different context`);
+    }
+    return gateOpenView(existing);
+  }
+  if (tx.run.status === "STOPPED") return conflict("run is stopped");
+  let subject: GateSubject = { type: "api" };
+  if (cmd.policy_key === "dead_letter_reissue") {
+    const wanted = cmd.context.dead_letter_id;
+    const dl =
+      typeof wanted === "string"
+        ? tx.deadLetter(wanted)
+        : tx.allDeadLetters().find((d) => d.op_id === cmd.op_id && d.resolved_at === null);
+    if (!dl || dl.resolved_at !== null) {
+      return notFound(`no unresolved dead letter ${typeof wanted === "string" ? wanted : `for op_id ${cmd.op_id}`}`);
+    }
+    subject = { type: "dead_letter", dead_letter_id: dl.id, order_id: dl.order_id };
+  } else if (cmd.policy_key === "budget_increase") {
+    const pct = cmd.context.increase_pct;
+    if (typeof pct === "number" && Number.isFinite(pct) && pct > 0 && pct <= 1000) subject = { type: "budget", increase_pct: pct };
+  }
+  const gate = openGate(tx, { op_id: cmd.op_id, policy_key: cmd.policy_key, context: cmd.context, subject, opener: cmd.actor.subject, rules: cmd.gate_rules });
+  return gateOpenView(gate);
+}
+
+function proposeDeploy(state: RunState | null, cmd: Extract<Command, { type: "propose_deploy" }>, now: number): ReduceResult {
+  let base = state;
+  let fresh: Effects | null = null;
+  if (base === null) {
+    const created = create(
+      {
+        type: "create",
+        actor: cmd.actor,
+        run_id: cmd.run_id,
+        kind: "control",
+        goal: `policy deploys for team ${cmd.actor.team_id}`,
+        template: null,
+        skills: [],
+        budget: { input_tokens: 0, output_tokens: 0, total_tokens: null },
+        hints: [],
+        snapshot: { version: "1.0.0", taken_at: now, retry_adjustments: {}, warnings: [] },
+      },
+      now,
+    );
+    if (!created.ok) return created;
+    base = created.state;
+    fresh = created.effects;
+  } else if (base.run.team_id !== cmd.actor.team_id || base.run.kind !== "control") {
+    return conflict("not this team's control run");
+  }
+  const tx = new Tx(base, now);
+  if (fresh) {
+    tx.effects.events.push(...fresh.events);
+    tx.effects.records.push(...fresh.records);
+  }
+  const op_id = controlOpId(cmd.target, cmd.version);
+  const existing = tx.gate(gateIdFor(tx.run.run_id, op_id, "policy_deploy"));
+  const gate =
+    existing ??
+    openGate(tx, {
+      op_id,
+      policy_key: "policy_deploy",
+      context: { target: cmd.target, version: cmd.version },
+      subject: { type: "deploy", target: cmd.target, version: cmd.version },
+      opener: cmd.actor.subject,
+      rules: { version: 0, rules: [] },
+    });
+  if (!existing) {
+    tx.audit(cmd.actor.subject, `policy.${cmd.target}.proposed`, cmd.target === "profile" ? "policy_profile" : "gate_rule", String(cmd.version), { gate_id: gate.gate_id });
+  }
+  return tx.result({ run_id: tx.run.run_id, op_id, gate_id: gate.gate_id, version: cmd.version, status: "pending" });
+}
+
+function decideGateApi(tx: Tx, cmd: Extract<Command, { type: "decide_gate" }>): ReduceResult | Reply {
+  if (cmd.decision === "auto_allow" || cmd.decision === "allow") {
+    return rejected(`${cmd.decision} is reserved for the gate's own timer or policy`, ["gates.reserved_decision"]);
+  }
+  const gate_id = gateIdFor(tx.run.run_id, cmd.op_id, cmd.policy_key);
+  const gate = tx.gate(gate_id);
+  if (!gate) {
+    const early = tx.earlyFor(gate_id);
+    if (early) {
+      if (early.decision === cmd.decision && early.approver === cmd.actor.subject) return earlyView(tx.run.run_id, early);
+      return conflict(`an approval for this gate is already waiting (${early.decision} by ${early.approver})`);
+    }
+    if (tx.run.status === "STOPPED") return conflict("run is stopped");
+    const queued: EarlyApproval = {
+      gate_id,
+      op_id: cmd.op_id,
+      policy_key: cmd.policy_key,
+      decision: cmd.decision,
+      approver: cmd.actor.subject,
+      note: cmd.note,
+      received_at: tx.now,
+    };
+    tx.putEarly(queued);
+    tx.emit("approval.queued", { gate_id, op_id: cmd.op_id, policy_key: cmd.policy_key, decision: cmd.decision, approver: cmd.actor.subject });
+    tx.audit(cmd.actor.subject, "approval.queued", "gate", gate_id, { op_id: cmd.op_id, policy_key: cmd.policy_key, decision: cmd.decision });
+    return earlyView(tx.run.run_id, queued);
+  }
+  if (gate.opened_by === cmd.actor.subject) return forbidden("nobody approves a gate they opened");
+  if (gate.status !== "pending") {
+    if (gate.decision === cmd.decision && gate.decided_by === cmd.actor.subject) return gateView(tx.run.run_id, gate);
+    return conflict(`gate ${gate_id} is already ${gate.status}`);
+  }
+  const decided = applyDecision(tx, gate, cmd.decision, cmd.actor.subject, cmd.note, null);
+  return gateView(tx.run.run_id, decided);
+}
+
+// ---- timers -----------------------------------------------------------------------------
+
+/** Every deadline the object's one alarm must cover: lease expiries, retry back-offs, soft gates. */
+export function nextDeadline(state: RunState | null): number | null {
+  if (state === null) return null;
+  let next = Number.POSITIVE_INFINITY;
+  for (const o of Object.values(state.orders)) {
+    if (o.status === "LEASED" && o.lease) next = Math.min(next, o.lease.expires_at);
+    else if (o.status === "RETRY_WAIT" && o.not_before !== null) next = Math.min(next, o.not_before);
+  }
+  for (const g of Object.values(state.gates)) {
+    if (g.status === "pending" && g.kind === "soft" && g.deadline_at !== null) next = Math.min(next, g.deadline_at);
+  }
+  return Number.isFinite(next) ? next : null;
+}
+
+/** Fires every due timer in deadline order; nothing due → nothing changes (alarms are at-least-once). */
+function tick(tx: Tx): Reply {
+  type Due = { at: number; id: string; fire: () => void };
+  const due: Due[] = [];
+  for (const o of tx.allOrders()) {
+    if (o.status === "LEASED" && o.lease && o.lease.expires_at <= tx.now) {
+      due.push({ at: o.lease.expires_at, id: `o:${o.order_id}`, fire: () => rescue(tx, tx.order(o.order_id) as Order) });
+    } else if (o.status === "RETRY_WAIT" && o.not_before !== null && o.not_before <= tx.now) {
+      due.push({
+        at: o.not_before,
+        id: `o:${o.order_id}`,
+        fire: () => {
+          const cur = tx.order(o.order_id) as Order;
+          tx.putOrder({ ...cur, status: "QUEUED", not_before: null });
+          tx.emit("task.requeued", { ...taskFields(tx.run, cur), reason: "backoff_elapsed" });
+        },
+      });
+    }
+  }
+  for (const g of tx.allGates()) {
+    if (g.status === "pending" && g.kind === "soft" && g.deadline_at !== null && g.deadline_at <= tx.now) {
+      due.push({
+        at: g.deadline_at,
+        id: `g:${g.gate_id}`,
+        fire: () => {
+          const cur = tx.gate(g.gate_id) as Gate;
+          if (cur.status === "pending") applyDecision(tx, cur, "auto_allow", "timer", null, `soft gate timer (${cur.timeout_ms} ms) elapsed`);
+        },
+      });
+    }
+  }
+  due.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const d of due) d.fire();
+  return { fired: due.map((d) => d.id) };
+}
+
+// ---- stop and settlement ----------------------------------------------------------------
+
+function stop(tx: Tx, cmd: Extract<Command, { type: "stop" }>): ReduceResult | Reply {
+  if (tx.run.kind === "control") return rejected("the control run cannot be stopped");
+  if (ENDED_RUN.has(tx.run.status)) {
+    return { run_id: tx.run.run_id, status: tx.run.status, revoked_leases: [], revoked_orders: [], aborted_gates: [] };
+  }
+  const revoked_leases: string[] = [];
+  const revoked_orders: string[] = [];
+  const aborted_gates: string[] = [];
+  for (const o of tx.allOrders().sort((a, b) => a.index - b.index)) {
+    if (TERMINAL_ORDER.has(o.status) || o.status === "REPLAN") continue;
+    if (o.status === "LEASED") revoked_leases.push(o.order_id);
+    revoked_orders.push(o.order_id);
+    tx.putOrder({ ...o, status: "REVOKED", lease: null, not_before: null });
+    tx.emit("task.revoked", { ...taskFields(tx.run, o), lease_id: o.lease?.lease_id ?? null, epoch: o.lease?.epoch ?? null, reason: "run stopped" });
+  }
+  for (const g of tx.allGates().sort((a, b) => a.opened_at - b.opened_at || (a.gate_id < b.gate_id ? -1 : 1))) {
+    if (g.status !== "pending") continue;
+    aborted_gates.push(g.gate_id);
+    applyDecision(tx, g, "approve_abort", cmd.actor.subject, cmd.reason, "run stopped");
+  }
+  tx.setStatus("STOPPED");
+  endRun(tx, "STOPPED", cmd.reason ? `stopped by ${cmd.actor.subject}: ${cmd.reason}` : `stopped by ${cmd.actor.subject}`);
+  tx.audit(cmd.actor.subject, "run.stopped", "run", tx.run.run_id, { reason: cmd.reason, revoked_leases, aborted_gates });
+  return { run_id: tx.run.run_id, status: "STOPPED", revoked_leases, revoked_orders, aborted_gates };
+}
+
+function endRun(tx: Tx, status: RunStatus, reason: string) {
+  const terminal = tx.run.steps.at(-1) ?? null;
+  tx.patchRun({ exit: { status, reason, at: tx.now, terminal_step: terminal } });
+  const orders = tx.allOrders().sort((a, b) => a.index - b.index);
+  tx.emit("run.completed", {
+    outcome: status,
+    reason,
+    skills: tx.run.skills,
+    tokens: { in: tx.run.used.tokens_in, out: tx.run.used.tokens_out },
+    steps: tx.run.steps_total,
+    duration_ms: tx.now - tx.run.created_at,
+    dead_letters: tx.allDeadLetters().filter((d) => d.resolved_at === null).length,
+    orders: orders.map((o) => ({
+      order_id: o.order_id,
+      task_id: o.task_id,
+      skill: skillOf(tx.run, o),
+      status: o.status,
+      attempts: o.attempts,
+      outcome: o.last?.outcome ?? null,
+      failure_class: o.last?.failure_class ?? null,
+    })),
+  });
+}
+
+function orderSettled(o: Order, all: Order[]): boolean {
+  if (TERMINAL_ORDER.has(o.status)) return true;
+  // a replanned order is settled once the orchestrator has posted a later order
+  return o.status === "REPLAN" && all.some((x) => x.index > o.index);
+}
+
+/** A run ends when every order is settled and no gate is pending; a new order or gate reopens it. */
+function reconcile(tx: Tx): void {
+  if (tx.run.kind !== "agent" || tx.run.status === "STOPPED") return;
+  const orders = tx.allOrders();
+  const settled =
+    orders.length > 0 && orders.every((o) => orderSettled(o, orders)) && !tx.allGates().some((g) => g.status === "pending");
+  const ended = tx.run.status === "COMPLETE" || tx.run.status === "DEAD_LETTER";
+  if (settled && !ended) {
+    const dead = orders.filter((o) => o.status === "DEAD_LETTER");
+    const status: RunStatus = dead.length > 0 ? "DEAD_LETTER" : "COMPLETE";
+    tx.setStatus(status);
+    const reason =
+      status === "COMPLETE"
+        ? `all ${orders.length} orders settled`
+        : `${dead.length} of ${orders.length} orders dead-lettered (${dead.map((o) => `${o.order_id}: ${tx.deadLetter(o.dead_letter_id ?? "")?.reason_code ?? "?"}`).join(", ")})`;
+    endRun(tx, status, reason);
+  } else if (!settled && ended) {
+    tx.setStatus("RUNNING");
+    tx.patchRun({ exit: null });
+    tx.emit("run.reopened", {});
+  }
+}
+
+export type { NextKind };
