@@ -2,13 +2,21 @@
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
+import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1RunRecord } from "./adapters/d1/run-record";
+import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
+import { createGateRuleCache, type GateRuleCache } from "./features/gates/gate-rule-cache";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
+import type { GateRuleStore } from "./ports/gate-rule-store";
+import { type HintsProvider, noHints } from "./ports/hints";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { RunGateway } from "./ports/run-gateway";
+import type { RunRecordStore } from "./ports/run-record";
 
 const Config = z.object({
   WARDEN_JWT_SECRET: z.string().min(32, "WARDEN_JWT_SECRET must be at least 32 characters"),
@@ -29,6 +37,13 @@ export type Deps = {
   events: EventBus;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
+  /** memory hints for runs; noHints until the memory feature provides one */
+  hints: HintsProvider;
+  /** the per-run Durable Objects */
+  runs: RunGateway;
+  runRecord: RunRecordStore;
+  gateRuleStore: GateRuleStore;
+  gateRules: GateRuleCache;
 };
 
 export const systemClock: Clock = { now: () => Date.now() };
@@ -46,6 +61,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   }
   const db = drizzle(env.DB);
   const policyStore = createD1PolicyStore(db);
+  const gateRuleStore = createD1GateRuleStore(db);
   const deps: Deps = {
     config: parsed.data,
     clock: systemClock,
@@ -55,6 +71,11 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     events: createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>),
     policyStore,
     policies: createTeamPolicyCache(policyStore),
+    hints: noHints,
+    runs: createDurableRunGateway(env.RUN),
+    runRecord: createD1RunRecord(db),
+    gateRuleStore,
+    gateRules: createGateRuleCache(gateRuleStore),
     ...overrides,
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);

@@ -2,6 +2,7 @@
 import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import type { MemoryHint } from "../../ports/hints";
+import type { RecordOp } from "../../ports/run-record";
 import type { ActiveGateRules, GateKind } from "../gates/rules";
 import type { PolicySnapshot } from "./snapshot";
 import type { PolicyContext, StepDecision } from "./taxonomy";
@@ -248,74 +249,7 @@ export type WardenRunEvent = {
   [field: string]: unknown;
 };
 
-/** Rows for the D1 record; one command's rows are written in one db.batch(). */
-export type RecordOp =
-  | { t: "run"; row: { run_id: string; team_id: string; goal: string; status: RunStatus; kind: RunKind; created_at: number; updated_at: number } }
-  | {
-      t: "order";
-      row: {
-        order_id: string;
-        run_id: string;
-        team_id: string;
-        task_id: string;
-        goal: string;
-        status: OrderStatus;
-        body: WorkOrderV1;
-        created_at: number;
-        updated_at: number;
-      };
-    }
-  | {
-      t: "attempt";
-      row: {
-        attempt_id: string;
-        run_id: string;
-        order_id: string;
-        op_id: string;
-        outcome: string;
-        failure_class: string | null;
-        next: NextKind;
-        tokens_in: number;
-        tokens_out: number;
-        started_at: number;
-        ended_at: number;
-      };
-    }
-  | {
-      t: "approval";
-      row: {
-        id: string;
-        team_id: string;
-        run_id: string;
-        op_id: string;
-        gate_id: string;
-        policy_key: string;
-        decision: string;
-        approver: string;
-        reason: string | null;
-        note: string | null;
-        dedupe_key: string;
-        created_at: number;
-      };
-    }
-  | {
-      t: "dead_letter";
-      row: { id: string; team_id: string; run_id: string; op_id: string; reason_code: string; payload: unknown; created_at: number };
-    }
-  | { t: "dead_letter_resolved"; id: string; resolved_at: number; resolver: string }
-  | {
-      t: "audit";
-      row: {
-        id: string;
-        team_id: string;
-        actor: string;
-        action: string;
-        subject_type: string;
-        subject_id: string;
-        metadata: unknown;
-        created_at: number;
-      };
-    };
+export type { RecordOp };
 
 export type Activation = { target: "profile" | "gates"; team_id: string; version: number };
 

@@ -265,7 +265,7 @@ function create(cmd: CreateRun, now: number): ReduceResult {
     policy_snapshot: cmd.snapshot,
     created_by: cmd.actor.subject,
   });
-  return tx.result({ run_id: cmd.run_id, status: tx.run.status });
+  return tx.result({ run_id: cmd.run_id, status: tx.run.status, hints: cmd.hints, policy_snapshot: cmd.snapshot });
 }
 
 export function reduce(state: RunState | null, cmd: Command, now: number): ReduceResult {

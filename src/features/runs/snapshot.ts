@@ -10,7 +10,8 @@ export type PolicySnapshot = {
   warnings: string[];
 };
 
-export type RetryAdjustmentRow = { failureClass: string; backoffMultiplier: number; maxAttemptsOverride: number | null };
+export type { RetryAdjustmentRow } from "../../ports/run-record";
+import type { RetryAdjustmentRow } from "../../ports/run-record";
 
 export const BACKOFF_MULTIPLIER_BOUNDS = [0.1, 10] as const;
 export const MAX_ATTEMPTS_OVERRIDE_BOUNDS = [1, 20] as const;
