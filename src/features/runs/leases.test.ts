@@ -248,7 +248,8 @@ describe("the run alarm", () => {
     const d1 = await rows("SELECT * FROM work_order WHERE run_id = ?", runId);
 
     // at-least-once delivery: the same alarm again, and the handler called directly
-    await runInDurableObject(stubFor(runId), (_i: RunDO, s) => s.storage.setAlarm(Date.now()));
+    // armed in the future so only runDurableObjectAlarm fires it
+    await runInDurableObject(stubFor(runId), (_i: RunDO, s) => s.storage.setAlarm(Date.now() + 3_600_000));
     expect(await fireAlarm(runId)).toBe(true);
     await runInDurableObject(stubFor(runId), (instance: RunDO) => instance.alarm());
 

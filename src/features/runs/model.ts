@@ -11,6 +11,8 @@ export const LEASE_TTL_MS = 30_000;
 export const HEARTBEAT_MS = 10_000;
 /** a lease that expires this many times without a completion dead-letters the order */
 export const MAX_RESCUES = 3;
+/** however the failure classes alternate, an order gets at most this many attempts */
+export const MAX_ORDER_ATTEMPTS = 10;
 export const DEFAULT_BUDGET = { input_tokens: 800, output_tokens: 200 } as const;
 /** GET /v1/runs shows the last 10 steps; the object keeps a few more for explain-exit */
 export const STEPS_SHOWN = 10;
@@ -80,6 +82,8 @@ export type Order = {
   updated_at: number;
   /** completions recorded (the next one is attempt `attempts + 1`) */
   attempts: number;
+  /** failed attempts per failure class: the taxonomy's retry allowances count per class */
+  failures: Record<string, number>;
   rescues: number;
   /** epoch of the newest lease (0 before the first) */
   epoch: number;

@@ -18,6 +18,7 @@ import {
   type GateSubject,
   HEARTBEAT_MS,
   LEASE_TTL_MS,
+  MAX_ORDER_ATTEMPTS,
   MAX_RESCUES,
   type NextKind,
   type OpRecord,
@@ -341,6 +342,7 @@ function addOrder(tx: Tx, cmd: Extract<Command, { type: "add_order" }>): ReduceR
     created_at: tx.now,
     updated_at: tx.now,
     attempts: 0,
+    failures: {},
     rescues: 0,
     epoch: 0,
     lease: null,
@@ -541,12 +543,14 @@ function complete(tx: Tx, cmd: Extract<Command, { type: "complete" }>): ReduceRe
     tx.emit("task.completed", { ...taskFields(tx.run, done), outcome, failure_class: null, tokens, attempt, op_id: cmd.op_id, next: "complete" });
   } else {
     failureClass = breach ? "budget_exceeded" : cmd.failure_class;
+    const classAttempt = failureClass === null ? 1 : (order.failures[failureClass] ?? 0) + 1;
+    if (failureClass !== null) base.failures = { ...order.failures, [failureClass]: classAttempt };
+    const policyStep = nextAfterFailure({ failure_class: failureClass, attempt: classAttempt, single_attempt: order.reissued }, tx.run.snapshot, cmd.policy);
     const { step, decision } = breach?.total
-      ? {
-          step: { next: "dead_letter" as const, reason_code: "budget_exhausted" },
-          decision: null,
-        }
-      : nextAfterFailure({ failure_class: failureClass, attempt, single_attempt: order.reissued }, tx.run.snapshot, cmd.policy);
+      ? { step: { next: "dead_letter" as const, reason_code: "budget_exhausted" }, decision: null }
+      : attempt >= MAX_ORDER_ATTEMPTS && (policyStep.step.next === "retry" || policyStep.step.next === "gate")
+        ? { step: { next: "dead_letter" as const, reason_code: "attempts_exhausted" }, decision: policyStep.decision }
+        : policyStep;
     const decisionId = stableId("dec", tx.run.run_id, cmd.op_id);
     const wireDecision = decision ? wireOf(decision, decisionId) : undefined;
     if (decision) logDecision(tx, decision, decisionId, order, failureClass);
