@@ -6,9 +6,14 @@ import { call, token } from "./helpers";
 
 export const stubFor = (runId: string) => env.RUN.get(env.RUN.idFromName(runId));
 
+/** How far ahead of the wall clock test runs live: their alarms then fire only through runDurableObjectAlarm. */
+export const TEST_CLOCK_AHEAD_MS = 86_400_000;
+
+/** Starts a run over HTTP and pins its object's clock a day ahead (see TEST_CLOCK_AHEAD_MS). */
 export async function startRun(tok: string, body: Record<string, unknown> = { goal: "extract and verify" }) {
   const res = await call("POST", "/v1/runs", { token: tok, body });
   if (res.status !== 201) throw new Error(`POST /v1/runs → ${res.status} ${res.text}`);
+  await setClock(res.json.run_id, Date.now() + TEST_CLOCK_AHEAD_MS);
   return res.json as { run_id: string; status: string; hints: unknown[]; policy_snapshot: any };
 }
 

@@ -1,15 +1,15 @@
 // Resolving a policy_key against a rule set (pure): first match wins, conditions, fail-closed fallbacks.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ACTIVE_GATE_RULES, GateRuleSet, resolveGate } from "./rules";
+import { type ActiveGateRules, DEFAULT_ACTIVE_GATE_RULES, GateRuleSet, resolveGate } from "./rules";
 
 describe("resolveGate", () => {
   it("applies the first rule whose conditions hold", () => {
-    const set = {
+    const set: ActiveGateRules = {
       version: 3,
       rules: [
-        { policy_key: "k", kind: "auto" as const, when: { size: { lt: 10 }, env: { eq: "dev" } } },
-        { policy_key: "k", kind: "soft" as const, timeout_ms: 500, when: { size: { gte: 10, lte: 20 } } },
-        { policy_key: "k", kind: "deny" as const },
+        { policy_key: "k", kind: "auto", when: { size: { lt: 10 }, env: { eq: "dev" } } },
+        { policy_key: "k", kind: "soft", timeout_ms: 500, when: { size: { gte: 10, lte: 20 } } },
+        { policy_key: "k", kind: "deny" },
       ],
     };
     expect(resolveGate(set, "k", { size: 5, env: "dev" })).toMatchObject({ kind: "auto", rule_id: "rules.v3#0" });

@@ -109,7 +109,7 @@ describe("RunEngine", () => {
     await engine.load();
     const reply = await engine.dispatch("run_e", create);
     expect(reply.ok).toBe(true);
-    const value = (reply as { value: { hints: unknown[]; policy_snapshot: { warnings: string[]; retry_adjustments: object } } }).value;
+    const value = (reply as unknown as { value: { hints: unknown[]; policy_snapshot: { warnings: string[]; retry_adjustments: object } } }).value;
     expect(value.hints).toEqual([]);
     expect(value.policy_snapshot.retry_adjustments).toEqual({});
     expect(value.policy_snapshot.warnings[0]).toMatch(/^DTL-STRAT-001/);

@@ -264,7 +264,7 @@ describe("the run alarm", () => {
     const run = await startRun(t.worker);
     await addOrder(t.worker, run.run_id, "a");
     await addOrder(t.worker, run.run_id, "b");
-    const t0 = await setClock(run.run_id, Date.now());
+    const t0 = await setClock(run.run_id, Date.now() + 2 * 86_400_000);
     const a = (await lease(t.worker, run.run_id, "a")).json;
     await setClock(run.run_id, t0 + 5000);
     const b = (await lease(t.worker, run.run_id, "b")).json;

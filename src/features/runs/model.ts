@@ -120,6 +120,8 @@ export type Gate = {
   subject: GateSubject;
   opened_by: string;
   opened_at: number;
+  /** sequence number of its gate.opened event: the order gates were opened in */
+  seq: number;
   decision: GateDecision | null;
   decided_by: string | null;
   decided_at: number | null;
@@ -166,6 +168,8 @@ export type DeadLetter = {
   reason_code: string;
   failure_class: string | null;
   created_at: number;
+  /** event sequence when it was created: the order dead letters happened in */
+  seq: number;
   resolved_at: number | null;
   resolver: string | null;
 };

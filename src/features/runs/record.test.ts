@@ -60,7 +60,7 @@ describe("the run outbox", () => {
     const run = await startRun(t.worker);
     await addOrder(t.worker, run.run_id, "o1");
     // far from the wall clock, so only runDurableObjectAlarm fires the retry
-    const now = await setClock(run.run_id, Date.now() + 3_600_000);
+    const now = await setClock(run.run_id, Date.now() + 2 * 86_400_000);
     const l = (await lease(t.worker, run.run_id, "o1")).json;
 
     await env.DB.exec("ALTER TABLE dead_letter RENAME TO dead_letter_parked");

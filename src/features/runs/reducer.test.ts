@@ -43,15 +43,15 @@ const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ dt: fc.integer({ min: 0, max: 40_000 }), order: pick(ORDERS), who: pick(SUBJECTS) }).map(({ dt, order, who }) => ({
     dt,
-    make: () => ({ type: "add_order", actor: actor(who), order: { order_id: order, task_id: `t-${order}`, goal: "g", input_json: {}, output_schema_id: "s", timeout_sec: 5 }, skill: null }),
+    make: (): Command => ({ type: "add_order", actor: actor(who), order: { order_id: order, task_id: `t-${order}`, goal: "g", input_json: {}, output_schema_id: "s", timeout_sec: 5 }, skill: null }),
   })),
   fc.record({ dt: fc.integer({ min: 0, max: 40_000 }), order: pick(ORDERS), n: fc.nat(1000) }).map(({ dt, order, n }) => ({
     dt,
-    make: () => ({ type: "lease", actor: actor("alice"), order_id: order, worker_id: "w", lease_id: `lease-${n}` }),
+    make: (): Command => ({ type: "lease", actor: actor("alice"), order_id: order, worker_id: "w", lease_id: `lease-${n}` }),
   })),
   fc.record({ dt: fc.integer({ min: 0, max: 40_000 }), order: pick(ORDERS), stale: fc.boolean() }).map(({ dt, order, stale }) => ({
     dt,
-    make: (s: RunState) => {
+    make: (s: RunState): Command => {
       const o = s.orders[order];
       return { type: "heartbeat", actor: actor("alice"), order_id: order, lease_id: o?.lease?.lease_id ?? "none", epoch: Math.max(1, (o?.epoch ?? 1) - (stale ? 1 : 0)) };
     },
@@ -68,7 +68,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     })
     .map(({ dt, order, outcome, fcls, op, tin, stale }) => ({
       dt,
-      make: (s: RunState) => {
+      make: (s: RunState): Command => {
         const o = s.orders[order];
         return {
           type: "complete",
@@ -91,7 +91,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ dt: fc.integer({ min: 0, max: 200_000 }), key: pick(KEYS), op: fc.nat(30), who: pick(SUBJECTS), pct: fc.integer({ min: 1, max: 40 }) }).map(
     ({ dt, key, op, who, pct }) => ({
       dt,
-      make: (s: RunState) => {
+      make: (s: RunState): Command => {
         const dl = Object.values(s.deadLetters).find((d) => d.resolved_at === null);
         return {
           type: "open_gate",
@@ -114,7 +114,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     })
     .map(({ dt, key, op, who, decision }) => ({
       dt,
-      make: () => ({ type: "decide_gate", actor: actor(who), op_id: `op-${op}`, policy_key: key, decision, note: null }),
+      make: (): Command => ({ type: "decide_gate", actor: actor(who), op_id: `op-${op}`, policy_key: key, decision, note: null }),
     })),
   fc.integer({ min: 0, max: 400_000 }).map((dt) => ({ dt, make: () => ({ type: "tick" }) as Command })),
   fc.integer({ min: 0, max: 1000 }).map((dt) => ({ dt, make: () => ({ type: "stop", actor: actor("bob"), reason: null }) as Command })),

@@ -693,6 +693,7 @@ function deadLetterOrder(tx: Tx, order: Order, opId: string, reasonCode: string,
     reason_code: reasonCode,
     failure_class: failureClass,
     created_at: tx.now,
+    seq: tx.run.seq,
     resolved_at: null,
     resolver: null,
   };
@@ -747,6 +748,7 @@ function openGate(tx: Tx, input: OpenGateInput): Gate {
     subject: input.subject,
     opened_by: input.opener,
     opened_at: tx.now,
+    seq: tx.run.seq + 1,
     decision: null,
     decided_by: null,
     decided_at: null,
@@ -1067,7 +1069,7 @@ function stop(tx: Tx, cmd: Extract<Command, { type: "stop" }>): ReduceResult | R
     tx.putOrder({ ...o, status: "REVOKED", lease: null, not_before: null });
     tx.emit("task.revoked", { ...taskFields(tx.run, o), lease_id: o.lease?.lease_id ?? null, epoch: o.lease?.epoch ?? null, reason: "run stopped" });
   }
-  for (const g of tx.allGates().sort((a, b) => a.opened_at - b.opened_at || (a.gate_id < b.gate_id ? -1 : 1))) {
+  for (const g of tx.allGates().sort((a, b) => a.seq - b.seq)) {
     if (g.status !== "pending") continue;
     aborted_gates.push(g.gate_id);
     applyDecision(tx, g, "approve_abort", cmd.actor.subject, cmd.reason, "run stopped");

@@ -81,8 +81,8 @@ const stepView = (s: Step) => s;
 export function runView(state: RunState) {
   const { run } = state;
   const orders = Object.values(state.orders).sort((a, b) => a.index - b.index);
-  const gates = Object.values(state.gates).sort((a, b) => a.opened_at - b.opened_at || (a.gate_id < b.gate_id ? -1 : 1));
-  const deadLetters = Object.values(state.deadLetters).sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+  const gates = Object.values(state.gates).sort((a, b) => a.seq - b.seq);
+  const deadLetters = Object.values(state.deadLetters).sort((a, b) => a.seq - b.seq);
   return {
     run_id: run.run_id,
     kind: run.kind,
@@ -125,9 +125,9 @@ export function explainView(state: RunState) {
       .filter((s) => s.decision !== undefined)
       .map((s) => ({ order_id: s.order_id, op_id: s.op_id, attempt: s.attempt, next: s.next, ...s.decision })),
     gates: Object.values(state.gates)
-      .sort((a, b) => a.opened_at - b.opened_at || (a.gate_id < b.gate_id ? -1 : 1))
+      .sort((a, b) => a.seq - b.seq)
       .map((g) => gateView(run.run_id, g)),
-    dead_letters: Object.values(state.deadLetters).sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1)),
+    dead_letters: Object.values(state.deadLetters).sort((a, b) => a.seq - b.seq),
     hints: run.hints,
     tokens: { in: run.used.tokens_in, out: run.used.tokens_out },
     steps: run.steps_total,
