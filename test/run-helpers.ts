@@ -1,5 +1,5 @@
 // Test helpers for runs: start runs and orders over HTTP, reach a run's Durable Object, move its clock, fire its alarm.
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import type { RunDO } from "../durable-objects/run-do";
 import type { RunState } from "../src/features/runs/model";
 import { call, token } from "./helpers";
@@ -60,7 +60,21 @@ export async function setClock(runId: string, at: number): Promise<number> {
 
 export const fireAlarm = (runId: string) => runDurableObjectAlarm(stubFor(runId));
 
+/** Waits until the run's outbox flushes (D1 rows and events go out after the response). */
+export async function drain(runId: string): Promise<void> {
+  await runInDurableObject(stubFor(runId), (instance: RunDO) => instance.engine.idle());
+}
+
+/** Waits for every run object's outbox, so D1 reflects every response given so far. */
+export async function drainAll(): Promise<void> {
+  for (const id of await listDurableObjectIds(env.RUN)) {
+    await runInDurableObject(env.RUN.get(id), (instance: RunDO) => instance.engine.idle());
+  }
+}
+
+/** The alarm as armed once the outbox has flushed (while it is unsent, a 5 s safety alarm may be armed). */
 export async function scheduledAlarm(runId: string): Promise<number | null> {
+  await drain(runId);
   return runInDurableObject(stubFor(runId), (_i: RunDO, state) => state.storage.getAlarm());
 }
 
@@ -74,10 +88,13 @@ export async function eventLog(runId: string): Promise<any[]> {
 }
 
 export async function outboxSize(runId: string): Promise<number> {
+  await drain(runId);
   return runInDurableObject(stubFor(runId), async (_i: RunDO, state) => (await state.storage.list({ prefix: "out:" })).size);
 }
 
+/** D1 rows, read after every run's outbox has flushed. */
 export async function rows<T = Record<string, unknown>>(sql: string, ...binds: unknown[]): Promise<T[]> {
+  await drainAll();
   return (await env.DB.prepare(sql).bind(...binds).all<T>()).results;
 }
 

@@ -123,23 +123,27 @@ describe("RunEngine", () => {
     await engine.load();
     f.control.failWrites = 2;
     expect((await engine.dispatch("run_e", create)).ok).toBe(true);
+    await engine.idle();
     expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toHaveLength(1);
     expect(storage.alarm).toBe(now + 1000);
 
     now += 1000;
     await engine.alarm();
+    await engine.idle();
     expect(storage.alarm).toBe(now + 2000);
     expect(f.written).toEqual([]);
 
     now += 2000;
     f.control.failPublish = 1;
     await engine.alarm();
+    await engine.idle();
     expect(f.written).toHaveLength(1);
     expect(f.published).toEqual([]);
     expect(storage.alarm).toBe(now + 4000); // third failure in a row
 
     now += 4000;
     await engine.alarm();
+    await engine.idle();
     expect(f.published.flat().map((e) => e.type)).toEqual(["run.started"]);
     expect(f.written).toHaveLength(2); // rewritten: the D1 writes are idempotent
     expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toEqual([]);
@@ -157,6 +161,7 @@ describe("RunEngine", () => {
     f.control.failWrites = 1;
     const leased = await first.dispatch("run_e", { op: "lease", actor, order_id: "o1", worker_id: "w" });
     expect(leased.ok).toBe(true);
+    await first.idle();
     storage.alarm = null; // the restart lost the alarm too
 
     const second = new RunEngine(storage, f.deps, { now: () => now + 31_000 });
@@ -164,6 +169,7 @@ describe("RunEngine", () => {
     // re-armed at once for the earliest deadline: the lease expiry (the outbox retry is due later)
     expect(storage.alarm).toBe(now + 30_000);
     await second.alarm();
+    await second.idle();
     expect(second.snapshotState()?.orders.o1).toMatchObject({ status: "QUEUED", rescues: 1 });
     expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toEqual([]);
     const types = f.published.flat().map((e) => e.type);

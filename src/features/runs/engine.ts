@@ -16,6 +16,8 @@ type OutboxItem = { n: number; events: WardenRunEvent[]; records: Effects["recor
 
 const MAX_PUT = 128;
 const FLUSH_RETRY_MAX_MS = 60_000;
+/** while an outbox item is unsent the alarm is armed at most this far ahead, in case the object dies mid-flush */
+const OUTBOX_SAFETY_MS = 5_000;
 const pad = (n: number) => String(n).padStart(12, "0");
 
 /** Storage layout: one key per entity so a change writes only what changed. */
@@ -70,7 +72,8 @@ export class RunEngine {
       this.nextOut = Math.max(this.nextOut, item.n + 1);
     }
     this.armedAt = await this.storage.getAlarm();
-    if (this.outbox.size > 0 && this.armedAt === null) {
+    if (this.outbox.size > 0) {
+      // the previous instance died with unsent items: retry at once
       this.retryAt = this.clock.now();
       await this.rearm();
     }
@@ -88,20 +91,30 @@ export class RunEngine {
     const result = await this.apply(command);
     if (!result.ok) return result;
     const mine = result.item;
-    await this.flush();
-    const activated =
-      mine && !this.outbox.has(mine.n) && mine.activations.length
-        ? mine.activations.map((a) => ({ target: a.target, version: a.version }))
-        : undefined;
+    // The state is committed: answer now and let the outbox reach D1 and EVENTS behind the response. Only a
+    // policy activation is awaited, so that the approver's next read sees the new version.
+    const flushed = this.flush();
+    if (!mine?.activations.length) return { ok: true, value: result.reply };
+    await flushed;
+    const activated = this.outbox.has(mine.n) ? undefined : mine.activations.map((a) => ({ target: a.target, version: a.version }));
     return { ok: true, value: result.reply, ...(activated ? { activated } : {}) };
   }
 
-  /** The alarm: fire due timers, retry the outbox, re-arm for the earliest deadline. Idempotent. */
+  /**
+   * The alarm: fire due timers, re-arm for the earliest deadline, start the outbox flush. Idempotent. The flush
+   * is not awaited, so a flush never delays the object's next alarm (a failed one re-arms a retry).
+   */
   async alarm(): Promise<void> {
     this.armedAt = null;
     if (this.state) await this.apply({ type: "tick" });
-    await this.flush();
+    if (this.outbox.size > 0) this.retryAt = Math.min(this.retryAt ?? Number.POSITIVE_INFINITY, this.clock.now() + OUTBOX_SAFETY_MS);
     await this.rearm();
+    void this.flush();
+  }
+
+  /** Resolves once every outbox flush started so far has finished (tests, graceful waits). */
+  idle(): Promise<void> {
+    return this.flushChain;
   }
 
   private read(runId: string, req: Extract<RunRequest, { op: "view" | "explain" | "get_gate" }>): RunReply {
@@ -210,6 +223,7 @@ export class RunEngine {
       item = { n: this.nextOut++, events: effects.events, records: effects.records, activations: effects.activations };
       this.outbox.set(item.n, item);
       puts[`out:${pad(item.n)}`] = item;
+      this.retryAt ??= now + OUTBOX_SAFETY_MS;
     }
     const writes: Promise<unknown>[] = [];
     const entries = Object.entries(puts);
@@ -220,10 +234,12 @@ export class RunEngine {
     return { ok: true as const, reply: result.reply, item };
   }
 
-  /** Serialized: each caller waits for a flush that started after its own item was queued. */
+  /** Serialized: each flush starts after the previous one, so it sees every item queued before it was asked for. */
   private flush(): Promise<void> {
-    const run = this.flushChain.then(() => this.flushOnce());
-    this.flushChain = run.catch(() => undefined);
+    const run = this.flushChain.then(() => this.flushOnce()).catch((e) => {
+      console.error(JSON.stringify({ level: "error", msg: "run outbox flush crashed", error: String(e) }));
+    });
+    this.flushChain = run;
     return run;
   }
 
@@ -246,7 +262,7 @@ export class RunEngine {
       this.outbox.delete(item.n);
       await this.storage.delete([`out:${pad(item.n)}`]);
     }
-    if (this.retryAt !== null || this.failures > 0) {
+    if (this.outbox.size === 0 && (this.retryAt !== null || this.failures > 0)) {
       this.failures = 0;
       this.retryAt = null;
       await this.rearm();
