@@ -40,7 +40,7 @@ class MemoryStorage implements RunStorage {
   }
 }
 
-function fakes(opts: { hints?: () => Promise<MemoryHint[]>; adjustments?: () => Promise<never[]> } = {}) {
+function fakes(opts: { hints?: () => Promise<MemoryHint[]>; failureHints?: () => Promise<MemoryHint[]>; adjustments?: () => Promise<never[]> } = {}) {
   const written: RecordOp[][] = [];
   const published: WardenEvent[][] = [];
   const hintCalls: unknown[] = [];
@@ -73,7 +73,10 @@ function fakes(opts: { hints?: () => Promise<MemoryHint[]>; adjustments?: () => 
         hintCalls.push(args);
         return opts.hints ? opts.hints() : [];
       },
-      forTaskFailure: async () => [],
+      forTaskFailure: async (...args: unknown[]) => {
+        hintCalls.push(args);
+        return opts.failureHints ? opts.failureHints() : [];
+      },
     },
     policyStore: { activateProfile: async () => true },
     gateRuleStore: { activate: async () => true },
@@ -113,6 +116,30 @@ describe("RunEngine", () => {
     expect(value.hints).toEqual([]);
     expect(value.policy_snapshot.retry_adjustments).toEqual({});
     expect(value.policy_snapshot.warnings[0]).toMatch(/^DTL-STRAT-001/);
+  });
+
+  it("asks for failure hints on a failed attempt, returns them with the next step, and never waits long for them", async () => {
+    const hint: MemoryHint = { id: "m9", namespace: "team/t1/org/runbook", class: "kb", text: "rate limits clear after a minute", score: 0.7 };
+    let slow = false;
+    const f = fakes({ failureHints: () => (slow ? new Promise(() => {}) : Promise.resolve([hint])) });
+    const engine = new RunEngine(new MemoryStorage(), f.deps, { now: () => 1000 });
+    await engine.load();
+    await engine.dispatch("run_e", create);
+    for (const id of ["o1", "o2"]) {
+      await engine.dispatch("run_e", { op: "add_order", actor, order: { order_id: id, task_id: `task-${id}`, goal: "g", input_json: {}, output_schema_id: "s", timeout_sec: 1 }, skill: null });
+    }
+    const l1 = (await engine.dispatch("run_e", { op: "lease", actor, order_id: "o1", worker_id: "w" })) as unknown as { value: { lease_id: string } };
+    const done = { op: "complete" as const, actor, epoch: 1, outcome: "ERROR" as const, failure_class: "rate_limit", tokens_in: 0, tokens_out: 0, output: null };
+    const r1 = await engine.dispatch("run_e", { ...done, order_id: "o1", lease_id: l1.value.lease_id, op_id: "a" });
+    expect(r1).toMatchObject({ ok: true, value: { next: "retry", hints: [hint] } });
+    expect(f.hintCalls.at(-1)).toEqual(["t1", { reasonBucket: "rate_limit", taskKey: "task-o1", runId: "run_e" }, 1000]);
+
+    slow = true;
+    const l2 = (await engine.dispatch("run_e", { op: "lease", actor, order_id: "o2", worker_id: "w" })) as unknown as { value: { lease_id: string } };
+    const started = Date.now();
+    const r2 = await engine.dispatch("run_e", { ...done, order_id: "o2", lease_id: l2.value.lease_id, op_id: "b" });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(r2.ok && "hints" in r2.value).toBe(false);
   });
 
   it("keeps failed D1 writes and events in the outbox, retries them by alarm with back-off, and sends each event id once", async () => {

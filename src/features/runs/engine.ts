@@ -3,6 +3,7 @@
 import type { Clock, Deps } from "../../deps";
 import type { AppError } from "../../errors";
 import type { RunReply, RunRequest } from "../../ports/run-gateway";
+import type { MemoryHint } from "../../ports/hints";
 import type { RunStorage } from "../../ports/run-storage";
 import { canonicalJson, sha256Hex } from "../policy/decision-log";
 import type { Activation, Command, DeadLetter, EarlyApproval, Effects, Gate, OpRecord, Order, RunMeta, RunState, WardenRunEvent } from "./model";
@@ -18,9 +19,11 @@ const MAX_PUT = 128;
 const FLUSH_RETRY_MAX_MS = 60_000;
 /** while an outbox item is unsent the alarm is armed at most this far ahead, in case the object dies mid-flush */
 const OUTBOX_SAFETY_MS = 5_000;
+const FAILURE_HINTS_WAIT_MS = 250;
 const pad = (n: number) => String(n).padStart(12, "0");
 
-/** Storage layout: one key per entity so a change writes only what changed. */
+/** Storage layout: "meta" and "steps" for the run, one key per entity so a change writes only what changed,
+ * "ev:<seq>" the event log, "out:<n>" the outbox. */
 const MAPS = [
   ["orders", "o:"],
   ["gates", "g:"],
@@ -54,8 +57,9 @@ export class RunEngine {
 
   /** Loads everything but the event log (called inside blockConcurrencyWhile). */
   async load(): Promise<void> {
-    const meta = await this.storage.get<RunMeta>("meta");
-    if (meta) {
+    const stored = await this.storage.get<Omit<RunMeta, "steps">>("meta");
+    if (stored) {
+      const meta: RunMeta = { ...stored, steps: (await this.storage.get<RunMeta["steps"]>("steps")) ?? [] };
       const maps = await Promise.all(
         MAPS.map(async ([name, prefix]) => {
           const rows = await this.storage.list<never>({ prefix });
@@ -156,12 +160,13 @@ export class RunEngine {
         return { type: "heartbeat", actor, order_id: req.order_id, lease_id: req.lease_id, epoch: req.epoch };
       case "complete": {
         const { actor: _a, op: _o, ...body } = req;
-        const [digest, policy, gate_rules] = await Promise.all([
+        const [digest, policy, gate_rules, failure_hints] = await Promise.all([
           sha256Hex(canonicalJson(body)),
           this.deps.policies.get(actor.team_id, now),
           this.deps.gateRules.get(actor.team_id, now),
+          req.outcome === "PASS" ? [] : this.failureHints(actor.team_id, runId, req, now),
         ]);
-        return { type: "complete", ...body, actor, digest, policy, gate_rules };
+        return { type: "complete", ...body, actor, digest, policy, gate_rules, failure_hints };
       }
       case "open_gate":
         return {
@@ -190,6 +195,26 @@ export class RunEngine {
     }
   }
 
+  /** task.observer.memory_hints for a failed attempt: never more than FAILURE_HINTS_WAIT_MS on the completion's path. */
+  private async failureHints(teamId: string, runId: string, req: Extract<RunRequest, { op: "complete" }>, now: number): Promise<MemoryHint[]> {
+    const order = this.state?.orders[req.order_id];
+    if (!order || this.state?.ops[req.op_id]) return [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([
+        this.deps.hints.forTaskFailure(teamId, { reasonBucket: req.failure_class ?? "unknown", taskKey: order.task_id, runId }, now),
+        new Promise<MemoryHint[]>((resolve) => {
+          timer = setTimeout(() => resolve([]), FAILURE_HINTS_WAIT_MS);
+        }),
+      ]);
+    } catch (e) {
+      console.warn(JSON.stringify({ level: "warn", msg: "failure hints unavailable", error: String(e) }));
+      return [];
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+
   private async hintsFor(teamId: string, goal: string, skills: string[], now: number) {
     try {
       return await this.deps.hints.forRunStart(teamId, { goal, taskKeys: skills }, now);
@@ -209,7 +234,13 @@ export class RunEngine {
     const { effects } = result;
     const puts: Record<string, unknown> = {};
     const dels: string[] = [];
-    if (prev === null || prev.run !== result.state.run) puts.meta = result.state.run;
+    const run = result.state.run;
+    if (prev === null || prev.run !== run) {
+      // steps are the bulky part of the run and change less often than its counters: a key of their own
+      const { steps, ...meta } = run;
+      puts.meta = meta;
+      if (prev === null || prev.run.steps !== steps) puts.steps = steps;
+    }
     for (const [name, prefix] of MAPS) {
       const before = (prev?.[name] ?? {}) as Record<string, unknown>;
       const after = result.state[name] as Record<string, unknown>;

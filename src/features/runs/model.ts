@@ -146,6 +146,7 @@ export type CompleteReply = {
   gate_id?: string;
   dead_letter_id?: string;
   refused?: string;
+  hints?: MemoryHint[];
   decision?: {
     decision_id: string;
     rule_id: string;
@@ -238,6 +239,8 @@ export type Command =
       output: unknown;
       policy: PolicyContext;
       gate_rules: ActiveGateRules;
+      /** memory hints for a failed attempt (HintsProvider.forTaskFailure), best-effort */
+      failure_hints: MemoryHint[];
     }
   | { type: "open_gate"; actor: Actor; op_id: string; policy_key: string; context: Record<string, unknown>; gate_rules: ActiveGateRules }
   | { type: "propose_deploy"; actor: Actor; run_id: string; target: "profile" | "gates"; version: number }

@@ -85,6 +85,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
           output: null,
           policy,
           gate_rules: DEFAULT_ACTIVE_GATE_RULES,
+          failure_hints: [],
         };
       },
     })),

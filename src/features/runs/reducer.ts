@@ -554,7 +554,13 @@ function complete(tx: Tx, cmd: Extract<Command, { type: "complete" }>): ReduceRe
     const decisionId = stableId("dec", tx.run.run_id, cmd.op_id);
     const wireDecision = decision ? wireOf(decision, decisionId) : undefined;
     if (decision) logDecision(tx, decision, decisionId, order, failureClass);
-    reply = { next: step.next, attempt, ...(breach ? { refused: breach.rule } : {}), ...(wireDecision ? { decision: wireDecision } : {}) };
+    reply = {
+      next: step.next,
+      attempt,
+      ...(breach ? { refused: breach.rule } : {}),
+      ...(wireDecision ? { decision: wireDecision } : {}),
+      ...(cmd.failure_hints.length ? { hints: cmd.failure_hints } : {}),
+    };
     const last = { op_id: cmd.op_id, outcome, failure_class: failureClass, next: step.next };
     const stepBase = {
       order_id: order.order_id,
@@ -568,7 +574,15 @@ function complete(tx: Tx, cmd: Extract<Command, { type: "complete" }>): ReduceRe
       ...(breach ? { refused: breach.rule } : {}),
       ...(decision ? { decision: { ...decision, decision_id: decisionId } } : {}),
     };
-    const failedFields = { ...taskFields(tx.run, { ...base }), outcome, failure_class: failureClass, tokens, attempt, op_id: cmd.op_id };
+    const failedFields = {
+      ...taskFields(tx.run, { ...base }),
+      outcome,
+      failure_class: failureClass,
+      tokens,
+      attempt,
+      op_id: cmd.op_id,
+      hints: cmd.failure_hints.map((h) => h.id),
+    };
     switch (step.next) {
       case "retry": {
         const waiting: Order =
@@ -673,7 +687,7 @@ function logDecision(tx: Tx, d: StepDecision, decisionId: string, order: Order, 
       profile_version: d.profile_version,
       requested_mode: d.requested_mode,
       effective_mode: d.memrl_mode,
-      ceiling: d.memrl_mode,
+      ceiling: d.ceiling,
       failure_class: d.failure_class,
       attempt_bucket: d.attempt_bucket,
       rule_id: d.rule_id,

@@ -230,6 +230,23 @@ describe("a multi-step run over HTTP", () => {
   });
 });
 
+describe("decisions and the EVENTS queue", () => {
+  it("logs each completion's MemRL decision through the queue consumer into the decision log", async () => {
+    const t = await teamTokens("declog");
+    const { runId, orderId, lease: l } = await leasedOrder(t.worker);
+    const r = (await complete(t.worker, runId, orderId, { lease_id: l.lease_id, epoch: 1, op_id: "d1", outcome: "ERROR", failure_class: "timeout" })).json;
+    const decisionId = r.decision.decision_id;
+    let logged: Record<string, unknown>[] = [];
+    for (let i = 0; i < 50 && logged.length === 0; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      logged = await rows("SELECT run_id, task_id, rule_id, selected_action, failure_class, attempt_bucket, profile_version FROM policy_decision WHERE decision_id = ?", decisionId);
+    }
+    expect(logged).toEqual([
+      { run_id: runId, task_id: `task-${orderId}`, rule_id: "off.phase_timeout.initial", selected_action: "retry", failure_class: "phase_timeout", attempt_bucket: "initial", profile_version: 0 },
+    ]);
+  });
+});
+
 describe("token budgets", () => {
   it("refuse a step over the input cap: the output is not accepted, one trimmed retry, then a dead letter", async () => {
     const t = await teamTokens("budget-a");

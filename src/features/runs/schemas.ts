@@ -190,6 +190,7 @@ export const CompleteResponse = z
     gate_id: z.string().optional(),
     dead_letter_id: z.string().optional(),
     refused: z.string().optional(),
+    hints: z.array(MemoryHintSchema).optional(),
     decision: z.record(z.string(), z.unknown()).optional(),
   })
   .meta({ id: "CompleteResponse", example: { next: "gate", attempt: 1, gate_id: "gate_9a3f…" } });

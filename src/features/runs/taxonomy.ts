@@ -52,7 +52,7 @@ export type NextStep =
   | { next: "dead_letter"; reason_code: string }
   | { next: "replan" };
 
-export type StepDecision = Decision & { profile_version: number; max_attempts: number; attempt: number };
+export type StepDecision = Decision & { profile_version: number; max_attempts: number; attempt: number; ceiling: MemrlMode };
 
 export type PolicyContext = { compiled: CompiledProfile; ceiling: MemrlMode };
 
@@ -129,6 +129,7 @@ export function nextAfterFailure(
   const decision: StepDecision = {
     ...raw,
     profile_version: policy.compiled.version,
+    ceiling: policy.ceiling,
     max_attempts: plan.maxAttempts,
     attempt: input.attempt,
   };
