@@ -1,7 +1,7 @@
 // RunEngine with in-memory storage and fake ports: hints and snapshot at start, outbox retries, restart with pending work.
 import { describe, expect, it } from "vitest";
 import type { EngineDeps } from "./engine";
-import { RunEngine } from "./engine";
+import { fitForQueue, RunEngine } from "./engine";
 import type { RunStorage } from "../../ports/run-storage";
 import type { RecordOp } from "../../ports/run-record";
 import type { WardenEvent } from "../../ports/event-bus";
@@ -202,5 +202,11 @@ describe("RunEngine", () => {
     const types = f.published.flat().map((e) => e.type);
     expect(types).toEqual(["run.started", "task.created", "run.running", "task.leased", "task.lease_expired"]);
     expect(new Set(f.published.flat().map((e) => e.event_id)).size).toBe(types.length);
+  });
+
+  it("sends an event too large for a queue message as its envelope, marked truncated", () => {
+    const base = { event_id: "evt_r_1", type: "run.completed", team_id: "t", run_id: "r", seq: 1, occurred_at: 5 };
+    expect(fitForQueue({ ...base, small: "x" })).toEqual({ ...base, small: "x" });
+    expect(fitForQueue({ ...base, big: "x".repeat(200_000) })).toEqual({ ...base, truncated: true });
   });
 });

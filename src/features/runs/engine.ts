@@ -39,6 +39,14 @@ const idOf: Record<(typeof MAPS)[number][0], (v: never) => string> = {
   deadLetters: (d: DeadLetter) => d.id,
 };
 
+/** Queue messages are capped at 128 KB: an event that would not fit goes out as its envelope, marked truncated. */
+const MAX_EVENT_BYTES = 100_000;
+export function fitForQueue(e: WardenRunEvent): WardenRunEvent {
+  if (JSON.stringify(e).length <= MAX_EVENT_BYTES) return e;
+  const { event_id, type, team_id, run_id, seq, occurred_at } = e;
+  return { event_id, type, team_id, run_id, seq, occurred_at, truncated: true };
+}
+
 export class RunEngine {
   private state: RunState | null = null;
   private outbox = new Map<number, OutboxItem>();
@@ -281,7 +289,7 @@ export class RunEngine {
       try {
         if (item.records.length) await this.deps.runRecord.write(item.records);
         for (const a of item.activations) await this.activate(a);
-        if (item.events.length) await this.deps.events.publish(item.events);
+        if (item.events.length) await this.deps.events.publish(item.events.map(fitForQueue));
       } catch (e) {
         this.failures++;
         const delay = Math.min(FLUSH_RETRY_MAX_MS, 1000 * 2 ** (this.failures - 1));

@@ -37,6 +37,7 @@ import {
 import { nextAfterFailure, type StepDecision } from "./taxonomy";
 import { gateOpenView, gateView, earlyView } from "./views";
 
+const RUN_COMPLETED_ORDERS = 200;
 const TERMINAL_ORDER: ReadonlySet<OrderStatus> = new Set(["COMPLETE", "SKIPPED", "DEAD_LETTER", "REVOKED"]);
 const ENDED_RUN: ReadonlySet<RunStatus> = new Set(["COMPLETE", "DEAD_LETTER", "STOPPED"]);
 
@@ -1106,7 +1107,9 @@ function endRun(tx: Tx, status: RunStatus, reason: string) {
     steps: tx.run.steps_total,
     duration_ms: tx.now - tx.run.created_at,
     dead_letters: tx.allDeadLetters().filter((d) => d.resolved_at === null).length,
-    orders: orders.map((o) => ({
+    orders_total: orders.length,
+    // the first RUN_COMPLETED_ORDERS only: a queue message stays well under its size limit
+    orders: orders.slice(0, RUN_COMPLETED_ORDERS).map((o) => ({
       order_id: o.order_id,
       task_id: o.task_id,
       skill: skillOf(tx.run, o),

@@ -15,6 +15,7 @@ import {
   HeartbeatResponse,
   LeaseBody,
   LeaseResponse,
+  MAX_ORDER_BYTES,
   MAX_OUTPUT_BYTES,
   OrderBody,
   OrderCreated,
@@ -109,6 +110,7 @@ export const runsRoutes = featureApp()
     async (c) => {
       const { run_id } = c.req.valid("param");
       const { skill, ...order } = c.req.valid("json");
+      if (JSON.stringify(order).length > MAX_ORDER_BYTES) throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_ORDER_BYTES });
       const reply = await callRun(c.env.deps, run_id, { op: "add_order", actor: actorOf(c.get("principal")), order, skill: skill ?? null });
       return c.json(reply.value as never, 201);
     },

@@ -367,6 +367,7 @@ describe("bad inputs on run routes", () => {
       ["POST", `/v1/runs/${runId}/orders`, { ...orderBody("b"), timeout_sec: 0 }, 400],
       ["POST", `/v1/runs/${runId}/orders`, { ...orderBody("b"), extra: true }, 400],
       ["POST", `/v1/runs/${runId}/orders`, orderBody(orderId, { goal: "another" }), 409],
+      ["POST", `/v1/runs/${runId}/orders`, orderBody("huge", { input_json: { blob: "x".repeat(300 * 1024) } }), 413],
       ["POST", `/v1/runs/${runId}/orders/${orderId}/lease`, {}, 400],
       ["POST", `/v1/runs/${runId}/orders/${orderId}/heartbeat`, { lease_id: l.lease_id, epoch: "1" }, 400],
       ["POST", `/v1/runs/${runId}/orders/${orderId}/heartbeat`, { lease_id: l.lease_id, epoch: 0 }, 400],

@@ -5,6 +5,8 @@ import { WorkOrderV1 } from "../../../contracts/work-order.v1";
 const id = z.string().min(1).max(128);
 /** largest `output` a completion may carry (serialized JSON) */
 export const MAX_OUTPUT_BYTES = 256 * 1024;
+/** largest work order (serialized JSON): it is kept in the run's storage and in D1 */
+export const MAX_ORDER_BYTES = 256 * 1024;
 
 export const RunParams = z.object({ run_id: id });
 export const OrderParams = z.object({ run_id: id, order_id: id });
