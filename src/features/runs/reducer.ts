@@ -503,13 +503,14 @@ function budgetBreach(tx: Tx, order: Order, tokensIn: number, tokensOut: number)
 }
 
 function complete(tx: Tx, cmd: Extract<Command, { type: "complete" }>): ReduceResult | Reply {
+  const found = orderFor(tx, cmd.actor, cmd.order_id);
+  if ("ok" in found) return found;
+  // op_id idempotency comes before the lease check: a retried completion gets its first answer after the lease is gone
   const seen = tx.op(cmd.op_id);
   if (seen) {
     if (seen.digest === cmd.digest && seen.order_id === cmd.order_id) return seen.reply;
     return conflict(`op_id ${cmd.op_id} was already used with a different body`);
   }
-  const found = orderFor(tx, cmd.actor, cmd.order_id);
-  if ("ok" in found) return found;
   const stale = checkLease(tx, found, cmd.lease_id, cmd.epoch);
   if (stale) return stale;
 
