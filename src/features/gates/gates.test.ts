@@ -1,5 +1,5 @@
 // Gates and approvals over HTTP: the default matrix, soft timers, hard gates, early approvals, races, team rules, deploys.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import { call, token } from "../../../test/helpers";
 import {
@@ -19,12 +19,15 @@ import {
 import { DEFAULT_PROFILE } from "../policy/default-profile";
 import { DEFAULT_GATE_RULES } from "./rules";
 
+// the machine is shared: HTTP-heavy cases get room beyond the 5 s default
+vi.setConfig({ testTimeout: 30_000 });
+
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) => call("POST", `/v1/runs/${runId}/gates`, { token: tok, body });
 const getGate = (tok: string, runId: string, gateId: string) => call("GET", `/v1/runs/${runId}/gates/${gateId}`, { token: tok });
 const approve = (tok: string, body: Record<string, unknown>) => call("POST", "/v1/approvals", { token: tok, body });
 const approvalRows = (runId: string) =>
   rows<{ gate_id: string; decision: string; approver: string; op_id: string; policy_key: string; reason: string | null }>(
-    "SELECT gate_id, decision, approver, op_id, policy_key, reason FROM approval_event WHERE run_id = ? ORDER BY created_at, id",
+    "SELECT gate_id, decision, approver, op_id, policy_key, reason FROM approval_event WHERE run_id = ? ORDER BY rowid",
     runId,
   );
 
@@ -222,7 +225,7 @@ describe("approve and deny racing", () => {
       expect(byGate.get(gateId)?.decision).toBe(winner);
       expect((await getGate(t.worker, run.run_id, gateId)).json.status).toBe(winner === "retry" ? "approved" : "denied");
     }
-  });
+  }, 60_000);
 });
 
 describe("team gate rules", () => {

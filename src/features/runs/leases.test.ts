@@ -1,6 +1,6 @@
 // Leases over HTTP and inside the run's Durable Object: expiry and rescue, epochs, eviction, idempotent completion, alarms.
 import { runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { RunDO } from "../../../durable-objects/run-do";
 import { call } from "../../../test/helpers";
 import {
@@ -19,6 +19,9 @@ import {
   teamTokens,
 } from "../../../test/run-helpers";
 import { HEARTBEAT_MS, LEASE_TTL_MS, MAX_RESCUES } from "./model";
+
+// the machine is shared: HTTP-heavy cases get room beyond the 5 s default
+vi.setConfig({ testTimeout: 30_000 });
 
 const heartbeat = (tok: string, runId: string, orderId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/orders/${orderId}/heartbeat`, { token: tok, body });
