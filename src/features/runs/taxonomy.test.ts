@@ -18,7 +18,7 @@ describe("taxonomyPlan", () => {
     ["timeout", [1000, 4000]],
     ["tool_error", [1000, 4000]],
   ])("retries %s with back-offs %j, then dead-letters", (cls, delays) => {
-    delays.forEach((ms, i) => expect(plan(cls, i + 1)).toEqual({ next: "retry", retry_after_ms: ms }));
+    for (const [i, ms] of delays.entries()) expect(plan(cls, i + 1)).toEqual({ next: "retry", retry_after_ms: ms });
     expect(plan(cls, delays.length + 1)).toEqual({ next: "dead_letter", reason_code: `retries_exhausted:${cls}` });
   });
 
