@@ -2,222 +2,34 @@
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
 import { canonicalJson } from "../policy/decision-log";
-import { type ActiveGateRules, resolveGate } from "../gates/rules";
+import { applyDecision, decideGateApi, openGate, openGateApi } from "./gate-steps";
 import {
-  type Activation,
   type Actor,
   type Command,
   type CompleteReply,
   type CreateRun,
-  type DeadLetter,
-  type EarlyApproval,
   type Effects,
   type Gate,
-  type GateDecision,
-  type GateStatus,
-  type GateSubject,
   HEARTBEAT_MS,
   LEASE_TTL_MS,
   MAX_ORDER_ATTEMPTS,
   MAX_RESCUES,
-  type NextKind,
-  type OpRecord,
   type Order,
   type OrderStatus,
-  type RecordOp,
   type ReduceResult,
   type Reply,
   type RunMeta,
   type RunState,
   type RunStatus,
-  STEPS_KEPT,
-  type Step,
-  type WardenRunEvent,
 } from "./model";
 import { nextAfterFailure, type StepDecision } from "./taxonomy";
-import { gateOpenView, gateView, earlyView } from "./views";
+import { conflict, controlOpId, deadLetterOrder, forbidden, gateIdFor, notFound, rejected, runRow, skillOf, taskFields, Tx } from "./tx";
+
+export { controlOpId, gateIdFor };
 
 const RUN_COMPLETED_ORDERS = 200;
 const TERMINAL_ORDER: ReadonlySet<OrderStatus> = new Set(["COMPLETE", "SKIPPED", "DEAD_LETTER", "REVOKED"]);
 const ENDED_RUN: ReadonlySet<RunStatus> = new Set(["COMPLETE", "DEAD_LETTER", "STOPPED"]);
-
-const DECISION_STATUS: Record<GateDecision, GateStatus> = {
-  approve_retry: "approved",
-  approve_skip: "skipped",
-  approve_abort: "aborted",
-  deny: "denied",
-  auto_allow: "auto_allowed",
-  allow: "approved",
-};
-/** approval_event.decision (DESIGN §3: allow | auto_allow | deny | abort | skip | retry) */
-const DECISION_RECORD: Record<GateDecision, string> = {
-  approve_retry: "retry",
-  approve_skip: "skip",
-  approve_abort: "abort",
-  deny: "deny",
-  auto_allow: "auto_allow",
-  allow: "allow",
-};
-const isAllow = (d: GateDecision) => d === "approve_retry" || d === "auto_allow" || d === "allow";
-
-const notFound = (message: string): { ok: false; error: AppError } => ({ ok: false, error: { code: "not_found", message } });
-const conflict = (message: string): { ok: false; error: AppError } => ({ ok: false, error: { code: "conflict", message } });
-const forbidden = (message: string): { ok: false; error: AppError } => ({ ok: false, error: { code: "forbidden", message } });
-const rejected = (message: string, ruleIds?: string[]): { ok: false; error: AppError } => ({
-  ok: false,
-  error: { code: "rejected", message, ...(ruleIds ? { ruleIds } : {}) },
-});
-
-export const gateIdFor = (runId: string, opId: string, policyKey: string) => stableId("gate", runId, opId, policyKey);
-export const controlOpId = (target: "profile" | "gates", version: number) => `deploy-${target}-v${version}`;
-
-/** Copy-on-write transaction over one state: maps are copied once, on first write. */
-class Tx {
-  run: RunMeta;
-  private orders: Record<string, Order> | null = null;
-  private gates: Record<string, Gate> | null = null;
-  private early: Record<string, EarlyApproval> | null = null;
-  private ops: Record<string, OpRecord> | null = null;
-  private dls: Record<string, DeadLetter> | null = null;
-  readonly effects: Effects = { events: [], records: [], activations: [] };
-
-  constructor(
-    private readonly base: RunState,
-    readonly now: number,
-  ) {
-    this.run = base.run;
-  }
-
-  order = (id: string): Order | undefined => (this.orders ?? this.base.orders)[id];
-  gate = (id: string): Gate | undefined => (this.gates ?? this.base.gates)[id];
-  earlyFor = (id: string): EarlyApproval | undefined => (this.early ?? this.base.early)[id];
-  deadLetter = (id: string): DeadLetter | undefined => (this.dls ?? this.base.deadLetters)[id];
-  op = (id: string): OpRecord | undefined => (this.ops ?? this.base.ops)[id];
-  allOrders = (): Order[] => Object.values(this.orders ?? this.base.orders);
-  allGates = (): Gate[] => Object.values(this.gates ?? this.base.gates);
-  allDeadLetters = (): DeadLetter[] => Object.values(this.dls ?? this.base.deadLetters);
-
-  patchRun(patch: Partial<RunMeta>) {
-    this.run = { ...this.run, ...patch, updated_at: this.now };
-  }
-  putOrder(order: Order) {
-    this.orders ??= { ...this.base.orders };
-    const before = this.orders[order.order_id];
-    const next = { ...order, updated_at: this.now };
-    this.orders[order.order_id] = next;
-    if (!before || before.status !== next.status) this.record({ t: "order", row: orderRow(this.run, next) });
-  }
-  putGate(gate: Gate) {
-    this.gates ??= { ...this.base.gates };
-    this.gates[gate.gate_id] = gate;
-  }
-  putEarly(e: EarlyApproval) {
-    this.early ??= { ...this.base.early };
-    this.early[e.gate_id] = e;
-  }
-  dropEarly(id: string) {
-    if (!this.earlyFor(id)) return;
-    this.early ??= { ...this.base.early };
-    delete this.early[id];
-  }
-  putOp(op: OpRecord) {
-    this.ops ??= { ...this.base.ops };
-    this.ops[op.op_id] = op;
-  }
-  putDeadLetter(dl: DeadLetter) {
-    this.dls ??= { ...this.base.deadLetters };
-    this.dls[dl.id] = dl;
-  }
-
-  emit(type: string, fields: Record<string, unknown> = {}): WardenRunEvent {
-    const seq = this.run.seq + 1;
-    this.run = { ...this.run, seq };
-    const event: WardenRunEvent = {
-      ...fields,
-      event_id: `evt_${this.run.run_id}_${seq}`,
-      type,
-      team_id: this.run.team_id,
-      run_id: this.run.run_id,
-      seq,
-      occurred_at: this.now,
-    };
-    this.effects.events.push(event);
-    return event;
-  }
-  record(op: RecordOp) {
-    this.effects.records.push(op);
-  }
-  activate(a: Activation) {
-    this.effects.activations.push(a);
-  }
-  audit(actor: string, action: string, subjectType: string, subjectId: string, metadata: unknown) {
-    this.record({
-      t: "audit",
-      row: {
-        id: stableId("aud", this.run.run_id, this.run.seq, action, subjectId),
-        team_id: this.run.team_id,
-        actor,
-        action,
-        subject_type: subjectType,
-        subject_id: subjectId,
-        metadata,
-        created_at: this.now,
-      },
-    });
-  }
-  setStatus(status: RunStatus) {
-    if (this.run.status === status) return;
-    this.patchRun({ status });
-    this.record({ t: "run", row: runRow(this.run) });
-  }
-  addStep(step: Omit<Step, "seq" | "at">): Step {
-    const full: Step = { ...step, seq: this.run.seq, at: this.now };
-    const steps = [...this.run.steps, full];
-    this.patchRun({ steps: steps.length > STEPS_KEPT ? steps.slice(steps.length - STEPS_KEPT) : steps });
-    return full;
-  }
-
-  result(reply: Reply): ReduceResult {
-    const state: RunState = {
-      run: this.run,
-      orders: this.orders ?? this.base.orders,
-      gates: this.gates ?? this.base.gates,
-      early: this.early ?? this.base.early,
-      ops: this.ops ?? this.base.ops,
-      deadLetters: this.dls ?? this.base.deadLetters,
-    };
-    return { ok: true, state, effects: this.effects, reply };
-  }
-}
-
-const runRow = (run: RunMeta) => ({
-  run_id: run.run_id,
-  team_id: run.team_id,
-  goal: run.goal,
-  status: run.status,
-  kind: run.kind,
-  created_at: run.created_at,
-  updated_at: run.updated_at,
-});
-
-const orderRow = (run: RunMeta, o: Order) => ({
-  order_id: o.order_id,
-  run_id: run.run_id,
-  team_id: run.team_id,
-  task_id: o.task_id,
-  goal: o.goal,
-  status: o.status,
-  body: o.body,
-  created_at: o.created_at,
-  updated_at: o.updated_at,
-});
-
-const skillOf = (run: RunMeta, order: Order): string | null =>
-  order.skill ?? (run.skills.length === 1 ? (run.skills[0] as string) : null);
-
-function taskFields(run: RunMeta, o: Order): Record<string, unknown> {
-  return { order_id: o.order_id, task_id: o.task_id, skill: skillOf(run, o), steps: o.attempts };
-}
 
 /** Who may touch this run at all: its team (else 404), and a run-bound token only its run (else 403). */
 export function authorize(state: RunState | null, actor: Actor, runId: string): AppError | null {
@@ -700,237 +512,7 @@ function logDecision(tx: Tx, d: StepDecision, decisionId: string, order: Order, 
   });
 }
 
-function deadLetterOrder(tx: Tx, order: Order, opId: string, reasonCode: string, failureClass: string | null, step: Step | null): DeadLetter {
-  const dl: DeadLetter = {
-    id: stableId("dl", tx.run.run_id, opId, order.order_id),
-    op_id: opId,
-    order_id: order.order_id,
-    task_id: order.task_id,
-    reason_code: reasonCode,
-    failure_class: failureClass,
-    created_at: tx.now,
-    seq: tx.run.seq,
-    resolved_at: null,
-    resolver: null,
-  };
-  tx.putDeadLetter(dl);
-  tx.putOrder({ ...order, status: "DEAD_LETTER", lease: null, gate_id: null, dead_letter_id: dl.id });
-  if (step && step.dead_letter_id === undefined) {
-    const steps = tx.run.steps.map((s) => (s === step ? { ...s, dead_letter_id: dl.id } : s));
-    tx.patchRun({ steps });
-  }
-  tx.record({
-    t: "dead_letter",
-    row: {
-      id: dl.id,
-      team_id: tx.run.team_id,
-      run_id: tx.run.run_id,
-      op_id: opId,
-      reason_code: reasonCode,
-      payload: { order_id: order.order_id, task_id: order.task_id, failure_class: failureClass, attempts: order.attempts, goal: order.goal },
-      created_at: tx.now,
-    },
-  });
-  tx.emit("task.dead_lettered", { ...taskFields(tx.run, order), dead_letter_id: dl.id, reason_code: reasonCode, failure_class: failureClass, outcome: order.last?.outcome ?? null });
-  return dl;
-}
-
-// ---- gates ------------------------------------------------------------------------------
-
-type OpenGateInput = {
-  op_id: string;
-  policy_key: string;
-  context: Record<string, unknown>;
-  subject: GateSubject;
-  opener: string;
-  rules: ActiveGateRules;
-};
-
-/** Arms a gate: resolves its kind, decides auto/deny gates at once, applies an approval that came first. */
-function openGate(tx: Tx, input: OpenGateInput): Gate {
-  const gate_id = gateIdFor(tx.run.run_id, input.op_id, input.policy_key);
-  const resolution = resolveGate(input.rules, input.policy_key, input.context);
-  const gate: Gate = {
-    gate_id,
-    op_id: input.op_id,
-    policy_key: input.policy_key,
-    kind: resolution.kind,
-    status: "pending",
-    rule_id: resolution.rule_id,
-    reason: resolution.reason,
-    timeout_ms: resolution.timeout_ms,
-    deadline_at: resolution.kind === "soft" && resolution.timeout_ms !== null ? tx.now + resolution.timeout_ms : null,
-    context: input.context,
-    subject: input.subject,
-    opened_by: input.opener,
-    opened_at: tx.now,
-    seq: tx.run.seq + 1,
-    decision: null,
-    decided_by: null,
-    decided_at: null,
-    note: null,
-  };
-  tx.putGate(gate);
-  tx.emit("gate.opened", {
-    gate_id,
-    op_id: gate.op_id,
-    policy_key: gate.policy_key,
-    kind: gate.kind,
-    rule_id: gate.rule_id,
-    timeout_ms: gate.timeout_ms,
-    deadline_at: gate.deadline_at,
-    opened_by: gate.opened_by,
-    ...subjectFields(tx, gate.subject),
-  });
-  const early = tx.earlyFor(gate_id);
-  if (gate.kind === "deny") {
-    applyDecision(tx, gate, "deny", "policy", null, resolution.reason);
-    if (early) {
-      tx.dropEarly(gate_id);
-      tx.audit(early.approver, "approval.ignored", "gate", gate_id, { decision: early.decision, why: "deny gate" });
-    }
-  } else if (early && early.approver !== gate.opened_by) {
-    tx.dropEarly(gate_id);
-    applyDecision(tx, gate, early.decision, early.approver, early.note, `decided before the gate was armed (received ${early.received_at})`);
-  } else {
-    if (early) {
-      tx.dropEarly(gate_id);
-      tx.audit(early.approver, "approval.ignored", "gate", gate_id, { decision: early.decision, why: "approver opened the gate" });
-    }
-    if (gate.kind === "auto") applyDecision(tx, gate, "allow", "policy", null, resolution.reason);
-  }
-  return tx.gate(gate_id) as Gate;
-}
-
-function subjectFields(tx: Tx, subject: GateSubject): Record<string, unknown> {
-  if (subject.type === "order" || subject.type === "dead_letter") {
-    const order = tx.order(subject.order_id);
-    return order ? taskFields(tx.run, order) : { order_id: subject.order_id };
-  }
-  return {};
-}
-
-/** Records one decision (append-only approval_event) and applies it to what the gate guards. */
-function applyDecision(tx: Tx, gate: Gate, decision: GateDecision, approver: string, note: string | null, reason: string | null): Gate {
-  const decided: Gate = { ...gate, status: DECISION_STATUS[decision], decision, decided_by: approver, decided_at: tx.now, note };
-  tx.putGate(decided);
-  tx.record({
-    t: "approval",
-    row: {
-      id: stableId("apv", tx.run.run_id, gate.gate_id),
-      team_id: tx.run.team_id,
-      run_id: tx.run.run_id,
-      op_id: gate.op_id,
-      gate_id: gate.gate_id,
-      policy_key: gate.policy_key,
-      decision: DECISION_RECORD[decision],
-      approver,
-      reason,
-      note,
-      dedupe_key: `${tx.run.run_id}:${gate.gate_id}`,
-      created_at: tx.now,
-    },
-  });
-  tx.emit("gate.decided", {
-    gate_id: gate.gate_id,
-    op_id: gate.op_id,
-    policy_key: gate.policy_key,
-    kind: gate.kind,
-    status: decided.status,
-    decision: DECISION_RECORD[decision],
-    decided_by: approver,
-    latency_ms: tx.now - gate.opened_at,
-    ...subjectFields(tx, gate.subject),
-  });
-  const subject = gate.subject;
-  switch (subject.type) {
-    case "order": {
-      const order = tx.order(subject.order_id);
-      if (!order || order.status !== "GATED" || order.gate_id !== gate.gate_id) break;
-      if (isAllow(decision)) {
-        tx.putOrder({ ...order, status: "QUEUED", gate_id: null, strict: true, not_before: null });
-        tx.emit("task.requeued", { ...taskFields(tx.run, order), reason: "gate_allowed", gate_id: gate.gate_id, strict: true });
-      } else if (decision === "approve_skip") {
-        tx.putOrder({ ...order, status: "SKIPPED", gate_id: null });
-        tx.emit("task.skipped", { ...taskFields(tx.run, order), gate_id: gate.gate_id });
-      } else {
-        deadLetterOrder(tx, order, gate.op_id, `gate_${DECISION_STATUS[decision]}:${gate.policy_key}`, order.last?.failure_class ?? null, null);
-      }
-      break;
-    }
-    case "dead_letter": {
-      if (!isAllow(decision)) break;
-      const dl = tx.deadLetter(subject.dead_letter_id);
-      if (!dl || dl.resolved_at !== null) break;
-      tx.putDeadLetter({ ...dl, resolved_at: tx.now, resolver: approver });
-      tx.record({ t: "dead_letter_resolved", id: dl.id, resolved_at: tx.now, resolver: approver });
-      const order = tx.order(dl.order_id);
-      if (order && order.status === "DEAD_LETTER" && order.dead_letter_id === dl.id) {
-        tx.putOrder({ ...order, status: "QUEUED", reissued: true, dead_letter_id: null, not_before: null });
-      }
-      tx.emit("dead_letter.reissued", { dead_letter_id: dl.id, order_id: dl.order_id, task_id: dl.task_id, gate_id: gate.gate_id, reason_code: dl.reason_code, resolver: approver });
-      break;
-    }
-    case "budget": {
-      if (!isAllow(decision)) break;
-      const factor = 1 + subject.increase_pct / 100;
-      const b = tx.run.budget;
-      const budget = {
-        input_tokens: Math.floor(b.input_tokens * factor),
-        output_tokens: Math.floor(b.output_tokens * factor),
-        total_tokens: b.total_tokens === null ? null : Math.floor(b.total_tokens * factor),
-      };
-      tx.patchRun({ budget });
-      tx.emit("budget.increased", { gate_id: gate.gate_id, increase_pct: subject.increase_pct, from: b, to: budget });
-      break;
-    }
-    case "deploy": {
-      if (decision === "approve_retry") {
-        tx.activate({ target: subject.target, team_id: tx.run.team_id, version: subject.version });
-        tx.audit(approver, `policy.${subject.target}.activated`, subject.target === "profile" ? "policy_profile" : "gate_rule", String(subject.version), { gate_id: gate.gate_id });
-        tx.emit("policy.deploy_approved", { target: subject.target, version: subject.version, gate_id: gate.gate_id, approver });
-      } else {
-        tx.audit(approver, `policy.${subject.target}.rejected`, subject.target === "profile" ? "policy_profile" : "gate_rule", String(subject.version), { gate_id: gate.gate_id, decision });
-      }
-      break;
-    }
-    case "api":
-      break;
-  }
-  return tx.gate(gate.gate_id) as Gate;
-}
-
-function openGateApi(tx: Tx, cmd: Extract<Command, { type: "open_gate" }>): ReduceResult | Reply {
-  if (cmd.policy_key === "policy_deploy") {
-    return forbidden("policy_deploy gates are opened by PUT /v1/policy/profile or PUT /v1/policy/gates");
-  }
-  const gate_id = gateIdFor(tx.run.run_id, cmd.op_id, cmd.policy_key);
-  const existing = tx.gate(gate_id);
-  if (existing) {
-    if (canonicalJson(existing.context) !== canonicalJson(cmd.context)) {
-      return conflict(`gate for op_id ${cmd.op_id} and ${cmd.policy_key} already exists with a different context`);
-    }
-    return gateOpenView(existing);
-  }
-  if (tx.run.status === "STOPPED") return conflict("run is stopped");
-  let subject: GateSubject = { type: "api" };
-  if (cmd.policy_key === "dead_letter_reissue") {
-    const wanted = cmd.context.dead_letter_id;
-    const dl =
-      typeof wanted === "string"
-        ? tx.deadLetter(wanted)
-        : tx.allDeadLetters().find((d) => d.op_id === cmd.op_id && d.resolved_at === null);
-    if (!dl || dl.resolved_at !== null) {
-      return notFound(`no unresolved dead letter ${typeof wanted === "string" ? wanted : `for op_id ${cmd.op_id}`}`);
-    }
-    subject = { type: "dead_letter", dead_letter_id: dl.id, order_id: dl.order_id };
-  } else if (cmd.policy_key === "budget_increase") {
-    const pct = cmd.context.increase_pct;
-    if (typeof pct === "number" && Number.isFinite(pct) && pct > 0 && pct <= 1000) subject = { type: "budget", increase_pct: pct };
-  }
-  const gate = openGate(tx, { op_id: cmd.op_id, policy_key: cmd.policy_key, context: cmd.context, subject, opener: cmd.actor.subject, rules: cmd.gate_rules });
-  return gateOpenView(gate);
-}
+// ---- deploys ---------------------------------------------------------------------------
 
 function proposeDeploy(state: RunState | null, cmd: Extract<Command, { type: "propose_deploy" }>, now: number): ReduceResult {
   let base = state;
@@ -978,42 +560,6 @@ function proposeDeploy(state: RunState | null, cmd: Extract<Command, { type: "pr
     tx.audit(cmd.actor.subject, `policy.${cmd.target}.proposed`, cmd.target === "profile" ? "policy_profile" : "gate_rule", String(cmd.version), { gate_id: gate.gate_id });
   }
   return tx.result({ run_id: tx.run.run_id, op_id, gate_id: gate.gate_id, version: cmd.version, status: "pending" });
-}
-
-function decideGateApi(tx: Tx, cmd: Extract<Command, { type: "decide_gate" }>): ReduceResult | Reply {
-  if (cmd.decision === "auto_allow" || cmd.decision === "allow") {
-    return rejected(`${cmd.decision} is reserved for the gate's own timer or policy`, ["gates.reserved_decision"]);
-  }
-  const gate_id = gateIdFor(tx.run.run_id, cmd.op_id, cmd.policy_key);
-  const gate = tx.gate(gate_id);
-  if (!gate) {
-    const early = tx.earlyFor(gate_id);
-    if (early) {
-      if (early.decision === cmd.decision && early.approver === cmd.actor.subject) return earlyView(tx.run.run_id, early);
-      return conflict(`an approval for this gate is already waiting (${early.decision} by ${early.approver})`);
-    }
-    if (tx.run.status === "STOPPED") return conflict("run is stopped");
-    const queued: EarlyApproval = {
-      gate_id,
-      op_id: cmd.op_id,
-      policy_key: cmd.policy_key,
-      decision: cmd.decision,
-      approver: cmd.actor.subject,
-      note: cmd.note,
-      received_at: tx.now,
-    };
-    tx.putEarly(queued);
-    tx.emit("approval.queued", { gate_id, op_id: cmd.op_id, policy_key: cmd.policy_key, decision: cmd.decision, approver: cmd.actor.subject });
-    tx.audit(cmd.actor.subject, "approval.queued", "gate", gate_id, { op_id: cmd.op_id, policy_key: cmd.policy_key, decision: cmd.decision });
-    return earlyView(tx.run.run_id, queued);
-  }
-  if (gate.opened_by === cmd.actor.subject) return forbidden("nobody approves a gate they opened");
-  if (gate.status !== "pending") {
-    if (gate.decision === cmd.decision && gate.decided_by === cmd.actor.subject) return gateView(tx.run.run_id, gate);
-    return conflict(`gate ${gate_id} is already ${gate.status}`);
-  }
-  const decided = applyDecision(tx, gate, cmd.decision, cmd.actor.subject, cmd.note, null);
-  return gateView(tx.run.run_id, decided);
 }
 
 // ---- timers -----------------------------------------------------------------------------
@@ -1151,4 +697,3 @@ function reconcile(tx: Tx): void {
   }
 }
 
-export type { NextKind };
