@@ -120,10 +120,12 @@ export const runsSection: BenchSection = {
         metric: "lease→heartbeat→complete cycles (8 workers)",
         value: cycles.rps,
         unit: "cycles/s",
-        ceiling: health.rps,
-        ratio: cycles.rps / health.rps,
-        target: "3 requests per cycle; ceiling = /healthz req/s",
+        // a cycle is three requests: the ceiling is /healthz at the same request rate
+        ceiling: health.rps / 3,
+        ratio: cycles.rps / (health.rps / 3),
+        target: "ceiling = GET /healthz req/s ÷ 3",
       },
+      { section: "runs", metric: "GET /healthz (same server)", value: health.rps, unit: "req/s" },
       { section: "runs", metric: "cycle latency p50", value: cycles.p50, unit: "ms" },
       { section: "runs", metric: "cycle latency p99", value: cycles.p99, unit: "ms" },
       ...Object.entries(stageP50).map(([stage, xs]) => ({
