@@ -2,8 +2,9 @@
 import { writeFileSync } from "node:fs";
 import { type BenchSection, benchToken, printTable, type Row, startLocalServer } from "./harness";
 import { policySection } from "./sections/policy";
+import { runsSection } from "./sections/runs";
 
-const SECTIONS: BenchSection[] = [policySection];
+const SECTIONS: BenchSection[] = [policySection, runsSection];
 
 const only = process.argv.slice(2);
 const selected = only.length ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;

@@ -3,8 +3,10 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import { AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
+import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
 import { policyRoutes } from "./features/policy/routes";
+import { runsRoutes } from "./features/runs/routes";
 import { jsonBody, limitBody } from "./http/middleware";
 import type { AppEnv } from "./http/types";
 
@@ -24,6 +26,8 @@ export function createApp() {
 
   app.route("/", healthRoutes);
   app.route("/", policyRoutes);
+  app.route("/", runsRoutes);
+  app.route("/", gatesRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
@@ -62,4 +66,3 @@ export function createApp() {
   });
   return app;
 }
-

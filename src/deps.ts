@@ -1,16 +1,24 @@
 // makeDeps(env): the only place configuration is validated and adapters are built.
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
+import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1RunRecord } from "./adapters/d1/run-record";
+import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/buffered-event-bus";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
+import { createGateRuleCache, type GateRuleCache } from "./features/gates/gate-rule-cache";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
+import type { GateRuleStore } from "./ports/gate-rule-store";
+import { type HintsProvider, noHints } from "./ports/hints";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { RunGateway } from "./ports/run-gateway";
+import type { RunRecordStore } from "./ports/run-record";
 
 const Config = z.object({
   WARDEN_JWT_SECRET: z.string().min(32, "WARDEN_JWT_SECRET must be at least 32 characters"),
@@ -36,6 +44,13 @@ export type Deps = {
   decisionEvents: BufferedEventBus;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
+  /** memory hints for runs; noHints until the memory feature provides one */
+  hints: HintsProvider;
+  /** the per-run Durable Objects */
+  runs: RunGateway;
+  runRecord: RunRecordStore;
+  gateRuleStore: GateRuleStore;
+  gateRules: GateRuleCache;
 };
 
 export const systemClock: Clock = { now: () => Date.now() };
@@ -56,6 +71,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   const db = drizzle(env.DB);
   const policyStore = createD1PolicyStore(db);
   const events = createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>);
+  const gateRuleStore = createD1GateRuleStore(db);
   const deps: Deps = {
     config: parsed.data,
     clock: systemClock,
@@ -69,6 +85,11 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     decisionEvents: createBufferedEventBus(events),
     policyStore,
     policies: createTeamPolicyCache(policyStore),
+    hints: noHints,
+    runs: createDurableRunGateway(env.RUN),
+    runRecord: createD1RunRecord(db),
+    gateRuleStore,
+    gateRules: createGateRuleCache(gateRuleStore),
     ...overrides,
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);
