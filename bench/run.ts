@@ -3,8 +3,9 @@ import { writeFileSync } from "node:fs";
 import { type BenchSection, benchToken, printTable, type Row, startLocalServer } from "./harness";
 import { learningSection } from "./sections/learning";
 import { policySection } from "./sections/policy";
+import { runsSection } from "./sections/runs";
 
-const SECTIONS: BenchSection[] = [policySection, learningSection];
+const SECTIONS: BenchSection[] = [policySection, runsSection, learningSection];
 
 const only = process.argv.slice(2);
 const selected = only.length ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;

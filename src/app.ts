@@ -3,10 +3,12 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import { AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
+import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
 import { learningRoutes } from "./features/learning/routes";
 import { metricsRoutes } from "./features/metrics/routes";
 import { policyRoutes } from "./features/policy/routes";
+import { runsRoutes } from "./features/runs/routes";
 import { jsonBody, limitBody } from "./http/middleware";
 import type { AppEnv } from "./http/types";
 
@@ -21,12 +23,15 @@ export function createApp() {
   const app = new OpenAPIHono<AppEnv>();
 
   app.use("*", requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
-  app.use("/v1/*", limitBody, jsonBody);
+  app.use("*", limitBody);
+  app.use("/v1/*", jsonBody);
 
   app.route("/", healthRoutes);
   app.route("/", policyRoutes);
   app.route("/", learningRoutes);
   app.route("/", metricsRoutes);
+  app.route("/", runsRoutes);
+  app.route("/", gatesRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
@@ -65,5 +70,3 @@ export function createApp() {
   });
   return app;
 }
-
-export type App = ReturnType<typeof createApp>;

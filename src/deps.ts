@@ -2,25 +2,33 @@
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
+import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
 import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
+import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { createUnwiredTaskMemorySink } from "./adapters/memory/unwired-task-memory";
 import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/buffered-event-bus";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
+import { createGateRuleCache, type GateRuleCache } from "./features/gates/gate-rule-cache";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
+import type { GateRuleStore } from "./ports/gate-rule-store";
+import { type HintsProvider, noHints } from "./ports/hints";
 import type { LearningStore } from "./ports/learning-store";
 import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintenance";
 import type { MetricsStore } from "./ports/metrics-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { RunGateway } from "./ports/run-gateway";
+import type { RunRecordStore } from "./ports/run-record";
 import type { SweepStore } from "./ports/sweep-store";
 import type { TaskMemorySink } from "./ports/task-memory";
 
@@ -60,6 +68,13 @@ export type Deps = {
   /** removes memories that left the hot tier from the vector index (no-op until the memory feature connects it) */
   memoryIndexSync: MemoryIndexSync;
   metricsStore: MetricsStore;
+  /** memory hints for runs; noHints until the memory feature provides one */
+  hints: HintsProvider;
+  /** the per-run Durable Objects */
+  runs: RunGateway;
+  runRecord: RunRecordStore;
+  gateRuleStore: GateRuleStore;
+  gateRules: GateRuleCache;
 };
 
 const unwiredIndexSync: MemoryIndexSync = {
@@ -88,6 +103,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   const db = drizzle(env.DB);
   const policyStore = createD1PolicyStore(db);
   const events = createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>);
+  const gateRuleStore = createD1GateRuleStore(db);
   const deps: Deps = {
     config: parsed.data,
     clock: systemClock,
@@ -108,6 +124,11 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     memoryMaintenance: createD1MemoryMaintenance(env.DB),
     memoryIndexSync: unwiredIndexSync,
     metricsStore: createD1MetricsStore(env.DB),
+    hints: noHints,
+    runs: createDurableRunGateway(env.RUN),
+    runRecord: createD1RunRecord(db),
+    gateRuleStore,
+    gateRules: createGateRuleCache(gateRuleStore),
     ...overrides,
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);

@@ -31,10 +31,6 @@ export class AppFailure extends Error {
   }
 }
 
-export const fail = (error: AppError): never => {
-  throw new AppFailure(error);
-};
-
 export function toWire(error: AppError, requestId: string): WireError {
   const wire = (status: number, message: string, details?: unknown, headers: Record<string, string> = {}) => ({
     status,

@@ -6,7 +6,7 @@ import { alternate, type BenchSection, load } from "../harness";
 
 function opsPerSecond(iterations: number, fn: (i: number) => unknown): number {
   let sink = 0;
-  for (let i = 0; i < 10_000; i++) sink ^= fn(i) ? 1 : 0; // warm-up
+  for (let i = 0; i < 200_000; i++) sink ^= fn(i) ? 1 : 0; // warm-up
   const start = performance.now();
   for (let i = 0; i < iterations; i++) sink ^= fn(i) ? 1 : 0;
   const seconds = (performance.now() - start) / 1000;

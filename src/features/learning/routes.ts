@@ -1,7 +1,7 @@
 // /v1/events (task/run events into the learning queue), /v1/policy-memory (snapshot), /v1/routing/rank.
 import { createRoute } from "@hono/zod-openapi";
 import { TaskEventV1 } from "../../../contracts/task-event.v1";
-import { fail } from "../../errors";
+import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { canonicalJson } from "../policy/decision-log";
@@ -28,7 +28,7 @@ export const learningRoutes = featureApp()
       const principal = c.get("principal");
       const body = c.req.valid("json");
       if (principal.runId !== undefined && principal.runId !== body.run_id) {
-        fail({ code: "forbidden", message: "this token is bound to another run" });
+        throw new AppFailure({ code: "forbidden", message: "this token is bound to another run" });
       }
       const now = deps.clock.now();
       const stated =

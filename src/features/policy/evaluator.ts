@@ -16,13 +16,16 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
 const MODE_RANK: Record<MemrlMode, number> = { off: 0, observe: 1, enforce: 2 };
 const KNOWN_CLASSES = new Set<string>(FAILURE_CLASSES);
 
-/** Bucket of a 1-indexed attempt against max_attempts (seed 000 / DESIGN §4). */
+/** Index into ATTEMPT_BUCKETS of a 1-indexed attempt against max_attempts (seed 000 / DESIGN §4). */
+function bucketOf(attempt: number, maxAttempts: number): number {
+  if (maxAttempts <= 0) return 3;
+  if (attempt <= 1) return 0;
+  if (attempt < maxAttempts) return 1;
+  return attempt === maxAttempts ? 2 : 3;
+}
+
 export function attemptBucket(attempt: number, maxAttempts: number): AttemptBucket {
-  if (maxAttempts <= 0) return "overflow";
-  if (attempt <= 1) return "initial";
-  if (attempt < maxAttempts) return "middle";
-  if (attempt === maxAttempts) return "final";
-  return "overflow";
+  return ATTEMPT_BUCKETS[bucketOf(attempt, maxAttempts)] as AttemptBucket;
 }
 
 export function lowerMode(a: MemrlMode, b: MemrlMode): MemrlMode {
@@ -81,7 +84,11 @@ export type CompiledProfile = {
 
 // Index spaces of the precomputed decision table.
 const MODE_INDEX: Record<string, number> = { off: 0, observe: 1, enforce: 2 };
-const CLASS_INDEX = new Map<string, number>(FAILURE_CLASSES.map((c, i) => [c, i]));
+// A null-prototype dictionary: caller strings like "constructor" or "__proto__" find nothing.
+const CLASS_INDEX: Record<string, number | undefined> = Object.assign(
+  Object.create(null),
+  Object.fromEntries(FAILURE_CLASSES.map((c, i) => [c, i])),
+);
 const BUCKET_INDEX: Record<string, number> = { initial: 0, middle: 1, final: 2, overflow: 3 };
 const LEGACY_INDEX: Record<string, number> = { retry: 1, escalate: 2 };
 const N_MODES = MEMRL_MODES.length;
@@ -182,23 +189,27 @@ export function compileProfile(profile: MemrlPolicyProfile, version: number): Co
   return { version, profile, rules, decisions };
 }
 
-function resolveBucket(input: DecisionInput, context: DecisionContext): AttemptBucket | null {
-  if (input.attempt_bucket !== undefined) return input.attempt_bucket;
-  if (input.attempt === undefined) return null;
-  const maxAttempts =
-    input.max_attempts ??
-    (input.failure_class === undefined ? undefined : context.maxAttemptsOverrides?.[input.failure_class]) ??
-    DEFAULT_MAX_ATTEMPTS;
-  return attemptBucket(input.attempt, maxAttempts);
+/** Index of the attempt bucket (see attemptBucket), or -1 when the input carries no attempt information. */
+function bucketIndex(input: DecisionInput, context: DecisionContext): number {
+  if (input.attempt_bucket !== undefined) return BUCKET_INDEX[input.attempt_bucket] as number;
+  const attempt = input.attempt;
+  if (attempt === undefined) return -1;
+  let max = input.max_attempts;
+  if (max === undefined) {
+    const override =
+      input.failure_class === undefined ? undefined : context.maxAttemptsOverrides?.[input.failure_class];
+    max = override ?? DEFAULT_MAX_ATTEMPTS;
+  }
+  return bucketOf(attempt, max);
 }
 
 /** Deterministic: same input, same compiled profile, same context → same decision (a shared frozen object). */
 export function decide(compiled: CompiledProfile, input: DecisionInput, context: DecisionContext): Decision {
   const requested = input.memrl_mode ?? compiled.profile.default_mode;
-  const bucket = resolveBucket(input, context);
+  const bucket = bucketIndex(input, context);
   const failureClass = input.failure_class;
-  const classIndex = failureClass === undefined ? undefined : CLASS_INDEX.get(failureClass);
-  if (classIndex === undefined || bucket === null) {
+  const classIndex = failureClass === undefined ? undefined : CLASS_INDEX[failureClass];
+  if (classIndex === undefined || bucket < 0) {
     // Fail-closed paths echo the caller's class, so they are built per call (they are the rare path).
     return buildDecision(
       compiled.profile,
@@ -206,18 +217,12 @@ export function decide(compiled: CompiledProfile, input: DecisionInput, context:
       context.ceiling,
       input.legacy_action,
       failureClass ?? null,
-      bucket,
+      bucket < 0 ? null : (ATTEMPT_BUCKETS[bucket] as AttemptBucket),
       compiled.rules,
     );
   }
   const legacy = input.legacy_action === undefined ? 0 : (LEGACY_INDEX[input.legacy_action] as number);
   return compiled.decisions[
-    slot(
-      MODE_INDEX[requested] as number,
-      MODE_INDEX[context.ceiling] as number,
-      legacy,
-      classIndex,
-      BUCKET_INDEX[bucket] as number,
-    )
+    slot(MODE_INDEX[requested] as number, MODE_INDEX[context.ceiling] as number, legacy, classIndex, bucket)
   ] as Decision;
 }
