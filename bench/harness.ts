@@ -69,6 +69,8 @@ export async function startLocalServer(): Promise<LocalServer> {
       "SLACK_SIGNING_SECRET:bench-slack",
       "--var",
       "RATE_LIMIT_PER_MINUTE:1000000000",
+      "--var",
+      "WARDEN_BENCH_HOOKS:1",
       "--log-level",
       "warn",
     ],

@@ -1,10 +1,12 @@
 // npm run bench [-- section…]: runs each section against one local server, prints one table, writes bench/results.json.
 import { writeFileSync } from "node:fs";
 import { type BenchSection, benchToken, printTable, type Row, startLocalServer } from "./harness";
+import { learningSection } from "./sections/learning";
 import { memorySection } from "./sections/memory";
 import { policySection } from "./sections/policy";
+import { runsSection } from "./sections/runs";
 
-const SECTIONS: BenchSection[] = [policySection, memorySection];
+const SECTIONS: BenchSection[] = [policySection, runsSection, learningSection, memorySection];
 
 const only = process.argv.slice(2);
 const selected = only.length ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ApprovalActionV1 } from "./approval-action.v1";
 import { MemrlPolicyProfile } from "./memrl-policy";
 import { SessionEventV1 } from "./session-event.v1";
+import { TaskEventV1 } from "./task-event.v1";
 import { WorkOrderV1 } from "./work-order.v1";
 
 export type ContractEntry = { name: string; schema: z.ZodType };
@@ -13,6 +14,7 @@ export const CONTRACTS: ContractEntry[] = [
   { name: "work-order.v1", schema: WorkOrderV1 },
   { name: "approval-action.v1", schema: ApprovalActionV1 },
   { name: "session-event.v1", schema: SessionEventV1 },
+  { name: "task-event.v1", schema: TaskEventV1 },
 ];
 
 /** The checked-in JSON Schema of a contract: draft 2020-12, with a stable $id. */

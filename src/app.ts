@@ -3,9 +3,13 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import { AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
+import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
+import { learningRoutes } from "./features/learning/routes";
 import { memoryRoutes } from "./features/memory/routes";
+import { metricsRoutes } from "./features/metrics/routes";
 import { policyRoutes } from "./features/policy/routes";
+import { runsRoutes } from "./features/runs/routes";
 import { jsonBody, limitBody } from "./http/middleware";
 import type { AppEnv } from "./http/types";
 
@@ -25,6 +29,10 @@ export function createApp() {
 
   app.route("/", healthRoutes);
   app.route("/", policyRoutes);
+  app.route("/", learningRoutes);
+  app.route("/", metricsRoutes);
+  app.route("/", runsRoutes);
+  app.route("/", gatesRoutes);
   app.route("/", memoryRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -1,8 +1,16 @@
 // makeDeps(env): the only place configuration is validated and adapters are built.
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
+import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
+import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
+import { createD1LearningStore } from "./adapters/d1/learning-store";
+import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
+import { createD1MetricsStore } from "./adapters/d1/metrics-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1RunRecord } from "./adapters/d1/run-record";
+import { createD1SweepStore } from "./adapters/d1/sweep-store";
+import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { createHashingEmbedder } from "./adapters/embed/hashing";
 import { createWorkersAiEmbedder } from "./adapters/embed/workers-ai";
 import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/buffered-event-bus";
@@ -12,15 +20,30 @@ import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createDoVectorIndex } from "./adapters/vector/durable-object";
 import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
+import { createGateRuleCache, type GateRuleCache } from "./features/gates/gate-rule-cache";
 import { createMemoryHints } from "./features/memory/hints";
+import {
+  createCardRefreshingMaintenance,
+  createIndexSync,
+  createTaskMemorySink,
+} from "./features/memory/learning-hooks";
 import { createMemoryService, type MemoryService } from "./features/memory/service";
 import { createSessions } from "./features/memory/sessions";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
+import type { EventDeadLetterStore } from "./ports/event-dead-letters";
+import type { GateRuleStore } from "./ports/gate-rule-store";
 import type { HintsProvider } from "./ports/hints";
+import type { LearningStore } from "./ports/learning-store";
+import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintenance";
+import type { MetricsStore } from "./ports/metrics-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { RunGateway } from "./ports/run-gateway";
+import type { RunRecordStore } from "./ports/run-record";
+import type { SweepStore } from "./ports/sweep-store";
+import type { TaskMemorySink } from "./ports/task-memory";
 import type { VectorIndex } from "./ports/vector-index";
 
 const Config = z.object({
@@ -28,10 +51,12 @@ const Config = z.object({
   WARDEN_VERSION: z.string().default("0.0.0"),
   EMBEDDER: z.enum(["hashing", "workers-ai"]).default("hashing"),
   VECTOR_INDEX_KIND: z.enum(["local", "vectorize"]).default("local"),
-  MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
   /** memory: per-isolate sliding window (local default); binding: the Workers rate-limiting binding */
   RATE_LIMITER_KIND: z.enum(["memory", "binding"]).default("memory"),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** "1" only on the bench's throw-away server: exposes /__bench/* hooks (never set in wrangler.toml) */
+  WARDEN_BENCH_HOOKS: z.enum(["0", "1"]).default("0"),
+  MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -48,11 +73,27 @@ export type Deps = {
   decisionEvents: BufferedEventBus;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
+  /** learning: idempotency keys, staged task outcomes, policy memory (ledger first) */
+  learningStore: LearningStore;
+  /** YARLI memories from task.failed / task.blocked, written through the guarded memory write use-case */
+  taskMemory: TaskMemorySink;
+  eventDeadLetters: EventDeadLetterStore;
+  sweepStore: SweepStore;
+  memoryMaintenance: MemoryMaintenance;
+  /** removes memories that left the hot tier from the vector index */
+  memoryIndexSync: MemoryIndexSync;
+  metricsStore: MetricsStore;
+  /** memory hints for runs (best-effort, over the memory query) */
+  hints: HintsProvider;
+  /** the per-run Durable Objects */
+  runs: RunGateway;
+  runRecord: RunRecordStore;
+  gateRuleStore: GateRuleStore;
+  gateRules: GateRuleCache;
   vectorIndex: VectorIndex;
   embedder: Embedder;
   memory: MemoryService;
   sessions: ReturnType<typeof createSessions>;
-  hints: HintsProvider;
 };
 
 function buildEmbedder(config: Config, env: Env): Embedder {
@@ -98,6 +139,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
       newId: overrides.newId ?? newId,
       summaryMaxChars: parsed.data.MEMORY_SUMMARY_MAX_CHARS,
     });
+  const gateRuleStore = createD1GateRuleStore(db);
   const deps: Deps = {
     config: parsed.data,
     clock: systemClock,
@@ -111,11 +153,22 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     decisionEvents: createBufferedEventBus(events),
     policyStore,
     policies: createTeamPolicyCache(policyStore),
+    learningStore: createD1LearningStore(env.DB),
+    taskMemory: createTaskMemorySink(memory, () => deps.clock.now()),
+    eventDeadLetters: createD1EventDeadLetterStore(env.DB),
+    sweepStore: createD1SweepStore(env.DB),
+    memoryMaintenance: createCardRefreshingMaintenance(createD1MemoryMaintenance(env.DB), memory),
+    memoryIndexSync: createIndexSync(vectorIndex),
+    metricsStore: createD1MetricsStore(env.DB),
+    hints: createMemoryHints(memory),
+    runs: createDurableRunGateway(env.RUN),
+    runRecord: createD1RunRecord(db),
+    gateRuleStore,
+    gateRules: createGateRuleCache(gateRuleStore),
     vectorIndex,
     embedder,
     memory,
     sessions: createSessions({ store: memoryStore, memory, events, newId: overrides.newId ?? newId }),
-    hints: createMemoryHints(memory),
     ...overrides,
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);

@@ -2,6 +2,9 @@
 import { createApp } from "./app";
 import { makeDeps } from "./deps";
 import { consumeEvents } from "./features/events/consumer";
+import { consumeDeadLetters } from "./features/events/dead-letters";
+import { benchHooks } from "./features/learning/bench-hooks";
+import { runScheduled } from "./features/sweeps/scheduled";
 
 export { RunDO } from "../durable-objects/run-do";
 export { VectorIndexDO } from "../durable-objects/vector-index-do";
@@ -10,17 +13,24 @@ const app = createApp();
 
 export default {
   fetch(request, env, ctx) {
-    return app.fetch(request, { deps: makeDeps(env) }, ctx);
+    const deps = makeDeps(env);
+    if (deps.config.WARDEN_BENCH_HOOKS === "1" && new URL(request.url).pathname.startsWith("/__bench/")) {
+      return benchHooks(request, deps, env.DB);
+    }
+    return app.fetch(request, { deps }, ctx);
   },
 
   async queue(batch, env) {
     const deps = makeDeps(env);
-    if (batch.queue.startsWith("warden-events") && !batch.queue.endsWith("-dlq")) return consumeEvents(batch, deps);
-    // Other queues (DLQ, Slack outbox) get their consumers with their features; until then nothing is dropped silently.
+    if (batch.queue.startsWith("warden-events")) {
+      return batch.queue.endsWith("-dlq") ? consumeDeadLetters(batch, deps) : consumeEvents(batch, deps);
+    }
+    // Other queues (Slack outbox) get their consumers with their features; until then nothing is dropped silently.
     for (const m of batch.messages) m.retry();
   },
 
-  async scheduled() {
-    // Sweeps arrive with the learning feature.
+  async scheduled(controller, env) {
+    const deps = makeDeps(env);
+    await runScheduled(controller.cron, controller.scheduledTime, deps, deps.clock.now(), deps.newId("sweep"));
   },
 } satisfies ExportedHandler<Env>;

@@ -84,6 +84,8 @@ export interface MemoryStore {
   /** unpinned docs of `tier` that look due for their next step at `now` (the caller confirms with nextTier) */
   tierCandidates(tier: Tier, now: number, limit: number): Promise<MemDoc[]>;
   setTier(ids: string[], tier: Tier, now: number): Promise<void>;
+  /** hot docs whose team importance row changed at or after `since`, in doc id order after `afterId` */
+  importanceChangedSince(since: number, afterId: string, limit: number): Promise<{ docId: string; teamId: string }[]>;
   /** a team's hot docs in id order after `afterId` (paging for re-indexing) */
   hotDocsPage(teamId: string, afterId: string, limit: number): Promise<MemDoc[]>;
   expiredDocs(now: number, limit: number): Promise<MemDoc[]>;

@@ -383,6 +383,19 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
         .where(sql`${memDocs.id} IN ${idList(ids)}`);
     },
 
+    async importanceChangedSince(since, afterId, limit) {
+      const { results } = await d1
+        .prepare(
+          `SELECT a.doc_id AS docId, d.team_id AS teamId FROM mem_actor_importance AS a
+           JOIN mem_doc AS d ON d.id = a.doc_id
+           WHERE a.actor_key = 'team' AND a.last_update_at >= ?1 AND d.tier = 'hot' AND a.doc_id > ?2
+           ORDER BY a.doc_id LIMIT ?3`,
+        )
+        .bind(since, afterId, limit)
+        .all<{ docId: string; teamId: string }>();
+      return results;
+    },
+
     async hotDocsPage(teamId, afterId, limit) {
       const rows = await db
         .select()

@@ -1,5 +1,5 @@
 // PolicyStore over D1 with drizzle: profiles, mode ceilings, retry overrides and the decision log.
-import { and, asc, desc, eq, gte, max } from "drizzle-orm";
+import { and, asc, desc, eq, gte, max, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
@@ -58,11 +58,13 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
     },
 
     async activateProfile(teamId, version, now) {
+      // retire the active version only while the target is still pending: a repeated activation changes nothing
+      const targetPending = sql`exists (select 1 from ${policyProfiles} where ${policyProfiles.teamId} = ${teamId} and ${policyProfiles.version} = ${version} and ${policyProfiles.status} = 'pending')`;
       const [retire, activate] = await db.batch([
         db
           .update(policyProfiles)
           .set({ status: "retired" })
-          .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.status, "active"))),
+          .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.status, "active"), targetPending)),
         db
           .update(policyProfiles)
           .set({ status: "active", activatedAt: now })

@@ -109,7 +109,7 @@ export function createMemoryService(d: MemoryServiceDeps) {
     source: string,
     code: "redaction_required" | "pii_detected" | "rejected",
     ruleIds: string[],
-    context: { scope?: string; class?: string; items?: number[] },
+    context: { scope?: string; class?: string; items?: number[]; announce?: boolean },
   ): never {
     const event = {
       event_id: d.newId("evt"),
@@ -134,7 +134,10 @@ export function createMemoryService(d: MemoryServiceDeps) {
         rule_ids: ruleIds,
       }),
     );
-    defer(d.events.publish([event]).catch((e) => console.error("memory_store_failed publish failed", String(e))));
+    // a caller that reports refusals itself (the learning consumer's task.memory_store_failed) asks for silence
+    if (context.announce !== false) {
+      defer(d.events.publish([event]).catch((e) => console.error("memory_store_failed publish failed", String(e))));
+    }
     if (code === "rejected") {
       throw new AppFailure({
         code,
@@ -215,16 +218,25 @@ export function createMemoryService(d: MemoryServiceDeps) {
     }
   }
 
-  async function write(principal: Principal, w: WriteInput, now: number, defer: Defer, timing?: Timing) {
+  async function write(
+    principal: Principal,
+    w: WriteInput,
+    now: number,
+    defer: Defer,
+    timing?: Timing,
+    opts: { announce?: boolean } = {},
+  ) {
+    const announce = opts.announce ?? true;
     const mark = stopwatch(timing);
     const ns = resolve(principal, w.namespace, "write", "namespace");
     const verdict = await scanFields(guardFields(w));
     mark("guard");
     const scope = verdict.ok || !verdict.paths.includes("namespace") ? ns.scope : undefined;
     if (!verdict.ok)
-      refuse(principal, now, defer, "memory.write", verdict.code, verdict.ruleIds, { scope, class: w.class });
+      refuse(principal, now, defer, "memory.write", verdict.code, verdict.ruleIds, { scope, class: w.class, announce });
     const size = sizeOf(w);
-    if (size.length) refuse(principal, now, defer, "memory.write", "rejected", size, { scope, class: w.class });
+    if (size.length)
+      refuse(principal, now, defer, "memory.write", "rejected", size, { scope, class: w.class, announce });
 
     let supersedes: string | null = null;
     if (w.supersedes) {
@@ -673,7 +685,35 @@ export function createMemoryService(d: MemoryServiceDeps) {
     return { reindexed: count };
   }
 
-  return { write, writeMany, query, use, importRigid, moveTier, sweepTiers, expire, decay, reindex };
+  /** Refreshes the cards of hot memories whose team importance changed since `since` (after an external decay). */
+  async function refreshCardsSince(since: number, opts: { page?: number } = {}) {
+    let after = "";
+    let refreshed = 0;
+    for (;;) {
+      const rows = await d.store.importanceChangedSince(since, after, opts.page ?? 500);
+      if (!rows.length) break;
+      const byTeam = new Map<string, string[]>();
+      for (const r of rows) byTeam.set(r.teamId, [...(byTeam.get(r.teamId) ?? []), r.docId]);
+      for (const [teamId, ids] of byTeam) await syncCards(teamId, ids);
+      refreshed += rows.length;
+      after = (rows[rows.length - 1] as { docId: string }).docId;
+    }
+    return { refreshed };
+  }
+
+  return {
+    write,
+    writeMany,
+    query,
+    use,
+    importRigid,
+    moveTier,
+    sweepTiers,
+    expire,
+    decay,
+    reindex,
+    refreshCardsSince,
+  };
 }
 
 /** What the local index keeps beside a vector: everything ranking and the response need, with the team importance. */

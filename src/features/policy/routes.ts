@@ -3,6 +3,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { proposeDeploy } from "../gates/deploy";
 import { decidePolicy } from "./decide";
 import { DEFAULT_PROFILE } from "./default-profile";
 import { replayDecisions } from "./replay";
@@ -59,11 +60,14 @@ export const policyRoutes = featureApp()
       method: "put",
       path: "/v1/policy/profile",
       tags: ["policy"],
-      summary: "Propose a new MemRL profile (stored as a pending version)",
+      summary: "Propose a new MemRL profile: pending behind a policy_deploy hard gate on the team's control run",
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
       request: { body: jsonBody(MemrlPolicyProfile, DEFAULT_PROFILE) },
-      responses: { 202: jsonResponse(ProfileAccepted, "stored as pending"), ...commonErrors },
+      responses: {
+        202: jsonResponse(ProfileAccepted, "stored as pending; approve the gate to activate"),
+        ...commonErrors,
+      },
     }),
     async (c) => {
       const { deps } = c.env;
@@ -74,7 +78,8 @@ export const policyRoutes = featureApp()
         principal.subject,
         deps.clock.now(),
       );
-      return c.json({ version, status: "pending" as const }, 202);
+      // active only once the policy_deploy hard gate on the team's control run is approved (POST /v1/approvals)
+      return c.json(await proposeDeploy(deps, principal, "profile", version), 202);
     },
   )
   .openapi(

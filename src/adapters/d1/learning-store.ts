@@ -1,0 +1,398 @@
+// LearningStore over D1 (raw prepared statements): idempotency keys, staged task outcomes, signatures, policy memory.
+import {
+  type EntryWrite,
+  type LearningCommit,
+  LearningConflict,
+  type LearningState,
+  type LearningStore,
+  type LedgerHead,
+  type RetryWrite,
+  retryEntryId,
+  type StagedTaskRow,
+  type StoredWithLedger,
+} from "../../ports/learning-store";
+
+/** D1 binds at most 100 parameters per statement. */
+const IN_CHUNK = 90;
+
+const ENTRY_COLUMNS = `entry_id, team_id, skill_name, context_hash, success_count, failure_count, avg_cost_units,
+  avg_steps, base_weight, recent_outcomes, learning_stopped, archived, last_used, created_at, ledger_seq`;
+const RETRY_COLUMNS = `team_id, failure_class, recovered_count, exhausted_count, recovery_attempts_sum,
+  backoff_multiplier, max_attempts_override, ledger_seq, updated_at`;
+
+function parseHead(value: unknown): LedgerHead | null {
+  if (typeof value !== "string") return null;
+  try {
+    const head = JSON.parse(value) as { seq: number; change: string | null };
+    const change = typeof head.change === "string" ? (JSON.parse(head.change) as Record<string, unknown>) : null;
+    const after = change && typeof change.after === "object" ? (change.after as Record<string, unknown>) : null;
+    return { seq: head.seq, after };
+  } catch {
+    return { seq: -1, after: null };
+  }
+}
+
+/** Maps a failed batch to a conflict the use-case understands; anything else is rethrown as is. */
+function translate(e: unknown): never {
+  const text = String(e);
+  if (/UNIQUE constraint failed: processed_event\.event_id/i.test(text)) {
+    throw new LearningConflict("already_processed", "event applied by another delivery");
+  }
+  if (
+    /NOT NULL constraint failed: policy_memory_ledger\.entry_id/i.test(text) ||
+    /UNIQUE constraint failed: (policy_memory_ledger|policy_memory_entry|retry_adjustment)\./i.test(text)
+  ) {
+    throw new LearningConflict("state_moved", "policy memory changed under this write");
+  }
+  throw e;
+}
+
+export function createD1LearningStore(db: D1Database): LearningStore {
+  const ledgerInsert = (w: EntryWrite | RetryWrite): D1PreparedStatement => {
+    let guard: string;
+    let guardArgs: unknown[];
+    if (w.target === "entry") {
+      if (w.expect.kind === "none") {
+        guard = `(SELECT ? WHERE NOT EXISTS (SELECT 1 FROM policy_memory_entry
+                   WHERE team_id = ? AND skill_name = ? AND context_hash = ?))`;
+        guardArgs = [w.entryId, w.teamId, w.state.skill_name, w.state.context_hash];
+      } else if (w.expect.kind === "seq") {
+        guard = "(SELECT entry_id FROM policy_memory_entry WHERE entry_id = ? AND ledger_seq = ?)";
+        guardArgs = [w.entryId, w.expect.seq];
+      } else {
+        guard = "(SELECT entry_id FROM policy_memory_entry WHERE entry_id = ?)";
+        guardArgs = [w.entryId];
+      }
+    } else if (w.expect.kind === "none") {
+      guard = "(SELECT ? WHERE NOT EXISTS (SELECT 1 FROM retry_adjustment WHERE team_id = ? AND failure_class = ?))";
+      guardArgs = [w.entryId, w.teamId, w.state.failure_class];
+    } else if (w.expect.kind === "seq") {
+      guard = "(SELECT ? FROM retry_adjustment WHERE team_id = ? AND failure_class = ? AND ledger_seq = ?)";
+      guardArgs = [w.entryId, w.teamId, w.state.failure_class, w.expect.seq];
+    } else {
+      guard = "(SELECT ? FROM retry_adjustment WHERE team_id = ? AND failure_class = ?)";
+      guardArgs = [w.entryId, w.teamId, w.state.failure_class];
+    }
+    // entry_id is NOT NULL: when the guard finds the state moved, the subquery yields NULL and the batch aborts.
+    return db
+      .prepare(
+        `INSERT INTO policy_memory_ledger (id, team_id, run_id, entry_id, skill_name, change, created_at, seq)
+         VALUES (?, ?, ?, ${guard}, ?, ?, ?, ?)`,
+      )
+      .bind(w.ledgerId, w.teamId, w.runId, ...guardArgs, w.ledgerKey, JSON.stringify(w.change), w.createdAt, w.seq);
+  };
+
+  const stateWrite = (w: EntryWrite | RetryWrite): D1PreparedStatement => {
+    if (w.target === "entry") {
+      const s = w.state;
+      const values = [
+        s.success_count,
+        s.failure_count,
+        s.avg_cost_units,
+        s.avg_steps,
+        s.base_weight,
+        JSON.stringify(s.recent_outcomes),
+        s.learning_stopped ? 1 : 0,
+        s.archived ? 1 : 0,
+        s.last_used,
+        s.ledger_seq,
+      ];
+      if (w.expect.kind === "none") {
+        return db
+          .prepare(
+            `INSERT INTO policy_memory_entry (entry_id, team_id, skill_name, context_hash, created_at, success_count,
+               failure_count, avg_cost_units, avg_steps, base_weight, recent_outcomes, learning_stopped, archived,
+               last_used, ledger_seq)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .bind(s.entry_id, s.team_id, s.skill_name, s.context_hash, s.created_at, ...values);
+      }
+      return db
+        .prepare(
+          `UPDATE policy_memory_entry SET success_count = ?, failure_count = ?, avg_cost_units = ?, avg_steps = ?,
+             base_weight = ?, recent_outcomes = ?, learning_stopped = ?, archived = ?, last_used = ?, ledger_seq = ?,
+             created_at = ?
+           WHERE entry_id = ?`,
+        )
+        .bind(...values, s.created_at, s.entry_id);
+    }
+    const s = w.state;
+    const values = [
+      s.recovered_count,
+      s.exhausted_count,
+      s.recovery_attempts_sum,
+      s.backoff_multiplier,
+      s.max_attempts_override,
+      s.ledger_seq,
+      s.updated_at,
+    ];
+    if (w.expect.kind === "none") {
+      return db
+        .prepare(
+          `INSERT INTO retry_adjustment (team_id, failure_class, recovered_count, exhausted_count,
+             recovery_attempts_sum, backoff_multiplier, max_attempts_override, ledger_seq, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(s.team_id, s.failure_class, ...values);
+    }
+    return db
+      .prepare(
+        `UPDATE retry_adjustment SET recovered_count = ?, exhausted_count = ?, recovery_attempts_sum = ?,
+           backoff_multiplier = ?, max_attempts_override = ?, ledger_seq = ?, updated_at = ?
+         WHERE team_id = ? AND failure_class = ?`,
+      )
+      .bind(...values, s.team_id, s.failure_class);
+  };
+
+  return {
+    async processedAmong(eventIds) {
+      const found = new Set<string>();
+      const ids = [...new Set(eventIds)];
+      const statements: D1PreparedStatement[] = [];
+      for (let i = 0; i < ids.length; i += IN_CHUNK) {
+        const chunk = ids.slice(i, i + IN_CHUNK);
+        statements.push(
+          db
+            .prepare(`SELECT event_id FROM processed_event WHERE event_id IN (${chunk.map(() => "?").join(",")})`)
+            .bind(...chunk),
+        );
+      }
+      if (statements.length === 0) return found;
+      const results = await db.batch<{ event_id: string }>(statements);
+      for (const r of results) for (const row of r.results) found.add(row.event_id);
+      return found;
+    },
+
+    async applyTaskSignals(signals, now) {
+      const statements: D1PreparedStatement[] = [];
+      const countAt = new Map<string, number>();
+      for (const s of signals) {
+        statements.push(
+          db
+            .prepare("INSERT INTO processed_event (event_id, type, processed_at) VALUES (?, ?, ?)")
+            .bind(s.eventId, s.type, now),
+        );
+        const failed = s.type === "task.failed" ? 1 : 0;
+        const blocked = s.type === "task.blocked" ? 1 : 0;
+        const failureClass = s.type === "task.completed" ? null : s.failureClass;
+        statements.push(
+          db
+            .prepare(
+              `INSERT INTO run_task_outcome (team_id, run_id, task_id, skill, context, succeeded, failures, blocks,
+                 first_failure_class, last_failure_class, attempts, cost_units, steps, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (team_id, run_id, task_id) DO UPDATE SET
+                 skill = COALESCE(run_task_outcome.skill, excluded.skill),
+                 context = COALESCE(run_task_outcome.context, excluded.context),
+                 succeeded = MAX(run_task_outcome.succeeded, excluded.succeeded),
+                 failures = run_task_outcome.failures + excluded.failures,
+                 blocks = run_task_outcome.blocks + excluded.blocks,
+                 first_failure_class = COALESCE(run_task_outcome.first_failure_class, excluded.first_failure_class),
+                 last_failure_class = COALESCE(excluded.last_failure_class, run_task_outcome.last_failure_class),
+                 attempts = MAX(run_task_outcome.attempts, excluded.attempts),
+                 cost_units = run_task_outcome.cost_units + excluded.cost_units,
+                 steps = MAX(run_task_outcome.steps, excluded.steps),
+                 updated_at = MAX(run_task_outcome.updated_at, excluded.updated_at)`,
+            )
+            .bind(
+              s.teamId,
+              s.runId,
+              s.taskId,
+              s.skill,
+              s.context,
+              s.type === "task.completed" ? 1 : 0,
+              failed,
+              blocked,
+              failureClass,
+              failureClass,
+              s.attempt ?? 0,
+              s.costUnits,
+              s.steps ?? 0,
+              s.occurredAt,
+            ),
+        );
+        if (s.signature) {
+          countAt.set(s.eventId, statements.length);
+          statements.push(
+            db
+              .prepare(
+                `INSERT INTO failure_signature (team_id, signature, count, task_key, reason, exit_code_bucket,
+                   first_seen_at, last_seen_at)
+                 VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+                 ON CONFLICT (team_id, signature) DO UPDATE SET count = failure_signature.count + 1,
+                   last_seen_at = MAX(failure_signature.last_seen_at, excluded.last_seen_at)
+                 RETURNING count`,
+              )
+              .bind(
+                s.teamId,
+                s.signature.hash,
+                s.signature.taskKey,
+                s.signature.reason,
+                s.signature.exitCodeBucket,
+                s.occurredAt,
+                s.occurredAt,
+              ),
+          );
+        }
+      }
+      const counts = new Map<string, number | null>();
+      if (statements.length === 0) return counts;
+      let results: D1Result[];
+      try {
+        results = await db.batch(statements);
+      } catch (e) {
+        translate(e);
+      }
+      for (const s of signals) {
+        const at = countAt.get(s.eventId);
+        const row = at === undefined ? undefined : (results[at]?.results[0] as { count: number } | undefined);
+        counts.set(s.eventId, row ? row.count : null);
+      }
+      return counts;
+    },
+
+    async stagedTasks(teamId, runId) {
+      const { results } = await db
+        .prepare(
+          `SELECT task_id, skill, context, succeeded, failures, blocks, first_failure_class, last_failure_class,
+             attempts, cost_units, steps
+           FROM run_task_outcome WHERE team_id = ? AND run_id = ? ORDER BY task_id`,
+        )
+        .bind(teamId, runId)
+        .all<StagedTaskRow>();
+      return results;
+    },
+
+    async loadLearningState(teamId, runId, entries, failureClasses) {
+      const statements: D1PreparedStatement[] = [
+        db.prepare("SELECT skill_name FROM policy_memory_ledger WHERE team_id = ? AND run_id = ?").bind(teamId, runId),
+      ];
+      for (const e of entries) {
+        statements.push(
+          db
+            .prepare(
+              `SELECT ${ENTRY_COLUMNS},
+                 (SELECT json_object('seq', l.seq, 'change', l.change) FROM policy_memory_ledger l
+                   WHERE l.entry_id = e.entry_id AND l.team_id = e.team_id ORDER BY l.seq DESC LIMIT 1) AS ledger_head
+               FROM policy_memory_entry e WHERE e.team_id = ? AND e.skill_name = ? AND e.context_hash = ?`,
+            )
+            .bind(teamId, e.skill, e.contextHash),
+        );
+      }
+      for (const cls of failureClasses) {
+        statements.push(
+          db
+            .prepare(
+              `SELECT ${RETRY_COLUMNS},
+                 (SELECT json_object('seq', l.seq, 'change', l.change) FROM policy_memory_ledger l
+                   WHERE l.entry_id = ? AND l.team_id = r.team_id ORDER BY l.seq DESC LIMIT 1) AS ledger_head
+               FROM retry_adjustment r WHERE r.team_id = ? AND r.failure_class = ?`,
+            )
+            .bind(retryEntryId(teamId, cls), teamId, cls),
+        );
+      }
+      const results = await db.batch<Record<string, unknown>>(statements);
+      const state: LearningState = {
+        learned: new Set((results[0]?.results ?? []).map((r) => String(r.skill_name))),
+        entries: new Map(),
+        retries: new Map(),
+      };
+      const split = (row: Record<string, unknown>): StoredWithLedger => {
+        const { ledger_head, ...rest } = row;
+        return { row: rest, head: parseHead(ledger_head) };
+      };
+      entries.forEach((e, i) => {
+        const row = results[1 + i]?.results[0];
+        if (row) state.entries.set(`${e.skill}\u0000${e.contextHash}`, split(row));
+      });
+      failureClasses.forEach((cls, i) => {
+        const row = results[1 + entries.length + i]?.results[0];
+        if (row) state.retries.set(cls, split(row));
+      });
+      return state;
+    },
+
+    async commitLearning(commit: LearningCommit) {
+      const statements: D1PreparedStatement[] = [
+        db
+          .prepare("INSERT INTO processed_event (event_id, type, processed_at) VALUES (?, 'run.completed', ?)")
+          .bind(commit.eventId, commit.now),
+      ];
+      for (const w of commit.writes) statements.push(ledgerInsert(w), stateWrite(w));
+      if (commit.audit) {
+        statements.push(
+          db
+            .prepare(
+              `INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at)
+               VALUES (?, ?, 'learning', ?, 'run', ?, ?, ?)`,
+            )
+            .bind(
+              commit.audit.id,
+              commit.teamId,
+              commit.audit.action,
+              commit.runId,
+              JSON.stringify(commit.audit.metadata),
+              commit.now,
+            ),
+        );
+      }
+      statements.push(
+        db.prepare("DELETE FROM run_task_outcome WHERE team_id = ? AND run_id = ?").bind(commit.teamId, commit.runId),
+      );
+      try {
+        await db.batch(statements);
+      } catch (e) {
+        translate(e);
+      }
+    },
+
+    async snapshotRows(teamId) {
+      const [entries, retries] = await db.batch<Record<string, unknown>>([
+        db
+          .prepare(
+            `SELECT ${ENTRY_COLUMNS} FROM policy_memory_entry WHERE team_id = ?
+             ORDER BY skill_name, context_hash, entry_id LIMIT 10000`,
+          )
+          .bind(teamId),
+        db
+          .prepare(`SELECT ${RETRY_COLUMNS} FROM retry_adjustment WHERE team_id = ? ORDER BY failure_class LIMIT 1000`)
+          .bind(teamId),
+      ]);
+      return { entries: entries?.results ?? [], retries: retries?.results ?? [] };
+    },
+
+    async recordGateEvents(rows) {
+      if (rows.length === 0) return;
+      await db.batch(
+        rows.map((r) =>
+          db
+            .prepare(
+              `INSERT INTO gate_metric (gate_id, team_id, run_id, policy_key, kind, opened_at, decided_at, decision,
+                 decided_by, latency_ms)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (team_id, gate_id) DO UPDATE SET
+                 policy_key = COALESCE(excluded.policy_key, gate_metric.policy_key),
+                 kind = COALESCE(excluded.kind, gate_metric.kind),
+                 opened_at = COALESCE(gate_metric.opened_at, excluded.opened_at),
+                 decided_at = COALESCE(excluded.decided_at, gate_metric.decided_at),
+                 decision = COALESCE(excluded.decision, gate_metric.decision),
+                 decided_by = COALESCE(excluded.decided_by, gate_metric.decided_by),
+                 latency_ms = COALESCE(excluded.latency_ms, gate_metric.latency_ms)`,
+            )
+            .bind(
+              r.gateId,
+              r.teamId,
+              r.runId,
+              r.policyKey,
+              r.kind,
+              r.openedAt,
+              r.decidedAt,
+              r.decision,
+              r.decidedBy,
+              r.latencyMs,
+            ),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// The warden-events-dlq consumer: records every message that exhausted its retries, then acks it.
+import type { EventDeadLetter, EventDeadLetterStore } from "../../ports/event-dead-letters";
+
+export const DEAD_LETTER_BODY_MAX = 8 * 1024;
+
+const str = (v: unknown, max = 256) => (typeof v === "string" && v.length > 0 ? v.slice(0, max) : null);
+
+export function toDeadLetter(message: { id: string; body: unknown; attempts: number }, now: number): EventDeadLetter {
+  const body = (message.body ?? null) as Record<string, unknown> | null;
+  let json: string;
+  try {
+    json = JSON.stringify(message.body) ?? "null";
+  } catch {
+    json = JSON.stringify(String(message.body));
+  }
+  const eventId = typeof body === "object" && body !== null ? str(body.event_id) : null;
+  return {
+    // a dead letter redelivered to this consumer is recorded once: by event id when there is one
+    id: eventId ? `evt:${eventId}` : `msg:${message.id}`,
+    teamId: typeof body === "object" && body !== null ? str(body.team_id, 128) : null,
+    eventId,
+    type: typeof body === "object" && body !== null ? str(body.type, 64) : null,
+    body: json.slice(0, DEAD_LETTER_BODY_MAX),
+    attempts: message.attempts,
+    receivedAt: now,
+  };
+}
+
+export async function consumeDeadLetters(
+  batch: MessageBatch<unknown>,
+  deps: { eventDeadLetters: EventDeadLetterStore; clock: { now(): number } },
+): Promise<void> {
+  const now = deps.clock.now();
+  const rows = batch.messages.map((m) => toDeadLetter(m, now));
+  try {
+    await deps.eventDeadLetters.record(rows);
+    for (const m of batch.messages) m.ack();
+  } catch (e) {
+    console.error(JSON.stringify({ level: "error", msg: "dead-letter consumer: record failed", error: String(e) }));
+    for (const m of batch.messages) m.retry();
+  }
+  for (const r of rows) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "event dead-lettered",
+        event_id: r.eventId,
+        type: r.type,
+        team_id: r.teamId,
+      }),
+    );
+  }
+}

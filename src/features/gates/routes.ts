@@ -1,0 +1,144 @@
+// Gates and approvals: open/read a run's gates, decide them (ApprovalAction v1), read and propose team gate rules.
+import { createRoute } from "@hono/zod-openapi";
+import { ApprovalActionV1 } from "../../../contracts/approval-action.v1";
+import approvalExample from "../../../contracts/approval-action.v1.example.json";
+import { AppFailure } from "../../errors";
+import { requireScope } from "../../http/middleware";
+import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { actorOf, callRun, runErrors } from "../runs/run-call";
+import { GateView, RunParams } from "../runs/schemas";
+import { proposeDeploy } from "./deploy";
+import { GateRuleSet } from "./rules";
+import {
+  ApprovalResponse,
+  DeployAccepted,
+  GateParams,
+  GateRulesResponse,
+  MAX_CONTEXT_BYTES,
+  OpenGateBody,
+  OpenGateResponse,
+} from "./schemas";
+
+const errors = { ...commonErrors, ...runErrors };
+
+export const gatesRoutes = featureApp()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/runs/{run_id}/gates",
+      tags: ["gates"],
+      summary:
+        "Ask whether a risky step may go ahead: auto, soft (timer), hard (human) or deny; idempotent by op_id + policy_key",
+      security: bearer,
+      middleware: [requireScope("runs:write")] as const,
+      request: { params: RunParams, body: jsonBody(OpenGateBody) },
+      responses: { 200: jsonResponse(OpenGateResponse, "the gate: allowed, pending or denied"), ...errors },
+    }),
+    async (c) => {
+      const { run_id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const context = body.context ?? {};
+      if (JSON.stringify(context).length > MAX_CONTEXT_BYTES)
+        throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_CONTEXT_BYTES });
+      const reply = await callRun(c.env.deps, run_id, {
+        op: "open_gate",
+        actor: actorOf(c.get("principal")),
+        op_id: body.op_id,
+        policy_key: body.policy_key,
+        context,
+      });
+      return c.json(reply.value as never, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/runs/{run_id}/gates/{gate_id}",
+      tags: ["gates"],
+      summary: "A gate and its decision",
+      security: bearer,
+      middleware: [requireScope("runs:read", "runs:write", "approvals:decide")] as const,
+      request: { params: GateParams },
+      responses: { 200: jsonResponse(GateView, "the gate"), ...errors },
+    }),
+    async (c) => {
+      const { run_id, gate_id } = c.req.valid("param");
+      const reply = await callRun(c.env.deps, run_id, { op: "get_gate", actor: actorOf(c.get("principal")), gate_id });
+      return c.json(reply.value as never, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/approvals",
+      tags: ["gates"],
+      summary:
+        "Decide a gate (ApprovalAction v1). Before the gate is armed the decision is kept (202) and applied when it opens",
+      security: bearer,
+      middleware: [requireScope("approvals:decide")] as const,
+      request: { body: jsonBody(ApprovalActionV1, approvalExample) },
+      responses: {
+        200: jsonResponse(ApprovalResponse, "the decided gate (repeating the same decision changes nothing)"),
+        202: jsonResponse(ApprovalResponse, "kept until the gate is armed"),
+        ...errors,
+      },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const principal = c.get("principal");
+      const body = c.req.valid("json");
+      const reply = await callRun(deps, body.run_id, {
+        op: "decide_gate",
+        actor: actorOf(principal),
+        op_id: body.op_id,
+        policy_key: body.policy_key,
+        decision: body.decision,
+        note: body.note ?? null,
+      });
+      // the control run activated a deploy: this isolate's caches must not serve the old version
+      for (const a of reply.activated ?? []) {
+        if (a.target === "profile") deps.policies.invalidate(principal.teamId);
+        else deps.gateRules.invalidate(principal.teamId);
+      }
+      const status = (reply.value as { status?: string }).status === "not_armed" ? 202 : 200;
+      return c.json(reply.value as never, status);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/policy/gates",
+      tags: ["gates"],
+      summary: "The team's active gate rules (version 0 is the default matrix)",
+      security: bearer,
+      middleware: [requireScope("policy:decide", "policy:admin", "approvals:decide")] as const,
+      responses: {
+        200: jsonResponse(GateRulesResponse, "rules in evaluation order; an unmatched policy_key is hard"),
+        ...commonErrors,
+      },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const rules = await deps.gateRules.get(c.get("principal").teamId, deps.clock.now());
+      return c.json({ version: rules.version, rules: rules.rules } as never, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/v1/policy/gates",
+      tags: ["gates"],
+      summary: "Propose new gate rules: pending behind a policy_deploy hard gate on the team's control run",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      request: { body: jsonBody(GateRuleSet) },
+      responses: { 202: jsonResponse(DeployAccepted, "stored as pending; approve the gate to activate"), ...errors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const principal = c.get("principal");
+      const now = deps.clock.now();
+      const version = await deps.gateRuleStore.addPending(principal.teamId, c.req.valid("json"), now);
+      return c.json((await proposeDeploy(deps, principal, "gates", version)) as never, 202);
+    },
+  );

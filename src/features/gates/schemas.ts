@@ -1,0 +1,74 @@
+// Wire shapes of the gate and approval routes (zod, with OpenAPI examples).
+import { z } from "zod";
+import { GateView } from "../runs/schemas";
+import { PolicyKey } from "./rules";
+
+const id = z.string().min(1).max(128);
+/** largest gate context (serialized JSON) */
+export const MAX_CONTEXT_BYTES = 16 * 1024;
+
+export const GateParams = z.object({ run_id: id, gate_id: id });
+
+export const OpenGateBody = z
+  .strictObject({ policy_key: PolicyKey, op_id: id, context: z.record(z.string().max(64), z.unknown()).optional() })
+  .meta({
+    id: "OpenGateRequest",
+    example: { policy_key: "budget_increase", op_id: "op-77", context: { increase_pct: 15 } },
+  });
+
+export const OpenGateResponse = z
+  .object({
+    gate_id: z.string(),
+    kind: z.enum(["auto", "soft", "hard", "deny"]),
+    status: z.enum(["allowed", "pending", "denied"]),
+    reason: z.string(),
+    timeout_ms: z.int().optional(),
+    deadline_at: z.int().optional(),
+    decided_by: z.string().optional(),
+  })
+  .meta({
+    id: "OpenGateResponse",
+    example: {
+      gate_id: "gate_9a3f…",
+      kind: "soft",
+      status: "pending",
+      timeout_ms: 60000,
+      deadline_at: 1767225660000,
+      reason: "budget_increase → soft (60000 ms)",
+    },
+  });
+
+export const NotArmedApproval = z
+  .object({
+    gate_id: z.string(),
+    run_id: z.string(),
+    op_id: z.string(),
+    policy_key: z.string(),
+    status: z.literal("not_armed"),
+    queued_decision: z.string(),
+    decided_by: z.string(),
+    received_at: z.int(),
+  })
+  .meta({ id: "QueuedApproval" });
+
+export const ApprovalResponse = z.union([GateView, NotArmedApproval]);
+
+export const GateRulesResponse = z
+  .object({
+    version: z.int(),
+    rules: z.array(z.record(z.string(), z.unknown())),
+  })
+  .meta({ id: "GateRules" });
+
+export const DeployAccepted = z
+  .object({
+    version: z.int(),
+    status: z.literal("pending"),
+    run_id: z.string(),
+    op_id: z.string(),
+    gate_id: z.string(),
+  })
+  .meta({
+    id: "DeployAccepted",
+    example: { version: 2, status: "pending", run_id: "ctl_4be1…", op_id: "deploy-gates-v2", gate_id: "gate_77c0…" },
+  });

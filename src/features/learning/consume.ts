@@ -1,0 +1,282 @@
+// Use-cases behind the EVENTS consumer: task.* events (staging, signatures, YARLI memories) and run.completed learning.
+import type { EventBus, WardenEvent } from "../../ports/event-bus";
+import { LearningConflict, type LearningStore, type TaskSignalWrite } from "../../ports/learning-store";
+import type { TaskMemorySink } from "../../ports/task-memory";
+import { sha256Hex } from "../policy/decision-log";
+import { parseRunCompletion, parseTaskSignal, retryObservations, skillTotals, stagedToOutcome } from "./events";
+import { planRunLearning } from "./plan";
+import { DEFAULT_CONTEXT_HASH } from "./policy-memory";
+import { planTaskMemory, signatureText } from "./task-memory";
+
+export type LearningDeps = {
+  learningStore: LearningStore;
+  taskMemory: TaskMemorySink;
+  events: EventBus;
+  newId: (prefix: string) => string;
+  clock: { now(): number };
+};
+
+/** Lets a handler ack each message as soon as its effect is committed, so a later failure retries only the rest. */
+export type HandlerContext = { applied(eventId: string): void };
+
+export const contextHash = async (context: string | null | undefined) =>
+  context ? sha256Hex(context) : DEFAULT_CONTEXT_HASH;
+
+const log = (level: "warn" | "error" | "info", msg: string, fields: Record<string, unknown>) =>
+  console[level === "info" ? "log" : level](JSON.stringify({ level, msg, ...fields }));
+
+export type TaskBatchMode = "batch" | "per-message";
+
+/**
+ * task.failed / task.blocked / task.completed. "batch" writes every new event of the queue batch in ONE
+ * db.batch(); if that batch fails, each event is retried on its own so one bad event fails alone. Returns the ids
+ * to retry. After the write, YARLI memories go to the sink (best-effort: never blocks or fails the consumer).
+ */
+export async function applyTaskEvents(
+  events: WardenEvent[],
+  deps: LearningDeps,
+  ctx: HandlerContext,
+  mode: TaskBatchMode = "batch",
+): Promise<Set<string>> {
+  const failed = new Set<string>();
+  const now = deps.clock.now();
+  const fresh = new Map<string, TaskSignalWrite & { memory: ReturnType<typeof parseTaskSignal> }>();
+  const parsed = events.map((e) => ({ e, s: parseTaskSignal(e, now) }));
+  const done = await deps.learningStore.processedAmong(parsed.flatMap(({ s }) => (s ? [s.eventId] : [])));
+  for (const { e, s } of parsed) {
+    if (!s) {
+      // A body no handler version can apply: retry, so after max_retries it lands in the dead-letter queue.
+      log("warn", "events consumer: malformed task event", { event_id: e.event_id, type: e.type });
+      failed.add(e.event_id);
+      continue;
+    }
+    if (done.has(s.eventId)) {
+      ctx.applied(s.eventId);
+      continue;
+    }
+    if (fresh.has(s.eventId)) continue; // the same event twice in one batch: applied once, both acked
+    const signature =
+      s.type === "task.completed"
+        ? null
+        : {
+            hash: await sha256Hex(`${s.teamId}\u0000${signatureText(s)}`),
+            taskKey: s.taskKey,
+            reason: s.reason,
+            exitCodeBucket: s.exitCodeBucket,
+          };
+    fresh.set(s.eventId, { ...s, signature, memory: s });
+  }
+  const writes = [...fresh.values()];
+  let counts = new Map<string, number | null>();
+  const applyOne = async (w: (typeof writes)[number]) => {
+    try {
+      const one = await deps.learningStore.applyTaskSignals([w], now);
+      counts.set(w.eventId, one.get(w.eventId) ?? null);
+      ctx.applied(w.eventId);
+    } catch (e) {
+      if (e instanceof LearningConflict && e.kind === "already_processed") ctx.applied(w.eventId);
+      else {
+        log("error", "events consumer: task event failed", { event_id: w.eventId, error: String(e) });
+        failed.add(w.eventId);
+      }
+    }
+  };
+  if (writes.length > 0) {
+    if (mode === "batch") {
+      try {
+        counts = await deps.learningStore.applyTaskSignals(writes, now);
+        for (const w of writes) ctx.applied(w.eventId);
+      } catch (e) {
+        log("warn", "events consumer: batch write failed; applying one by one", { error: String(e) });
+        for (const w of writes) await applyOne(w);
+      }
+    } else {
+      for (const w of writes) await applyOne(w);
+    }
+  }
+  await storeTaskMemories(
+    writes.filter((w) => !failed.has(w.eventId) && counts.has(w.eventId)),
+    counts,
+    deps,
+  );
+  return failed;
+}
+
+async function storeTaskMemories(
+  writes: (TaskSignalWrite & { memory: ReturnType<typeof parseTaskSignal> })[],
+  counts: Map<string, number | null>,
+  deps: LearningDeps,
+): Promise<void> {
+  const refusals: WardenEvent[] = [];
+  for (const w of writes) {
+    if (!w.memory || !w.signature) continue;
+    const plan = planTaskMemory(w.memory, counts.get(w.eventId) ?? 0, w.signature.hash.slice(0, 32));
+    if (!plan) continue;
+    try {
+      const result = await deps.taskMemory.store(w.teamId, plan);
+      if (!result.ok) {
+        refusals.push({
+          event_id: `${w.eventId}:memory_store_failed`,
+          type: `${w.type.split(".")[0]}.memory_store_failed`,
+          team_id: w.teamId,
+          run_id: w.runId,
+          occurred_at: deps.clock.now(),
+          source_event_id: w.eventId,
+          task_id: w.taskId,
+          namespace: plan.namespace,
+          class: plan.class,
+          code: result.code,
+          rule_ids: result.ruleIds,
+        });
+      }
+    } catch (e) {
+      // Best-effort (YARLI): a memory backend failure never changes the consumer's outcome.
+      log("warn", "events consumer: memory write failed", { event_id: w.eventId, error: String(e) });
+    }
+  }
+  if (refusals.length > 0) {
+    await deps.events.publish(refusals).catch((e) => log("warn", "memory_store_failed publish failed", { e: `${e}` }));
+  }
+}
+
+/**
+ * run.completed: learning for the run (W1), one db.batch per run with the ledger rows first (W2). Runs are applied
+ * one by one and acked as they commit; a run whose write lost a race is retried, a desynced run is aborted.
+ */
+export async function applyRunCompletions(
+  events: WardenEvent[],
+  deps: LearningDeps,
+  ctx: HandlerContext,
+): Promise<Set<string>> {
+  const failed = new Set<string>();
+  const seen = new Set<string>();
+  for (const event of events) {
+    const now = deps.clock.now();
+    const run = parseRunCompletion(event, now);
+    if (!run) {
+      log("warn", "events consumer: malformed run.completed", { event_id: event.event_id });
+      failed.add(event.event_id);
+      continue;
+    }
+    if (seen.has(run.eventId)) continue;
+    seen.add(run.eventId);
+    try {
+      await learnRun(run, deps, now);
+      ctx.applied(run.eventId);
+    } catch (e) {
+      if (e instanceof LearningConflict && e.kind === "already_processed") ctx.applied(run.eventId);
+      else {
+        log("error", "events consumer: run learning failed", { event_id: run.eventId, error: String(e) });
+        failed.add(run.eventId);
+      }
+    }
+  }
+  return failed;
+}
+
+async function learnRun(run: NonNullable<ReturnType<typeof parseRunCompletion>>, deps: LearningDeps, now: number) {
+  const store = deps.learningStore;
+  if ((await store.processedAmong([run.eventId])).has(run.eventId)) return;
+  const tasks = run.tasks ?? (await store.stagedTasks(run.teamId, run.runId)).map(stagedToOutcome);
+  const totals = skillTotals(tasks);
+  const skills = await Promise.all(
+    totals.map(async (t) => ({
+      skill: t.skill,
+      contextHash: await contextHash(t.context),
+      success: t.success,
+      failureClass: t.failureClass,
+      costUnits: t.costUnits,
+      steps: t.steps,
+    })),
+  );
+  const retries = retryObservations(tasks).slice(0, 32);
+  const state = await store.loadLearningState(
+    run.teamId,
+    run.runId,
+    skills.map((s) => ({ skill: s.skill, contextHash: s.contextHash })),
+    retries.map((r) => r.failureClass),
+  );
+  const plan = planRunLearning({
+    teamId: run.teamId,
+    runId: run.runId,
+    eventId: run.eventId,
+    at: run.occurredAt,
+    now,
+    skills,
+    retries,
+    state,
+    newId: deps.newId,
+  });
+  if (plan.kind === "abort") {
+    log("error", "policy memory: ledger/state mismatch; learning aborted for run", {
+      team_id: run.teamId,
+      run_id: run.runId,
+      event_id: run.eventId,
+      entry: plan.ledgerKey,
+    });
+    await store.commitLearning({
+      eventId: run.eventId,
+      teamId: run.teamId,
+      runId: run.runId,
+      now,
+      writes: [],
+      audit: {
+        id: deps.newId("aud"),
+        action: "policy_memory.learning_aborted",
+        metadata: { event_id: run.eventId, reason: plan.reason, entry: plan.ledgerKey, entry_id: plan.entryId },
+      },
+    });
+    return;
+  }
+  for (const w of plan.warnings) {
+    log(w.startsWith("DTL-STRAT-001") ? "error" : "warn", "policy memory", {
+      code: w.startsWith("DTL-STRAT-001") ? "DTL-STRAT-001" : undefined,
+      team_id: run.teamId,
+      run_id: run.runId,
+      warning: w,
+    });
+  }
+  await store.commitLearning({
+    eventId: run.eventId,
+    teamId: run.teamId,
+    runId: run.runId,
+    now,
+    writes: plan.writes,
+    audit:
+      plan.skipped.length > 0
+        ? {
+            id: deps.newId("aud"),
+            action: "policy_memory.learning_skipped",
+            metadata: { event_id: run.eventId, skipped: plan.skipped },
+          }
+        : null,
+  });
+}
+
+/** gate.opened / gate.decided from RunDO: kind and human latency for the metrics (idempotent upserts by gate). */
+export async function recordGateEvents(events: WardenEvent[], deps: LearningDeps): Promise<Set<string>> {
+  const rows = [];
+  for (const e of events) {
+    const str = (v: unknown) => (typeof v === "string" && v.length <= 256 ? v : null);
+    const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+    const gateId = str(e.gate_id);
+    if (!gateId || typeof e.run_id !== "string") continue;
+    const at = num(e.occurred_at);
+    const latency = num(e.latency_ms);
+    const decided = e.type === "gate.decided";
+    rows.push({
+      teamId: e.team_id,
+      gateId,
+      runId: e.run_id,
+      policyKey: str(e.policy_key),
+      kind: str(e.kind),
+      openedAt: decided ? (at !== null && latency !== null ? at - latency : null) : at,
+      decidedAt: decided ? at : null,
+      decision: decided ? str(e.decision) : null,
+      decidedBy: decided ? str(e.decided_by) : null,
+      latencyMs: decided ? latency : null,
+    });
+  }
+  await deps.learningStore.recordGateEvents(rows);
+  return new Set();
+}

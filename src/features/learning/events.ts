@@ -1,0 +1,308 @@
+// Pure normalisation of queued task/run events (from POST /v1/events or from RunDO) into what learning applies.
+import { z } from "zod";
+import type { RetryObservation } from "./policy-memory";
+
+export const TASK_SIGNAL_TYPES = ["task.failed", "task.blocked", "task.completed"] as const;
+export type TaskSignalType = (typeof TASK_SIGNAL_TYPES)[number];
+
+const text = (max: number) => z.string().min(1).max(max);
+/** optional fields never poison a message: a malformed value reads as absent */
+const opt = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const nonNegative = z.number().min(0).refine(Number.isFinite);
+const tokens = z.object({ in: nonNegative.optional(), out: nonNegative.optional() });
+const bucketLike = z.string().min(1).max(64);
+
+/** The fields both producers send; anything else rides along untouched. */
+const QueuedTaskEvent = z.looseObject({
+  event_id: text(256),
+  type: z.enum(TASK_SIGNAL_TYPES),
+  team_id: text(128),
+  run_id: text(256),
+  task_id: text(256),
+  order_id: opt(text(256)),
+  task_key: opt(text(256)),
+  project_id: opt(text(128)),
+  reason: opt(bucketLike),
+  exit_code_bucket: opt(bucketLike),
+  skill: opt(z.string().min(1).max(128).nullable()),
+  context: opt(z.string().max(256)),
+  failure_class: opt(bucketLike.nullable()),
+  outcome: opt(z.string().max(32).nullable()),
+  attempt: opt(z.number().int().min(1).max(100_000)),
+  cost_units: opt(nonNegative),
+  tokens: opt(tokens),
+  steps: opt(z.number().int().min(0).max(10_000_000)),
+  detail: opt(z.string().max(500)),
+  occurred_at: opt(z.number().int().min(0)),
+});
+
+export type TaskSignal = {
+  eventId: string;
+  type: TaskSignalType;
+  teamId: string;
+  runId: string;
+  taskId: string;
+  taskKey: string;
+  projectId: string | null;
+  reason: string | null;
+  exitCodeBucket: string | null;
+  skill: string | null;
+  context: string | null;
+  failureClass: string | null;
+  attempt: number | null;
+  costUnits: number;
+  steps: number | null;
+  detail: string | null;
+  occurredAt: number;
+};
+
+const tokenSum = (t: z.infer<typeof tokens> | undefined) => (t ? (t.in ?? 0) + (t.out ?? 0) : 0);
+
+/** task.failed / task.blocked / task.completed from either producer; null when the body is not one. */
+export function parseTaskSignal(body: unknown, now: number): TaskSignal | null {
+  const parsed = QueuedTaskEvent.safeParse(body);
+  if (!parsed.success) return null;
+  const e = parsed.data;
+  const failureClass = e.failure_class ?? null;
+  return {
+    eventId: e.event_id,
+    type: e.type,
+    teamId: e.team_id,
+    runId: e.run_id,
+    taskId: e.task_id,
+    taskKey: e.task_key ?? e.order_id ?? e.task_id,
+    projectId: e.project_id ?? null,
+    // RunDO sends failure_class (and for blocks a reason such as gate / replan); remote agents a reason bucket
+    reason: e.reason ?? failureClass ?? (e.outcome ? e.outcome.toLowerCase() : null),
+    exitCodeBucket: e.exit_code_bucket ?? null,
+    skill: e.skill ?? null,
+    context: e.context ?? null,
+    failureClass,
+    attempt: e.attempt ?? null,
+    costUnits: e.cost_units ?? tokenSum(e.tokens),
+    steps: e.steps ?? null,
+    detail: e.detail ?? null,
+    occurredAt: e.occurred_at ?? now,
+  };
+}
+
+// ---- run completion ------------------------------------------------------------------------
+
+/** One task as learning sees it; success null = no signal (skipped, revoked, still open). */
+export type TaskOutcome = {
+  taskId: string | null;
+  skill: string | null;
+  context: string | null;
+  success: boolean | null;
+  failureClasses: string[];
+  attempts: number;
+  costUnits: number;
+  steps: number;
+};
+
+const ApiTask = z.looseObject({
+  task_id: opt(text(256)),
+  skill: text(128),
+  outcome: z.enum(["success", "failure"]),
+  failure_class: opt(bucketLike),
+  failure_classes: opt(z.array(bucketLike).max(32)),
+  attempts: opt(z.number().int().min(1).max(100_000)),
+  cost_units: opt(nonNegative),
+  steps: opt(z.number().int().min(0).max(10_000_000)),
+  context: opt(z.string().max(256)),
+});
+
+const RunOrder = z.looseObject({
+  order_id: opt(text(256)),
+  task_id: opt(text(256)),
+  skill: opt(z.string().min(1).max(128).nullable()),
+  status: z.string().max(32),
+  attempts: opt(z.number().int().min(0).max(100_000)),
+  outcome: opt(z.string().max(32).nullable()),
+  failure_class: opt(bucketLike.nullable()),
+  failure_classes: opt(z.array(bucketLike).max(32)),
+});
+
+const QueuedRunCompleted = z.looseObject({
+  event_id: text(256),
+  type: z.literal("run.completed"),
+  team_id: text(128),
+  run_id: text(256),
+  occurred_at: opt(z.number().int().min(0)),
+  // remote agents: one skill, or per-task outcomes
+  skill: opt(text(128)),
+  outcome: opt(z.string().max(32)),
+  failure_class: opt(bucketLike),
+  cost_units: opt(nonNegative),
+  steps: opt(z.number().int().min(0).max(10_000_000)),
+  context: opt(z.string().max(256)),
+  tasks: opt(z.array(ApiTask).max(500)),
+  // RunDO: its orders and the run's token use
+  orders: opt(z.array(RunOrder).max(5000)),
+  tokens: opt(tokens),
+});
+
+export type RunCompletion = {
+  eventId: string;
+  teamId: string;
+  runId: string;
+  occurredAt: number;
+  /** null: the event lists no tasks; learning reads the task.* events staged for the run */
+  tasks: TaskOutcome[] | null;
+};
+
+const SUCCESS_WORDS = new Set(["success", "pass", "passed", "complete", "completed", "succeeded"]);
+
+/** RunDO order → outcome: COMPLETE+PASS succeeded; DEAD_LETTER, DECLINE or ERROR failed; others carry no signal. */
+function orderSuccess(status: string, outcome: string | null | undefined): boolean | null {
+  if (status === "COMPLETE") return outcome === undefined || outcome === null || outcome === "PASS";
+  if (status === "DEAD_LETTER") return false;
+  return null;
+}
+
+export function parseRunCompletion(body: unknown, now: number): RunCompletion | null {
+  const parsed = QueuedRunCompleted.safeParse(body);
+  if (!parsed.success) return null;
+  const e = parsed.data;
+  const base = { eventId: e.event_id, teamId: e.team_id, runId: e.run_id, occurredAt: e.occurred_at ?? now };
+  if (e.tasks) {
+    return {
+      ...base,
+      tasks: e.tasks.map((t) => ({
+        taskId: t.task_id ?? null,
+        skill: t.skill,
+        context: t.context ?? null,
+        success: t.outcome === "success",
+        failureClasses: t.failure_classes ?? (t.failure_class ? [t.failure_class] : []),
+        attempts: t.attempts ?? 1,
+        costUnits: t.cost_units ?? 0,
+        steps: t.steps ?? t.attempts ?? 1,
+      })),
+    };
+  }
+  if (e.orders) {
+    const totalTokens = tokenSum(e.tokens);
+    const totalAttempts = e.orders.reduce((s, o) => s + (o.attempts ?? 0), 0);
+    return {
+      ...base,
+      tasks: e.orders.map((o) => {
+        const attempts = o.attempts ?? 0;
+        return {
+          taskId: o.task_id ?? o.order_id ?? null,
+          skill: o.skill ?? null,
+          context: null,
+          success: orderSuccess(o.status, o.outcome),
+          failureClasses: o.failure_classes ?? (o.failure_class ? [o.failure_class] : []),
+          attempts,
+          // the run reports tokens per run; each order gets its share by attempts
+          costUnits: totalAttempts > 0 ? (totalTokens * attempts) / totalAttempts : 0,
+          steps: attempts,
+        };
+      }),
+    };
+  }
+  if (e.skill && e.outcome) {
+    const success = SUCCESS_WORDS.has(e.outcome.toLowerCase());
+    return {
+      ...base,
+      tasks: [
+        {
+          taskId: null,
+          skill: e.skill,
+          context: e.context ?? null,
+          success,
+          failureClasses: e.failure_class ? [e.failure_class] : [],
+          attempts: 1,
+          costUnits: e.cost_units ?? 0,
+          steps: e.steps ?? 1,
+        },
+      ],
+    };
+  }
+  return { ...base, tasks: null };
+}
+
+/** A staged run_task_outcome row (what the task.* events of a run added up to). */
+export type StagedTask = {
+  task_id: string;
+  skill: string | null;
+  context: string | null;
+  succeeded: number;
+  failures: number;
+  blocks: number;
+  first_failure_class: string | null;
+  last_failure_class: string | null;
+  attempts: number;
+  cost_units: number;
+  steps: number;
+};
+
+export function stagedToOutcome(row: StagedTask): TaskOutcome {
+  const classes = [row.first_failure_class, row.last_failure_class].filter((c): c is string => c !== null);
+  return {
+    taskId: row.task_id,
+    skill: row.skill,
+    context: row.context,
+    success: row.succeeded > 0 ? true : row.failures > 0 || row.blocks > 0 ? false : null,
+    failureClasses: [...new Set(classes)],
+    attempts: Math.max(row.attempts, row.failures + row.succeeded, 1),
+    costUnits: row.cost_units,
+    steps: row.steps,
+  };
+}
+
+export type SkillTotals = {
+  skill: string;
+  context: string | null;
+  success: boolean;
+  failureClass: string | null;
+  costUnits: number;
+  steps: number;
+};
+
+/**
+ * W4: one outcome per skill per run — it succeeded when every task of it succeeded; otherwise it failed with the
+ * last failure class of its first failed task. Costs and steps add up; the context is the first task's. By skill.
+ */
+export function skillTotals(tasks: TaskOutcome[]): SkillTotals[] {
+  const bySkill = new Map<string, SkillTotals>();
+  for (const t of tasks) {
+    if (t.skill === null || t.success === null) continue;
+    const cur = bySkill.get(t.skill);
+    const failureClass = t.success ? null : (t.failureClasses.at(-1) ?? null);
+    if (!cur) {
+      bySkill.set(t.skill, {
+        skill: t.skill,
+        context: t.context,
+        success: t.success,
+        failureClass,
+        costUnits: t.costUnits,
+        steps: t.steps,
+      });
+    } else {
+      cur.costUnits += t.costUnits;
+      cur.steps += t.steps;
+      if (cur.success && !t.success) {
+        cur.success = false;
+        cur.failureClass = failureClass;
+      }
+    }
+  }
+  return [...bySkill.values()].sort((a, b) => (a.skill < b.skill ? -1 : a.skill > b.skill ? 1 : 0));
+}
+
+/** Per failure class (the first one a task hit): recovered tasks, exhausted tasks, attempts of the recovered. */
+export function retryObservations(tasks: TaskOutcome[]): RetryObservation[] {
+  const byClass = new Map<string, RetryObservation>();
+  for (const t of tasks) {
+    const cls = t.failureClasses[0];
+    if (t.success === null || cls === undefined) continue;
+    const obs = byClass.get(cls) ?? { failureClass: cls, recovered: 0, exhausted: 0, recoveryAttempts: 0 };
+    if (t.success) {
+      obs.recovered += 1;
+      obs.recoveryAttempts += Math.max(2, t.attempts);
+    } else obs.exhausted += 1;
+    byClass.set(cls, obs);
+  }
+  return [...byClass.values()].sort((a, b) => (a.failureClass < b.failureClass ? -1 : 1));
+}

@@ -1,0 +1,197 @@
+// Pure planning of one run's learning: W2 ledger-first writes with guards, W4 bounds, desync and corruption handling.
+import {
+  type EntryWrite,
+  type LearningState,
+  type RetryWrite,
+  retryEntryId,
+  type StoredWithLedger,
+} from "../../ports/learning-store";
+import {
+  applyOutcome,
+  applyRetryObservation,
+  type EntryState,
+  parseEntry,
+  parseRetry,
+  type RetryObservation,
+  type RetryState,
+  type SkillOutcome,
+  STRAT_RESET_CODE,
+} from "./policy-memory";
+
+export type RunLearningInput = {
+  teamId: string;
+  runId: string;
+  eventId: string;
+  /** when the run completed: the entries' last_used */
+  at: number;
+  now: number;
+  skills: SkillOutcome[];
+  retries: RetryObservation[];
+  state: LearningState;
+  newId: (prefix: string) => string;
+};
+
+export type RunLearningPlan =
+  | { kind: "abort"; reason: string; ledgerKey: string; entryId: string }
+  | {
+      kind: "apply";
+      writes: (EntryWrite | RetryWrite)[];
+      skipped: { ledgerKey: string; reason: "already_learned_for_run" | "learning_stopped" }[];
+      /** clamped weights, corrupted rows reset (DTL-STRAT-001), entries that stopped learning */
+      warnings: string[];
+    };
+
+export const entryKey = (skill: string, contextHash: string) => `${skill}\u0000${contextHash}`;
+export const retryLedgerKey = (failureClass: string) => `retry:${failureClass}`;
+
+const entrySummary = (e: EntryState) => ({
+  success_count: e.success_count,
+  failure_count: e.failure_count,
+  base_weight: e.base_weight,
+  ledger_seq: e.ledger_seq,
+  learning_stopped: e.learning_stopped,
+});
+const retrySummary = (r: RetryState) => ({
+  recovered_count: r.recovered_count,
+  exhausted_count: r.exhausted_count,
+  recovery_attempts_sum: r.recovery_attempts_sum,
+  backoff_multiplier: r.backoff_multiplier,
+  max_attempts_override: r.max_attempts_override,
+  ledger_seq: r.ledger_seq,
+});
+
+/** The ledger's newest row must describe the stored state exactly; otherwise the state changed outside the ledger. */
+export function ledgerMatches(stored: StoredWithLedger, summary: Record<string, unknown>): boolean {
+  const head = stored.head;
+  if (!head?.after || head.seq !== summary.ledger_seq) return false;
+  return Object.entries(summary).every(([k, v]) => head.after?.[k] === v);
+}
+
+const previous = (row: Record<string, unknown>) => JSON.stringify(row).slice(0, 1000);
+
+/**
+ * Plans every write of one run.completed. Any ledger/state mismatch aborts learning for the whole run (nothing is
+ * written but the idempotency key and an audit row). A corrupted row is reset to defaults (DTL-STRAT-001) before
+ * this run's outcome is applied to it. A skill this run already changed, or a stopped entry, is skipped.
+ */
+export function planRunLearning(input: RunLearningInput): RunLearningPlan {
+  const { teamId, runId, eventId, at, now, state } = input;
+  const writes: (EntryWrite | RetryWrite)[] = [];
+  const skipped: { ledgerKey: string; reason: "already_learned_for_run" | "learning_stopped" }[] = [];
+  const warnings: string[] = [];
+
+  for (const outcome of input.skills) {
+    const ledgerKey = outcome.skill;
+    if (state.learned.has(ledgerKey)) {
+      skipped.push({ ledgerKey, reason: "already_learned_for_run" });
+      continue;
+    }
+    const stored = state.entries.get(entryKey(outcome.skill, outcome.contextHash));
+    let before: EntryState | null = null;
+    let expect: EntryWrite["expect"] = { kind: "none" };
+    let entryId = input.newId("pme");
+    let reset: { reason: string; previous: string } | null = null;
+    if (stored) {
+      const parsed = parseEntry(stored.row);
+      entryId = String(stored.row.entry_id);
+      if (!parsed.ok) {
+        reset = { reason: parsed.reason, previous: previous(stored.row) };
+        expect = { kind: "exists" };
+        warnings.push(`${STRAT_RESET_CODE}: ${outcome.skill} entry corrupted (${parsed.reason}); reset to defaults`);
+      } else {
+        if (!ledgerMatches(stored, entrySummary(parsed.value))) {
+          return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
+        }
+        before = parsed.value;
+        expect = { kind: "seq", seq: parsed.value.ledger_seq };
+      }
+    }
+    const update = applyOutcome(before, outcome, { entryId, teamId }, at);
+    if (update.kind === "skip") {
+      skipped.push({ ledgerKey, reason: "learning_stopped" });
+      continue;
+    }
+    const after: EntryState = reset
+      ? { ...update.after, entry_id: entryId, created_at: at, ledger_seq: Math.max(0, stored?.head?.seq ?? 0) + 1 }
+      : update.after;
+    for (const w of update.warnings) warnings.push(`${outcome.skill}: ${w}`);
+    if (update.stoppedNow) warnings.push(`${outcome.skill}: 3 identical failing outcomes in a row; learning stopped`);
+    writes.push({
+      target: "entry",
+      ledgerId: input.newId("pml"),
+      teamId,
+      runId,
+      entryId,
+      ledgerKey,
+      seq: after.ledger_seq,
+      createdAt: now,
+      expect,
+      change: {
+        kind: reset ? "reset" : before ? "update" : "create",
+        event_id: eventId,
+        outcome: {
+          success: outcome.success,
+          failure_class: outcome.failureClass,
+          cost_units: outcome.costUnits,
+          steps: outcome.steps,
+        },
+        before: before ? entrySummary(before) : null,
+        after: entrySummary(after),
+        ...(update.warnings.length ? { warnings: update.warnings } : {}),
+        ...(update.stoppedNow ? { learning_stopped: "circular_learning" } : {}),
+        ...(reset ? { code: STRAT_RESET_CODE, reset_reason: reset.reason, previous: reset.previous } : {}),
+      },
+      state: after,
+    });
+  }
+
+  for (const obs of input.retries) {
+    const ledgerKey = retryLedgerKey(obs.failureClass);
+    if (state.learned.has(ledgerKey)) {
+      skipped.push({ ledgerKey, reason: "already_learned_for_run" });
+      continue;
+    }
+    const entryId = retryEntryId(teamId, obs.failureClass);
+    const stored = state.retries.get(obs.failureClass);
+    let before: RetryState | null = null;
+    let expect: RetryWrite["expect"] = { kind: "none" };
+    let reset: { reason: string; previous: string } | null = null;
+    if (stored) {
+      const parsed = parseRetry(stored.row);
+      if (!parsed.ok) {
+        reset = { reason: parsed.reason, previous: previous(stored.row) };
+        expect = { kind: "exists" };
+        warnings.push(`${STRAT_RESET_CODE}: retry ${obs.failureClass} corrupted (${parsed.reason}); reset to defaults`);
+      } else {
+        if (!ledgerMatches(stored, retrySummary(parsed.value))) {
+          return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
+        }
+        before = parsed.value;
+        expect = { kind: "seq", seq: parsed.value.ledger_seq };
+      }
+    }
+    const next = applyRetryObservation(before, obs, teamId, at);
+    const after = reset ? { ...next, ledger_seq: Math.max(0, stored?.head?.seq ?? 0) + 1 } : next;
+    writes.push({
+      target: "retry",
+      ledgerId: input.newId("pml"),
+      teamId,
+      runId,
+      entryId,
+      ledgerKey,
+      seq: after.ledger_seq,
+      createdAt: now,
+      expect,
+      change: {
+        kind: reset ? "reset" : before ? "update" : "create",
+        event_id: eventId,
+        observation: obs,
+        before: before ? retrySummary(before) : null,
+        after: retrySummary(after),
+        ...(reset ? { code: STRAT_RESET_CODE, reset_reason: reset.reason, previous: reset.previous } : {}),
+      },
+      state: after,
+    });
+  }
+  return { kind: "apply", writes, skipped, warnings };
+}

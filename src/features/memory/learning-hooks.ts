@@ -1,0 +1,69 @@
+// Connects the learning feature's memory ports to memory: YARLI task memories, vector index sync, card refresh after decay.
+import { AppFailure } from "../../errors";
+import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
+import type { TaskMemorySink } from "../../ports/task-memory";
+import type { VectorIndex } from "../../ports/vector-index";
+import type { MemoryService } from "./service";
+
+/**
+ * task.failed → semantic in project/<id>, task.blocked → episodic in run/<id>, through the same guarded write as
+ * POST /v1/memory (near-duplicates reinforce). Refusals come back as rule ids; the consumer announces them itself.
+ */
+export function createTaskMemorySink(memory: MemoryService, now: () => number): TaskMemorySink {
+  return {
+    async store(teamId, m) {
+      const writer = {
+        teamId,
+        scopes: new Set(["memory:write" as const]),
+        subject: "warden:learning",
+        expiresAtMs: Number.MAX_SAFE_INTEGER,
+      };
+      const pending: Promise<unknown>[] = [];
+      try {
+        const result = await memory.write(
+          writer,
+          { namespace: m.namespace, class: m.class, text: m.text, tags: m.tags, metadata: m.metadata },
+          now(),
+          (work) => pending.push(work),
+          undefined,
+          { announce: false },
+        );
+        return { ok: true, id: result.body.id };
+      } catch (e) {
+        if (!(e instanceof AppFailure)) throw e;
+        const error = e.error;
+        const ruleIds = "ruleIds" in error && error.ruleIds ? error.ruleIds : [];
+        return { ok: false, code: error.code, ruleIds };
+      } finally {
+        await Promise.allSettled(pending);
+      }
+    },
+  };
+}
+
+/** Only hot memories are indexed: the sweep's tier moves and expiries leave the index here. */
+export function createIndexSync(index: VectorIndex): MemoryIndexSync {
+  return {
+    async remove(teamId, ids) {
+      if (ids.length) await index.delete(teamId, ids);
+    },
+  };
+}
+
+/** The learning sweep's D1 maintenance, followed by a refresh of the index cards whose importance it decayed. */
+export function createCardRefreshingMaintenance(inner: MemoryMaintenance, memory: MemoryService): MemoryMaintenance {
+  return {
+    async decayAndTier(now, rules) {
+      const report = await inner.decayAndTier(now, rules);
+      try {
+        await memory.refreshCardsSince(now);
+      } catch (e) {
+        console.error(
+          JSON.stringify({ level: "error", msg: "memory card refresh after decay failed", error: String(e) }),
+        );
+      }
+      return report;
+    },
+    expireTaskNamespaces: (now, rules) => inner.expireTaskNamespaces(now, rules),
+  };
+}

@@ -1,0 +1,64 @@
+// Use-case: GET /v1/metrics for one team over a window — counters, approval latency, decision rates, ops-warden.
+import type { MetricsStore } from "../../ports/metrics-store";
+import { metricValue } from "../sweeps/rollback";
+import { opsWardenMetrics, percentile } from "./ops-warden";
+
+/** How far back session history reaches to find a need's earlier resolution. */
+export const SESSION_HISTORY_MS = 30 * 86_400_000;
+
+const round4 = (x: number | null) => (x === null ? null : Math.round(x * 10_000) / 10_000);
+
+export async function teamMetrics(
+  deps: { metricsStore: MetricsStore },
+  teamId: string,
+  window: string,
+  windowMs: number,
+  now: number,
+) {
+  const since = now - windowMs;
+  const raw = await deps.metricsStore.teamMetrics(teamId, since, since - SESSION_HISTORY_MS);
+  const ops = opsWardenMetrics(raw.sessions, since);
+  const byKind = { auto: 0, soft: 0, hard: 0, deny: 0, ...raw.gatesByKind };
+  return {
+    team_id: teamId,
+    window,
+    from: new Date(since).toISOString(),
+    to: new Date(now).toISOString(),
+    tokens_in: raw.tokensIn,
+    tokens_out: raw.tokensOut,
+    gates_by_kind: byKind,
+    policy_soft_gate_count: byKind.soft,
+    policy_hard_gate_count: byKind.hard,
+    auto_approvals: raw.autoApprovals,
+    human_approvals: raw.humanApprovals,
+    human_approval_latency_ms: {
+      p50: percentile(raw.humanLatenciesMs, 50),
+      p95: percentile(raw.humanLatenciesMs, 95),
+      samples: raw.humanLatenciesMs.length,
+    },
+    dead_letters: { open: raw.deadLettersOpen, created: raw.deadLettersCreated },
+    dlq_count: raw.dlqCount,
+    dlq_recent: raw.dlqRecent.map((d) => ({ ...d, received_at: new Date(d.received_at).toISOString() })),
+    decisions: raw.decisions.decisions,
+    escalation_rate: round4(metricValue("escalation_rate", raw.decisions)),
+    unknown_failure_class_ratio: round4(metricValue("unknown_failure_class_ratio", raw.decisions)),
+    missing_metadata_count: raw.decisions.missingMetadata,
+    llm_calls_avoided_count: ops.llm_calls_avoided_count,
+    routing_repeat_accuracy: round4(ops.routing_repeat_accuracy),
+    cross_runtime_continuity: round4(ops.cross_runtime_continuity),
+    routing_repeats: ops.repeats,
+    cross_runtime_repeats: ops.cross_runtime_repeats,
+    mode_ceiling: raw.ceiling,
+    rollback_count: raw.rollbacks.length,
+    rollback_events: raw.rollbacks.map((r) => ({
+      at: new Date(r.at).toISOString(),
+      trigger_id: r.metadata.trigger_id ?? null,
+      metric: r.metadata.metric ?? null,
+      value: r.metadata.value ?? null,
+      threshold: r.metadata.threshold ?? null,
+      from: r.metadata.from ?? null,
+      to: r.metadata.to ?? null,
+    })),
+    learning_aborted_runs: raw.learningAborted,
+  };
+}

@@ -1,0 +1,228 @@
+// GET /v1/metrics: every counter from seeded rows of one team, other teams excluded; windows; bad inputs.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, token } from "../../../test/helpers";
+import { deliver, testDeps } from "../../../test/learning";
+
+const HOUR = 3_600_000;
+
+async function exec(sql: string, ...args: unknown[]) {
+  await env.DB.prepare(sql)
+    .bind(...args)
+    .run();
+}
+
+async function seed(team: string, now: number) {
+  await exec(
+    "INSERT INTO runs (run_id, team_id, goal, status, created_at, updated_at) VALUES (?, ?, 'g', 'RUNNING', ?, ?)",
+    `${team}-run`,
+    team,
+    now,
+    now,
+  );
+  for (const [i, tin, tout, at] of [
+    [1, 300, 50, now - HOUR],
+    [2, 200, 70, now - 2 * HOUR],
+    [3, 999, 999, now - 48 * HOUR],
+  ] as const) {
+    await exec(
+      `INSERT INTO attempt (attempt_id, run_id, order_id, op_id, outcome, next, tokens_in, tokens_out, started_at, ended_at)
+       VALUES (?, ?, 'o', ?, 'PASS', 'complete', ?, ?, ?, ?)`,
+      `${team}-a${i}`,
+      `${team}-run`,
+      `${team}-op${i}`,
+      tin,
+      tout,
+      at,
+      at,
+    );
+  }
+  for (const [i, decision, approver] of [
+    [1, "auto_allow", "timer"],
+    [2, "allow", "policy"],
+    [3, "retry", "ann"],
+    [4, "deny", "bob"],
+  ] as const) {
+    await exec(
+      `INSERT INTO approval_event (id, team_id, run_id, op_id, gate_id, policy_key, decision, approver, created_at)
+       VALUES (?, ?, 'r', ?, ?, 'k', ?, ?, ?)`,
+      `${team}-ap${i}`,
+      team,
+      `op${i}`,
+      `g${i}`,
+      decision,
+      approver,
+      now - HOUR,
+    );
+  }
+  await exec(
+    "INSERT INTO dead_letter (id, team_id, run_id, op_id, reason_code, created_at, resolved_at) VALUES (?, ?, 'r', 'o1', 'wrong_value', ?, NULL)",
+    `${team}-dl1`,
+    team,
+    now - HOUR,
+  );
+  await exec(
+    "INSERT INTO dead_letter (id, team_id, run_id, op_id, reason_code, created_at, resolved_at) VALUES (?, ?, 'r', 'o2', 'x', ?, ?)",
+    `${team}-dl2`,
+    team,
+    now - 72 * HOUR,
+    now - 70 * HOUR,
+  );
+  const decisions: [string, string][] = [
+    ["default.missing_metadata", "escalate"],
+    ["default.unknown_failure_class", "escalate"],
+    ["enforce.vibe_fail.middle", "retry"],
+    ["enforce.vibe_fail.final", "escalate"],
+  ];
+  for (const [i, [rule, action]] of decisions.entries()) {
+    await exec(
+      `INSERT INTO policy_decision (decision_id, team_id, inputs_digest, inputs, profile_version, requested_mode,
+         effective_mode, rule_id, raw_action, selected_action, created_at)
+       VALUES (?, ?, 'd', '{}', 0, 'enforce', 'enforce', ?, ?, ?, ?)`,
+      `${team}-d${i}`,
+      team,
+      rule,
+      action,
+      action,
+      now - HOUR,
+    );
+  }
+  const session = (i: number, kind: string, route: string, outcome: string, at: number) =>
+    exec(
+      `INSERT INTO session_event (id, team_id, session_kind, command, outcome, need_fingerprint, route_id, agent_id,
+         session_id, diagnostic_codes, created_at)
+       VALUES (?, ?, ?, 'warden route', ?, 'sha256:aaaaaaaaaaaaaaaa', ?, 'a', 's', '[]', ?)`,
+      `${team}-s${i}`,
+      team,
+      kind,
+      outcome,
+      route,
+      at,
+    );
+  await session(1, "warden.worker", "r1", "resolved", now - 5 * 24 * HOUR);
+  await session(2, "warden.agent.claude", "r1", "resolved", now - 3 * HOUR);
+  await session(3, "warden.worker", "r2", "escalated", now - 2 * HOUR);
+}
+
+describe("GET /v1/metrics", () => {
+  it("reports the team's counters and evaluation metrics over the window", async () => {
+    const now = Date.now();
+    await seed("team-met", now);
+    await seed("team-met-other", now);
+    const { deps } = testDeps(now);
+    await deliver(deps, [
+      {
+        event_id: "gm-1",
+        type: "gate.opened",
+        team_id: "team-met",
+        run_id: "r",
+        gate_id: "g1",
+        kind: "soft",
+        occurred_at: now - 2 * HOUR,
+      },
+      {
+        event_id: "gm-2",
+        type: "gate.opened",
+        team_id: "team-met",
+        run_id: "r",
+        gate_id: "g3",
+        kind: "hard",
+        occurred_at: now - 2 * HOUR,
+      },
+      {
+        event_id: "gm-3",
+        type: "gate.opened",
+        team_id: "team-met",
+        run_id: "r",
+        gate_id: "g4",
+        kind: "hard",
+        occurred_at: now - 2 * HOUR,
+      },
+      {
+        event_id: "gm-4",
+        type: "gate.decided",
+        team_id: "team-met",
+        run_id: "r",
+        gate_id: "g3",
+        kind: "hard",
+        occurred_at: now - HOUR,
+        decided_by: "ann",
+        decision: "retry",
+        latency_ms: 60_000,
+      },
+      {
+        event_id: "gm-5",
+        type: "gate.decided",
+        team_id: "team-met",
+        run_id: "r",
+        gate_id: "g4",
+        kind: "hard",
+        occurred_at: now - HOUR,
+        decided_by: "bob",
+        decision: "deny",
+        latency_ms: 180_000,
+      },
+      {
+        event_id: "gm-6",
+        type: "gate.decided",
+        team_id: "team-met",
+        run_id: "r",
+        gate_id: "g1",
+        kind: "soft",
+        occurred_at: now - HOUR,
+        decided_by: "timer",
+        decision: "auto_allow",
+        latency_ms: 120_000,
+      },
+    ]);
+    await env.DB.prepare(
+      "INSERT INTO event_dead_letter (id, team_id, event_id, type, body, attempts, received_at) VALUES ('evt:x', 'team-met', 'x', 'run.completed', '{}', 4, ?)",
+    )
+      .bind(now - HOUR)
+      .run();
+    const res = await call("GET", "/v1/metrics", { token: await token("team-met", ["runs:read"]) });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      team_id: "team-met",
+      window: "24h",
+      tokens_in: 500,
+      tokens_out: 120,
+      gates_by_kind: { auto: 0, soft: 1, hard: 2, deny: 0 },
+      policy_soft_gate_count: 1,
+      policy_hard_gate_count: 2,
+      auto_approvals: 2,
+      human_approvals: 2,
+      human_approval_latency_ms: { p50: 60_000, p95: 180_000, samples: 2 },
+      dead_letters: { open: 1, created: 1 },
+      dlq_count: 1,
+      decisions: 4,
+      escalation_rate: 0.75,
+      unknown_failure_class_ratio: 0.25,
+      missing_metadata_count: 1,
+      llm_calls_avoided_count: 1,
+      routing_repeat_accuracy: 0.5,
+      cross_runtime_continuity: 0.5,
+      routing_repeats: 2,
+      mode_ceiling: "enforce",
+      rollback_count: 0,
+    });
+    const week = await call("GET", "/v1/metrics?window=7d", { token: await token("team-met", ["policy:admin"]) });
+    expect(week.json).toMatchObject({ window: "7d", tokens_in: 1499, dead_letters: { open: 1, created: 2 } });
+  });
+
+  it.each([["?window=forever"], ["?window=31d"], ["?window=0h"], ["?other=1"]])(
+    "refuses %s with 400 validation_failed",
+    async (query) => {
+      const res = await call("GET", `/v1/metrics${query}`, { token: await token("t", ["runs:read"]) });
+      expect(res.status).toBe(400);
+      expect(res.json.error.code).toBe("validation_failed");
+    },
+  );
+
+  it("needs runs:read or policy:admin", async () => {
+    expect((await call("GET", "/v1/metrics")).status).toBe(401);
+    const res = await call("GET", "/v1/metrics", { token: await token("t", ["events:write", "memory:read"]) });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("forbidden");
+  });
+});

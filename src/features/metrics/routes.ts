@@ -1,0 +1,86 @@
+// GET /v1/metrics: the caller's team's counters and evaluation metrics over a window (default 24h).
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { requireScope } from "../../http/middleware";
+import { bearer, commonErrors, featureApp, jsonResponse } from "../../http/openapi";
+import { parseWindow } from "../sweeps/rollback";
+import { teamMetrics } from "./metrics";
+
+const MetricsQuery = z.strictObject({
+  window: z
+    .string()
+    .max(16)
+    .refine((w) => parseWindow(w) !== null, "a window like 90m, 24h, 7d or 2w, at most 30d")
+    .optional(),
+});
+
+const nullableNumber = z.number().nullable();
+
+export const MetricsResponse = z
+  .object({
+    team_id: z.string(),
+    window: z.string(),
+    from: z.string(),
+    to: z.string(),
+    tokens_in: z.number(),
+    tokens_out: z.number(),
+    gates_by_kind: z.record(z.string(), z.int()),
+    policy_soft_gate_count: z.int(),
+    policy_hard_gate_count: z.int(),
+    auto_approvals: z.int(),
+    human_approvals: z.int(),
+    human_approval_latency_ms: z.object({ p50: nullableNumber, p95: nullableNumber, samples: z.int() }),
+    dead_letters: z.object({ open: z.int(), created: z.int() }),
+    dlq_count: z.int(),
+    dlq_recent: z.array(
+      z.object({
+        event_id: z.string().nullable(),
+        type: z.string().nullable(),
+        attempts: z.int(),
+        received_at: z.string(),
+      }),
+    ),
+    decisions: z.int(),
+    escalation_rate: nullableNumber,
+    unknown_failure_class_ratio: nullableNumber,
+    missing_metadata_count: z.int(),
+    llm_calls_avoided_count: z.int(),
+    routing_repeat_accuracy: nullableNumber,
+    cross_runtime_continuity: nullableNumber,
+    routing_repeats: z.int(),
+    cross_runtime_repeats: z.int(),
+    mode_ceiling: z.string(),
+    rollback_count: z.int(),
+    rollback_events: z.array(
+      z.object({
+        at: z.string(),
+        trigger_id: z.unknown(),
+        metric: z.unknown(),
+        value: z.unknown(),
+        threshold: z.unknown(),
+        from: z.unknown(),
+        to: z.unknown(),
+      }),
+    ),
+    learning_aborted_runs: z.int(),
+  })
+  .meta({ id: "TeamMetrics" });
+
+export const metricsRoutes = featureApp().openapi(
+  createRoute({
+    method: "get",
+    path: "/v1/metrics",
+    tags: ["metrics"],
+    summary: "Counters and evaluation metrics of the caller's team over a window",
+    security: bearer,
+    middleware: [requireScope("runs:read", "policy:admin")] as const,
+    request: { query: MetricsQuery },
+    responses: { 200: jsonResponse(MetricsResponse, "the team's metrics"), ...commonErrors },
+  }),
+  async (c) => {
+    const { deps } = c.env;
+    const window = c.req.valid("query").window ?? "24h";
+    const windowMs = parseWindow(window) as number;
+    return c.json(await teamMetrics(deps, c.get("principal").teamId, window, windowMs, deps.clock.now()), 200);
+  },
+);

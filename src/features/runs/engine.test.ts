@@ -1,0 +1,277 @@
+// RunEngine with in-memory storage and fake ports: hints and snapshot at start, outbox retries, restart with pending work.
+import { describe, expect, it } from "vitest";
+import type { WardenEvent } from "../../ports/event-bus";
+import type { MemoryHint } from "../../ports/hints";
+import type { RecordOp } from "../../ports/run-record";
+import type { RunStorage } from "../../ports/run-storage";
+import { DEFAULT_ACTIVE_GATE_RULES } from "../gates/rules";
+import { DEFAULT_COMPILED } from "../policy/team-policy-cache";
+import type { EngineDeps } from "./engine";
+import { fitForQueue, RunEngine } from "./engine";
+
+class MemoryStorage implements RunStorage {
+  data = new Map<string, unknown>();
+  alarm: number | null = null;
+  async get<T>(key: string) {
+    return structuredClone(this.data.get(key)) as T | undefined;
+  }
+  async list<T>({ prefix }: { prefix: string }) {
+    const out = new Map<string, T>();
+    for (const [k, v] of [...this.data.entries()].sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (k.startsWith(prefix)) out.set(k, structuredClone(v) as T);
+    return out;
+  }
+  async put(entries: Record<string, unknown>) {
+    if (Object.keys(entries).length > 128) throw new Error("more than 128 keys in one put");
+    for (const [k, v] of Object.entries(entries)) this.data.set(k, structuredClone(v));
+  }
+  async delete(keys: string[]) {
+    let n = 0;
+    for (const k of keys) if (this.data.delete(k)) n++;
+    return n;
+  }
+  async getAlarm() {
+    return this.alarm;
+  }
+  async setAlarm(t: number) {
+    this.alarm = t;
+  }
+  async deleteAlarm() {
+    this.alarm = null;
+  }
+}
+
+function fakes(
+  opts: {
+    hints?: () => Promise<MemoryHint[]>;
+    failureHints?: () => Promise<MemoryHint[]>;
+    adjustments?: () => Promise<never[]>;
+  } = {},
+) {
+  const written: RecordOp[][] = [];
+  const published: WardenEvent[][] = [];
+  const hintCalls: unknown[] = [];
+  const control = { failWrites: 0, failPublish: 0 };
+  let n = 0;
+  const deps = {
+    policies: { get: async () => ({ compiled: DEFAULT_COMPILED, ceiling: "enforce" as const }), invalidate: () => {} },
+    gateRules: { get: async () => DEFAULT_ACTIVE_GATE_RULES, invalidate: () => {} },
+    runRecord: {
+      write: async (ops: RecordOp[]) => {
+        if (control.failWrites > 0) {
+          control.failWrites--;
+          throw new Error("D1 unavailable");
+        }
+        written.push(ops);
+      },
+      retryAdjustments: opts.adjustments ?? (async () => []),
+    },
+    events: {
+      publish: async (events: WardenEvent[]) => {
+        if (control.failPublish > 0) {
+          control.failPublish--;
+          throw new Error("queue unavailable");
+        }
+        published.push(events);
+      },
+    },
+    hints: {
+      forRunStart: async (...args: unknown[]) => {
+        hintCalls.push(args);
+        return opts.hints ? opts.hints() : [];
+      },
+      forTaskFailure: async (...args: unknown[]) => {
+        hintCalls.push(args);
+        return opts.failureHints ? opts.failureHints() : [];
+      },
+    },
+    policyStore: { activateProfile: async () => true },
+    gateRuleStore: { activate: async () => true },
+    newId: (p: string) => `${p}_${++n}`,
+  } as unknown as EngineDeps;
+  return { deps, written, published, hintCalls, control };
+}
+
+const actor = { team_id: "t1", subject: "alice" };
+const create = {
+  op: "create" as const,
+  actor,
+  run_id: "run_e",
+  goal: "triage the outage",
+  template: null,
+  skills: ["triage", "summarize"],
+  budget: { input_tokens: 800, output_tokens: 200, total_tokens: null },
+};
+
+describe("RunEngine", () => {
+  it("returns the hints the HintsProvider gives for the run's goal and skills", async () => {
+    const hint: MemoryHint = {
+      id: "m1",
+      namespace: "team/t1/org/sop",
+      class: "kb",
+      text: "restart the cache first",
+      score: 0.9,
+    };
+    const f = fakes({ hints: async () => [hint] });
+    const engine = new RunEngine(new MemoryStorage(), f.deps, { now: () => 1000 });
+    await engine.load();
+    const reply = await engine.dispatch("run_e", create);
+    expect(reply).toMatchObject({ ok: true, value: { run_id: "run_e", status: "PENDING", hints: [hint] } });
+    expect(f.hintCalls).toEqual([["t1", { goal: "triage the outage", taskKeys: ["triage", "summarize"] }, 1000]]);
+  });
+
+  it("starts the run without hints when the provider fails, and with defaults when policy memory is unreadable", async () => {
+    const f = fakes({
+      hints: async () => {
+        throw new Error("vector index down");
+      },
+      adjustments: async () => {
+        throw new Error("D1 down");
+      },
+    });
+    const engine = new RunEngine(new MemoryStorage(), f.deps, { now: () => 1000 });
+    await engine.load();
+    const reply = await engine.dispatch("run_e", create);
+    expect(reply.ok).toBe(true);
+    const value = (
+      reply as unknown as {
+        value: { hints: unknown[]; policy_snapshot: { warnings: string[]; retry_adjustments: object } };
+      }
+    ).value;
+    expect(value.hints).toEqual([]);
+    expect(value.policy_snapshot.retry_adjustments).toEqual({});
+    expect(value.policy_snapshot.warnings[0]).toMatch(/^DTL-STRAT-001/);
+  });
+
+  it("asks for failure hints on a failed attempt, returns them with the next step, and never waits long for them", async () => {
+    const hint: MemoryHint = {
+      id: "m9",
+      namespace: "team/t1/org/runbook",
+      class: "kb",
+      text: "rate limits clear after a minute",
+      score: 0.7,
+    };
+    let slow = false;
+    const f = fakes({ failureHints: () => (slow ? new Promise(() => {}) : Promise.resolve([hint])) });
+    const engine = new RunEngine(new MemoryStorage(), f.deps, { now: () => 1000 });
+    await engine.load();
+    await engine.dispatch("run_e", create);
+    for (const id of ["o1", "o2"]) {
+      await engine.dispatch("run_e", {
+        op: "add_order",
+        actor,
+        order: {
+          order_id: id,
+          task_id: `task-${id}`,
+          goal: "g",
+          input_json: {},
+          output_schema_id: "s",
+          timeout_sec: 1,
+        },
+        skill: null,
+      });
+    }
+    const l1 = (await engine.dispatch("run_e", { op: "lease", actor, order_id: "o1", worker_id: "w" })) as unknown as {
+      value: { lease_id: string };
+    };
+    const done = {
+      op: "complete" as const,
+      actor,
+      epoch: 1,
+      outcome: "ERROR" as const,
+      failure_class: "rate_limit",
+      tokens_in: 0,
+      tokens_out: 0,
+      output: null,
+    };
+    const r1 = await engine.dispatch("run_e", { ...done, order_id: "o1", lease_id: l1.value.lease_id, op_id: "a" });
+    expect(r1).toMatchObject({ ok: true, value: { next: "retry", hints: [hint] } });
+    expect(f.hintCalls.at(-1)).toEqual([
+      "t1",
+      { reasonBucket: "rate_limit", taskKey: "task-o1", runId: "run_e" },
+      1000,
+    ]);
+
+    slow = true;
+    const l2 = (await engine.dispatch("run_e", { op: "lease", actor, order_id: "o2", worker_id: "w" })) as unknown as {
+      value: { lease_id: string };
+    };
+    const started = Date.now();
+    const r2 = await engine.dispatch("run_e", { ...done, order_id: "o2", lease_id: l2.value.lease_id, op_id: "b" });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(r2.ok && "hints" in r2.value).toBe(false);
+  });
+
+  it("keeps failed D1 writes and events in the outbox, retries them by alarm with back-off, and sends each event id once", async () => {
+    const f = fakes();
+    const storage = new MemoryStorage();
+    let now = 10_000;
+    const engine = new RunEngine(storage, f.deps, { now: () => now });
+    await engine.load();
+    f.control.failWrites = 2;
+    expect((await engine.dispatch("run_e", create)).ok).toBe(true);
+    await engine.idle();
+    expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toHaveLength(1);
+    expect(storage.alarm).toBe(now + 1000);
+
+    now += 1000;
+    await engine.alarm();
+    await engine.idle();
+    expect(storage.alarm).toBe(now + 2000);
+    expect(f.written).toEqual([]);
+
+    now += 2000;
+    f.control.failPublish = 1;
+    await engine.alarm();
+    await engine.idle();
+    expect(f.written).toHaveLength(1);
+    expect(f.published).toEqual([]);
+    expect(storage.alarm).toBe(now + 4000); // third failure in a row
+
+    now += 4000;
+    await engine.alarm();
+    await engine.idle();
+    expect(f.published.flat().map((e) => e.type)).toEqual(["run.started"]);
+    expect(f.written).toHaveLength(2); // rewritten: the D1 writes are idempotent
+    expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toEqual([]);
+    expect(storage.alarm).toBeNull();
+  });
+
+  it("picks up pending outbox items and timers after a restart over the same storage", async () => {
+    const f = fakes();
+    const storage = new MemoryStorage();
+    const now = 50_000;
+    const first = new RunEngine(storage, f.deps, { now: () => now });
+    await first.load();
+    await first.dispatch("run_e", create);
+    await first.dispatch("run_e", {
+      op: "add_order",
+      actor,
+      order: { order_id: "o1", task_id: "t", goal: "g", input_json: {}, output_schema_id: "s", timeout_sec: 1 },
+      skill: null,
+    });
+    f.control.failWrites = 1;
+    const leased = await first.dispatch("run_e", { op: "lease", actor, order_id: "o1", worker_id: "w" });
+    expect(leased.ok).toBe(true);
+    await first.idle();
+    storage.alarm = null; // the restart lost the alarm too
+
+    const second = new RunEngine(storage, f.deps, { now: () => now + 31_000 });
+    await second.load();
+    // re-armed at once for the earliest deadline: the lease expiry (the outbox retry is due later)
+    expect(storage.alarm).toBe(now + 30_000);
+    await second.alarm();
+    await second.idle();
+    expect(second.snapshotState()?.orders.o1).toMatchObject({ status: "QUEUED", rescues: 1 });
+    expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toEqual([]);
+    const types = f.published.flat().map((e) => e.type);
+    expect(types).toEqual(["run.started", "task.created", "run.running", "task.leased", "task.lease_expired"]);
+    expect(new Set(f.published.flat().map((e) => e.event_id)).size).toBe(types.length);
+  });
+
+  it("sends an event too large for a queue message as its envelope, marked truncated", () => {
+    const base = { event_id: "evt_r_1", type: "run.completed", team_id: "t", run_id: "r", seq: 1, occurred_at: 5 };
+    expect(fitForQueue({ ...base, small: "x" })).toEqual({ ...base, small: "x" });
+    expect(fitForQueue({ ...base, big: "x".repeat(200_000) })).toEqual({ ...base, truncated: true });
+  });
+});

@@ -1,0 +1,390 @@
+// RunEngine: the use-case behind RunDO — prepares commands (I/O), applies the pure reducer, persists the diff,
+// keeps an outbox (D1 rows, policy activations, EVENTS) flushed after every change, and keeps the one alarm armed.
+import type { Clock, Deps } from "../../deps";
+import type { AppError } from "../../errors";
+import type { MemoryHint } from "../../ports/hints";
+import type { RunReply, RunRequest } from "../../ports/run-gateway";
+import type { RunStorage } from "../../ports/run-storage";
+import { canonicalJson, sha256Hex } from "../policy/decision-log";
+import type {
+  Activation,
+  Command,
+  DeadLetter,
+  EarlyApproval,
+  Effects,
+  Gate,
+  OpRecord,
+  Order,
+  RunMeta,
+  RunState,
+  WardenRunEvent,
+} from "./model";
+import { authorize, nextDeadline, reduce } from "./reducer";
+import { buildSnapshot, type PolicySnapshot } from "./snapshot";
+import { explainView, gateView, runView } from "./views";
+
+export type EngineDeps = Pick<
+  Deps,
+  "policies" | "gateRules" | "runRecord" | "events" | "hints" | "policyStore" | "gateRuleStore" | "newId"
+>;
+
+type OutboxItem = { n: number; events: WardenRunEvent[]; records: Effects["records"]; activations: Activation[] };
+
+const MAX_PUT = 128;
+const FLUSH_RETRY_MAX_MS = 60_000;
+/** while an outbox item is unsent the alarm is armed at most this far ahead, in case the object dies mid-flush */
+const OUTBOX_SAFETY_MS = 5_000;
+const FAILURE_HINTS_WAIT_MS = 250;
+const pad = (n: number) => String(n).padStart(12, "0");
+
+/** Storage layout: "meta" and "steps" for the run, one key per entity so a change writes only what changed,
+ * "ev:<seq>" the event log, "out:<n>" the outbox. */
+const MAPS = [
+  ["orders", "o:"],
+  ["gates", "g:"],
+  ["early", "x:"],
+  ["ops", "op:"],
+  ["deadLetters", "dl:"],
+] as const;
+const idOf: Record<(typeof MAPS)[number][0], (v: never) => string> = {
+  orders: (o: Order) => o.order_id,
+  gates: (g: Gate) => g.gate_id,
+  early: (e: EarlyApproval) => e.gate_id,
+  ops: (o: OpRecord) => o.op_id,
+  deadLetters: (d: DeadLetter) => d.id,
+};
+
+/** Queue messages are capped at 128 KB: an event that would not fit goes out as its envelope, marked truncated. */
+const MAX_EVENT_BYTES = 100_000;
+export function fitForQueue(e: WardenRunEvent): WardenRunEvent {
+  if (JSON.stringify(e).length <= MAX_EVENT_BYTES) return e;
+  const { event_id, type, team_id, run_id, seq, occurred_at } = e;
+  return { event_id, type, team_id, run_id, seq, occurred_at, truncated: true };
+}
+
+export class RunEngine {
+  private state: RunState | null = null;
+  private outbox = new Map<number, OutboxItem>();
+  private nextOut = 0;
+  private armedAt: number | null = null;
+  private retryAt: number | null = null;
+  private failures = 0;
+  private flushChain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly storage: RunStorage,
+    private readonly deps: EngineDeps,
+    /** the object's clock; tests move it to expire leases and fire soft gates */
+    public clock: Clock,
+  ) {}
+
+  /** Loads everything but the event log (called inside blockConcurrencyWhile). */
+  async load(): Promise<void> {
+    const stored = await this.storage.get<Omit<RunMeta, "steps">>("meta");
+    if (stored) {
+      const meta: RunMeta = { ...stored, steps: (await this.storage.get<RunMeta["steps"]>("steps")) ?? [] };
+      const maps = await Promise.all(
+        MAPS.map(async ([name, prefix]) => {
+          const rows = await this.storage.list<never>({ prefix });
+          const out: Record<string, unknown> = {};
+          for (const v of rows.values()) out[idOf[name](v)] = v;
+          return [name, out] as const;
+        }),
+      );
+      this.state = { run: meta, ...Object.fromEntries(maps) } as RunState;
+    }
+    const pending = await this.storage.list<OutboxItem>({ prefix: "out:" });
+    for (const item of pending.values()) {
+      this.outbox.set(item.n, item);
+      this.nextOut = Math.max(this.nextOut, item.n + 1);
+    }
+    this.armedAt = await this.storage.getAlarm();
+    if (this.outbox.size > 0) {
+      // the previous instance died with unsent items: retry at once
+      this.retryAt = this.clock.now();
+      await this.rearm();
+    }
+  }
+
+  /** For tests and explain: the current state (read-only). */
+  snapshotState(): RunState | null {
+    return this.state;
+  }
+
+  async dispatch(runId: string, req: RunRequest): Promise<RunReply> {
+    if (req.op === "view" || req.op === "explain" || req.op === "get_gate") return this.read(runId, req);
+    const command = await this.prepare(runId, req);
+    if ("error" in command) return { ok: false, error: command.error };
+    const result = await this.apply(command);
+    if (!result.ok) return result;
+    const mine = result.item;
+    // The state is committed: answer now and let the outbox reach D1 and EVENTS behind the response. Only a
+    // policy activation is awaited, so that the approver's next read sees the new version.
+    const flushed = this.flush();
+    if (!mine?.activations.length) return { ok: true, value: result.reply };
+    await flushed;
+    const activated = this.outbox.has(mine.n)
+      ? undefined
+      : mine.activations.map((a) => ({ target: a.target, version: a.version }));
+    return { ok: true, value: result.reply, ...(activated ? { activated } : {}) };
+  }
+
+  /**
+   * The alarm: fire due timers, re-arm for the earliest deadline, start the outbox flush. Idempotent. The flush
+   * is not awaited, so a flush never delays the object's next alarm (a failed one re-arms a retry).
+   */
+  async alarm(): Promise<void> {
+    this.armedAt = null;
+    if (this.state) await this.apply({ type: "tick" });
+    if (this.outbox.size > 0)
+      this.retryAt = Math.min(this.retryAt ?? Number.POSITIVE_INFINITY, this.clock.now() + OUTBOX_SAFETY_MS);
+    await this.rearm();
+    void this.flush();
+  }
+
+  /** Resolves once every outbox flush started so far has finished (tests, graceful waits). */
+  idle(): Promise<void> {
+    return this.flushChain;
+  }
+
+  private read(runId: string, req: Extract<RunRequest, { op: "view" | "explain" | "get_gate" }>): RunReply {
+    const denied = authorize(this.state, req.actor, runId);
+    if (denied) return { ok: false, error: denied };
+    const state = this.state as RunState;
+    if (req.op === "view") return { ok: true, value: runView(state) };
+    if (req.op === "explain") return { ok: true, value: explainView(state) };
+    const gate = state.gates[req.gate_id];
+    if (!gate) return { ok: false, error: { code: "not_found", message: `gate ${req.gate_id} not found` } };
+    return { ok: true, value: gateView(state.run.run_id, gate) };
+  }
+
+  /** Everything a command needs from outside (ids, digests, policy, rules, snapshot, hints) gathered before reducing. */
+  private async prepare(
+    runId: string,
+    req: Exclude<RunRequest, { op: "view" | "explain" | "get_gate" }>,
+  ): Promise<Command | { error: AppError }> {
+    const { actor } = req;
+    const now = this.clock.now();
+    switch (req.op) {
+      case "create": {
+        const [snapshot, hints] = await Promise.all([
+          this.takeSnapshot(actor.team_id, now),
+          this.hintsFor(actor.team_id, req.goal, req.skills, now),
+        ]);
+        return {
+          type: "create",
+          actor,
+          run_id: runId,
+          kind: "agent",
+          goal: req.goal,
+          template: req.template,
+          skills: req.skills,
+          budget: req.budget,
+          hints,
+          snapshot,
+        };
+      }
+      case "add_order":
+        return { type: "add_order", actor, order: req.order, skill: req.skill };
+      case "lease":
+        return {
+          type: "lease",
+          actor,
+          order_id: req.order_id,
+          worker_id: req.worker_id,
+          lease_id: this.deps.newId("lease"),
+        };
+      case "heartbeat":
+        return { type: "heartbeat", actor, order_id: req.order_id, lease_id: req.lease_id, epoch: req.epoch };
+      case "complete": {
+        const { actor: _a, op: _o, ...body } = req;
+        const [digest, policy, gate_rules, failure_hints] = await Promise.all([
+          sha256Hex(canonicalJson(body)),
+          this.deps.policies.get(actor.team_id, now),
+          this.deps.gateRules.get(actor.team_id, now),
+          req.outcome === "PASS" ? [] : this.failureHints(actor.team_id, runId, req, now),
+        ]);
+        return { type: "complete", ...body, actor, digest, policy, gate_rules, failure_hints };
+      }
+      case "open_gate":
+        return {
+          type: "open_gate",
+          actor,
+          op_id: req.op_id,
+          policy_key: req.policy_key,
+          context: req.context,
+          gate_rules: await this.deps.gateRules.get(actor.team_id, now),
+        };
+      case "decide_gate":
+        return {
+          type: "decide_gate",
+          actor,
+          op_id: req.op_id,
+          policy_key: req.policy_key,
+          decision: req.decision,
+          note: req.note,
+        };
+      case "propose_deploy":
+        return { type: "propose_deploy", actor, run_id: runId, target: req.target, version: req.version };
+      case "stop":
+        return { type: "stop", actor, reason: req.reason };
+    }
+  }
+
+  private async takeSnapshot(teamId: string, now: number): Promise<PolicySnapshot> {
+    try {
+      return buildSnapshot(await this.deps.runRecord.retryAdjustments(teamId), now);
+    } catch (e) {
+      console.error(JSON.stringify({ level: "error", msg: "policy memory unreadable at run start", error: String(e) }));
+      return { ...buildSnapshot([], now), warnings: ["DTL-STRAT-001: policy memory unreadable; defaults apply"] };
+    }
+  }
+
+  /** task.observer.memory_hints for a failed attempt: never more than FAILURE_HINTS_WAIT_MS on the completion's path. */
+  private async failureHints(
+    teamId: string,
+    runId: string,
+    req: Extract<RunRequest, { op: "complete" }>,
+    now: number,
+  ): Promise<MemoryHint[]> {
+    const order = this.state?.orders[req.order_id];
+    if (!order || this.state?.ops[req.op_id]) return [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([
+        this.deps.hints.forTaskFailure(
+          teamId,
+          { reasonBucket: req.failure_class ?? "unknown", taskKey: order.task_id, runId },
+          now,
+        ),
+        new Promise<MemoryHint[]>((resolve) => {
+          timer = setTimeout(() => resolve([]), FAILURE_HINTS_WAIT_MS);
+        }),
+      ]);
+    } catch (e) {
+      console.warn(JSON.stringify({ level: "warn", msg: "failure hints unavailable", error: String(e) }));
+      return [];
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+
+  private async hintsFor(teamId: string, goal: string, skills: string[], now: number) {
+    try {
+      return await this.deps.hints.forRunStart(teamId, { goal, taskKeys: skills }, now);
+    } catch (e) {
+      console.warn(JSON.stringify({ level: "warn", msg: "hints unavailable at run start", error: String(e) }));
+      return [];
+    }
+  }
+
+  /** Reduce, then write the changed entities, the new events and one outbox item, then re-arm the alarm. */
+  private async apply(command: Command) {
+    const now = this.clock.now();
+    const prev = this.state;
+    const result = reduce(prev, command, now);
+    if (!result.ok) return result;
+    this.state = result.state;
+    const { effects } = result;
+    const puts: Record<string, unknown> = {};
+    const dels: string[] = [];
+    const run = result.state.run;
+    if (prev === null || prev.run !== run) {
+      // steps are the bulky part of the run and change less often than its counters: a key of their own
+      const { steps, ...meta } = run;
+      puts.meta = meta;
+      if (prev === null || prev.run.steps !== steps) puts.steps = steps;
+    }
+    for (const [name, prefix] of MAPS) {
+      const before = (prev?.[name] ?? {}) as Record<string, unknown>;
+      const after = result.state[name] as Record<string, unknown>;
+      if (before === after) continue;
+      for (const [id, v] of Object.entries(after)) if (before[id] !== v) puts[prefix + id] = v;
+      for (const id of Object.keys(before)) if (!(id in after)) dels.push(prefix + id);
+    }
+    for (const e of effects.events) puts[`ev:${pad(e.seq)}`] = e;
+    let item: OutboxItem | null = null;
+    if (effects.events.length || effects.records.length || effects.activations.length) {
+      item = { n: this.nextOut++, events: effects.events, records: effects.records, activations: effects.activations };
+      this.outbox.set(item.n, item);
+      puts[`out:${pad(item.n)}`] = item;
+      this.retryAt ??= now + OUTBOX_SAFETY_MS;
+    }
+    const writes: Promise<unknown>[] = [];
+    const entries = Object.entries(puts);
+    for (let i = 0; i < entries.length; i += MAX_PUT)
+      writes.push(this.storage.put(Object.fromEntries(entries.slice(i, i + MAX_PUT))));
+    if (dels.length) writes.push(this.storage.delete(dels));
+    await Promise.all(writes);
+    await this.rearm();
+    return { ok: true as const, reply: result.reply, item };
+  }
+
+  /** Serialized: each flush starts after the previous one, so it sees every item queued before it was asked for. */
+  private flush(): Promise<void> {
+    const run = this.flushChain
+      .then(() => this.flushOnce())
+      .catch((e) => {
+        console.error(JSON.stringify({ level: "error", msg: "run outbox flush crashed", error: String(e) }));
+      });
+    this.flushChain = run;
+    return run;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const items = [...this.outbox.values()].sort((a, b) => a.n - b.n);
+    for (const item of items) {
+      if (!this.outbox.has(item.n)) continue;
+      try {
+        if (item.records.length) await this.deps.runRecord.write(item.records);
+        for (const a of item.activations) await this.activate(a);
+        if (item.events.length) await this.deps.events.publish(item.events.map(fitForQueue));
+      } catch (e) {
+        this.failures++;
+        const delay = Math.min(FLUSH_RETRY_MAX_MS, 1000 * 2 ** (this.failures - 1));
+        this.retryAt = this.clock.now() + delay;
+        console.error(
+          JSON.stringify({
+            level: "error",
+            msg: "run outbox flush failed; retrying by alarm",
+            item: item.n,
+            delay_ms: delay,
+            error: String(e),
+          }),
+        );
+        await this.rearm();
+        return;
+      }
+      this.outbox.delete(item.n);
+      await this.storage.delete([`out:${pad(item.n)}`]);
+    }
+    if (this.outbox.size === 0 && (this.retryAt !== null || this.failures > 0)) {
+      this.failures = 0;
+      this.retryAt = null;
+      await this.rearm();
+    }
+  }
+
+  private async activate(a: Activation): Promise<void> {
+    const now = this.clock.now();
+    const changed =
+      a.target === "profile"
+        ? await this.deps.policyStore.activateProfile(a.team_id, a.version, now)
+        : await this.deps.gateRuleStore.activate(a.team_id, a.version, now);
+    if (a.target === "profile") this.deps.policies.invalidate(a.team_id);
+    else this.deps.gateRules.invalidate(a.team_id);
+    if (!changed)
+      console.warn(JSON.stringify({ level: "warn", msg: "activation changed nothing (not pending)", ...a }));
+  }
+
+  /** One alarm for every timer: the earliest of lease expiries, back-offs, soft gates and an outbox retry. */
+  private async rearm(): Promise<void> {
+    const deadline = nextDeadline(this.state);
+    const candidates = [deadline, this.outbox.size > 0 ? this.retryAt : null].filter((x): x is number => x !== null);
+    const desired = candidates.length ? Math.min(...candidates) : null;
+    if (desired === this.armedAt) return;
+    this.armedAt = desired;
+    if (desired === null) await this.storage.deleteAlarm();
+    else await this.storage.setAlarm(desired);
+  }
+}

@@ -1,0 +1,294 @@
+// Run state, commands and effects of the per-run reducer (pure data; no I/O).
+import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
+import type { AppError } from "../../errors";
+import type { MemoryHint } from "../../ports/hints";
+import type { RecordOp } from "../../ports/run-record";
+import type { ActiveGateRules, GateKind } from "../gates/rules";
+import type { PolicySnapshot } from "./snapshot";
+import type { PolicyContext, StepDecision } from "./taxonomy";
+
+export const LEASE_TTL_MS = 30_000;
+export const HEARTBEAT_MS = 10_000;
+/** a lease that expires this many times without a completion dead-letters the order */
+export const MAX_RESCUES = 3;
+/** however the failure classes alternate, an order gets at most this many attempts */
+export const MAX_ORDER_ATTEMPTS = 10;
+export const DEFAULT_BUDGET = { input_tokens: 800, output_tokens: 200 } as const;
+/** GET /v1/runs shows the last 10 steps; the object keeps a few more for explain-exit */
+export const STEPS_SHOWN = 10;
+export const STEPS_KEPT = 50;
+
+export type RunKind = "agent" | "control";
+export type RunStatus = "PENDING" | "RUNNING" | "COMPLETE" | "DEAD_LETTER" | "STOPPED";
+export type OrderStatus =
+  | "QUEUED"
+  | "LEASED"
+  | "RETRY_WAIT"
+  | "GATED"
+  | "COMPLETE"
+  | "SKIPPED"
+  | "DEAD_LETTER"
+  | "REPLAN"
+  | "REVOKED";
+export type Outcome = "PASS" | "DECLINE" | "ERROR";
+export type NextKind = "complete" | "retry" | "gate" | "dead_letter" | "replan";
+export type GateStatus = "pending" | "approved" | "auto_allowed" | "denied" | "aborted" | "skipped";
+/** ApprovalAction v1 decisions plus the policy's own "allow" for auto gates */
+export type GateDecision = "approve_retry" | "approve_skip" | "approve_abort" | "auto_allow" | "deny" | "allow";
+
+export type Actor = { team_id: string; subject: string; run_id?: string; task_id?: string };
+
+export type Budget = { input_tokens: number; output_tokens: number; total_tokens: number | null };
+
+export type ExitInfo = { status: RunStatus; reason: string; at: number; terminal_step: Step | null };
+
+export type RunMeta = {
+  run_id: string;
+  team_id: string;
+  kind: RunKind;
+  goal: string;
+  template: string | null;
+  skills: string[];
+  status: RunStatus;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+  budget: Budget;
+  used: { tokens_in: number; tokens_out: number };
+  /** attempts completed over the whole run */
+  steps_total: number;
+  hints: MemoryHint[];
+  snapshot: PolicySnapshot;
+  exit: ExitInfo | null;
+  /** last event sequence number (event ids derive from it) */
+  seq: number;
+  /** orders created so far (creation index) */
+  order_count: number;
+  /** the last STEPS_KEPT steps, oldest first */
+  steps: Step[];
+};
+
+export type Lease = {
+  lease_id: string;
+  epoch: number;
+  worker_id: string;
+  holder: string;
+  granted_at: number;
+  expires_at: number;
+};
+
+export type Order = {
+  order_id: string;
+  task_id: string;
+  goal: string;
+  skill: string | null;
+  body: WorkOrderV1;
+  index: number;
+  status: OrderStatus;
+  created_at: number;
+  updated_at: number;
+  /** completions recorded (the next one is attempt `attempts + 1`) */
+  attempts: number;
+  /** failed attempts per failure class: the taxonomy's retry allowances count per class */
+  failures: Record<string, number>;
+  rescues: number;
+  /** epoch of the newest lease (0 before the first) */
+  epoch: number;
+  lease: Lease | null;
+  not_before: number | null;
+  gate_id: string | null;
+  /** the next attempt is a stricter re-prompt (after a schema_invalid gate) */
+  strict: boolean;
+  /** reissued from a dead letter: one attempt only */
+  reissued: boolean;
+  dead_letter_id: string | null;
+  last: { op_id: string; outcome: Outcome; failure_class: string | null; next: NextKind } | null;
+  output: unknown;
+};
+
+export type GateSubject =
+  | { type: "api" }
+  | { type: "order"; order_id: string }
+  | { type: "dead_letter"; dead_letter_id: string; order_id: string }
+  | { type: "budget"; increase_pct: number }
+  | { type: "deploy"; target: "profile" | "gates"; version: number };
+
+export type Gate = {
+  gate_id: string;
+  op_id: string;
+  policy_key: string;
+  kind: GateKind;
+  status: GateStatus;
+  rule_id: string;
+  reason: string;
+  timeout_ms: number | null;
+  deadline_at: number | null;
+  context: Record<string, unknown>;
+  subject: GateSubject;
+  opened_by: string;
+  opened_at: number;
+  /** sequence number of its gate.opened event: the order gates were opened in */
+  seq: number;
+  decision: GateDecision | null;
+  decided_by: string | null;
+  decided_at: number | null;
+  note: string | null;
+};
+
+/** An approval that arrived before its gate was armed; applied when the gate opens. */
+export type EarlyApproval = {
+  gate_id: string;
+  op_id: string;
+  policy_key: string;
+  decision: GateDecision;
+  approver: string;
+  note: string | null;
+  received_at: number;
+};
+
+export type CompleteReply = {
+  next: NextKind;
+  attempt: number;
+  retry_after_ms?: number;
+  gate_id?: string;
+  dead_letter_id?: string;
+  refused?: string;
+  hints?: MemoryHint[];
+  decision?: {
+    decision_id: string;
+    rule_id: string;
+    action: string;
+    selected_action: string;
+    memrl_mode: string;
+    failure_class: string | null;
+    attempt_bucket: string | null;
+    profile_version: number;
+  };
+};
+
+export type OpRecord = { op_id: string; order_id: string; digest: string; reply: CompleteReply };
+
+export type DeadLetter = {
+  id: string;
+  op_id: string;
+  order_id: string;
+  task_id: string;
+  reason_code: string;
+  failure_class: string | null;
+  created_at: number;
+  /** event sequence when it was created: the order dead letters happened in */
+  seq: number;
+  resolved_at: number | null;
+  resolver: string | null;
+};
+
+export type Step = {
+  seq: number;
+  at: number;
+  order_id: string;
+  task_id: string;
+  op_id: string;
+  attempt: number;
+  outcome: Outcome | "LEASE_EXPIRED";
+  failure_class: string | null;
+  next: NextKind;
+  retry_after_ms?: number;
+  gate_id?: string;
+  dead_letter_id?: string;
+  refused?: string;
+  tokens_in: number;
+  tokens_out: number;
+  decision?: StepDecision & { decision_id: string };
+};
+
+export type RunState = {
+  run: RunMeta;
+  orders: Readonly<Record<string, Order>>;
+  gates: Readonly<Record<string, Gate>>;
+  early: Readonly<Record<string, EarlyApproval>>;
+  ops: Readonly<Record<string, OpRecord>>;
+  deadLetters: Readonly<Record<string, DeadLetter>>;
+};
+
+// ---- commands ----------------------------------------------------------------------------
+
+export type CreateRun = {
+  type: "create";
+  actor: Actor;
+  run_id: string;
+  kind: RunKind;
+  goal: string;
+  template: string | null;
+  skills: string[];
+  budget: Budget;
+  hints: MemoryHint[];
+  snapshot: PolicySnapshot;
+};
+
+export type Command =
+  | CreateRun
+  | { type: "add_order"; actor: Actor; order: WorkOrderV1; skill: string | null }
+  | { type: "lease"; actor: Actor; order_id: string; worker_id: string; lease_id: string }
+  | { type: "heartbeat"; actor: Actor; order_id: string; lease_id: string; epoch: number }
+  | {
+      type: "complete";
+      actor: Actor;
+      order_id: string;
+      lease_id: string;
+      epoch: number;
+      op_id: string;
+      /** digest of the request body, for op_id idempotency */
+      digest: string;
+      outcome: Outcome;
+      failure_class: string | null;
+      tokens_in: number;
+      tokens_out: number;
+      output: unknown;
+      policy: PolicyContext;
+      gate_rules: ActiveGateRules;
+      /** memory hints for a failed attempt (HintsProvider.forTaskFailure), best-effort */
+      failure_hints: MemoryHint[];
+    }
+  | {
+      type: "open_gate";
+      actor: Actor;
+      op_id: string;
+      policy_key: string;
+      context: Record<string, unknown>;
+      gate_rules: ActiveGateRules;
+    }
+  | { type: "propose_deploy"; actor: Actor; run_id: string; target: "profile" | "gates"; version: number }
+  | {
+      type: "decide_gate";
+      actor: Actor;
+      op_id: string;
+      policy_key: string;
+      decision: GateDecision;
+      note: string | null;
+    }
+  | { type: "tick" }
+  | { type: "stop"; actor: Actor; reason: string | null };
+
+// ---- effects -----------------------------------------------------------------------------
+
+export type WardenRunEvent = {
+  event_id: string;
+  type: string;
+  team_id: string;
+  run_id: string;
+  seq: number;
+  occurred_at: number;
+  [field: string]: unknown;
+};
+
+export type { RecordOp };
+
+export type Activation = { target: "profile" | "gates"; team_id: string; version: number };
+
+export type Effects = { events: WardenRunEvent[]; records: RecordOp[]; activations: Activation[] };
+
+export type Reply = Record<string, unknown>;
+
+export type ReduceResult =
+  | { ok: true; state: RunState; effects: Effects; reply: Reply }
+  | { ok: false; error: AppError };

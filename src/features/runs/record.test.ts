@@ -1,0 +1,151 @@
+// The D1 record: one atomic batch per change (a failed batch leaves no partial rows), retried by the alarm, idempotent.
+import { env } from "cloudflare:test";
+import { drizzle } from "drizzle-orm/d1";
+import { describe, expect, it, vi } from "vitest";
+import {
+  addOrder,
+  complete,
+  fireAlarm,
+  lease,
+  outboxSize,
+  rows,
+  scheduledAlarm,
+  setClock,
+  startRun,
+  teamTokens,
+} from "../../../test/run-helpers";
+import { createD1RunRecord } from "../../adapters/d1/run-record";
+import type { RecordOp } from "../../ports/run-record";
+
+// the machine is shared: HTTP-heavy cases get room beyond the 5 s default
+vi.setConfig({ testTimeout: 30_000 });
+
+const attempt = (id: string): RecordOp => ({
+  t: "attempt",
+  row: {
+    attempt_id: id,
+    run_id: "run_rec",
+    order_id: "o",
+    op_id: id,
+    outcome: "PASS",
+    failure_class: null,
+    next: "complete",
+    tokens_in: 1,
+    tokens_out: 1,
+    started_at: 1,
+    ended_at: 2,
+  },
+});
+const approval = (id: string): RecordOp => ({
+  t: "approval",
+  row: {
+    id,
+    team_id: "t",
+    run_id: "run_rec",
+    op_id: id,
+    gate_id: `g-${id}`,
+    policy_key: "k",
+    decision: "allow",
+    approver: "policy",
+    reason: null,
+    note: null,
+    dedupe_key: `run_rec:g-${id}`,
+    created_at: 1,
+  },
+});
+
+describe("createD1RunRecord", () => {
+  it("writes nothing at all when one statement of the batch fails", async () => {
+    const record = createD1RunRecord(drizzle(env.DB));
+    const broken: RecordOp = {
+      t: "dead_letter",
+      row: {
+        id: "dl-x",
+        team_id: "t",
+        run_id: "run_rec",
+        op_id: "x",
+        reason_code: null as unknown as string,
+        payload: {},
+        created_at: 1,
+      },
+    };
+    await expect(record.write([attempt("a1"), approval("a1"), broken])).rejects.toThrow();
+    expect(await rows("SELECT * FROM attempt WHERE run_id = 'run_rec'")).toEqual([]);
+    expect(await rows("SELECT * FROM approval_event WHERE run_id = 'run_rec'")).toEqual([]);
+    expect(await rows("SELECT * FROM dead_letter WHERE run_id = 'run_rec'")).toEqual([]);
+  });
+
+  it("is idempotent on replay and never lets an older status overwrite a newer one", async () => {
+    const record = createD1RunRecord(drizzle(env.DB));
+    const run = (status: string, updated_at: number): RecordOp => ({
+      t: "run",
+      row: { run_id: "run_idem", team_id: "t", goal: "g", status, kind: "agent", created_at: 1, updated_at },
+    });
+    const batch = [run("RUNNING", 10), attempt("b1"), approval("b1")];
+    await record.write(batch);
+    await record.write(batch);
+    await record.write([run("COMPLETE", 20)]);
+    await record.write([run("RUNNING", 10)]);
+    expect(await rows("SELECT status, updated_at FROM runs WHERE run_id = 'run_idem'")).toEqual([
+      { status: "COMPLETE", updated_at: 20 },
+    ]);
+    expect(await rows("SELECT COUNT(*) AS n FROM attempt WHERE attempt_id = 'b1'")).toEqual([{ n: 1 }]);
+    expect(await rows("SELECT COUNT(*) AS n FROM approval_event WHERE id = 'b1'")).toEqual([{ n: 1 }]);
+  });
+
+  it("refuses to update or delete an approval_event (append-only)", async () => {
+    const record = createD1RunRecord(drizzle(env.DB));
+    const fresh = approval("c1");
+    if (fresh.t === "approval") fresh.row.created_at = Date.now();
+    await record.write([fresh]);
+    await expect(env.DB.prepare("UPDATE approval_event SET decision = 'deny' WHERE id = 'c1'").run()).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(env.DB.prepare("DELETE FROM approval_event WHERE id = 'c1'").run()).rejects.toThrow(/append-only/);
+  });
+});
+
+describe("the run outbox", () => {
+  it("keeps a change whose D1 batch failed, leaves no partial rows, and lands it exactly once on the alarm's retry", async () => {
+    const t = await teamTokens("outbox");
+    const run = await startRun(t.worker);
+    await addOrder(t.worker, run.run_id, "o1");
+    // far from the wall clock, so only runDurableObjectAlarm fires the retry
+    const now = await setClock(run.run_id, Date.now() + 2 * 86_400_000);
+    const l = (await lease(t.worker, run.run_id, "o1")).json;
+
+    await env.DB.exec("ALTER TABLE dead_letter RENAME TO dead_letter_parked");
+    try {
+      const res = await complete(t.worker, run.run_id, "o1", {
+        lease_id: l.lease_id,
+        epoch: 1,
+        op_id: "w1",
+        outcome: "DECLINE",
+        failure_class: "wrong_value",
+      });
+      expect(res.status).toBe(200);
+      expect(res.json.next).toBe("dead_letter");
+      // attempt, work order, run status and dead letter travel in one batch: none of them landed
+      expect(await rows("SELECT * FROM attempt WHERE run_id = ?", run.run_id)).toEqual([]);
+      expect(await rows("SELECT status FROM work_order WHERE run_id = ?", run.run_id)).toEqual([{ status: "LEASED" }]);
+      expect(await rows("SELECT status FROM runs WHERE run_id = ?", run.run_id)).toEqual([{ status: "RUNNING" }]);
+      expect(await outboxSize(run.run_id)).toBe(1);
+      expect(await scheduledAlarm(run.run_id)).toBe(now + 1000);
+    } finally {
+      await env.DB.exec("ALTER TABLE dead_letter_parked RENAME TO dead_letter");
+    }
+    expect(await fireAlarm(run.run_id)).toBe(true);
+    expect(await outboxSize(run.run_id)).toBe(0);
+    expect(await scheduledAlarm(run.run_id)).toBeNull();
+    expect(await rows("SELECT op_id, next FROM attempt WHERE run_id = ?", run.run_id)).toEqual([
+      { op_id: "w1", next: "dead_letter" },
+    ]);
+    expect(await rows("SELECT reason_code FROM dead_letter WHERE run_id = ?", run.run_id)).toEqual([
+      { reason_code: "wrong_value" },
+    ]);
+    expect(await rows("SELECT status FROM runs WHERE run_id = ?", run.run_id)).toEqual([{ status: "DEAD_LETTER" }]);
+    // a late duplicate of the same alarm changes nothing
+    await fireAlarm(run.run_id);
+    expect(await rows("SELECT COUNT(*) AS n FROM attempt WHERE run_id = ?", run.run_id)).toEqual([{ n: 1 }]);
+  });
+});

@@ -1,0 +1,228 @@
+// /v1/runs: create and read runs, post work orders, lease / heartbeat / complete them, explain the exit, stop.
+import { createRoute } from "@hono/zod-openapi";
+import { AppFailure } from "../../errors";
+import { requireScope } from "../../http/middleware";
+import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { DEFAULT_BUDGET } from "./model";
+import { actorOf, callRun, runErrors } from "./run-call";
+import {
+  CompleteBody,
+  CompleteResponse,
+  CreateRunBody,
+  CreateRunResponse,
+  ExplainExit,
+  HeartbeatBody,
+  HeartbeatResponse,
+  LeaseBody,
+  LeaseResponse,
+  MAX_ORDER_BYTES,
+  MAX_OUTPUT_BYTES,
+  OrderBody,
+  OrderCreated,
+  OrderParams,
+  RunParams,
+  RunView,
+  StopBody,
+  StopResponse,
+} from "./schemas";
+
+const errors = { ...commonErrors, ...runErrors };
+
+export const runsRoutes = featureApp()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/runs",
+      tags: ["runs"],
+      summary: "Start a run: takes the policy-memory snapshot and returns memory hints",
+      security: bearer,
+      middleware: [requireScope("runs:write")] as const,
+      request: { body: jsonBody(CreateRunBody) },
+      responses: { 201: jsonResponse(CreateRunResponse, "the run, PENDING until its first lease"), ...errors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const principal = c.get("principal");
+      if (principal.runId !== undefined)
+        throw new AppFailure({ code: "forbidden", message: "a run-bound token cannot start runs" });
+      const body = c.req.valid("json");
+      const run_id = deps.newId("run");
+      const reply = await callRun(deps, run_id, {
+        op: "create",
+        actor: actorOf(principal),
+        run_id,
+        goal: body.goal,
+        template: body.template ?? null,
+        skills: body.skills ?? [],
+        budget: {
+          input_tokens: body.budget?.input_tokens ?? DEFAULT_BUDGET.input_tokens,
+          output_tokens: body.budget?.output_tokens ?? DEFAULT_BUDGET.output_tokens,
+          total_tokens: body.budget?.total_tokens ?? null,
+        },
+      });
+      return c.json(reply.value as never, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/runs/{run_id}",
+      tags: ["runs"],
+      summary: "A run: last 10 steps, orders, gates, hints, budget, dead letters",
+      security: bearer,
+      middleware: [requireScope("runs:read", "runs:write")] as const,
+      request: { params: RunParams },
+      responses: { 200: jsonResponse(RunView, "the run"), ...errors },
+    }),
+    async (c) => {
+      const { run_id } = c.req.valid("param");
+      const reply = await callRun(c.env.deps, run_id, { op: "view", actor: actorOf(c.get("principal")) });
+      return c.json(reply.value as never, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/runs/{run_id}/explain-exit",
+      tags: ["runs"],
+      summary: "Why the run ended: terminal step, decisions, gates, hints (ended:false while it runs)",
+      security: bearer,
+      middleware: [requireScope("runs:read", "runs:write")] as const,
+      request: { params: RunParams },
+      responses: { 200: jsonResponse(ExplainExit, "the explanation"), ...errors },
+    }),
+    async (c) => {
+      const { run_id } = c.req.valid("param");
+      const reply = await callRun(c.env.deps, run_id, { op: "explain", actor: actorOf(c.get("principal")) });
+      return c.json(reply.value as never, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/runs/{run_id}/orders",
+      tags: ["runs"],
+      summary: "Post a work order (WorkOrder v1, plus an optional skill); idempotent by order_id",
+      security: bearer,
+      middleware: [requireScope("runs:write")] as const,
+      request: { params: RunParams, body: jsonBody(OrderBody) },
+      responses: { 201: jsonResponse(OrderCreated, "the order, QUEUED"), ...errors },
+    }),
+    async (c) => {
+      const { run_id } = c.req.valid("param");
+      const { skill, ...order } = c.req.valid("json");
+      if (JSON.stringify(order).length > MAX_ORDER_BYTES)
+        throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_ORDER_BYTES });
+      const reply = await callRun(c.env.deps, run_id, {
+        op: "add_order",
+        actor: actorOf(c.get("principal")),
+        order,
+        skill: skill ?? null,
+      });
+      return c.json(reply.value as never, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/runs/{run_id}/orders/{order_id}/lease",
+      tags: ["runs"],
+      summary: "Lease an order (30 s, heartbeat every 10 s); 409 while someone holds it",
+      security: bearer,
+      middleware: [requireScope("runs:write")] as const,
+      request: { params: OrderParams, body: jsonBody(LeaseBody) },
+      responses: { 200: jsonResponse(LeaseResponse, "the lease and the order to work on"), ...errors },
+    }),
+    async (c) => {
+      const { run_id, order_id } = c.req.valid("param");
+      const { worker_id } = c.req.valid("json");
+      const reply = await callRun(c.env.deps, run_id, {
+        op: "lease",
+        actor: actorOf(c.get("principal")),
+        order_id,
+        worker_id,
+      });
+      return c.json(reply.value as never, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/runs/{run_id}/orders/{order_id}/heartbeat",
+      tags: ["runs"],
+      summary: "Extend a lease; 409 and no change for a stale epoch or an expired lease",
+      security: bearer,
+      middleware: [requireScope("runs:write")] as const,
+      request: { params: OrderParams, body: jsonBody(HeartbeatBody) },
+      responses: { 200: jsonResponse(HeartbeatResponse, "the new expiry"), ...errors },
+    }),
+    async (c) => {
+      const { run_id, order_id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const reply = await callRun(c.env.deps, run_id, {
+        op: "heartbeat",
+        actor: actorOf(c.get("principal")),
+        order_id,
+        ...body,
+      });
+      return c.json(reply.value as never, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/runs/{run_id}/orders/{order_id}/complete",
+      tags: ["runs"],
+      summary: "Complete an attempt; the answer is the next step. Idempotent by op_id",
+      security: bearer,
+      middleware: [requireScope("runs:write")] as const,
+      request: { params: OrderParams, body: jsonBody(CompleteBody) },
+      responses: {
+        200: jsonResponse(CompleteResponse, "next: complete | retry | gate | dead_letter | replan"),
+        ...errors,
+      },
+    }),
+    async (c) => {
+      const { run_id, order_id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      if (body.output !== undefined && JSON.stringify(body.output).length > MAX_OUTPUT_BYTES) {
+        throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_OUTPUT_BYTES });
+      }
+      const reply = await callRun(c.env.deps, run_id, {
+        op: "complete",
+        actor: actorOf(c.get("principal")),
+        order_id,
+        lease_id: body.lease_id,
+        epoch: body.epoch,
+        op_id: body.op_id,
+        outcome: body.outcome,
+        failure_class: body.failure_class ?? null,
+        tokens_in: body.tokens_in ?? 0,
+        tokens_out: body.tokens_out ?? 0,
+        output: body.output ?? null,
+      });
+      return c.json(reply.value as never, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/runs/{run_id}/stop",
+      tags: ["runs"],
+      summary: "Stop a run: open leases revoked, pending gates aborted",
+      security: bearer,
+      middleware: [requireScope("runs:write")] as const,
+      request: { params: RunParams, body: { ...jsonBody(StopBody), required: false } },
+      responses: { 200: jsonResponse(StopResponse, "the stopped run"), ...errors },
+    }),
+    async (c) => {
+      const { run_id } = c.req.valid("param");
+      const { reason } = c.req.valid("json");
+      const reply = await callRun(c.env.deps, run_id, {
+        op: "stop",
+        actor: actorOf(c.get("principal")),
+        reason: reason ?? null,
+      });
+      return c.json(reply.value as never, 200);
+    },
+  );

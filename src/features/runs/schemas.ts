@@ -1,0 +1,238 @@
+// Wire shapes of the run routes (zod, with OpenAPI examples).
+import { z } from "zod";
+import { WorkOrderV1 } from "../../../contracts/work-order.v1";
+
+const id = z.string().min(1).max(128);
+/** largest `output` a completion may carry (serialized JSON) */
+export const MAX_OUTPUT_BYTES = 256 * 1024;
+/** largest work order (serialized JSON): it is kept in the run's storage and in D1 */
+export const MAX_ORDER_BYTES = 256 * 1024;
+
+export const RunParams = z.object({ run_id: id });
+export const OrderParams = z.object({ run_id: id, order_id: id });
+
+export const CreateRunBody = z
+  .strictObject({
+    goal: z.string().min(1).max(2000),
+    template: z.string().min(1).max(128).optional(),
+    skills: z.array(z.string().min(1).max(128)).max(32).optional(),
+    budget: z
+      .strictObject({
+        input_tokens: z.int().min(1).max(1_000_000).optional(),
+        output_tokens: z.int().min(1).max(1_000_000).optional(),
+        total_tokens: z.int().min(1).max(1_000_000_000).optional(),
+      })
+      .optional(),
+  })
+  .meta({
+    id: "CreateRunRequest",
+    example: { goal: "Health: Extract & Verify", template: "invoice", skills: ["extract"] },
+  });
+
+export const MemoryHintSchema = z.object({
+  id: z.string(),
+  namespace: z.string(),
+  class: z.string(),
+  text: z.string(),
+  score: z.number(),
+});
+
+export const PolicySnapshotSchema = z
+  .object({
+    version: z.string(),
+    taken_at: z.int(),
+    retry_adjustments: z.record(
+      z.string(),
+      z.object({ backoff_multiplier: z.number(), max_attempts_override: z.int().nullable() }),
+    ),
+    warnings: z.array(z.string()),
+  })
+  .meta({ id: "PolicySnapshot" });
+
+export const CreateRunResponse = z
+  .object({
+    run_id: z.string(),
+    status: z.string(),
+    hints: z.array(MemoryHintSchema),
+    policy_snapshot: PolicySnapshotSchema,
+  })
+  .meta({
+    id: "CreateRunResponse",
+    example: {
+      run_id: "run_5b0c…",
+      status: "PENDING",
+      hints: [],
+      policy_snapshot: { version: "1.0.0", taken_at: 1767225600000, retry_adjustments: {}, warnings: [] },
+    },
+  });
+
+const GateViewSchema = z.object({
+  gate_id: z.string(),
+  run_id: z.string(),
+  op_id: z.string(),
+  policy_key: z.string(),
+  kind: z.enum(["auto", "soft", "hard", "deny"]),
+  status: z.enum(["pending", "approved", "auto_allowed", "denied", "aborted", "skipped"]),
+  rule_id: z.string(),
+  reason: z.string(),
+  opened_by: z.string(),
+  opened_at: z.int(),
+  timeout_ms: z.int().optional(),
+  deadline_at: z.int().optional(),
+  decision: z.string().optional(),
+  decided_by: z.string().optional(),
+  decided_at: z.int().optional(),
+  note: z.string().optional(),
+});
+export const GateView = GateViewSchema.meta({
+  id: "Gate",
+  example: {
+    gate_id: "gate_9a3f…",
+    run_id: "run_5b0c…",
+    op_id: "op-123",
+    policy_key: "schema_invalid",
+    kind: "soft",
+    status: "auto_allowed",
+    rule_id: "rules.v0#8",
+    reason: "schema_invalid → soft (120000 ms) (rules.v0#8)",
+    opened_by: "worker-7",
+    opened_at: 1767225600000,
+    timeout_ms: 120000,
+    deadline_at: 1767225720000,
+    decision: "auto_allow",
+    decided_by: "timer",
+    decided_at: 1767225720004,
+  },
+});
+
+export const RunView = z
+  .object({
+    run_id: z.string(),
+    kind: z.enum(["agent", "control"]),
+    status: z.enum(["PENDING", "RUNNING", "COMPLETE", "DEAD_LETTER", "STOPPED"]),
+    goal: z.string(),
+    steps: z.array(z.record(z.string(), z.unknown())),
+    steps_total: z.int(),
+    orders: z.array(z.record(z.string(), z.unknown())),
+    gates: z.array(GateViewSchema),
+    hints: z.array(MemoryHintSchema),
+    budget: z.object({
+      input_tokens: z.int(),
+      output_tokens: z.int(),
+      total_tokens: z.int().nullable(),
+      used: z.object({ tokens_in: z.int(), tokens_out: z.int() }),
+    }),
+    dead_letters: z.array(z.record(z.string(), z.unknown())),
+    policy_snapshot: PolicySnapshotSchema,
+    exit: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .loose()
+  .meta({ id: "Run" });
+
+export const ExplainExit = z
+  .object({
+    run_id: z.string(),
+    status: z.string(),
+    ended: z.boolean(),
+    reason: z.string(),
+    ended_at: z.int().nullable(),
+    terminal_step: z.record(z.string(), z.unknown()).nullable(),
+    decisions: z.array(z.record(z.string(), z.unknown())),
+    gates: z.array(GateViewSchema),
+    dead_letters: z.array(z.record(z.string(), z.unknown())),
+    hints: z.array(MemoryHintSchema),
+    tokens: z.object({ in: z.int(), out: z.int() }),
+    steps: z.int(),
+  })
+  .meta({ id: "ExplainExit" });
+
+export const OrderBody = WorkOrderV1.extend({
+  /** Warden extension: the skill this order exercises (for learning); not part of WorkOrder v1 */
+  skill: z.string().min(1).max(128).optional(),
+}).meta({
+  id: "WorkOrderRequest",
+  example: {
+    order_id: "ord-1",
+    task_id: "task-extract",
+    goal: "extract fields",
+    input_json: { doc: "INV-0042" },
+    output_schema_id: "extractor.v1",
+    timeout_sec: 30,
+    cost_budget_tokens: 1000,
+    skill: "extract",
+  },
+});
+export const OrderCreated = z.object({ order_id: z.string(), status: z.string() }).meta({ id: "OrderCreated" });
+
+export const LeaseBody = z
+  .strictObject({ worker_id: id })
+  .meta({ id: "LeaseRequest", example: { worker_id: "worker-7" } });
+export const LeaseResponse = z
+  .object({
+    lease_id: z.string(),
+    epoch: z.int(),
+    lease_ttl_ms: z.int(),
+    heartbeat_ms: z.int(),
+    expires_at: z.int(),
+    attempt: z.int(),
+    strict: z.boolean(),
+    budget: z.record(z.string(), z.int()),
+    order: WorkOrderV1,
+  })
+  .meta({ id: "Lease" });
+
+export const HeartbeatBody = z
+  .strictObject({ lease_id: id, epoch: z.int().min(1) })
+  .meta({ id: "HeartbeatRequest", example: { lease_id: "lease_1f…", epoch: 1 } });
+export const HeartbeatResponse = z
+  .object({ lease_id: z.string(), epoch: z.int(), expires_at: z.int(), lease_ttl_ms: z.int(), heartbeat_ms: z.int() })
+  .meta({ id: "Heartbeat" });
+
+export const CompleteBody = z
+  .strictObject({
+    lease_id: id,
+    epoch: z.int().min(1),
+    op_id: id,
+    outcome: z.enum(["PASS", "DECLINE", "ERROR"]),
+    failure_class: z.string().min(1).max(64).optional(),
+    tokens_in: z.int().min(0).max(100_000_000).optional(),
+    tokens_out: z.int().min(0).max(100_000_000).optional(),
+    output: z.unknown().optional(),
+  })
+  .meta({
+    id: "CompleteRequest",
+    example: {
+      lease_id: "lease_1f…",
+      epoch: 1,
+      op_id: "op-123",
+      outcome: "DECLINE",
+      failure_class: "schema_invalid",
+      tokens_in: 610,
+      tokens_out: 120,
+    },
+  });
+export const CompleteResponse = z
+  .object({
+    next: z.enum(["complete", "retry", "gate", "dead_letter", "replan"]),
+    attempt: z.int(),
+    retry_after_ms: z.int().optional(),
+    gate_id: z.string().optional(),
+    dead_letter_id: z.string().optional(),
+    refused: z.string().optional(),
+    hints: z.array(MemoryHintSchema).optional(),
+    decision: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: "CompleteResponse", example: { next: "gate", attempt: 1, gate_id: "gate_9a3f…" } });
+
+export const StopBody = z
+  .strictObject({ reason: z.string().min(1).max(500).optional() })
+  .meta({ id: "StopRequest", example: { reason: "operator stopped the run" } });
+export const StopResponse = z
+  .object({
+    run_id: z.string(),
+    status: z.string(),
+    revoked_leases: z.array(z.string()),
+    revoked_orders: z.array(z.string()),
+    aborted_gates: z.array(z.string()),
+  })
+  .meta({ id: "StopResponse" });

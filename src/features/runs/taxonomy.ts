@@ -1,0 +1,153 @@
+// Retry taxonomy (SDOP §11, DESIGN §4) combined with the MemRL decision and the run's snapshot: the next step after a failed attempt.
+
+import type { MemrlMode } from "../../../contracts/memrl-policy";
+import { FAILURE_CLASSES, type FailureClass } from "../../../contracts/memrl-policy";
+import { type CompiledProfile, type Decision, decide } from "../policy/evaluator";
+import type { PolicySnapshot } from "./snapshot";
+
+export const TAXONOMY_CLASSES = [
+  "rate_limit",
+  "transient",
+  "timeout",
+  "schema_invalid",
+  "wrong_value",
+  "capability_missing",
+  "tool_error",
+  "budget_exceeded",
+] as const;
+export type TaxonomyClass = (typeof TAXONOMY_CLASSES)[number];
+
+type TaxonomyRule =
+  | { kind: "retry"; backoff_ms: readonly number[]; max_retries: number; memrl: FailureClass }
+  | { kind: "gate"; policy_key: string; max_retries: number; memrl: FailureClass }
+  | { kind: "dead_letter"; memrl: FailureClass }
+  | { kind: "replan"; memrl: FailureClass };
+
+/**
+ * The SDOP table. Where it names no back-off (timeout, tool_error) the 1 s / 4 s steps apply; budget_exceeded is
+ * the SDOP §9 "budget breach → refusal; retry with trimmed context once". `memrl` is the MemRL failure class the
+ * decision is asked with, so a team's MemRL profile applies to taxonomy classes too.
+ */
+export const TAXONOMY: Record<TaxonomyClass, TaxonomyRule> = {
+  rate_limit: { kind: "retry", backoff_ms: [1000, 4000, 10000], max_retries: 3, memrl: "phase_stall" },
+  transient: { kind: "retry", backoff_ms: [1000, 4000, 10000], max_retries: 3, memrl: "phase_stall" },
+  timeout: { kind: "retry", backoff_ms: [1000, 4000], max_retries: 2, memrl: "phase_timeout" },
+  tool_error: { kind: "retry", backoff_ms: [1000, 4000], max_retries: 2, memrl: "phase_exit_error" },
+  schema_invalid: { kind: "gate", policy_key: "schema_invalid", max_retries: 1, memrl: "vibe_fail" },
+  wrong_value: { kind: "dead_letter", memrl: "vibe_fail" },
+  capability_missing: { kind: "replan", memrl: "crank_blocked" },
+  budget_exceeded: { kind: "retry", backoff_ms: [0], max_retries: 1, memrl: "crank_partial" },
+};
+
+/** A MemRL failure class reported directly: retried like a transient error, at most 3 attempts by default. */
+const MEMRL_CLASS_RULE = { backoff_ms: [1000, 4000, 10000], max_retries: 2 } as const;
+const MAX_RETRY_DELAY_MS = 3_600_000;
+
+const isTaxonomyClass = (c: string): c is TaxonomyClass => (TAXONOMY_CLASSES as readonly string[]).includes(c);
+const isMemrlClass = (c: string): c is FailureClass => (FAILURE_CLASSES as readonly string[]).includes(c);
+
+export type NextStep =
+  | { next: "complete" }
+  | { next: "retry"; retry_after_ms: number }
+  | { next: "gate"; policy_key: string }
+  | { next: "dead_letter"; reason_code: string }
+  | { next: "replan" };
+
+export type StepDecision = Decision & {
+  profile_version: number;
+  max_attempts: number;
+  attempt: number;
+  ceiling: MemrlMode;
+};
+
+export type PolicyContext = { compiled: CompiledProfile; ceiling: MemrlMode };
+
+export type FailureInput = {
+  failure_class: string | null;
+  /** 1-indexed attempt that just failed */
+  attempt: number;
+  /** a reissued dead letter gets one attempt only */
+  single_attempt: boolean;
+};
+
+/** The plan the taxonomy alone gives, before MemRL; pure. */
+export function taxonomyPlan(
+  input: FailureInput,
+  snapshot: PolicySnapshot,
+): { step: NextStep; maxAttempts: number; memrlClass: string | null } {
+  const fc = input.failure_class;
+  if (fc === null)
+    return { step: { next: "dead_letter", reason_code: "missing_failure_class" }, maxAttempts: 1, memrlClass: null };
+  const adj = snapshot.retry_adjustments[fc];
+  const multiplier = adj?.backoff_multiplier ?? 1;
+  const override = adj?.max_attempts_override ?? null;
+  const delay = (backoff: readonly number[]) =>
+    Math.min(
+      MAX_RETRY_DELAY_MS,
+      Math.round((backoff[Math.min(input.attempt - 1, backoff.length - 1)] ?? 0) * multiplier),
+    );
+
+  let rule: TaxonomyRule;
+  if (isTaxonomyClass(fc)) rule = TAXONOMY[fc];
+  else if (isMemrlClass(fc)) rule = { kind: "retry", ...MEMRL_CLASS_RULE, memrl: fc };
+  else return { step: { next: "dead_letter", reason_code: "unknown_failure_class" }, maxAttempts: 1, memrlClass: fc };
+
+  switch (rule.kind) {
+    case "dead_letter":
+      return { step: { next: "dead_letter", reason_code: fc }, maxAttempts: 1, memrlClass: rule.memrl };
+    case "replan":
+      return { step: { next: "replan" }, maxAttempts: 1, memrlClass: rule.memrl };
+    case "retry":
+    case "gate": {
+      const maxAttempts = input.single_attempt ? 1 : (override ?? rule.max_retries + 1);
+      if (input.attempt >= maxAttempts) {
+        const reason_code = input.single_attempt ? `reissue_failed:${fc}` : `retries_exhausted:${fc}`;
+        return { step: { next: "dead_letter", reason_code }, maxAttempts, memrlClass: rule.memrl };
+      }
+      const step: NextStep =
+        rule.kind === "gate"
+          ? { next: "gate", policy_key: rule.policy_key }
+          : { next: "retry", retry_after_ms: delay(rule.backoff_ms) };
+      return { step, maxAttempts, memrlClass: rule.memrl };
+    }
+  }
+}
+
+/**
+ * Taxonomy first, MemRL on top: the taxonomy's plan is the legacy action (retry for retry/gate, escalate
+ * otherwise); in enforce mode MemRL may escalate a retry into a dead letter. MemRL never turns a taxonomy
+ * dead letter or replan into a retry: the taxonomy's limits are hard.
+ */
+export function nextAfterFailure(
+  input: FailureInput,
+  snapshot: PolicySnapshot,
+  policy: PolicyContext,
+): { step: NextStep; decision: StepDecision } {
+  const plan = taxonomyPlan(input, snapshot);
+  const legacy = plan.step.next === "retry" || plan.step.next === "gate" ? "retry" : "escalate";
+  const overrides: Record<string, number> = {};
+  for (const [k, v] of Object.entries(snapshot.retry_adjustments)) {
+    if (v.max_attempts_override !== null) overrides[k] = v.max_attempts_override;
+  }
+  const raw = decide(
+    policy.compiled,
+    {
+      ...(plan.memrlClass === null ? {} : { failure_class: plan.memrlClass }),
+      attempt: input.attempt,
+      max_attempts: plan.maxAttempts,
+      legacy_action: legacy,
+    },
+    { ceiling: policy.ceiling, maxAttemptsOverrides: overrides },
+  );
+  const decision: StepDecision = {
+    ...raw,
+    profile_version: policy.compiled.version,
+    ceiling: policy.ceiling,
+    max_attempts: plan.maxAttempts,
+    attempt: input.attempt,
+  };
+  if (raw.selected_action === "escalate" && (plan.step.next === "retry" || plan.step.next === "gate")) {
+    return { step: { next: "dead_letter", reason_code: `escalated:${raw.rule_id}` }, decision };
+  }
+  return { step: plan.step, decision };
+}

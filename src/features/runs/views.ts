@@ -1,0 +1,143 @@
+// Read models of a run (pure): the run status view, explain-exit, and gate views for the HTTP responses.
+import { type EarlyApproval, type Gate, type Order, type RunState, STEPS_SHOWN, type Step } from "./model";
+
+const omitNull = <T extends Record<string, unknown>>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+
+/** GET /v1/runs/:run_id/gates/:gate_id and POST /v1/approvals */
+export function gateView(runId: string, g: Gate) {
+  return {
+    gate_id: g.gate_id,
+    run_id: runId,
+    op_id: g.op_id,
+    policy_key: g.policy_key,
+    kind: g.kind,
+    status: g.status,
+    rule_id: g.rule_id,
+    reason: g.reason,
+    opened_by: g.opened_by,
+    opened_at: g.opened_at,
+    ...omitNull({
+      timeout_ms: g.timeout_ms,
+      deadline_at: g.deadline_at,
+      decision: g.decision,
+      decided_by: g.decided_by,
+      decided_at: g.decided_at,
+      note: g.note,
+    }),
+  };
+}
+
+/** POST /v1/runs/:run_id/gates: may the caller go ahead? */
+export function gateOpenView(g: Gate) {
+  const status =
+    g.status === "pending" ? "pending" : g.status === "approved" || g.status === "auto_allowed" ? "allowed" : "denied";
+  return {
+    gate_id: g.gate_id,
+    kind: g.kind,
+    status,
+    reason: g.reason,
+    ...omitNull({ timeout_ms: g.timeout_ms, deadline_at: g.deadline_at, decided_by: g.decided_by }),
+  };
+}
+
+/** An approval kept until its gate is armed. */
+export function earlyView(runId: string, e: EarlyApproval) {
+  return {
+    gate_id: e.gate_id,
+    run_id: runId,
+    op_id: e.op_id,
+    policy_key: e.policy_key,
+    status: "not_armed" as const,
+    queued_decision: e.decision,
+    decided_by: e.approver,
+    received_at: e.received_at,
+  };
+}
+
+function orderView(o: Order) {
+  return {
+    order_id: o.order_id,
+    task_id: o.task_id,
+    goal: o.goal,
+    status: o.status,
+    attempts: o.attempts,
+    epoch: o.epoch,
+    rescues: o.rescues,
+    strict: o.strict,
+    reissued: o.reissued,
+    ...omitNull({
+      skill: o.skill,
+      lease: o.lease
+        ? {
+            lease_id: o.lease.lease_id,
+            epoch: o.lease.epoch,
+            worker_id: o.lease.worker_id,
+            expires_at: o.lease.expires_at,
+          }
+        : null,
+      not_before: o.not_before,
+      gate_id: o.gate_id,
+      dead_letter_id: o.dead_letter_id,
+      last: o.last,
+    }),
+  };
+}
+
+const stepView = (s: Step) => s;
+
+export function runView(state: RunState) {
+  const { run } = state;
+  const orders = Object.values(state.orders).sort((a, b) => a.index - b.index);
+  const gates = Object.values(state.gates).sort((a, b) => a.seq - b.seq);
+  const deadLetters = Object.values(state.deadLetters).sort((a, b) => a.seq - b.seq);
+  return {
+    run_id: run.run_id,
+    kind: run.kind,
+    status: run.status,
+    goal: run.goal,
+    template: run.template,
+    skills: run.skills,
+    created_by: run.created_by,
+    created_at: run.created_at,
+    updated_at: run.updated_at,
+    steps: run.steps.slice(-STEPS_SHOWN).map(stepView),
+    steps_total: run.steps_total,
+    orders: orders.map(orderView),
+    gates: gates.map((g) => gateView(run.run_id, g)),
+    hints: run.hints,
+    budget: {
+      input_tokens: run.budget.input_tokens,
+      output_tokens: run.budget.output_tokens,
+      total_tokens: run.budget.total_tokens,
+      used: { tokens_in: run.used.tokens_in, tokens_out: run.used.tokens_out },
+    },
+    dead_letters: deadLetters,
+    policy_snapshot: run.snapshot,
+    exit: run.exit,
+  };
+}
+
+/** GET /v1/runs/:run_id/explain-exit: the terminal step, every MemRL decision kept, every gate, the hints. */
+export function explainView(state: RunState) {
+  const { run } = state;
+  const ended = run.exit !== null;
+  return {
+    run_id: run.run_id,
+    status: run.status,
+    ended,
+    reason: run.exit?.reason ?? `run is ${run.status}: ${Object.keys(state.orders).length} orders, not settled`,
+    ended_at: run.exit?.at ?? null,
+    terminal_step: run.exit?.terminal_step ?? null,
+    decisions: run.steps
+      .filter((s) => s.decision !== undefined)
+      .map((s) => ({ order_id: s.order_id, op_id: s.op_id, attempt: s.attempt, next: s.next, ...s.decision })),
+    gates: Object.values(state.gates)
+      .sort((a, b) => a.seq - b.seq)
+      .map((g) => gateView(run.run_id, g)),
+    dead_letters: Object.values(state.deadLetters).sort((a, b) => a.seq - b.seq),
+    hints: run.hints,
+    tokens: { in: run.used.tokens_in, out: run.used.tokens_out },
+    steps: run.steps_total,
+  };
+}

@@ -1,0 +1,25 @@
+// The memory lifecycle rules of DESIGN §4 / seed 003 §7, as numbers the daily sweep hands to MemoryMaintenance.
+import type { TierRules } from "../../ports/memory-maintenance";
+
+export const DAY_MS = 86_400_000;
+
+export const TIER_RULES: TierRules = {
+  baseImportance: 10,
+  warmImportanceBelow: 10,
+  warmIdleMs: 90 * DAY_MS,
+  coldAfterWarmMs: 180 * DAY_MS,
+  deleteColdEpisodicAfterMs: 365 * DAY_MS,
+  taskTtlMs: 7 * DAY_MS,
+  halfLifeDays: { working: 7, episodic: 30, semantic: 90, kb: 90, rigid: null },
+};
+
+/** raw × 0.5^(elapsed / half-life); unchanged when pinned, when the class never decays, or for no elapsed time. */
+export function decayedImportance(
+  raw: number,
+  halfLifeDays: number | null,
+  pinned: boolean,
+  elapsedMs: number,
+): number {
+  if (pinned || halfLifeDays === null || !(elapsedMs > 0)) return raw;
+  return raw * 0.5 ** (elapsedMs / (halfLifeDays * DAY_MS));
+}

@@ -1,0 +1,132 @@
+// scheduled(): which sweep a cron runs, each under a lease so overlapping invocations do the work once.
+import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
+import type { SweepStore } from "../../ports/sweep-store";
+import { archiveCutoff } from "../learning/policy-memory";
+import { DAY_MS, TIER_RULES } from "./memory-tiers";
+import { evaluateRollbackMatrix, type RollbackDeps, type TeamRollback } from "./rollback-matrix";
+
+export const ROLLBACK_CRON = "*/5 * * * *";
+export const DAILY_CRON = "17 3 * * *";
+export const APPROVAL_RETENTION_MS = 365 * DAY_MS;
+export const STAGED_TASK_TTL_MS = 30 * DAY_MS;
+const LEASE_TTL_MS = { rollback: 4 * 60_000, daily: 15 * 60_000 } as const;
+
+export type SweepDeps = RollbackDeps & {
+  sweepStore: SweepStore;
+  memoryMaintenance: MemoryMaintenance;
+  memoryIndexSync: MemoryIndexSync;
+};
+
+export type DailyReport = {
+  approval_events_deleted: number;
+  policy_memory_archived: number;
+  staged_tasks_pruned: number;
+  memory: { decayed: number; to_warm: number; to_cold: number; deleted: number; expired: number; unindexed: number };
+  errors: string[];
+};
+
+export type SweepOutcome =
+  | { sweep: "rollback" | "daily"; ran: false; reason: "lease_held" }
+  | { sweep: "rollback"; ran: true; teams: TeamRollback[] }
+  | { sweep: "daily"; ran: true; report: DailyReport };
+
+/** Runs `work` only when this invocation wins the lease for (name, slot); releases it after. */
+export async function withLease<T>(
+  store: SweepStore,
+  name: string,
+  slot: string,
+  holder: string,
+  now: number,
+  ttlMs: number,
+  work: () => Promise<T>,
+): Promise<{ ran: true; value: T } | { ran: false }> {
+  if (!(await store.acquireLease(name, slot, `${slot}|${holder}`, now, ttlMs))) return { ran: false };
+  try {
+    return { ran: true, value: await work() };
+  } finally {
+    await store.releaseLease(name, `${slot}|${holder}`, now);
+  }
+}
+
+/** Retention, archiving and memory lifecycle; each step runs even when an earlier one failed. */
+export async function runDailySweep(deps: SweepDeps, now: number): Promise<DailyReport> {
+  const report: DailyReport = {
+    approval_events_deleted: 0,
+    policy_memory_archived: 0,
+    staged_tasks_pruned: 0,
+    memory: { decayed: 0, to_warm: 0, to_cold: 0, deleted: 0, expired: 0, unindexed: 0 },
+    errors: [],
+  };
+  const step = async (name: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (e) {
+      report.errors.push(`${name}: ${String(e)}`);
+      console.error(JSON.stringify({ level: "error", msg: `daily sweep: ${name} failed`, error: String(e) }));
+    }
+  };
+  await step("approval retention", async () => {
+    report.approval_events_deleted = await deps.sweepStore.deleteApprovalEventsBefore(now - APPROVAL_RETENTION_MS);
+  });
+  await step("policy memory archive", async () => {
+    const archived = await deps.sweepStore.archivePolicyMemory(archiveCutoff(now), now, () => deps.newId("aud"));
+    report.policy_memory_archived = archived.reduce((n, t) => n + t.entryIds.length, 0);
+  });
+  await step("staged task outcomes", async () => {
+    report.staged_tasks_pruned = await deps.sweepStore.pruneStagedTasks(now - STAGED_TASK_TTL_MS);
+  });
+  const unindex = async (left: { teamId: string; ids: string[] }[]) => {
+    for (const { teamId, ids } of left) {
+      await deps.memoryIndexSync.remove(teamId, ids);
+      report.memory.unindexed += ids.length;
+    }
+  };
+  await step("memory decay and tiers", async () => {
+    const tiers = await deps.memoryMaintenance.decayAndTier(now, TIER_RULES);
+    report.memory.decayed = tiers.decayed;
+    report.memory.to_warm = tiers.toWarm;
+    report.memory.to_cold = tiers.toCold;
+    report.memory.deleted = tiers.deleted;
+    await unindex(tiers.leftIndex);
+  });
+  await step("task namespace TTL", async () => {
+    const expired = await deps.memoryMaintenance.expireTaskNamespaces(now, TIER_RULES);
+    report.memory.expired = expired.deleted;
+    await unindex(expired.leftIndex);
+  });
+  console.log(JSON.stringify({ level: "info", msg: "daily sweep", ...report }));
+  return report;
+}
+
+/** Entry for scheduled(): the 5-minute cron evaluates the rollback matrix, the daily cron does the rest. */
+export async function runScheduled(
+  cron: string,
+  scheduledTime: number,
+  deps: SweepDeps,
+  now: number,
+  holder: string,
+): Promise<SweepOutcome[]> {
+  const slot = String(scheduledTime);
+  const out: SweepOutcome[] = [];
+  const wantRollback = cron !== DAILY_CRON;
+  const wantDaily = cron !== ROLLBACK_CRON;
+  if (wantRollback) {
+    const r = await withLease(deps.sweepStore, "rollback", slot, holder, now, LEASE_TTL_MS.rollback, () =>
+      evaluateRollbackMatrix(deps, now),
+    );
+    out.push(
+      r.ran
+        ? { sweep: "rollback", ran: true, teams: r.value }
+        : { sweep: "rollback", ran: false, reason: "lease_held" },
+    );
+  }
+  if (wantDaily) {
+    const r = await withLease(deps.sweepStore, "daily", slot, holder, now, LEASE_TTL_MS.daily, () =>
+      runDailySweep(deps, now),
+    );
+    out.push(
+      r.ran ? { sweep: "daily", ran: true, report: r.value } : { sweep: "daily", ran: false, reason: "lease_held" },
+    );
+  }
+  return out;
+}

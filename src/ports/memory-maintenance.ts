@@ -1,0 +1,41 @@
+// Port: memory lifecycle for the daily sweep (importance decay, tier moves, TTL expiry) and the vector index hook.
+
+/** The DESIGN §4 numbers the sweep passes in (the adapter holds mechanics, not policy). */
+export type TierRules = {
+  baseImportance: number;
+  /** hot → warm when importance is below this … */
+  warmImportanceBelow: number;
+  /** … and the memory has been idle (no use, or since creation) this long */
+  warmIdleMs: number;
+  /** warm → cold after this long in warm */
+  coldAfterWarmMs: number;
+  /** cold, unpinned episodic memories older than this are deleted; null keeps them */
+  deleteColdEpisodicAfterMs: number | null;
+  /** team/<id>/task/… memories without expires_at expire this long after creation */
+  taskTtlMs: number;
+  /** importance half-life per class in days; null = never decays */
+  halfLifeDays: Record<string, number | null>;
+};
+
+/** Memories that left the hot tier (or were deleted while hot), per team: they must leave the vector index. */
+export type LeftIndex = { teamId: string; ids: string[] }[];
+
+export type TierReport = {
+  decayed: number;
+  toWarm: number;
+  toCold: number;
+  deleted: number;
+  leftIndex: LeftIndex;
+};
+
+export interface MemoryMaintenance {
+  /** decays importance (half-life per class, never pinned), then moves hot → warm → cold → delete */
+  decayAndTier(now: number, rules: TierRules): Promise<TierReport>;
+  /** deletes memories past expires_at, and task-namespace memories older than the task TTL */
+  expireTaskNamespaces(now: number, rules: TierRules): Promise<{ deleted: number; leftIndex: LeftIndex }>;
+}
+
+/** Keeps the vector index in step with tier moves: only hot memories are indexed. */
+export interface MemoryIndexSync {
+  remove(teamId: string, ids: string[]): Promise<void>;
+}

@@ -1,0 +1,36 @@
+// Port: the per-team counters behind GET /v1/metrics, read in one round trip.
+import type { DecisionCounts } from "./sweep-store";
+
+/** one ops-warden session_event, as the metrics read it */
+export type SessionRow = {
+  id: string;
+  session_kind: string;
+  outcome: string;
+  need_fingerprint: string;
+  route_id: string;
+  created_at: number;
+};
+
+export type TeamMetricsRaw = {
+  tokensIn: number;
+  tokensOut: number;
+  gatesByKind: Record<string, number>;
+  autoApprovals: number;
+  humanApprovals: number;
+  /** human decision latencies in the window, ascending */
+  humanLatenciesMs: number[];
+  deadLettersOpen: number;
+  deadLettersCreated: number;
+  dlqCount: number;
+  dlqRecent: { event_id: string | null; type: string | null; attempts: number; received_at: number }[];
+  decisions: DecisionCounts;
+  /** session events from `historySince` on, oldest first */
+  sessions: SessionRow[];
+  ceiling: string;
+  rollbacks: { at: number; metadata: Record<string, unknown> }[];
+  learningAborted: number;
+};
+
+export interface MetricsStore {
+  teamMetrics(teamId: string, since: number, historySince: number): Promise<TeamMetricsRaw>;
+}

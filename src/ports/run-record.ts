@@ -1,0 +1,102 @@
+// Port: the durable, queryable D1 record of runs (index, work orders, attempts, approval events, dead letters, audit).
+
+/** Rows for the D1 record; one command's rows are written in one db.batch(). */
+export type RecordOp =
+  | {
+      t: "run";
+      row: {
+        run_id: string;
+        team_id: string;
+        goal: string;
+        status: string;
+        kind: string;
+        created_at: number;
+        updated_at: number;
+      };
+    }
+  | {
+      t: "order";
+      row: {
+        order_id: string;
+        run_id: string;
+        team_id: string;
+        task_id: string;
+        goal: string;
+        status: string;
+        body: unknown;
+        created_at: number;
+        updated_at: number;
+      };
+    }
+  | {
+      t: "attempt";
+      row: {
+        attempt_id: string;
+        run_id: string;
+        order_id: string;
+        op_id: string;
+        outcome: string;
+        failure_class: string | null;
+        next: string;
+        tokens_in: number;
+        tokens_out: number;
+        started_at: number;
+        ended_at: number;
+      };
+    }
+  | {
+      t: "approval";
+      row: {
+        id: string;
+        team_id: string;
+        run_id: string;
+        op_id: string;
+        gate_id: string;
+        policy_key: string;
+        decision: string;
+        approver: string;
+        reason: string | null;
+        note: string | null;
+        dedupe_key: string;
+        created_at: number;
+      };
+    }
+  | {
+      t: "dead_letter";
+      row: {
+        id: string;
+        team_id: string;
+        run_id: string;
+        op_id: string;
+        reason_code: string;
+        payload: unknown;
+        created_at: number;
+      };
+    }
+  | { t: "dead_letter_resolved"; id: string; resolved_at: number; resolver: string }
+  | {
+      t: "audit";
+      row: {
+        id: string;
+        team_id: string;
+        actor: string;
+        action: string;
+        subject_type: string;
+        subject_id: string;
+        metadata: unknown;
+        created_at: number;
+      };
+    };
+
+export type RetryAdjustmentRow = {
+  failureClass: string;
+  backoffMultiplier: number;
+  maxAttemptsOverride: number | null;
+};
+
+export interface RunRecordStore {
+  /** all rows in one atomic db.batch(); idempotent (deterministic ids, guarded updates), so a retry is safe */
+  write(ops: RecordOp[]): Promise<void>;
+  /** the team's policy-memory retry adjustments, for the start-of-run snapshot */
+  retryAdjustments(teamId: string): Promise<RetryAdjustmentRow[]>;
+}

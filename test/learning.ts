@@ -1,0 +1,125 @@
+// Test helpers for the learning feature: deps with a fixed clock, delivering queue batches, event builders.
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { type Deps, makeDeps } from "../src/deps";
+import { consumeEvents } from "../src/features/events/consumer";
+import type { WardenEvent } from "../src/ports/event-bus";
+
+export const DAY = 86_400_000;
+
+/** Deps over the test D1 with a fixed clock and events captured instead of queued (unless given). */
+export function testDeps(now: number, overrides: Partial<Deps> = {}) {
+  const published: WardenEvent[] = [];
+  let n = 0;
+  const base = makeDeps(env);
+  const deps = makeDeps(env, {
+    clock: { now: () => now },
+    // tokens are minted at the real time; only the domain runs on the fixed clock
+    verifyToken: (t: string) => base.verifyToken(t, Date.now()),
+    newId: (prefix: string) => `${prefix}_${now}_${++n}_${Math.random().toString(36).slice(2, 8)}`,
+    events: { publish: async (e) => void published.push(...e) },
+    ...overrides,
+  });
+  return { deps, published };
+}
+
+let seq = 0;
+/** Delivers bodies as one queue batch to the EVENTS consumer; returns what it acked and retried, by body event_id. */
+export async function deliver(deps: Deps, bodies: unknown[], attempts = 1) {
+  const ids = bodies.map(() => `msg${++seq}`);
+  const batch = createMessageBatch(
+    "warden-events",
+    bodies.map((body, i) => ({ id: ids[i] as string, timestamp: new Date(), attempts, body })),
+  );
+  const ctx = createExecutionContext();
+  await consumeEvents(batch, deps);
+  const result = await getQueueResult(batch, ctx);
+  const eventOf = (msgId: string) => (bodies[ids.indexOf(msgId)] as { event_id?: string }).event_id;
+  return {
+    acked: result.explicitAcks.map(eventOf),
+    retried: result.retryMessages.map((m) => eventOf(m.msgId)),
+  };
+}
+
+export type TaskSpec = {
+  skill: string;
+  outcome: "success" | "failure";
+  failure_class?: string;
+  failure_classes?: string[];
+  attempts?: number;
+  cost_units?: number;
+  steps?: number;
+  context?: string;
+};
+
+export const runCompleted = (
+  team: string,
+  run: string,
+  tasks: TaskSpec[],
+  at: number,
+  eventId = `rc-${team}-${run}`,
+) => ({
+  event_id: eventId,
+  type: "run.completed",
+  team_id: team,
+  run_id: run,
+  occurred_at: at,
+  tasks,
+});
+
+export const taskEvent = (
+  type: "task.failed" | "task.blocked" | "task.completed",
+  team: string,
+  run: string,
+  task: string,
+  eventId: string,
+  extra: Record<string, unknown> = {},
+) => ({ event_id: eventId, type, team_id: team, run_id: run, task_id: task, occurred_at: 1, ...extra });
+
+export async function rows<T = Record<string, unknown>>(sql: string, ...args: unknown[]): Promise<T[]> {
+  return (
+    await env.DB.prepare(sql)
+      .bind(...args)
+      .all<T>()
+  ).results;
+}
+
+/** Calls a fresh app with the given deps (fixed clock, captured events) instead of the worker's own. */
+export async function callApp(
+  deps: Deps,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const { createApp } = await import("../src/app");
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await createApp().fetch(
+    new Request(`https://warden.test${path}`, { method, headers, body }),
+    { deps },
+    createExecutionContext(),
+  );
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text };
+}
+
+/** Polls `check` until it returns a value (not undefined) or the deadline passes. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
