@@ -80,29 +80,10 @@ export interface MemoryStore {
     createdAt: number;
   }): Promise<void>;
 
-  // ---- for the sweep (learning issue) ----
-  /** unpinned docs of `tier` that look due for their next step at `now` (the caller confirms with nextTier) */
-  tierCandidates(tier: Tier, now: number, limit: number): Promise<MemDoc[]>;
+  // ---- tier moves and index maintenance (the daily sweep itself is the learning feature's MemoryMaintenance) ----
   setTier(ids: string[], tier: Tier, now: number): Promise<void>;
   /** hot docs whose team importance row changed at or after `since`, in doc id order after `afterId` */
   importanceChangedSince(since: number, afterId: string, limit: number): Promise<{ docId: string; teamId: string }[]>;
   /** a team's hot docs in id order after `afterId` (paging for re-indexing) */
   hotDocsPage(teamId: string, afterId: string, limit: number): Promise<MemDoc[]>;
-  expiredDocs(now: number, limit: number): Promise<MemDoc[]>;
-  /** importance rows updated since `before`: returns (doc, actor, raw, lastUpdateAt) for decay */
-  importanceRows(
-    before: number,
-    limit: number,
-  ): Promise<
-    {
-      docId: string;
-      teamId: string;
-      actorKey: string;
-      rawScore: number;
-      lastUpdateAt: number;
-      cls: MemoryClass;
-      pinned: boolean;
-    }[]
-  >;
-  setImportance(rows: { docId: string; actorKey: string; rawScore: number }[], now: number): Promise<void>;
 }

@@ -1,19 +1,8 @@
 // MemoryStore over D1 with drizzle: docs, actor importance, use events, session episodes, activations, tier moves.
-import { and, asc, desc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import {
-  BASE_IMPORTANCE,
-  COLD_AFTER_WARM_DAYS,
-  DAY_MS,
-  DELETE_COLD_EPISODIC_DAYS,
-  IMPORTANCE_CAP,
-  type MemoryClass,
-  type Tier,
-  USE_BOOST,
-  WARM_IDLE_DAYS,
-  WARM_IMPORTANCE_BELOW,
-} from "../../features/memory/ranking";
+import { BASE_IMPORTANCE, IMPORTANCE_CAP, type MemoryClass, type Tier, USE_BOOST } from "../../features/memory/ranking";
 import type { MemDoc, MemoryStore, SessionEventRow } from "../../ports/memory-store";
 import { memActivations, memActorImportance, memDocs, memUseEvents, sessionEvents } from "./schema";
 
@@ -357,24 +346,6 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
       await db.insert(memActivations).values(a);
     },
 
-    async tierCandidates(tier, now, limit) {
-      const due =
-        tier === "hot"
-          ? sql`${memDocs.importance} < ${WARM_IMPORTANCE_BELOW} AND max(${memDocs.createdAt}, ${memDocs.refreshedAt}, coalesce(${memDocs.lastUsedAt}, 0)) <= ${now - WARM_IDLE_DAYS * DAY_MS}`
-          : tier === "warm"
-            ? sql`${memDocs.tierChangedAt} <= ${now - COLD_AFTER_WARM_DAYS * DAY_MS}`
-            : tier === "cold"
-              ? sql`${memDocs.class} = 'episodic' AND ${memDocs.createdAt} <= ${now - DELETE_COLD_EPISODIC_DAYS * DAY_MS}`
-              : sql`0`;
-      const rows = await db
-        .select()
-        .from(memDocs)
-        .where(and(eq(memDocs.tier, tier), eq(memDocs.pinned, false), due))
-        .orderBy(asc(memDocs.tierChangedAt), asc(memDocs.id))
-        .limit(limit);
-      return rows.map(toDoc);
-    },
-
     async setTier(ids, tier, now) {
       if (!ids.length) return;
       await db
@@ -404,56 +375,6 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
         .orderBy(asc(memDocs.id))
         .limit(limit);
       return rows.map(toDoc);
-    },
-
-    async expiredDocs(now, limit) {
-      const rows = await db
-        .select()
-        .from(memDocs)
-        .where(and(isNotNull(memDocs.expiresAt), lte(memDocs.expiresAt, now)))
-        .orderBy(asc(memDocs.expiresAt), asc(memDocs.id))
-        .limit(limit);
-      return rows.map(toDoc);
-    },
-
-    async importanceRows(before, limit) {
-      const rows = await db
-        .select({
-          docId: memActorImportance.docId,
-          teamId: memDocs.teamId,
-          actorKey: memActorImportance.actorKey,
-          rawScore: memActorImportance.rawScore,
-          lastUpdateAt: memActorImportance.lastUpdateAt,
-          cls: memDocs.class,
-          pinned: memDocs.pinned,
-        })
-        .from(memActorImportance)
-        .innerJoin(memDocs, eq(memDocs.id, memActorImportance.docId))
-        .where(and(lte(memActorImportance.lastUpdateAt, before), eq(memDocs.pinned, false)))
-        .orderBy(asc(memActorImportance.lastUpdateAt))
-        .limit(limit);
-      return rows.map((r) => ({ ...r, cls: r.cls as MemoryClass }));
-    },
-
-    async setImportance(rows, now) {
-      if (!rows.length) return;
-      const statements: D1PreparedStatement[] = rows.map((r) =>
-        d1
-          .prepare(
-            "UPDATE mem_actor_importance SET raw_score = ?1, last_update_at = ?2 WHERE doc_id = ?3 AND actor_key = ?4",
-          )
-          .bind(r.rawScore, now, r.docId, r.actorKey),
-      );
-      const docIds = [...new Set(rows.map((r) => r.docId))];
-      statements.push(
-        d1
-          .prepare(
-            `UPDATE mem_doc SET importance = coalesce((SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = mem_doc.id), importance)
-             WHERE id IN (SELECT value FROM json_each(?1))`,
-          )
-          .bind(JSON.stringify(docIds)),
-      );
-      await d1.batch(statements);
     },
   };
 }

@@ -6,6 +6,7 @@ import { freshTeam, memoryHarness } from "../../../test/memory-harness";
 import { createD1MemoryStore } from "../../adapters/d1/memory-store";
 import { mintToken } from "../../auth/mint";
 import type { Principal } from "../../auth/tokens";
+import { runDailySweep } from "../sweeps/scheduled";
 import { DAY_MS } from "./ranking";
 import { createMemoryService } from "./service";
 
@@ -83,11 +84,10 @@ describe("memory cards", () => {
     await h.call("POST", "/v1/memory/use", { token: t, body: { ids: [ids[7]], run_id: "r1" } });
     await same("after uses");
     h.advance(40 * DAY_MS);
-    await h.deps.memory.decay(h.now());
-    await same("after decay");
+    await runDailySweep(h.deps, h.now());
+    await same("after the daily sweep's decay");
     h.advance(60 * DAY_MS);
-    await h.deps.memory.decay(h.now());
-    await h.deps.memory.sweepTiers(h.now());
+    await runDailySweep(h.deps, h.now());
     await same("after the tier sweep");
     await h.call("POST", "/v1/memory/use", { token: t, body: { ids: [ids[0]] } });
     const back = await same("after a use brought a memory back");

@@ -5,6 +5,7 @@ import { freshTeam, memoryHarness, T0 } from "../../../test/memory-harness";
 import { hashEmbed } from "../../adapters/embed/hashing";
 import { mintToken } from "../../auth/mint";
 import type { Scope } from "../../auth/tokens";
+import { runDailySweep } from "../sweeps/scheduled";
 import { createMemoryHints } from "./hints";
 import { DAY_MS } from "./ranking";
 
@@ -532,7 +533,7 @@ describe("bulk, import and rigid memory", () => {
   });
 });
 
-describe("tiers and TTL (store functions for the sweep)", () => {
+describe("tiers and TTL (the daily sweep over memory)", () => {
   it("expires task namespaces after 7 days from D1 and the index", async () => {
     const h = memoryHarness();
     const team = freshTeam();
@@ -554,8 +555,8 @@ describe("tiers and TTL (store functions for the sweep)", () => {
     h.advance(7 * DAY_MS + 1);
     // expired rows are hidden even before the sweep runs
     expect((await q()).json.results.map((r: any) => r.id)).toEqual([keep.json.id]);
-    const res = await h.deps.memory.expire(h.now());
-    expect(res.expired).toBeGreaterThanOrEqual(1);
+    const report = await runDailySweep(h.deps, h.now());
+    expect(report.memory.expired).toBeGreaterThanOrEqual(1);
     expect(await docCount(team)).toBe(1);
     expect(
       (await h.deps.vectorIndex.query(team, hashEmbed("scratch: shard 7 lagging"), { topK: 10 })).map((m) => m.id),
@@ -577,10 +578,9 @@ describe("tiers and TTL (store functions for the sweep)", () => {
       body: { namespace: ns, class: "episodic", pinned: true, text: "Pinned: cache stampede protection is mandatory" },
     });
     h.advance(91 * DAY_MS);
-    const decayed = await h.deps.memory.decay(h.now());
-    expect(decayed.decayed).toBeGreaterThanOrEqual(1);
-    const moved = await h.deps.memory.sweepTiers(h.now());
-    expect(moved.warm).toBeGreaterThanOrEqual(1);
+    const report = await runDailySweep(h.deps, h.now());
+    expect(report.memory.decayed).toBeGreaterThanOrEqual(1);
+    expect(report.memory.to_warm).toBeGreaterThanOrEqual(1);
     const tiers = async () =>
       Object.fromEntries(
         (
@@ -594,20 +594,21 @@ describe("tiers and TTL (store functions for the sweep)", () => {
       (await h.deps.vectorIndex.query(team, hashEmbed("cache stampede"), { topK: 10 })).map((m) => m.id);
     expect(await inIndex()).toEqual([pinned.json.id]);
     h.advance(180 * DAY_MS);
-    await h.deps.memory.sweepTiers(h.now());
+    await runDailySweep(h.deps, h.now());
     expect((await tiers())[idle.json.id]).toBe("cold");
     const use = await h.call("POST", "/v1/memory/use", { token: t, body: { ids: [idle.json.id] } });
     expect(use.json.boosted).toEqual([idle.json.id]);
     expect((await tiers())[idle.json.id]).toBe("hot");
     expect((await inIndex()).sort()).toEqual([idle.json.id, pinned.json.id].sort());
     h.advance(400 * DAY_MS);
-    await h.deps.memory.decay(h.now());
-    await h.deps.memory.sweepTiers(h.now()); // → warm
+    await runDailySweep(h.deps, h.now()); // → warm
+    expect((await tiers())[idle.json.id]).toBe("warm");
     h.advance(181 * DAY_MS);
-    await h.deps.memory.sweepTiers(h.now()); // → cold
-    const del = await h.deps.memory.sweepTiers(h.now(), { deleteColdEpisodic: true });
-    expect(del.deleted).toBeGreaterThanOrEqual(1); // the sweep spans every team sharing this file's storage
+    // → cold, and a cold unpinned episodic memory older than 365 d is deleted (the sweep spans every team here)
+    const last = await runDailySweep(h.deps, h.now());
+    expect(last.memory.deleted).toBeGreaterThanOrEqual(1);
     expect(Object.keys(await tiers())).toEqual([pinned.json.id]);
+    expect(await inIndex()).toEqual([pinned.json.id]);
   });
 });
 

@@ -7,6 +7,7 @@ import { hashEmbed } from "../../adapters/embed/hashing";
 import { createWorkersAiEmbedder } from "../../adapters/embed/workers-ai";
 import { createVectorizeIndex } from "../../adapters/vector/vectorize";
 import { mintToken } from "../../auth/mint";
+import { runDailySweep } from "../sweeps/scheduled";
 
 describe("memory over Vectorize + Workers AI", () => {
   it("writes, dedupes, queries across scopes, boosts and moves tiers within Vectorize's limits", async () => {
@@ -57,8 +58,7 @@ describe("memory over Vectorize + Workers AI", () => {
     // tier moves keep Vectorize in step: idle memories leave the index when they cool down, and come back on use
     expect(vectorize.size()).toBe(2);
     h.advance(91 * 86_400_000);
-    await h.deps.memory.decay(h.now());
-    await h.deps.memory.sweepTiers(h.now());
+    await runDailySweep(h.deps, h.now());
     expect(vectorize.size()).toBe(0);
     await h.call("POST", "/v1/memory/use", { token: t, body: { ids: [a.json.id] } });
     expect(vectorize.size()).toBe(1);

@@ -4,12 +4,10 @@ import { describe, expect, it } from "vitest";
 import {
   boostImportance,
   DAY_MS,
-  decayImportance,
   expiresAtFor,
   HALF_LIFE_DAYS,
   IMPORTANCE_CAP,
   importanceWeight,
-  nextTier,
   type RankInput,
   rankMemories,
   recencyFactor,
@@ -33,7 +31,6 @@ describe("ranking", () => {
       fc.property(memory, fc.integer({ min: 0, max: 10_000 * DAY_MS }), (m, age) => {
         expect(recencyFactor(m.cls, true, age)).toBe(1);
         expect(scoreOne({ ...m, pinned: true, refreshedAt: NOW - age }, NOW).scores.recency).toBe(1);
-        expect(decayImportance(m.importance, m.cls, true, age)).toBe(m.importance);
       }),
     );
   });
@@ -111,33 +108,7 @@ describe("ranking", () => {
   });
 });
 
-describe("tiers and TTL", () => {
-  const base = {
-    tier: "hot" as const,
-    pinned: false,
-    cls: "episodic" as const,
-    importance: 5,
-    createdAt: NOW - 400 * DAY_MS,
-    lastActiveAt: NOW - 91 * DAY_MS,
-    tierChangedAt: NOW - 400 * DAY_MS,
-  };
-
-  it("moves hot → warm only below importance 10 after 90 idle days", () => {
-    expect(nextTier(base, NOW)).toBe("warm");
-    expect(nextTier({ ...base, importance: 10 }, NOW)).toBeNull();
-    expect(nextTier({ ...base, lastActiveAt: NOW - 89 * DAY_MS }, NOW)).toBeNull();
-    expect(nextTier({ ...base, pinned: true }, NOW)).toBeNull();
-  });
-
-  it("moves warm → cold after 180 days in warm, and deletes cold unpinned episodic after 365 days only when asked", () => {
-    expect(nextTier({ ...base, tier: "warm", tierChangedAt: NOW - 180 * DAY_MS }, NOW)).toBe("cold");
-    expect(nextTier({ ...base, tier: "warm", tierChangedAt: NOW - 179 * DAY_MS }, NOW)).toBeNull();
-    expect(nextTier({ ...base, tier: "cold" }, NOW)).toBeNull();
-    expect(nextTier({ ...base, tier: "cold" }, NOW, { deleteColdEpisodic: true })).toBe("delete");
-    expect(nextTier({ ...base, tier: "cold", cls: "kb" }, NOW, { deleteColdEpisodic: true })).toBeNull();
-    expect(nextTier({ ...base, tier: "archived" }, NOW, { deleteColdEpisodic: true })).toBeNull();
-  });
-
+describe("TTL", () => {
   it("gives task namespaces a 7-day TTL and others none", () => {
     expect(expiresAtFor("team/t1/task/abc/notes", NOW)).toBe(NOW + 7 * DAY_MS);
     expect(expiresAtFor("team/t1/org/sop", NOW)).toBeNull();

@@ -19,10 +19,6 @@ export const HALF_LIFE_DAYS: Record<MemoryClass, number | null> = {
 export const BASE_IMPORTANCE = 10;
 export const USE_BOOST = 8;
 export const IMPORTANCE_CAP = 1000;
-export const WARM_IMPORTANCE_BELOW = 10;
-export const WARM_IDLE_DAYS = 90;
-export const COLD_AFTER_WARM_DAYS = 180;
-export const DELETE_COLD_EPISODIC_DAYS = 365;
 export const TASK_TTL_DAYS = 7;
 
 /** 0.5^(age / half-life); 1 when pinned, when the class never decays, or for a future timestamp. */
@@ -41,11 +37,6 @@ export function importanceWeight(raw: number): number {
 /** +8 per validated use, capped at 1000. */
 export function boostImportance(raw: number, uses = 1): number {
   return Math.min(IMPORTANCE_CAP, Math.max(0, raw) + USE_BOOST * Math.max(0, uses));
-}
-
-/** Importance decays with the class half-life since its last update (pinned never decays). */
-export function decayImportance(raw: number, cls: MemoryClass, pinned: boolean, elapsedMs: number): number {
-  return raw * recencyFactor(cls, pinned, elapsedMs);
 }
 
 export type RankInput = {
@@ -72,34 +63,6 @@ export function rankMemories(items: RankInput[], now: number, topK: number): Ran
     .map((m) => scoreOne(m, now))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .slice(0, Math.max(0, topK));
-}
-
-export type TierInput = {
-  tier: Tier;
-  pinned: boolean;
-  cls: MemoryClass;
-  importance: number;
-  createdAt: number;
-  /** last use or reinforcement (or creation) */
-  lastActiveAt: number;
-  tierChangedAt: number;
-};
-
-/** The sweep's next step for one memory: a tier to move to, "delete", or null to leave it. */
-export function nextTier(
-  m: TierInput,
-  now: number,
-  opts: { deleteColdEpisodic?: boolean } = {},
-): Tier | "delete" | null {
-  if (m.pinned || m.tier === "archived") return null;
-  if (m.tier === "hot") {
-    return m.importance < WARM_IMPORTANCE_BELOW && now - m.lastActiveAt >= WARM_IDLE_DAYS * DAY_MS ? "warm" : null;
-  }
-  if (m.tier === "warm") return now - m.tierChangedAt >= COLD_AFTER_WARM_DAYS * DAY_MS ? "cold" : null;
-  if (m.tier === "cold" && opts.deleteColdEpisodic && m.cls === "episodic") {
-    return now - m.createdAt >= DELETE_COLD_EPISODIC_DAYS * DAY_MS ? "delete" : null;
-  }
-  return null;
 }
 
 /** Task namespaces expire 7 d after the write; everything else keeps no TTL. */

@@ -16,15 +16,7 @@ import {
 } from "./content";
 import { type GuardField, metadataFields, scanFields } from "./guard/guard";
 import { actorKeyOf, fence, type ParsedNamespace, parseNamespace, withinNamespace } from "./namespaces";
-import {
-  BASE_IMPORTANCE,
-  decayImportance,
-  expiresAtFor,
-  type MemoryClass,
-  nextTier,
-  rankMemories,
-  type Tier,
-} from "./ranking";
+import { BASE_IMPORTANCE, expiresAtFor, type MemoryClass, rankMemories, type Tier } from "./ranking";
 
 export type MemoryService = ReturnType<typeof createMemoryService>;
 export type Defer = (work: Promise<unknown>) => void;
@@ -577,88 +569,6 @@ export function createMemoryService(d: MemoryServiceDeps) {
     return { imported: results.length, ids: results.map((r) => r.id), archived };
   }
 
-  // ---- store functions for the sweep (learning issue) ---------------------------------------
-
-  /** Moves due docs one step (hot → warm → cold, optional delete of old cold episodic); returns counts. */
-  async function sweepTiers(now: number, opts: { limit?: number; deleteColdEpisodic?: boolean } = {}) {
-    const limit = opts.limit ?? 500;
-    const counts = { warm: 0, cold: 0, deleted: 0 };
-    const tiers = opts.deleteColdEpisodic ? (["hot", "warm", "cold"] as const) : (["hot", "warm"] as const);
-    for (const tier of tiers) {
-      const candidates = await d.store.tierCandidates(tier, now, limit);
-      const due = new Map<Tier | "delete", MemDoc[]>();
-      for (const x of candidates) {
-        const next = nextTier(
-          {
-            tier: x.tier,
-            pinned: x.pinned,
-            cls: x.cls,
-            importance: x.importance,
-            createdAt: x.createdAt,
-            lastActiveAt: Math.max(x.createdAt, x.refreshedAt, x.lastUsedAt ?? 0),
-            tierChangedAt: x.tierChangedAt,
-          },
-          now,
-          opts,
-        );
-        if (next) due.set(next, [...(due.get(next) ?? []), x]);
-      }
-      for (const [next, docs] of due) {
-        for (const [teamId, group] of groupByTeam(docs)) {
-          if (next === "delete") {
-            await d.index.delete(
-              teamId,
-              group.map((x) => x.id),
-            );
-            await d.store.deleteDocs(
-              teamId,
-              group.map((x) => x.id),
-            );
-            counts.deleted += group.length;
-          } else {
-            await moveTier(teamId, group, next, now);
-            if (next === "warm") counts.warm += group.length;
-            if (next === "cold") counts.cold += group.length;
-          }
-        }
-      }
-    }
-    return counts;
-  }
-
-  /** Deletes docs past their TTL (task namespaces: 7 d) from D1 and the index. */
-  async function expire(now: number, limit = 500) {
-    const docs = await d.store.expiredDocs(now, limit);
-    for (const [teamId, group] of groupByTeam(docs)) {
-      await d.index.delete(
-        teamId,
-        group.map((x) => x.id),
-      );
-      await d.store.deleteDocs(
-        teamId,
-        group.map((x) => x.id),
-      );
-    }
-    return { expired: docs.length };
-  }
-
-  /** Applies importance decay (class half-life since the last update; pinned never decays). */
-  async function decay(now: number, opts: { minIntervalMs?: number; limit?: number } = {}) {
-    const rows = await d.store.importanceRows(now - (opts.minIntervalMs ?? 86_400_000), opts.limit ?? 1000);
-    const changed = rows
-      .filter((r) => !r.pinned)
-      .map((r) => ({
-        docId: r.docId,
-        actorKey: r.actorKey,
-        rawScore: decayImportance(r.rawScore, r.cls, r.pinned, now - r.lastUpdateAt),
-      }));
-    await d.store.setImportance(changed, now);
-    const byTeam = new Map<string, string[]>();
-    for (const r of rows) if (!r.pinned) byTeam.set(r.teamId, [...(byTeam.get(r.teamId) ?? []), r.docId]);
-    for (const [teamId, ids] of byTeam) await syncCards(teamId, [...new Set(ids)]);
-    return { decayed: changed.length };
-  }
-
   /** Re-embeds and re-indexes a team's hot memories (after switching embedders, or to rebuild a lost index). */
   async function reindex(teamId: string, opts: { batch?: number } = {}) {
     const batch = opts.batch ?? 100;
@@ -708,9 +618,6 @@ export function createMemoryService(d: MemoryServiceDeps) {
     use,
     importRigid,
     moveTier,
-    sweepTiers,
-    expire,
-    decay,
     reindex,
     refreshCardsSince,
   };
@@ -773,10 +680,4 @@ function fromCard(id: string, c: MemCard): RankRow {
     expiresAt: c.exp,
     actorImportance: c.imp,
   };
-}
-
-function groupByTeam(docs: MemDoc[]): Map<string, MemDoc[]> {
-  const m = new Map<string, MemDoc[]>();
-  for (const x of docs) m.set(x.teamId, [...(m.get(x.teamId) ?? []), x]);
-  return m;
 }
