@@ -1,0 +1,24 @@
+// Memory hints reach runs: POST /v1/runs answers with the team's org memories found by its goal (YARLI run hints).
+import { describe, expect, it } from "vitest";
+import { call, token } from "../../../test/helpers";
+
+describe("run.observer.memory_hints", () => {
+  it("returns memories matching the goal and skills when a run starts", async () => {
+    const team = `hints-${crypto.randomUUID().slice(0, 8)}`;
+    const t = await token(team);
+    const lesson = "Invoice extraction fails schema validation when totals use a comma decimal separator";
+    const w = await call("POST", "/v1/memory", {
+      token: t,
+      body: { namespace: `team/${team}/org/lessons`, class: "semantic", text: lesson },
+    });
+    expect(w.status).toBe(201);
+    const run = await call("POST", "/v1/runs", {
+      token: t,
+      body: { goal: "Extract invoice totals", skills: ["invoice-extract"] },
+    });
+    expect(run.status).toBe(201);
+    const hints = JSON.stringify(run.json.hints);
+    expect(hints).toContain(w.json.id);
+    expect(hints).toContain("comma decimal separator");
+  });
+});
