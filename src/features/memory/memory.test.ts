@@ -285,6 +285,11 @@ describe("POST /v1/memory", () => {
       expect((await h.call("POST", "/v1/memory/query", { token: t, body })).status).toBe(400);
     }
     expect((await h.call("POST", "/v1/memory/use", { token: t, body: { ids: [] } })).status).toBe(400);
+    const leaky = await h.call("POST", "/v1/memory/use", {
+      token: t,
+      body: { ids: ["mem_x"], run_id: "postgres://app:s3cret@db.internal/app" },
+    });
+    expect(leaky.status).toBe(422);
     expect((await h.call("POST", "/v1/memory/use", { token: t, body: { ids: ["mem_nope"] } })).json).toMatchObject({
       not_found: ["mem_nope"],
     });

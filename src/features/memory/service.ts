@@ -466,6 +466,11 @@ export function createMemoryService(d: MemoryServiceDeps) {
 
   /** Validated use: +8 importance for the caller's actor key per doc (once per run when run_id is given). */
   async function use(principal: Principal, ids: string[], runId: string | undefined, now: number) {
+    if (runId) {
+      // the run id is stored with each use event: the guard reads it like any other stored value
+      const v = await scanFields([{ path: "run_id", value: runId }]);
+      if (!v.ok) throw new AppFailure({ code: v.code, ruleIds: v.ruleIds });
+    }
     const unique = [...new Set(ids)];
     const docs = await d.store.getDocs(principal.teamId, unique);
     const visible = docs.filter((x) => {

@@ -281,5 +281,10 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     expect(
       (await h.call("POST", "/v1/sessions/events", { token: await tok(team, ["memory:read"]), body: ev({}) })).status,
     ).toBe(403);
+    const leaky = await h.call("POST", "/v1/memory/activate", {
+      token: t,
+      body: { session_kind: "warden.worker", agent_id: "ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" },
+    });
+    expect(leaky.status).toBe(422);
   });
 });

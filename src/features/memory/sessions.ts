@@ -103,6 +103,11 @@ export function createSessions(d: SessionDeps) {
     body: { session_kind: string; agent_id?: string; need_fingerprint?: string; query?: string },
     now: number,
   ) {
+    if (body.agent_id) {
+      // stored with the activation record: guarded like any other stored value
+      const v = await scanFields([{ path: "agent_id", value: body.agent_id }]);
+      if (!v.ok) throw new AppFailure({ code: v.code, ruleIds: v.ruleIds });
+    }
     const fp = body.need_fingerprint ? normalizeFingerprint(body.need_fingerprint) : undefined;
     const [history, recent, rigidDocs] = await Promise.all([
       d.store.sessionEventsForFingerprints(principal.teamId, fp ? [fp] : null, HISTORY_LIMIT),
