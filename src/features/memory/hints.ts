@@ -3,6 +3,8 @@ import type { HintsProvider, MemoryHint } from "../../ports/hints";
 import type { MemoryService } from "./service";
 
 export const HINTS_TOP_K = 5;
+/** where the learning consumer files task.failed lessons of runs that name no project (YARLI project/<id>) */
+export const DEFAULT_PROJECT = "default";
 export const HINTS_BUDGET_MS = 300;
 
 export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: number } = {}): HintsProvider {
@@ -54,7 +56,7 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
       return safely(teamId, "run_start", async () => {
         const text = [q.goal, ...q.taskKeys].join(" ").trim();
         if (!text) return [];
-        const namespaces = [`team/${teamId}/org`, ...(q.projectId ? [`team/${teamId}/project/${q.projectId}`] : [])];
+        const namespaces = [`team/${teamId}/org`, `team/${teamId}/project/${q.projectId ?? DEFAULT_PROJECT}`];
         return toHints(
           await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now),
         );
@@ -67,7 +69,7 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
         const namespaces = [
           `team/${teamId}/org`,
           `team/${teamId}/run/${q.runId}`,
-          ...(q.projectId ? [`team/${teamId}/project/${q.projectId}`] : []),
+          `team/${teamId}/project/${q.projectId ?? DEFAULT_PROJECT}`,
         ];
         return toHints(
           await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now),

@@ -1,6 +1,7 @@
 // Memory hints reach runs: POST /v1/runs answers with the team's org memories found by its goal (YARLI run hints).
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
+import { freshTeam, memoryHarness } from "../../../test/memory-harness";
 
 describe("run.observer.memory_hints", () => {
   it("returns memories matching the goal and skills when a run starts", async () => {
@@ -20,5 +21,26 @@ describe("run.observer.memory_hints", () => {
     const hints = JSON.stringify(run.json.hints);
     expect(hints).toContain(w.json.id);
     expect(hints).toContain("comma decimal separator");
+  });
+
+  it("surfaces a lesson the learning consumer filed for a failed task at the next run's start and on failure", async () => {
+    const h = memoryHarness();
+    const team = freshTeam();
+    const stored = await h.deps.taskMemory.store(team, {
+      namespace: `team/${team}/project/default`,
+      class: "semantic",
+      text: "task invoice-extract failed: reason bucket schema_invalid, exit-code bucket 1xx",
+      tags: ["task.failed"],
+      metadata: { task_key: "invoice-extract" },
+    });
+    expect(stored.ok).toBe(true);
+    const start = await h.deps.hints.forRunStart(
+      team,
+      { goal: "Extract invoices", taskKeys: ["invoice-extract"] },
+      h.now(),
+    );
+    expect(start.map((x) => x.namespace)).toEqual([`team/${team}/project/default`]);
+    const failure = await h.deps.hints.forTaskFailure(team, { reasonBucket: "schema_invalid", runId: "r-1" }, h.now());
+    expect(failure).toHaveLength(1);
   });
 });
