@@ -1,18 +1,9 @@
 // Test helpers: minting capability tokens and calling the worker over its fetch handler.
 import { env, SELF } from "cloudflare:test";
 import { mintToken } from "../src/auth/mint";
-import type { Scope } from "../src/auth/tokens";
+import { SCOPES, type Scope } from "../src/auth/tokens";
 
-export const ALL_SCOPES: Scope[] = [
-  "policy:decide",
-  "policy:admin",
-  "runs:read",
-  "runs:write",
-  "approvals:decide",
-  "memory:read",
-  "memory:write",
-  "events:write",
-];
+export const ALL_SCOPES: Scope[] = [...SCOPES];
 
 export function token(
   teamId = "team-a",

@@ -2,6 +2,7 @@
 // TypeScript scan, write throughput (single writes and /v1/memory/bulk). Seeding goes through POST /v1/memory/bulk
 // (100 items per request, 4 requests in flight): every item is guarded, embedded and indexed like a normal write.
 import { hashEmbed } from "../../src/adapters/embed/hashing";
+import { seededRandom as rng } from "../../test/seeded-random";
 import { type BenchSection, percentile, type Row } from "../harness";
 
 const SERVICES = [
@@ -72,16 +73,6 @@ const COMPONENTS = [
   "the gate evaluator",
 ];
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const pick = <T>(r: () => number, xs: T[]) => xs[Math.floor(r() * xs.length)] as T;
 
 /** Unique, guard-clean incident summaries. */

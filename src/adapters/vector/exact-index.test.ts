@@ -2,20 +2,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import cosineWasm from "../../../durable-objects/wasm/cosine.wasm";
+import { seededRandom as rng } from "../../../test/seeded-random";
 import { cosine } from "../../ports/embedder";
 import { ExactIndex, type ScanKernel } from "./exact-index";
 
 const DIM = 384;
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const kernel = () => new WebAssembly.Instance(cosineWasm, {}).exports as unknown as ScanKernel;
 
 describe.each([

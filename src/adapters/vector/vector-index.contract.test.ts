@@ -2,6 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createFakeVectorize } from "../../../test/fakes/vectorize";
+import { seededRandom as rng } from "../../../test/seeded-random";
 import { cosine } from "../../ports/embedder";
 import type { VectorIndex } from "../../ports/vector-index";
 import { createDoVectorIndex } from "./durable-object";
@@ -9,17 +10,6 @@ import { createVectorizeIndex } from "./vectorize";
 
 const DIM = 384;
 
-/** deterministic pseudo-random vectors (mulberry32) */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function randomVectors(n: number, seed: number): Float32Array[] {
   const r = rng(seed);
   return Array.from({ length: n }, () => Float32Array.from({ length: DIM }, () => r() * 2 - 1));

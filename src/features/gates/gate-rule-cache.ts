@@ -1,11 +1,9 @@
 // Per-isolate cache of each team's active gate rules (1 s TTL, invalidated locally on activation).
+import { createTeamCache, type TeamCache } from "../../lib/team-cache";
 import type { GateRuleStore } from "../../ports/gate-rule-store";
 import { type ActiveGateRules, DEFAULT_ACTIVE_GATE_RULES, GateRuleSet } from "./rules";
 
-export type GateRuleCache = {
-  get(teamId: string, now: number): Promise<ActiveGateRules>;
-  invalidate(teamId: string): void;
-};
+export type GateRuleCache = TeamCache<ActiveGateRules>;
 
 /** A stored set that no longer parses falls back to the default matrix (fail closed: unknown keys stay hard). */
 export function parseStoredRules(version: number, body: unknown): ActiveGateRules {
@@ -18,29 +16,8 @@ export function parseStoredRules(version: number, body: unknown): ActiveGateRule
 }
 
 export function createGateRuleCache(store: GateRuleStore, ttlMs = 1000): GateRuleCache {
-  const entries = new Map<string, { rules: ActiveGateRules; freshUntil: number }>();
-  const inflight = new Map<string, Promise<ActiveGateRules>>();
-
-  async function load(teamId: string, now: number): Promise<ActiveGateRules> {
+  return createTeamCache(async (teamId) => {
     const active = await store.active(teamId);
-    const rules = active === null ? DEFAULT_ACTIVE_GATE_RULES : parseStoredRules(active.version, active.body);
-    entries.set(teamId, { rules, freshUntil: now + ttlMs });
-    return rules;
-  }
-
-  return {
-    async get(teamId, now) {
-      const hit = entries.get(teamId);
-      if (hit && hit.freshUntil > now) return hit.rules;
-      let pending = inflight.get(teamId);
-      if (!pending) {
-        pending = load(teamId, now).finally(() => inflight.delete(teamId));
-        inflight.set(teamId, pending);
-      }
-      return pending;
-    },
-    invalidate(teamId) {
-      entries.delete(teamId);
-    },
-  };
+    return active === null ? DEFAULT_ACTIVE_GATE_RULES : parseStoredRules(active.version, active.body);
+  }, ttlMs);
 }

@@ -1,6 +1,8 @@
 // npm run token -- --team T --scopes a,b [--sub S] [--run R] [--task K] [--persona P] [--ttl 900]: mints a local token from .dev.vars.
 import { parseArgs } from "node:util";
-import { SignJWT } from "jose";
+import { mintToken } from "../src/auth/mint";
+import type { Scope } from "../src/auth/tokens";
+// @ts-expect-error plain ESM helper shared with scripts/start.mjs
 import { ensureDevVars } from "./dev-vars.mjs";
 
 const { values } = parseArgs({
@@ -23,23 +25,19 @@ if (!values.team) {
   );
   process.exit(2);
 }
-const { WARDEN_JWT_SECRET } = ensureDevVars();
-const now = Math.floor(Date.now() / 1000);
-const claims = {
-  team_id: values.team,
-  scopes: values.scopes
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean),
-};
-if (values.run) claims.run_id = values.run;
-if (values.task) claims.task_id = values.task;
-if (values.persona) claims.persona_id = values.persona;
-const jwt = new SignJWT(claims)
-  .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-  .setIssuer("warden")
-  .setAudience("warden")
-  .setIssuedAt(now)
-  .setExpirationTime(now + Math.min(Number(values.ttl), 900));
-if (values.sub) jwt.setSubject(values.sub);
-console.log(await jwt.sign(new TextEncoder().encode(WARDEN_JWT_SECRET)));
+const { WARDEN_JWT_SECRET } = ensureDevVars() as { WARDEN_JWT_SECRET: string };
+console.log(
+  await mintToken({
+    secret: WARDEN_JWT_SECRET,
+    teamId: values.team,
+    scopes: (values.scopes ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean) as Scope[],
+    sub: values.sub,
+    runId: values.run,
+    taskId: values.task,
+    personaId: values.persona,
+    lifetimeSeconds: Math.min(Number(values.ttl), 900),
+  }),
+);
