@@ -1,4 +1,5 @@
 // Port: where the learning consumer keeps idempotency keys, staged task outcomes, failure signatures and policy memory.
+import type { EntryState } from "../features/learning/policy-memory";
 
 /** The ledger's entry_id for a team's retry adjustment of one failure class. */
 export const retryEntryId = (teamId: string, failureClass: string) => `retry_adjustment:${teamId}:${failureClass}`;
@@ -64,26 +65,7 @@ export type LedgerWrite = {
   expect: { kind: "none" } | { kind: "seq"; seq: number } | { kind: "exists" };
 };
 
-export type EntryWrite = LedgerWrite & {
-  target: "entry";
-  state: {
-    entry_id: string;
-    team_id: string;
-    skill_name: string;
-    context_hash: string;
-    success_count: number;
-    failure_count: number;
-    avg_cost_units: number;
-    avg_steps: number;
-    base_weight: number;
-    recent_outcomes: string[];
-    learning_stopped: boolean;
-    archived: boolean;
-    last_used: number;
-    created_at: number;
-    ledger_seq: number;
-  };
-};
+export type EntryWrite = LedgerWrite & { target: "entry"; state: EntryState };
 
 export type RetryWrite = LedgerWrite & {
   target: "retry";
