@@ -42,6 +42,10 @@ export interface PolicyStore {
   /** the team's mode ceiling; "enforce" (no restriction) when never lowered */
   modeCeiling(teamId: string): Promise<MemrlMode>;
   setModeCeiling(teamId: string, ceiling: MemrlMode, reason: string, now: number): Promise<void>;
+  /** stores an admin's pending ceiling change (version max + 1) and returns its version */
+  addCeilingRequest(teamId: string, ceiling: MemrlMode, requestedBy: string, now: number): Promise<number>;
+  /** applies a pending ceiling request once its gate is approved; false when it is unknown or already applied */
+  applyCeilingRequest(teamId: string, version: number, now: number): Promise<boolean>;
   /** policy-memory max_attempts_override per failure class */
   maxAttemptsOverrides(teamId: string): Promise<Record<string, number>>;
   /** idempotent by decision_id */

@@ -46,11 +46,15 @@ export type RunRequest =
       decision: ApprovalActionV1["decision"];
       note: string | null;
     }
-  | { op: "propose_deploy"; actor: RunActor; target: "profile" | "gates"; version: number }
+  | { op: "propose_deploy"; actor: RunActor; target: "profile" | "gates" | "ceiling"; version: number }
   | { op: "stop"; actor: RunActor; reason: string | null };
 
 export type RunReply =
-  | { ok: true; value: Record<string, unknown>; activated?: { target: "profile" | "gates"; version: number }[] }
+  | {
+      ok: true;
+      value: Record<string, unknown>;
+      activated?: { target: "profile" | "gates" | "ceiling"; version: number }[];
+    }
   | { ok: false; error: AppError };
 
 export interface RunGateway {

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, max, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
-import { policyDecisions, policyProfiles, retryAdjustments, teamModes } from "./schema";
+import { modeCeilingRequests, policyDecisions, policyProfiles, retryAdjustments, teamModes } from "./schema";
 
 type ProfileRow = typeof policyProfiles.$inferSelect;
 
@@ -20,7 +20,7 @@ const toStored = (row: ProfileRow): StoredProfile => ({
 const DECISION_ROWS_PER_INSERT = 5;
 
 export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
-  return {
+  const store: PolicyStore = {
     async activeProfile(teamId) {
       const [row] = await db
         .select()
@@ -90,6 +90,37 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
         .insert(teamModes)
         .values({ teamId, ceiling, reason, updatedAt: now })
         .onConflictDoUpdate({ target: teamModes.teamId, set: { ceiling, reason, updatedAt: now } });
+    },
+
+    async addCeilingRequest(teamId, ceiling, requestedBy, now) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const [{ top } = { top: null }] = await db
+          .select({ top: max(modeCeilingRequests.version) })
+          .from(modeCeilingRequests)
+          .where(eq(modeCeilingRequests.teamId, teamId));
+        const version = (top ?? 0) + 1;
+        const inserted = await db
+          .insert(modeCeilingRequests)
+          .values({ teamId, version, ceiling, status: "pending", requestedBy, createdAt: now })
+          .onConflictDoNothing()
+          .returning({ version: modeCeilingRequests.version });
+        if (inserted.length === 1) return version;
+      }
+      throw new Error("could not allocate a ceiling request version");
+    },
+
+    async applyCeilingRequest(teamId, version, now) {
+      const where = and(
+        eq(modeCeilingRequests.teamId, teamId),
+        eq(modeCeilingRequests.version, version),
+        eq(modeCeilingRequests.status, "pending"),
+      );
+      const [request] = await db.select().from(modeCeilingRequests).where(where);
+      if (!request) return false;
+      // Setting the ceiling first makes a retried activation safe: it sets the same value again.
+      await store.setModeCeiling(teamId, request.ceiling as MemrlMode, `admin request v${version} approved`, now);
+      const marked = await db.update(modeCeilingRequests).set({ status: "applied", appliedAt: now }).where(where);
+      return marked.meta.changes === 1;
     },
 
     async maxAttemptsOverrides(teamId) {
@@ -164,4 +195,5 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
       });
     },
   };
+  return store;
 }

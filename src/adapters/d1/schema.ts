@@ -163,6 +163,22 @@ export const teamModes = sqliteTable("team_mode", {
   updatedAt: integer("updated_at").notNull(),
 });
 
+/** An admin's request to set a team's mode ceiling; applied when its policy_deploy gate is approved. */
+export const modeCeilingRequests = sqliteTable(
+  "mode_ceiling_request",
+  {
+    teamId: text("team_id").notNull(),
+    version: integer("version").notNull(),
+    ceiling: text("ceiling").notNull(),
+    /** pending | applied */
+    status: text("status").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    createdAt: createdAt(),
+    appliedAt: integer("applied_at"),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
+);
+
 // ---- memory -------------------------------------------------------------------------------
 
 export const memDocs = sqliteTable(

@@ -6,7 +6,7 @@ import { actorOf, callRun } from "../runs/run-call";
 export async function proposeDeploy(
   deps: Pick<Deps, "runs">,
   principal: Principal,
-  target: "profile" | "gates",
+  target: "profile" | "gates" | "ceiling",
   version: number,
 ) {
   const runId = await deps.runs.controlRunId(principal.teamId);

@@ -602,3 +602,74 @@ describe("gates that guard orders and dead letters", () => {
     expect((await runState(runId)).deadLetters[fail.json.dead_letter_id]?.reason_code).toBe("reissue_failed:transient");
   });
 });
+
+describe("mode ceiling deploys", () => {
+  const decideEnforce = (tok: string) =>
+    call("POST", "/v1/policy/decide", {
+      token: tok,
+      body: { memrl_mode: "enforce", failure_class: "crank_blocked", attempt: 1 },
+    });
+
+  it("raise a lowered ceiling only after someone else approves the policy_deploy gate", async () => {
+    const t = await teamTokens("ceiling-a");
+    const { env } = await import("cloudflare:test");
+    const { makeDeps } = await import("../../deps");
+    await makeDeps(env).policyStore.setModeCeiling("ceiling-a", "off", "rollback: test", Date.now());
+    expect((await decideEnforce(t.admin)).json.memrl_mode).toBe("off");
+
+    const put = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
+    expect(put.status, put.text).toBe(202);
+    expect(put.json).toMatchObject({ version: 1, status: "pending", ceiling: "enforce", op_id: "deploy-ceiling-v1" });
+    expect((await decideEnforce(t.admin)).json.memrl_mode).toBe("off");
+    expect((await call("GET", "/v1/policy/mode-ceiling", { token: t.admin })).json).toEqual({ ceiling: "off" });
+
+    const self = await approve(t.admin, {
+      run_id: put.json.run_id,
+      op_id: put.json.op_id,
+      policy_key: "policy_deploy",
+      decision: "approve_retry",
+    });
+    expect(self.status).toBe(403);
+
+    const ok = await approve(t.approver, {
+      run_id: put.json.run_id,
+      op_id: put.json.op_id,
+      policy_key: "policy_deploy",
+      decision: "approve_retry",
+    });
+    expect(ok.status, ok.text).toBe(200);
+    const after = await decideEnforce(t.admin);
+    expect(after.json).toMatchObject({
+      memrl_mode: "enforce",
+      action: "escalate",
+      rule_id: "enforce.crank_blocked.initial",
+    });
+    expect((await call("GET", "/v1/policy/mode-ceiling", { token: t.admin })).json).toEqual({ ceiling: "enforce" });
+  });
+
+  it("leave the ceiling where it is when the deploy is denied", async () => {
+    const t = await teamTokens("ceiling-b");
+    const { env } = await import("cloudflare:test");
+    const { makeDeps } = await import("../../deps");
+    await makeDeps(env).policyStore.setModeCeiling("ceiling-b", "observe", "rollback: test", Date.now());
+    const put = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
+    await approve(t.approver, {
+      run_id: put.json.run_id,
+      op_id: put.json.op_id,
+      policy_key: "policy_deploy",
+      decision: "deny",
+    });
+    expect((await decideEnforce(t.admin)).json.memrl_mode).toBe("observe");
+  });
+
+  it("refuse a non-admin and an unknown mode", async () => {
+    const t = await teamTokens("ceiling-c");
+    const worker = await token("ceiling-c", ["policy:decide"], { sub: "w" });
+    expect((await call("PUT", "/v1/policy/mode-ceiling", { token: worker, body: { ceiling: "enforce" } })).status).toBe(
+      403,
+    );
+    const bad = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "max" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.details.issues[0].path).toBe("ceiling");
+  });
+});

@@ -97,8 +97,8 @@ export const gatesRoutes = featureApp()
       });
       // the control run activated a deploy: this isolate's caches must not serve the old version
       for (const a of reply.activated ?? []) {
-        if (a.target === "profile") deps.policies.invalidate(principal.teamId);
-        else deps.gateRules.invalidate(principal.teamId);
+        if (a.target === "gates") deps.gateRules.invalidate(principal.teamId);
+        else deps.policies.invalidate(principal.teamId);
       }
       const status = (reply.value as { status?: string }).status === "not_armed" ? 202 : 200;
       return c.json(reply.value as never, status);

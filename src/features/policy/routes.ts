@@ -7,7 +7,16 @@ import { proposeDeploy } from "../gates/deploy";
 import { decidePolicy } from "./decide";
 import { DEFAULT_PROFILE } from "./default-profile";
 import { replayDecisions } from "./replay";
-import { DecideBody, DecideResponse, ProfileAccepted, ReplayBody, ReplayResponse } from "./schemas";
+import {
+  DecideBody,
+  DecideResponse,
+  ModeCeilingAccepted,
+  ModeCeilingBody,
+  ModeCeilingView,
+  ProfileAccepted,
+  ReplayBody,
+  ReplayResponse,
+} from "./schemas";
 
 const REPLAY_LIMIT = 10_000;
 const REPLAY_DEFAULT_WINDOW_MS = 7 * 86_400_000;
@@ -101,5 +110,46 @@ export const policyRoutes = featureApp()
         since === undefined ? now - REPLAY_DEFAULT_WINDOW_MS : typeof since === "number" ? since : Date.parse(since);
       const logged = await deps.policyStore.loggedDecisions(c.get("principal").teamId, sinceMs, REPLAY_LIMIT);
       return c.json(replayDecisions(profile, logged), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/policy/mode-ceiling",
+      tags: ["policy"],
+      summary: "The team's MemRL mode ceiling (lowered by the rollback matrix)",
+      security: bearer,
+      middleware: [requireScope("policy:decide", "policy:admin")] as const,
+      responses: { 200: jsonResponse(ModeCeilingView, "the ceiling"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const { ceiling } = await deps.policies.get(c.get("principal").teamId, deps.clock.now());
+      return c.json({ ceiling }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/v1/policy/mode-ceiling",
+      tags: ["policy"],
+      summary: "Set the team's mode ceiling (e.g. raise it after a rollback): pending behind a policy_deploy hard gate",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      request: { body: jsonBody(ModeCeilingBody) },
+      responses: { 202: jsonResponse(ModeCeilingAccepted, "pending; approve the gate to apply"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const principal = c.get("principal");
+      const { ceiling } = c.req.valid("json");
+      const version = await deps.policyStore.addCeilingRequest(
+        principal.teamId,
+        ceiling,
+        principal.subject,
+        deps.clock.now(),
+      );
+      // applied only once the policy_deploy hard gate on the team's control run is approved (POST /v1/approvals)
+      return c.json({ ...(await proposeDeploy(deps, principal, "ceiling", version)), ceiling }, 202);
     },
   );

@@ -91,3 +91,32 @@ export const ReplayResponse = z
       examples: [],
     },
   });
+
+export const ModeCeilingBody = z
+  .strictObject({ ceiling: MemrlMode })
+  .meta({ id: "ModeCeilingRequest", example: { ceiling: "enforce" } });
+
+export const ModeCeilingView = z
+  .object({ ceiling: MemrlMode })
+  .meta({ id: "ModeCeiling", example: { ceiling: "observe" } });
+
+export const ModeCeilingAccepted = z
+  .object({
+    version: z.int(),
+    status: z.literal("pending"),
+    ceiling: MemrlMode,
+    run_id: z.string(),
+    op_id: z.string(),
+    gate_id: z.string(),
+  })
+  .meta({
+    id: "ModeCeilingAccepted",
+    example: {
+      version: 1,
+      status: "pending",
+      ceiling: "enforce",
+      run_id: "ctl_…",
+      op_id: "deploy-ceiling-v1",
+      gate_id: "gate_…",
+    },
+  });

@@ -370,9 +370,11 @@ export class RunEngine {
     const changed =
       a.target === "profile"
         ? await this.deps.policyStore.activateProfile(a.team_id, a.version, now)
-        : await this.deps.gateRuleStore.activate(a.team_id, a.version, now);
-    if (a.target === "profile") this.deps.policies.invalidate(a.team_id);
-    else this.deps.gateRules.invalidate(a.team_id);
+        : a.target === "ceiling"
+          ? await this.deps.policyStore.applyCeilingRequest(a.team_id, a.version, now)
+          : await this.deps.gateRuleStore.activate(a.team_id, a.version, now);
+    if (a.target === "gates") this.deps.gateRules.invalidate(a.team_id);
+    else this.deps.policies.invalidate(a.team_id);
     if (!changed)
       console.warn(JSON.stringify({ level: "warn", msg: "activation changed nothing (not pending)", ...a }));
   }

@@ -4,7 +4,17 @@ import { stableId } from "../../lib/hash";
 import { type ActiveGateRules, resolveGate } from "../gates/rules";
 import { canonicalJson } from "../policy/decision-log";
 import type { Command, EarlyApproval, Gate, GateDecision, GateStatus, GateSubject, ReduceResult, Reply } from "./model";
-import { conflict, deadLetterOrder, forbidden, gateIdFor, notFound, rejected, type Tx, taskFields } from "./tx";
+import {
+  conflict,
+  deadLetterOrder,
+  deployTable,
+  forbidden,
+  gateIdFor,
+  notFound,
+  rejected,
+  type Tx,
+  taskFields,
+} from "./tx";
 import { earlyView, gateOpenView, gateView } from "./views";
 
 export const DECISION_STATUS: Record<GateDecision, GateStatus> = {
@@ -219,13 +229,9 @@ export function applyDecision(
     case "deploy": {
       if (decision === "approve_retry") {
         tx.activate({ target: subject.target, team_id: tx.run.team_id, version: subject.version });
-        tx.audit(
-          approver,
-          `policy.${subject.target}.activated`,
-          subject.target === "profile" ? "policy_profile" : "gate_rule",
-          String(subject.version),
-          { gate_id: gate.gate_id },
-        );
+        tx.audit(approver, `policy.${subject.target}.activated`, deployTable(subject.target), String(subject.version), {
+          gate_id: gate.gate_id,
+        });
         tx.emit("policy.deploy_approved", {
           target: subject.target,
           version: subject.version,
@@ -233,13 +239,10 @@ export function applyDecision(
           approver,
         });
       } else {
-        tx.audit(
-          approver,
-          `policy.${subject.target}.rejected`,
-          subject.target === "profile" ? "policy_profile" : "gate_rule",
-          String(subject.version),
-          { gate_id: gate.gate_id, decision },
-        );
+        tx.audit(approver, `policy.${subject.target}.rejected`, deployTable(subject.target), String(subject.version), {
+          gate_id: gate.gate_id,
+          decision,
+        });
       }
       break;
     }

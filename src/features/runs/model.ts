@@ -111,7 +111,7 @@ export type GateSubject =
   | { type: "order"; order_id: string }
   | { type: "dead_letter"; dead_letter_id: string; order_id: string }
   | { type: "budget"; increase_pct: number }
-  | { type: "deploy"; target: "profile" | "gates"; version: number };
+  | { type: "deploy"; target: "profile" | "gates" | "ceiling"; version: number };
 
 export type Gate = {
   gate_id: string;
@@ -257,7 +257,7 @@ export type Command =
       context: Record<string, unknown>;
       gate_rules: ActiveGateRules;
     }
-  | { type: "propose_deploy"; actor: Actor; run_id: string; target: "profile" | "gates"; version: number }
+  | { type: "propose_deploy"; actor: Actor; run_id: string; target: "profile" | "gates" | "ceiling"; version: number }
   | {
       type: "decide_gate";
       actor: Actor;
@@ -283,7 +283,7 @@ export type WardenRunEvent = {
 
 export type { RecordOp };
 
-export type Activation = { target: "profile" | "gates"; team_id: string; version: number };
+export type Activation = { target: "profile" | "gates" | "ceiling"; team_id: string; version: number };
 
 export type Effects = { events: WardenRunEvent[]; records: RecordOp[]; activations: Activation[] };
 

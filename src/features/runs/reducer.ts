@@ -27,6 +27,7 @@ import {
   conflict,
   controlOpId,
   deadLetterOrder,
+  deployTable,
   forbidden,
   gateIdFor,
   notFound,
@@ -627,13 +628,9 @@ function proposeDeploy(
       rules: { version: 0, rules: [] },
     });
   if (!existing) {
-    tx.audit(
-      cmd.actor.subject,
-      `policy.${cmd.target}.proposed`,
-      cmd.target === "profile" ? "policy_profile" : "gate_rule",
-      String(cmd.version),
-      { gate_id: gate.gate_id },
-    );
+    tx.audit(cmd.actor.subject, `policy.${cmd.target}.proposed`, deployTable(cmd.target), String(cmd.version), {
+      gate_id: gate.gate_id,
+    });
   }
   return tx.result({ run_id: tx.run.run_id, op_id, gate_id: gate.gate_id, version: cmd.version, status: "pending" });
 }
