@@ -91,6 +91,8 @@ export type Order = {
   attempts: number;
   /** failed attempts per failure class: the taxonomy's retry allowances count per class */
   failures: Record<string, number>;
+  /** failure classes of the failed attempts, oldest first (the learning consumer learns retry recovery from it) */
+  failure_history: string[];
   rescues: number;
   /** epoch of the newest lease (0 before the first) */
   epoch: number;

@@ -170,6 +170,7 @@ function addOrder(tx: Tx, cmd: Extract<Command, { type: "add_order" }>): ReduceR
     updated_at: tx.now,
     attempts: 0,
     failures: {},
+    failure_history: [],
     rescues: 0,
     epoch: 0,
     lease: null,
@@ -409,7 +410,10 @@ function complete(tx: Tx, cmd: Extract<Command, { type: "complete" }>): ReduceRe
   } else {
     failureClass = breach ? "budget_exceeded" : cmd.failure_class;
     const classAttempt = failureClass === null ? 1 : (order.failures[failureClass] ?? 0) + 1;
-    if (failureClass !== null) base.failures = { ...order.failures, [failureClass]: classAttempt };
+    if (failureClass !== null) {
+      base.failures = { ...order.failures, [failureClass]: classAttempt };
+      base.failure_history = [...(order.failure_history ?? []), failureClass];
+    }
     const policyStep = nextAfterFailure(
       { failure_class: failureClass, attempt: classAttempt, single_attempt: order.reissued },
       tx.run.snapshot,
@@ -755,6 +759,7 @@ function endRun(tx: Tx, status: RunStatus, reason: string) {
       attempts: o.attempts,
       outcome: o.last?.outcome ?? null,
       failure_class: o.last?.failure_class ?? null,
+      failure_classes: o.failure_history ?? [],
     })),
   });
 }

@@ -351,7 +351,13 @@ describe("a multi-step run over HTTP", () => {
     });
     expect(completed.at(-1).orders).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ order_id: "extract", skill: "extract", attempts: 3, outcome: "PASS" }),
+        expect.objectContaining({
+          order_id: "extract",
+          skill: "extract",
+          attempts: 3,
+          outcome: "PASS",
+          failure_classes: ["rate_limit", "schema_invalid"],
+        }),
       ]),
     );
     const types = new Set(events.map((e) => e.type));
