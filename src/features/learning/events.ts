@@ -1,5 +1,6 @@
 // Pure normalisation of queued task/run events (from POST /v1/events or from RunDO) into what learning applies.
 import { z } from "zod";
+import type { StagedTaskRow } from "../../ports/learning-store";
 import type { RetryObservation } from "./policy-memory";
 
 export const TASK_SIGNAL_TYPES = ["task.failed", "task.blocked", "task.completed"] as const;
@@ -222,22 +223,8 @@ export function parseRunCompletion(body: unknown, now: number): RunCompletion | 
   return { ...base, tasks: null };
 }
 
-/** A staged run_task_outcome row (what the task.* events of a run added up to). */
-export type StagedTask = {
-  task_id: string;
-  skill: string | null;
-  context: string | null;
-  succeeded: number;
-  failures: number;
-  blocks: number;
-  first_failure_class: string | null;
-  last_failure_class: string | null;
-  attempts: number;
-  cost_units: number;
-  steps: number;
-};
-
-export function stagedToOutcome(row: StagedTask): TaskOutcome {
+/** A staged run_task_outcome row (what the task.* events of a run added up to) as one task outcome. */
+export function stagedToOutcome(row: StagedTaskRow): TaskOutcome {
   const classes = [row.first_failure_class, row.last_failure_class].filter((c): c is string => c !== null);
   return {
     taskId: row.task_id,
