@@ -13,11 +13,10 @@ export function token(
   return mintToken({ secret: env.WARDEN_JWT_SECRET, teamId, scopes, sub: `user-${teamId}`, ...extra });
 }
 
-export async function call(
-  method: string,
-  path: string,
-  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-) {
+export type CallOptions = { token?: string; body?: unknown; headers?: Record<string, string> };
+
+/** A request as an API client sends it: bearer token, JSON body (strings pass through as written). */
+export function apiRequest(method: string, path: string, opts: CallOptions = {}): Request {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | undefined;
@@ -25,7 +24,11 @@ export async function call(
     body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await SELF.fetch(`https://warden.test${path}`, { method, headers, body });
+  return new Request(`https://warden.test${path}`, { method, headers, body });
+}
+
+/** Reads a response once: status, headers, raw text and the parsed JSON (undefined when it is not JSON). */
+export async function readResponse(res: Response) {
   const text = await res.text();
   let json: any;
   try {
@@ -34,4 +37,8 @@ export async function call(
     json = undefined;
   }
   return { status: res.status, headers: res.headers, json, text };
+}
+
+export async function call(method: string, path: string, opts: CallOptions = {}) {
+  return readResponse(await SELF.fetch(apiRequest(method, path, opts)));
 }

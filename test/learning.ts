@@ -3,6 +3,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { type Deps, makeDeps } from "../src/deps";
 import { consumeEvents } from "../src/features/events/consumer";
 import type { WardenEvent } from "../src/ports/event-bus";
+import { apiRequest, type CallOptions, readResponse } from "./helpers";
 
 export const DAY = 86_400_000;
 
@@ -84,33 +85,9 @@ export async function rows<T = Record<string, unknown>>(sql: string, ...args: un
 }
 
 /** Calls a fresh app with the given deps (fixed clock, captured events) instead of the worker's own. */
-export async function callApp(
-  deps: Deps,
-  method: string,
-  path: string,
-  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-) {
+export async function callApp(deps: Deps, method: string, path: string, opts: CallOptions = {}) {
   const { createApp } = await import("../src/app");
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  let body: string | undefined;
-  if (opts.body !== undefined) {
-    body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
-    headers["content-type"] ??= "application/json";
-  }
-  const res = await createApp().fetch(
-    new Request(`https://warden.test${path}`, { method, headers, body }),
-    { deps },
-    createExecutionContext(),
-  );
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
+  return readResponse(await createApp().fetch(apiRequest(method, path, opts), { deps }, createExecutionContext()));
 }
 
 /** Polls `check` until it returns a value (not undefined) or the deadline passes. */

@@ -4,6 +4,7 @@ import { createApp } from "../src/app";
 import { createTokenVerifier } from "../src/auth/tokens";
 import { type Deps, makeDeps } from "../src/deps";
 import type { EventBus, WardenEvent } from "../src/ports/event-bus";
+import { apiRequest, type CallOptions, readResponse } from "./helpers";
 
 export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -26,14 +27,7 @@ export function memoryHarness(overrides: Partial<Deps> = {}) {
   const app = createApp();
   const logs: string[] = [];
 
-  async function call(method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
-    const headers: Record<string, string> = {};
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: string | undefined;
-    if (opts.body !== undefined) {
-      body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
-      headers["content-type"] = "application/json";
-    }
+  async function call(method: string, path: string, opts: CallOptions = {}) {
     const ctx = createExecutionContext();
     // capture console output of this request so tests can check nothing sensitive is logged
     const originals = { warn: console.warn, error: console.error, log: console.log };
@@ -43,19 +37,12 @@ export function memoryHarness(overrides: Partial<Deps> = {}) {
     console.log = capture;
     let res: Response;
     try {
-      res = await app.fetch(new Request(`https://warden.test${path}`, { method, headers, body }), { deps }, ctx);
+      res = await app.fetch(apiRequest(method, path, opts), { deps }, ctx);
       await waitOnExecutionContext(ctx);
     } finally {
       Object.assign(console, originals);
     }
-    const text = await res.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, json, text };
+    return readResponse(res);
   }
 
   return {

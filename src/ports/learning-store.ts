@@ -1,5 +1,5 @@
 // Port: where the learning consumer keeps idempotency keys, staged task outcomes, failure signatures and policy memory.
-import type { EntryState } from "../features/learning/policy-memory";
+import type { EntryState, RetryState } from "../features/learning/policy-memory";
 
 /** The ledger's entry_id for a team's retry adjustment of one failure class. */
 export const retryEntryId = (teamId: string, failureClass: string) => `retry_adjustment:${teamId}:${failureClass}`;
@@ -67,20 +67,7 @@ export type LedgerWrite = {
 
 export type EntryWrite = LedgerWrite & { target: "entry"; state: EntryState };
 
-export type RetryWrite = LedgerWrite & {
-  target: "retry";
-  state: {
-    team_id: string;
-    failure_class: string;
-    recovered_count: number;
-    exhausted_count: number;
-    recovery_attempts_sum: number;
-    backoff_multiplier: number;
-    max_attempts_override: number | null;
-    ledger_seq: number;
-    updated_at: number;
-  };
-};
+export type RetryWrite = LedgerWrite & { target: "retry"; state: RetryState };
 
 export type LearningCommit = {
   eventId: string;

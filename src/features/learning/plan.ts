@@ -2,6 +2,7 @@
 import {
   type EntryWrite,
   type LearningState,
+  type LedgerWrite,
   type RetryWrite,
   retryEntryId,
   type StoredWithLedger,
@@ -10,6 +11,7 @@ import {
   applyOutcome,
   applyRetryObservation,
   type EntryState,
+  type ParsedRow,
   parseEntry,
   parseRetry,
   type RetryObservation,
@@ -69,6 +71,34 @@ export function ledgerMatches(stored: StoredWithLedger, summary: Record<string, 
 
 const previous = (row: Record<string, unknown>) => JSON.stringify(row).slice(0, 1000);
 
+type Reset = { reason: string; previous: string };
+type Prior<T> = { before: T | null; expect: LedgerWrite["expect"]; reset: Reset | null };
+
+/**
+ * What a planned write starts from: nothing (a new row), the parsed row at its ledger_seq, or — for a row that no
+ * longer parses — a reset to defaults (DTL-STRAT-001). "desync" when the ledger does not describe the stored row.
+ */
+function readPrior<T extends { ledger_seq: number }>(
+  stored: StoredWithLedger | undefined,
+  parse: (row: unknown) => ParsedRow<T>,
+  summary: (value: T) => Record<string, unknown>,
+  what: string,
+  warnings: string[],
+): Prior<T> | "desync" {
+  if (!stored) return { before: null, expect: { kind: "none" }, reset: null };
+  const parsed = parse(stored.row);
+  if (!parsed.ok) {
+    warnings.push(`${STRAT_RESET_CODE}: ${what} corrupted (${parsed.reason}); reset to defaults`);
+    return {
+      before: null,
+      expect: { kind: "exists" },
+      reset: { reason: parsed.reason, previous: previous(stored.row) },
+    };
+  }
+  if (!ledgerMatches(stored, summary(parsed.value))) return "desync";
+  return { before: parsed.value, expect: { kind: "seq", seq: parsed.value.ledger_seq }, reset: null };
+}
+
 /**
  * Plans every write of one run.completed. Any ledger/state mismatch aborts learning for the whole run (nothing is
  * written but the idempotency key and an audit row). A corrupted row is reset to defaults (DTL-STRAT-001) before
@@ -87,25 +117,10 @@ export function planRunLearning(input: RunLearningInput): RunLearningPlan {
       continue;
     }
     const stored = state.entries.get(entryKey(outcome.skill, outcome.contextHash));
-    let before: EntryState | null = null;
-    let expect: EntryWrite["expect"] = { kind: "none" };
-    let entryId = input.newId("pme");
-    let reset: { reason: string; previous: string } | null = null;
-    if (stored) {
-      const parsed = parseEntry(stored.row);
-      entryId = String(stored.row.entry_id);
-      if (!parsed.ok) {
-        reset = { reason: parsed.reason, previous: previous(stored.row) };
-        expect = { kind: "exists" };
-        warnings.push(`${STRAT_RESET_CODE}: ${outcome.skill} entry corrupted (${parsed.reason}); reset to defaults`);
-      } else {
-        if (!ledgerMatches(stored, entrySummary(parsed.value))) {
-          return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
-        }
-        before = parsed.value;
-        expect = { kind: "seq", seq: parsed.value.ledger_seq };
-      }
-    }
+    const entryId = stored ? String(stored.row.entry_id) : input.newId("pme");
+    const prior = readPrior(stored, parseEntry, entrySummary, `${outcome.skill} entry`, warnings);
+    if (prior === "desync") return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
+    const { before, expect, reset } = prior;
     const update = applyOutcome(before, outcome, { entryId, teamId }, at);
     if (update.kind === "skip") {
       skipped.push({ ledgerKey, reason: "learning_stopped" });
@@ -153,23 +168,9 @@ export function planRunLearning(input: RunLearningInput): RunLearningPlan {
     }
     const entryId = retryEntryId(teamId, obs.failureClass);
     const stored = state.retries.get(obs.failureClass);
-    let before: RetryState | null = null;
-    let expect: RetryWrite["expect"] = { kind: "none" };
-    let reset: { reason: string; previous: string } | null = null;
-    if (stored) {
-      const parsed = parseRetry(stored.row);
-      if (!parsed.ok) {
-        reset = { reason: parsed.reason, previous: previous(stored.row) };
-        expect = { kind: "exists" };
-        warnings.push(`${STRAT_RESET_CODE}: retry ${obs.failureClass} corrupted (${parsed.reason}); reset to defaults`);
-      } else {
-        if (!ledgerMatches(stored, retrySummary(parsed.value))) {
-          return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
-        }
-        before = parsed.value;
-        expect = { kind: "seq", seq: parsed.value.ledger_seq };
-      }
-    }
+    const prior = readPrior(stored, parseRetry, retrySummary, `retry ${obs.failureClass}`, warnings);
+    if (prior === "desync") return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
+    const { before, expect, reset } = prior;
     const next = applyRetryObservation(before, obs, teamId, at);
     const after = reset ? { ...next, ledger_seq: Math.max(0, stored?.head?.seq ?? 0) + 1 } : next;
     writes.push({
