@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Scope } from "../auth/tokens";
 import { AppFailure } from "../errors";
-import type { AppEnv } from "./types";
+import type { FeatureEnv } from "./types";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -22,7 +22,7 @@ const hasBody = (method: string) => method === "POST" || method === "PUT" || met
  * JSON routes: a body must be declared JSON (415) and parse (400 invalid_json). The parsed value stays in
  * hono's body cache, so the zod validator reads it without parsing twice. An empty body reads as {}.
  */
-export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) => {
   if (!hasBody(c.req.method)) return next();
   const text = await c.req.text();
   if (text.trim() === "") {
@@ -45,7 +45,7 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** Verifies the bearer token, requires one of `scopes`, and applies the team's rate limit. */
-export function requireScope(...scopes: Scope[]): MiddlewareHandler<AppEnv> {
+export function requireScope(...scopes: Scope[]): MiddlewareHandler<FeatureEnv<unknown>> {
   return async (c, next) => {
     const { deps } = c.env;
     const header = c.req.header("authorization") ?? "";

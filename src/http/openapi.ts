@@ -2,15 +2,18 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import { AppFailure, type Issue } from "../errors";
-import type { AppEnv } from "./types";
+import type { FeatureEnv } from "./types";
 
 export function toIssues(error: ZodError): Issue[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
 }
 
-/** A feature's sub-app: zod failures in params, query or body become 400 validation_failed with every path. */
-export function featureApp() {
-  return new OpenAPIHono<AppEnv>({
+/**
+ * A feature's sub-app: zod failures in params, query or body become 400 validation_failed with every path.
+ * `Needs` is the feature's declared dependency interface; handlers see only it (plus the HTTP basics) on `c.env.deps`.
+ */
+export function featureApp<Needs = import("../deps").Deps>() {
+  return new OpenAPIHono<FeatureEnv<Needs>>({
     defaultHook: (result) => {
       if (!result.success) throw new AppFailure({ code: "validation_failed", issues: toIssues(result.error) });
     },
