@@ -30,6 +30,7 @@ import {
 import { createMemoryService, type MemoryService } from "./features/memory/service";
 import { createSessions } from "./features/memory/sessions";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
+import type { RunEngineNeeds, RunsService } from "./features/runs";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
@@ -40,7 +41,6 @@ import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintena
 import type { MetricsStore } from "./ports/metrics-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
-import type { RunGateway } from "./ports/run-gateway";
 import type { RunRecordStore } from "./ports/run-record";
 import type { SweepStore } from "./ports/sweep-store";
 import type { TaskMemorySink } from "./ports/task-memory";
@@ -86,7 +86,7 @@ export type Deps = {
   /** memory hints for runs (best-effort, over the memory query) */
   hints: HintsProvider;
   /** the per-run Durable Objects */
-  runs: RunGateway;
+  runs: RunsService;
   runRecord: RunRecordStore;
   gateRuleStore: GateRuleStore;
   gateRules: GateRuleCache;
@@ -173,4 +173,19 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);
   return deps;
+}
+
+/** What a run's Durable Object uses, and nothing else: the run engine's needs picked from the isolate's deps. */
+export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
+  const d = makeDeps(env);
+  return {
+    policies: d.policies,
+    gateRules: d.gateRules,
+    policyStore: d.policyStore,
+    gateRuleStore: d.gateRuleStore,
+    runRecord: d.runRecord,
+    events: d.events,
+    hints: d.hints,
+    newId: d.newId,
+  };
 }

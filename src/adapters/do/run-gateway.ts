@@ -1,18 +1,14 @@
-// RunGateway over the RUN Durable Object namespace: one object per run, addressed by name, called over RPC.
-import type { RunGateway, RunReply, RunRequest } from "../../ports/run-gateway";
+// RunGateway over the RUN Durable Object namespace: one object per run, addressed by name, called over Workers RPC.
+import type { RunGateway } from "../../ports/run-gateway";
 
-type RunObject = { dispatch(runId: string, request: RunRequest): Promise<RunReply> };
-
-/** Any DO namespace whose objects answer `dispatch` (typed structurally to keep adapters free of the DO class). */
-export function createDurableRunGateway<T extends Rpc.DurableObjectBranded | undefined>(
-  namespace: DurableObjectNamespace<T>,
-): RunGateway {
+/** Any namespace whose stubs are `Ops` (typed structurally to keep adapters free of the DO class). */
+export function createDurableRunGateway<Ops>(namespace: {
+  idFromName(name: string): DurableObjectId;
+  get(id: DurableObjectId): Ops;
+}): RunGateway<Ops> {
   const controlIds = new Map<string, string>();
   return {
-    dispatch(runId, request) {
-      const stub = namespace.get(namespace.idFromName(runId)) as unknown as RunObject;
-      return stub.dispatch(runId, request);
-    },
+    get: (runId) => namespace.get(namespace.idFromName(runId)),
     async controlRunId(teamId) {
       let id = controlIds.get(teamId);
       if (!id) {

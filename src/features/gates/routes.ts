@@ -5,9 +5,11 @@ import approvalExample from "../../../contracts/approval-action.v1.example.json"
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { actorOf, callRun, runErrors } from "../runs/run-call";
+import { actorOf, callRun, runErrors } from "../runs";
 import { GateView, RunParams } from "../runs/schemas";
 import { proposeDeploy } from "./deploy";
+import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
+import type { GatesNeeds } from "./index";
 import { GateRuleSet } from "./rules";
 import {
   ApprovalResponse,
@@ -21,7 +23,7 @@ import {
 
 const errors = { ...commonErrors, ...runErrors };
 
-export const gatesRoutes = featureApp()
+export const gatesRoutes = featureApp<GatesNeeds>()
   .openapi(
     createRoute({
       method: "post",
@@ -40,14 +42,13 @@ export const gatesRoutes = featureApp()
       const context = body.context ?? {};
       if (JSON.stringify(context).length > MAX_CONTEXT_BYTES)
         throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_CONTEXT_BYTES });
-      const reply = await callRun(c.env.deps, run_id, {
-        op: "open_gate",
+      const reply = await callRun(c.env.deps.runs, run_id, "open_gate", {
         actor: actorOf(c.get("principal")),
         op_id: body.op_id,
         policy_key: body.policy_key,
         context,
       });
-      return c.json(reply.value as never, 200);
+      return c.json(reply.value, 200);
     },
   )
   .openapi(
@@ -63,8 +64,8 @@ export const gatesRoutes = featureApp()
     }),
     async (c) => {
       const { run_id, gate_id } = c.req.valid("param");
-      const reply = await callRun(c.env.deps, run_id, { op: "get_gate", actor: actorOf(c.get("principal")), gate_id });
-      return c.json(reply.value as never, 200);
+      const reply = await callRun(c.env.deps.runs, run_id, "get_gate", { actor: actorOf(c.get("principal")), gate_id });
+      return c.json(reply.value, 200);
     },
   )
   .openapi(
@@ -87,8 +88,7 @@ export const gatesRoutes = featureApp()
       const { deps } = c.env;
       const principal = c.get("principal");
       const body = c.req.valid("json");
-      const reply = await callRun(deps, body.run_id, {
-        op: "decide_gate",
+      const reply = await callRun(deps.runs, body.run_id, "decide_gate", {
         actor: actorOf(principal),
         op_id: body.op_id,
         policy_key: body.policy_key,
@@ -96,12 +96,9 @@ export const gatesRoutes = featureApp()
         note: body.note ?? null,
       });
       // the control run activated a deploy: this isolate's caches must not serve the old version
-      for (const a of reply.activated ?? []) {
-        if (a.target === "gates") deps.gateRules.invalidate(principal.teamId);
-        else deps.policies.invalidate(principal.teamId);
-      }
-      const status = (reply.value as { status?: string }).status === "not_armed" ? 202 : 200;
-      return c.json(reply.value as never, status);
+      for (const a of reply.activated ?? []) DEPLOY_TARGET_SPECS[a.target].invalidate(deps, principal.teamId);
+      const status = reply.value.status === "not_armed" ? 202 : 200;
+      return c.json(reply.value, status);
     },
   )
   .openapi(
@@ -120,7 +117,7 @@ export const gatesRoutes = featureApp()
     async (c) => {
       const { deps } = c.env;
       const rules = await deps.gateRules.get(c.get("principal").teamId, deps.clock.now());
-      return c.json({ version: rules.version, rules: rules.rules } as never, 200);
+      return c.json({ version: rules.version, rules: rules.rules }, 200);
     },
   )
   .openapi(
@@ -139,6 +136,6 @@ export const gatesRoutes = featureApp()
       const principal = c.get("principal");
       const now = deps.clock.now();
       const version = await deps.gateRuleStore.addPending(principal.teamId, c.req.valid("json"), now);
-      return c.json((await proposeDeploy(deps, principal, "gates", version)) as never, 202);
+      return c.json(await proposeDeploy(deps, principal, "gates", version), 202);
     },
   );

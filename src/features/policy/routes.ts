@@ -3,9 +3,10 @@ import { createRoute } from "@hono/zod-openapi";
 import { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { proposeDeploy } from "../gates/deploy";
+import { proposeDeploy } from "../gates";
 import { decidePolicy } from "./decide";
 import { DEFAULT_PROFILE } from "./default-profile";
+import type { PolicyNeeds } from "./index";
 import { replayDecisions } from "./replay";
 import {
   DecideBody,
@@ -21,7 +22,7 @@ import {
 const REPLAY_LIMIT = 10_000;
 const REPLAY_DEFAULT_WINDOW_MS = 7 * 86_400_000;
 
-export const policyRoutes = featureApp()
+export const policyRoutes = featureApp<PolicyNeeds>()
   .openapi(
     createRoute({
       method: "post",

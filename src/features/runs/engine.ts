@@ -1,32 +1,58 @@
 // RunEngine: the use-case behind RunDO — prepares commands (I/O), applies the pure reducer, persists the diff,
 // keeps an outbox (D1 rows, policy activations, EVENTS) flushed after every change, and keeps the one alarm armed.
-import type { Clock, Deps } from "../../deps";
+import type { Clock } from "../../deps";
 import type { AppError } from "../../errors";
-import type { MemoryHint } from "../../ports/hints";
-import type { RunReply, RunRequest } from "../../ports/run-gateway";
+import type { EventBus } from "../../ports/event-bus";
+import type { HintsProvider, MemoryHint } from "../../ports/hints";
+import type { RunRecordStore } from "../../ports/run-record";
 import type { RunStorage } from "../../ports/run-storage";
+import { DEPLOY_TARGET_SPECS, type DeployNeeds } from "../gates/deploy-targets";
+import type { GateRuleCache } from "../gates/gate-rule-cache";
 import { canonicalJson, sha256Hex } from "../policy/decision-log";
+import type { TeamPolicyCache } from "../policy/team-policy-cache";
 import type {
   Activation,
-  Command,
+  CommandOf,
   DeadLetter,
   EarlyApproval,
   Effects,
   Gate,
   OpRecord,
   Order,
+  ReduceResult,
   RunMeta,
   RunState,
   WardenRunEvent,
 } from "./model";
-import { authorize, nextDeadline, reduce } from "./reducer";
+import type { RunOpName, RunOpRequest, RunOpResult, RunReadOp, RunRequest, RunWriteOp } from "./operations";
+import { authorize, nextDeadline, reduce, reduceOp } from "./reducer";
 import { buildSnapshot, type PolicySnapshot } from "./snapshot";
 import { explainView, gateView, runView } from "./views";
 
-export type EngineDeps = Pick<
-  Deps,
-  "policies" | "gateRules" | "runRecord" | "events" | "hints" | "policyStore" | "gateRuleStore" | "newId"
->;
+/** What a run's object needs: the caches and stores a command reads, the record and queue its outbox writes. */
+export type RunEngineNeeds = DeployNeeds & {
+  policies: Pick<TeamPolicyCache, "get" | "invalidate">;
+  gateRules: Pick<GateRuleCache, "get" | "invalidate">;
+  runRecord: Pick<RunRecordStore, "write" | "retryAdjustments">;
+  events: EventBus;
+  hints: HintsProvider;
+  newId: (prefix: string) => string;
+};
+/** @deprecated name kept for the tests: RunEngineNeeds */
+export type EngineDeps = RunEngineNeeds;
+
+const notFoundError = (runId: string): AppError => ({ code: "not_found", message: `run ${runId} not found` });
+
+/** The read operations, answered from the state without the reducer. */
+const READS: { [K in RunReadOp]: (state: RunState, req: RunOpRequest<K>) => RunOpResult<K> } = {
+  view: (state) => ({ ok: true, value: runView(state) }),
+  explain: (state) => ({ ok: true, value: explainView(state) }),
+  get_gate: (state, req) => {
+    const gate = state.gates[req.gate_id];
+    if (!gate) return { ok: false, error: { code: "not_found", message: `gate ${req.gate_id} not found` } };
+    return { ok: true, value: gateView(state.run.run_id, gate) };
+  },
+};
 
 type OutboxItem = { n: number; events: WardenRunEvent[]; records: Effects["records"]; activations: Activation[] };
 
@@ -73,7 +99,7 @@ export class RunEngine {
 
   constructor(
     private readonly storage: RunStorage,
-    private readonly deps: EngineDeps,
+    private readonly deps: RunEngineNeeds,
     /** the object's clock; tests move it to expire leases and fire soft gates */
     public clock: Clock,
   ) {}
@@ -111,11 +137,25 @@ export class RunEngine {
     return this.state;
   }
 
-  async dispatch(runId: string, req: RunRequest): Promise<RunReply> {
-    if (req.op === "view" || req.op === "explain" || req.op === "get_gate") return this.read(runId, req);
-    const command = await this.prepare(runId, req);
-    if ("error" in command) return { ok: false, error: command.error };
-    const result = await this.apply(command);
+  /** Any operation by name (tests; the RunDO calls read / write directly). */
+  dispatch(runId: string, req: RunRequest): Promise<RunOpResult<RunOpName>> {
+    const { op, ...rest } = req;
+    if (op === "view" || op === "explain" || op === "get_gate")
+      return this.read(runId, op, rest as RunOpRequest<typeof op>);
+    return this.write(runId, op, rest as RunOpRequest<typeof op>);
+  }
+
+  /** A read operation: answered from the loaded state, nothing changes. */
+  async read<K extends RunReadOp>(runId: string, op: K, req: RunOpRequest<K>): Promise<RunOpResult<K>> {
+    const denied = authorize(this.state, req.actor, runId);
+    if (denied || this.state === null) return { ok: false, error: denied ?? notFoundError(runId) };
+    return READS[op](this.state, req);
+  }
+
+  /** A write operation: prepare (I/O), reduce, persist, then answer (after the activation it caused, if any). */
+  async write<K extends RunWriteOp>(runId: string, op: K, req: RunOpRequest<K>): Promise<RunOpResult<K>> {
+    const command = await this.prepare(runId, op, req);
+    const result = await this.apply((state, now) => reduceOp(state, command, now));
     if (!result.ok) return result;
     const mine = result.item;
     // The state is committed: answer now and let the outbox reach D1 and EVENTS behind the response. Only a
@@ -135,7 +175,7 @@ export class RunEngine {
    */
   async alarm(): Promise<void> {
     this.armedAt = null;
-    if (this.state) await this.apply({ type: "tick" });
+    if (this.state) await this.apply((state, now) => reduce(state, { type: "tick" }, now));
     if (this.outbox.size > 0)
       this.retryAt = Math.min(this.retryAt ?? Number.POSITIVE_INFINITY, this.clock.now() + OUTBOX_SAFETY_MS);
     await this.rearm();
@@ -147,89 +187,43 @@ export class RunEngine {
     return this.flushChain;
   }
 
-  private read(runId: string, req: Extract<RunRequest, { op: "view" | "explain" | "get_gate" }>): RunReply {
-    const denied = authorize(this.state, req.actor, runId);
-    if (denied) return { ok: false, error: denied };
-    const state = this.state as RunState;
-    if (req.op === "view") return { ok: true, value: runView(state) };
-    if (req.op === "explain") return { ok: true, value: explainView(state) };
-    const gate = state.gates[req.gate_id];
-    if (!gate) return { ok: false, error: { code: "not_found", message: `gate ${req.gate_id} not found` } };
-    return { ok: true, value: gateView(state.run.run_id, gate) };
+  /** Everything a command needs from outside (ids, digests, policy, rules, snapshot, hints) gathered before reducing. */
+  private prepare<K extends RunWriteOp>(runId: string, op: K, req: RunOpRequest<K>): Promise<CommandOf<K>> {
+    return this.preparers[op](runId, req, this.clock.now());
   }
 
-  /** Everything a command needs from outside (ids, digests, policy, rules, snapshot, hints) gathered before reducing. */
-  private async prepare(
-    runId: string,
-    req: Exclude<RunRequest, { op: "view" | "explain" | "get_gate" }>,
-  ): Promise<Command | { error: AppError }> {
-    const { actor } = req;
-    const now = this.clock.now();
-    switch (req.op) {
-      case "create": {
-        const [snapshot, hints] = await Promise.all([
-          this.takeSnapshot(actor.team_id, now),
-          this.hintsFor(actor.team_id, req.goal, req.skills, now),
-        ]);
-        return {
-          type: "create",
-          actor,
-          run_id: runId,
-          kind: "agent",
-          goal: req.goal,
-          template: req.template,
-          skills: req.skills,
-          budget: req.budget,
-          hints,
-          snapshot,
-        };
-      }
-      case "add_order":
-        return { type: "add_order", actor, order: req.order, skill: req.skill };
-      case "lease":
-        return {
-          type: "lease",
-          actor,
-          order_id: req.order_id,
-          worker_id: req.worker_id,
-          lease_id: this.deps.newId("lease"),
-        };
-      case "heartbeat":
-        return { type: "heartbeat", actor, order_id: req.order_id, lease_id: req.lease_id, epoch: req.epoch };
-      case "complete": {
-        const { actor: _a, op: _o, ...body } = req;
-        const [digest, policy, gate_rules, failure_hints] = await Promise.all([
-          sha256Hex(canonicalJson(body)),
-          this.deps.policies.get(actor.team_id, now),
-          this.deps.gateRules.get(actor.team_id, now),
-          req.outcome === "PASS" ? [] : this.failureHints(actor.team_id, runId, req, now),
-        ]);
-        return { type: "complete", ...body, actor, digest, policy, gate_rules, failure_hints };
-      }
-      case "open_gate":
-        return {
-          type: "open_gate",
-          actor,
-          op_id: req.op_id,
-          policy_key: req.policy_key,
-          context: req.context,
-          gate_rules: await this.deps.gateRules.get(actor.team_id, now),
-        };
-      case "decide_gate":
-        return {
-          type: "decide_gate",
-          actor,
-          op_id: req.op_id,
-          policy_key: req.policy_key,
-          decision: req.decision,
-          note: req.note,
-        };
-      case "propose_deploy":
-        return { type: "propose_deploy", actor, run_id: runId, target: req.target, version: req.version };
-      case "stop":
-        return { type: "stop", actor, reason: req.reason };
-    }
-  }
+  private readonly preparers: {
+    [K in RunWriteOp]: (runId: string, req: RunOpRequest<K>, now: number) => Promise<CommandOf<K>>;
+  } = {
+    create: async (runId, req, now) => {
+      const [snapshot, hints] = await Promise.all([
+        this.takeSnapshot(req.actor.team_id, now),
+        this.hintsFor(req.actor.team_id, req.goal, req.skills, now),
+      ]);
+      return { type: "create", ...req, run_id: runId, kind: "agent", hints, snapshot };
+    },
+    add_order: async (_runId, req) => ({ type: "add_order", ...req }),
+    lease: async (_runId, req) => ({ type: "lease", ...req, lease_id: this.deps.newId("lease") }),
+    heartbeat: async (_runId, req) => ({ type: "heartbeat", ...req }),
+    complete: async (runId, req, now) => {
+      const { actor, ...body } = req;
+      const [digest, policy, gate_rules, failure_hints] = await Promise.all([
+        sha256Hex(canonicalJson(body)),
+        this.deps.policies.get(actor.team_id, now),
+        this.deps.gateRules.get(actor.team_id, now),
+        req.outcome === "PASS" ? [] : this.failureHints(actor.team_id, runId, req, now),
+      ]);
+      return { type: "complete", ...req, digest, policy, gate_rules, failure_hints };
+    },
+    open_gate: async (_runId, req, now) => ({
+      type: "open_gate",
+      ...req,
+      gate_rules: await this.deps.gateRules.get(req.actor.team_id, now),
+    }),
+    decide_gate: async (_runId, req) => ({ type: "decide_gate", ...req }),
+    propose_deploy: async (runId, req) => ({ type: "propose_deploy", ...req, run_id: runId }),
+    stop: async (_runId, req) => ({ type: "stop", ...req }),
+  };
 
   private async takeSnapshot(teamId: string, now: number): Promise<PolicySnapshot> {
     try {
@@ -244,7 +238,7 @@ export class RunEngine {
   private async failureHints(
     teamId: string,
     runId: string,
-    req: Extract<RunRequest, { op: "complete" }>,
+    req: RunOpRequest<"complete">,
     now: number,
   ): Promise<MemoryHint[]> {
     const order = this.state?.orders[req.order_id];
@@ -279,10 +273,10 @@ export class RunEngine {
   }
 
   /** Reduce, then write the changed entities, the new events and one outbox item, then re-arm the alarm. */
-  private async apply(command: Command) {
+  private async apply<R>(reduceWith: (state: RunState | null, now: number) => ReduceResult<R>) {
     const now = this.clock.now();
     const prev = this.state;
-    const result = reduce(prev, command, now);
+    const result = reduceWith(prev, now);
     if (!result.ok) return result;
     this.state = result.state;
     const { effects } = result;
@@ -366,15 +360,9 @@ export class RunEngine {
   }
 
   private async activate(a: Activation): Promise<void> {
-    const now = this.clock.now();
-    const changed =
-      a.target === "profile"
-        ? await this.deps.policyStore.activateProfile(a.team_id, a.version, now)
-        : a.target === "ceiling"
-          ? await this.deps.policyStore.applyCeilingRequest(a.team_id, a.version, now)
-          : await this.deps.gateRuleStore.activate(a.team_id, a.version, now);
-    if (a.target === "gates") this.deps.gateRules.invalidate(a.team_id);
-    else this.deps.policies.invalidate(a.team_id);
+    const target = DEPLOY_TARGET_SPECS[a.target];
+    const changed = await target.activate(this.deps, a.team_id, a.version, this.clock.now());
+    target.invalidate(this.deps, a.team_id);
     if (!changed)
       console.warn(JSON.stringify({ level: "warn", msg: "activation changed nothing (not pending)", ...a }));
   }

@@ -3,7 +3,8 @@
 import { stableId } from "../../lib/hash";
 import { type ActiveGateRules, resolveGate } from "../gates/rules";
 import { canonicalJson } from "../policy/decision-log";
-import type { Command, EarlyApproval, Gate, GateDecision, GateStatus, GateSubject, ReduceResult, Reply } from "./model";
+import type { CommandOf, EarlyApproval, Failure, Gate, GateDecision, GateStatus, GateSubject } from "./model";
+import type { RunOpReply } from "./operations";
 import {
   conflict,
   deadLetterOrder,
@@ -169,7 +170,7 @@ export function applyDecision(
   switch (subject.type) {
     case "order": {
       const order = tx.order(subject.order_id);
-      if (!order || order.status !== "GATED" || order.gate_id !== gate.gate_id) break;
+      if (order?.status !== "GATED" || order.gate_id !== gate.gate_id) break;
       if (isAllow(decision)) {
         tx.putOrder({ ...order, status: "QUEUED", gate_id: null, strict: true, not_before: null });
         tx.emit("task.requeued", {
@@ -252,7 +253,7 @@ export function applyDecision(
   return tx.gate(gate.gate_id) as Gate;
 }
 
-export function openGateApi(tx: Tx, cmd: Extract<Command, { type: "open_gate" }>): ReduceResult | Reply {
+export function openGateApi(tx: Tx, cmd: CommandOf<"open_gate">): Failure | RunOpReply<"open_gate"> {
   if (cmd.policy_key === "policy_deploy") {
     return forbidden("policy_deploy gates are opened by PUT /v1/policy/profile or PUT /v1/policy/gates");
   }
@@ -292,7 +293,7 @@ export function openGateApi(tx: Tx, cmd: Extract<Command, { type: "open_gate" }>
   return gateOpenView(gate);
 }
 
-export function decideGateApi(tx: Tx, cmd: Extract<Command, { type: "decide_gate" }>): ReduceResult | Reply {
+export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | RunOpReply<"decide_gate"> {
   if (cmd.decision === "auto_allow" || cmd.decision === "allow") {
     return rejected(`${cmd.decision} is reserved for the gate's own timer or policy`, ["gates.reserved_decision"]);
   }

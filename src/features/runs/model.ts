@@ -3,7 +3,9 @@ import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import type { MemoryHint } from "../../ports/hints";
 import type { RecordOp } from "../../ports/run-record";
+import type { DeployTarget } from "../gates/deploy-targets";
 import type { ActiveGateRules, GateKind } from "../gates/rules";
+import type { RunActor, RunOpRequest, RunWriteOp } from "./operations";
 import type { PolicySnapshot } from "./snapshot";
 import type { PolicyContext, StepDecision } from "./taxonomy";
 
@@ -36,7 +38,7 @@ export type GateStatus = "pending" | "approved" | "auto_allowed" | "denied" | "a
 /** ApprovalAction v1 decisions plus the policy's own "allow" for auto gates */
 export type GateDecision = "approve_retry" | "approve_skip" | "approve_abort" | "auto_allow" | "deny" | "allow";
 
-export type Actor = { team_id: string; subject: string; run_id?: string; task_id?: string };
+export type Actor = RunActor;
 
 export type Budget = { input_tokens: number; output_tokens: number; total_tokens: number | null };
 
@@ -113,7 +115,7 @@ export type GateSubject =
   | { type: "order"; order_id: string }
   | { type: "dead_letter"; dead_letter_id: string; order_id: string }
   | { type: "budget"; increase_pct: number }
-  | { type: "deploy"; target: "profile" | "gates" | "ceiling"; version: number };
+  | { type: "deploy"; target: DeployTarget; version: number };
 
 export type Gate = {
   gate_id: string;
@@ -214,62 +216,32 @@ export type RunState = {
 
 // ---- commands ----------------------------------------------------------------------------
 
-export type CreateRun = {
-  type: "create";
-  actor: Actor;
-  run_id: string;
-  kind: RunKind;
-  goal: string;
-  template: string | null;
-  skills: string[];
-  budget: Budget;
-  hints: MemoryHint[];
-  snapshot: PolicySnapshot;
+export type CreateRun = CommandOf<"create">;
+
+/** What the engine adds to an operation's request before reducing it (ids, digests, policy, rules, hints). */
+type Prepared = {
+  create: { kind: RunKind; hints: MemoryHint[]; snapshot: PolicySnapshot };
+  add_order: Record<never, never>;
+  lease: { lease_id: string };
+  heartbeat: Record<never, never>;
+  complete: {
+    /** digest of the request body, for op_id idempotency */
+    digest: string;
+    policy: PolicyContext;
+    gate_rules: ActiveGateRules;
+    /** memory hints for a failed attempt (HintsProvider.forTaskFailure), best-effort */
+    failure_hints: MemoryHint[];
+  };
+  open_gate: { gate_rules: ActiveGateRules };
+  decide_gate: { decision: GateDecision };
+  propose_deploy: { run_id: string };
+  stop: Record<never, never>;
 };
 
-export type Command =
-  | CreateRun
-  | { type: "add_order"; actor: Actor; order: WorkOrderV1; skill: string | null }
-  | { type: "lease"; actor: Actor; order_id: string; worker_id: string; lease_id: string }
-  | { type: "heartbeat"; actor: Actor; order_id: string; lease_id: string; epoch: number }
-  | {
-      type: "complete";
-      actor: Actor;
-      order_id: string;
-      lease_id: string;
-      epoch: number;
-      op_id: string;
-      /** digest of the request body, for op_id idempotency */
-      digest: string;
-      outcome: Outcome;
-      failure_class: string | null;
-      tokens_in: number;
-      tokens_out: number;
-      output: unknown;
-      policy: PolicyContext;
-      gate_rules: ActiveGateRules;
-      /** memory hints for a failed attempt (HintsProvider.forTaskFailure), best-effort */
-      failure_hints: MemoryHint[];
-    }
-  | {
-      type: "open_gate";
-      actor: Actor;
-      op_id: string;
-      policy_key: string;
-      context: Record<string, unknown>;
-      gate_rules: ActiveGateRules;
-    }
-  | { type: "propose_deploy"; actor: Actor; run_id: string; target: "profile" | "gates" | "ceiling"; version: number }
-  | {
-      type: "decide_gate";
-      actor: Actor;
-      op_id: string;
-      policy_key: string;
-      decision: GateDecision;
-      note: string | null;
-    }
-  | { type: "tick" }
-  | { type: "stop"; actor: Actor; reason: string | null };
+/** The reducer command of one write operation: its request from the operations table plus what was prepared. */
+export type CommandOf<K extends RunWriteOp> = { type: K; actor: RunActor } & Omit<RunOpRequest<K>, keyof Prepared[K]> &
+  Prepared[K];
+export type Command = { [K in RunWriteOp]: CommandOf<K> }[RunWriteOp] | { type: "tick" };
 
 // ---- effects -----------------------------------------------------------------------------
 
@@ -285,12 +257,13 @@ export type WardenRunEvent = {
 
 export type { RecordOp };
 
-export type Activation = { target: "profile" | "gates" | "ceiling"; team_id: string; version: number };
+export type Activation = { target: DeployTarget; team_id: string; version: number };
 
 export type Effects = { events: WardenRunEvent[]; records: RecordOp[]; activations: Activation[] };
 
 export type Reply = Record<string, unknown>;
 
-export type ReduceResult =
-  | { ok: true; state: RunState; effects: Effects; reply: Reply }
-  | { ok: false; error: AppError };
+/** An expected failure of a command: nothing changed, the error goes to the caller. */
+export type Failure = { ok: false; error: AppError };
+
+export type ReduceResult<R = Reply> = { ok: true; state: RunState; effects: Effects; reply: R } | Failure;

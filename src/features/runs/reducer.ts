@@ -6,9 +6,11 @@ import { applyDecision, decideGateApi, openGate, openGateApi } from "./gate-step
 import {
   type Actor,
   type Command,
+  type CommandOf,
   type CompleteReply,
   type CreateRun,
   type Effects,
+  type Failure,
   type Gate,
   HEARTBEAT_MS,
   LEASE_TTL_MS,
@@ -17,11 +19,11 @@ import {
   type Order,
   type OrderStatus,
   type ReduceResult,
-  type Reply,
   type RunMeta,
   type RunState,
   type RunStatus,
 } from "./model";
+import type { RunOpReply, RunWriteOp } from "./operations";
 import { nextAfterFailure, type StepDecision } from "./taxonomy";
 import {
   conflict,
@@ -80,7 +82,7 @@ function initialRun(cmd: CreateRun, now: number): RunMeta {
 
 const emptyState = (run: RunMeta): RunState => ({ run, orders: {}, gates: {}, early: {}, ops: {}, deadLetters: {} });
 
-function create(cmd: CreateRun, now: number): ReduceResult {
+function create(cmd: CreateRun, now: number): ReduceResult<RunOpReply<"create">> {
   const tx = new Tx(emptyState(initialRun(cmd, now)), now);
   tx.record({ t: "run", row: runRow(tx.run) });
   tx.emit("run.started", {
@@ -96,56 +98,67 @@ function create(cmd: CreateRun, now: number): ReduceResult {
   return tx.result({ run_id: cmd.run_id, status: tx.run.status, hints: cmd.hints, policy_snapshot: cmd.snapshot });
 }
 
-export function reduce(state: RunState | null, cmd: Command, now: number): ReduceResult {
-  if (cmd.type === "create") {
-    if (state !== null) return conflict(`run ${cmd.run_id} already exists`);
-    return create(cmd, now);
-  }
-  if (cmd.type === "propose_deploy") return proposeDeploy(state, cmd, now);
-  if (state === null) return notFound("run not found");
-  if (cmd.type !== "tick") {
+type StepOp = Exclude<RunWriteOp, "create" | "propose_deploy">;
+/** A step over an existing run's transaction: its reply, or an expected failure (then nothing changes). */
+type Step<K extends StepOp> = (tx: Tx, cmd: CommandOf<K>) => Failure | RunOpReply<K>;
+type OpReducer<K extends RunWriteOp> = (
+  state: RunState | null,
+  cmd: CommandOf<K>,
+  now: number,
+) => ReduceResult<RunOpReply<K>>;
+
+/** Runs a step on an existing run the caller may touch, then settles the run (ends or reopens it). */
+function onRun<K extends StepOp>(step: Step<K>): OpReducer<K> {
+  return (state, cmd, now) => {
+    if (state === null) return notFound("run not found");
     const denied = authorize(state, cmd.actor, state.run.run_id);
     if (denied) return { ok: false, error: denied };
-  }
+    const tx = new Tx(state, now);
+    const out = step(tx, cmd);
+    if (isFailure(out)) return out;
+    reconcile(tx);
+    return tx.result(out);
+  };
+}
+
+/** The reducer of every write operation of the operations table. */
+const OPS: { [K in RunWriteOp]: OpReducer<K> } = {
+  create: (state, cmd, now) => (state !== null ? conflict(`run ${cmd.run_id} already exists`) : create(cmd, now)),
+  propose_deploy: proposeDeploy,
+  add_order: onRun(addOrder),
+  lease: onRun(lease),
+  heartbeat: onRun(heartbeat),
+  complete: onRun(complete),
+  open_gate: onRun(openGateApi),
+  decide_gate: onRun(decideGateApi),
+  stop: onRun(stop),
+};
+
+/** One write operation, typed by the operations table: the reply is the operation's reply type. */
+export function reduceOp<K extends RunWriteOp>(
+  state: RunState | null,
+  cmd: CommandOf<K>,
+  now: number,
+): ReduceResult<RunOpReply<K>> {
+  const op: OpReducer<K> = OPS[cmd.type as K];
+  return op(state, cmd, now);
+}
+
+/** Any command, the alarm's tick included (the property tests drive the reducer through here). */
+export function reduce(state: RunState | null, cmd: Command, now: number): ReduceResult<object> {
+  if (cmd.type !== "tick") return reduceOp(state, cmd, now);
+  if (state === null) return notFound("run not found");
   const tx = new Tx(state, now);
-  let out: ReduceResult | Reply;
-  switch (cmd.type) {
-    case "add_order":
-      out = addOrder(tx, cmd);
-      break;
-    case "lease":
-      out = lease(tx, cmd);
-      break;
-    case "heartbeat":
-      out = heartbeat(tx, cmd);
-      break;
-    case "complete":
-      out = complete(tx, cmd);
-      break;
-    case "open_gate":
-      out = openGateApi(tx, cmd);
-      break;
-    case "decide_gate":
-      out = decideGateApi(tx, cmd);
-      break;
-    case "tick":
-      out = tick(tx);
-      break;
-    case "stop":
-      out = stop(tx, cmd);
-      break;
-  }
-  if (isFailure(out)) return out;
+  const out = tick(tx);
   reconcile(tx);
   return tx.result(out);
 }
 
-const isFailure = (x: ReduceResult | Reply): x is { ok: false; error: AppError } =>
-  (x as { ok?: unknown }).ok === false && "error" in x;
+const isFailure = (x: Failure | object): x is Failure => "ok" in x && x.ok === false && "error" in x;
 
 // ---- orders and leases --------------------------------------------------------------------
 
-function addOrder(tx: Tx, cmd: Extract<Command, { type: "add_order" }>): ReduceResult | Reply {
+function addOrder(tx: Tx, cmd: CommandOf<"add_order">): Failure | RunOpReply<"add_order"> {
   const { order } = cmd;
   if (tx.run.kind === "control") return rejected("the control run takes no work orders");
   if (tx.run.status === "STOPPED") return conflict("run is stopped");
@@ -228,7 +241,7 @@ function rescue(tx: Tx, order: Order): void {
   }
 }
 
-function lease(tx: Tx, cmd: Extract<Command, { type: "lease" }>): ReduceResult | Reply {
+function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"lease"> {
   if (tx.run.status === "STOPPED") return conflict("run is stopped");
   const found = orderFor(tx, cmd.actor, cmd.order_id);
   if ("ok" in found) return found;
@@ -309,7 +322,7 @@ function checkLease(tx: Tx, order: Order, leaseId: string, epoch: number): { ok:
   return null;
 }
 
-function heartbeat(tx: Tx, cmd: Extract<Command, { type: "heartbeat" }>): ReduceResult | Reply {
+function heartbeat(tx: Tx, cmd: CommandOf<"heartbeat">): Failure | RunOpReply<"heartbeat"> {
   const found = orderFor(tx, cmd.actor, cmd.order_id);
   if ("ok" in found) return found;
   const stale = checkLease(tx, found, cmd.lease_id, cmd.epoch);
@@ -343,7 +356,7 @@ function budgetBreach(
   return null;
 }
 
-function complete(tx: Tx, cmd: Extract<Command, { type: "complete" }>): ReduceResult | Reply {
+function complete(tx: Tx, cmd: CommandOf<"complete">): Failure | RunOpReply<"complete"> {
   const found = orderFor(tx, cmd.actor, cmd.order_id);
   if ("ok" in found) return found;
   // op_id idempotency comes before the lease check: a retried completion gets its first answer after the lease is gone
@@ -587,9 +600,9 @@ function logDecision(tx: Tx, d: StepDecision, decisionId: string, order: Order, 
 
 function proposeDeploy(
   state: RunState | null,
-  cmd: Extract<Command, { type: "propose_deploy" }>,
+  cmd: CommandOf<"propose_deploy">,
   now: number,
-): ReduceResult {
+): ReduceResult<RunOpReply<"propose_deploy">> {
   let base = state;
   let fresh: Effects | null = null;
   if (base === null) {
@@ -656,7 +669,7 @@ export function nextDeadline(state: RunState | null): number | null {
 }
 
 /** Fires every due timer in deadline order; nothing due → nothing changes (alarms are at-least-once). */
-function tick(tx: Tx): Reply {
+function tick(tx: Tx): { fired: string[] } {
   type Due = { at: number; id: string; fire: () => void };
   const due: Due[] = [];
   for (const o of tx.allOrders()) {
@@ -698,7 +711,7 @@ function tick(tx: Tx): Reply {
 
 // ---- stop and settlement ----------------------------------------------------------------
 
-function stop(tx: Tx, cmd: Extract<Command, { type: "stop" }>): ReduceResult | Reply {
+function stop(tx: Tx, cmd: CommandOf<"stop">): Failure | RunOpReply<"stop"> {
   if (tx.run.kind === "control") return rejected("the control run cannot be stopped");
   if (ENDED_RUN.has(tx.run.status)) {
     return { run_id: tx.run.run_id, status: tx.run.status, revoked_leases: [], revoked_orders: [], aborted_gates: [] };

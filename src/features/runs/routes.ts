@@ -3,6 +3,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import type { RunsNeeds } from "./index";
 import { DEFAULT_BUDGET } from "./model";
 import { actorOf, callRun, runErrors } from "./run-call";
 import {
@@ -28,7 +29,7 @@ import {
 
 const errors = { ...commonErrors, ...runErrors };
 
-export const runsRoutes = featureApp()
+export const runsRoutes = featureApp<RunsNeeds>()
   .openapi(
     createRoute({
       method: "post",
@@ -47,8 +48,7 @@ export const runsRoutes = featureApp()
         throw new AppFailure({ code: "forbidden", message: "a run-bound token cannot start runs" });
       const body = c.req.valid("json");
       const run_id = deps.newId("run");
-      const reply = await callRun(deps, run_id, {
-        op: "create",
+      const reply = await callRun(deps.runs, run_id, "create", {
         actor: actorOf(principal),
         run_id,
         goal: body.goal,
@@ -60,7 +60,7 @@ export const runsRoutes = featureApp()
           total_tokens: body.budget?.total_tokens ?? null,
         },
       });
-      return c.json(reply.value as never, 201);
+      return c.json(reply.value, 201);
     },
   )
   .openapi(
@@ -76,8 +76,8 @@ export const runsRoutes = featureApp()
     }),
     async (c) => {
       const { run_id } = c.req.valid("param");
-      const reply = await callRun(c.env.deps, run_id, { op: "view", actor: actorOf(c.get("principal")) });
-      return c.json(reply.value as never, 200);
+      const reply = await callRun(c.env.deps.runs, run_id, "view", { actor: actorOf(c.get("principal")) });
+      return c.json(reply.value, 200);
     },
   )
   .openapi(
@@ -93,8 +93,8 @@ export const runsRoutes = featureApp()
     }),
     async (c) => {
       const { run_id } = c.req.valid("param");
-      const reply = await callRun(c.env.deps, run_id, { op: "explain", actor: actorOf(c.get("principal")) });
-      return c.json(reply.value as never, 200);
+      const reply = await callRun(c.env.deps.runs, run_id, "explain", { actor: actorOf(c.get("principal")) });
+      return c.json(reply.value, 200);
     },
   )
   .openapi(
@@ -113,13 +113,12 @@ export const runsRoutes = featureApp()
       const { skill, ...order } = c.req.valid("json");
       if (JSON.stringify(order).length > MAX_ORDER_BYTES)
         throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_ORDER_BYTES });
-      const reply = await callRun(c.env.deps, run_id, {
-        op: "add_order",
+      const reply = await callRun(c.env.deps.runs, run_id, "add_order", {
         actor: actorOf(c.get("principal")),
         order,
         skill: skill ?? null,
       });
-      return c.json(reply.value as never, 201);
+      return c.json(reply.value, 201);
     },
   )
   .openapi(
@@ -136,13 +135,12 @@ export const runsRoutes = featureApp()
     async (c) => {
       const { run_id, order_id } = c.req.valid("param");
       const { worker_id } = c.req.valid("json");
-      const reply = await callRun(c.env.deps, run_id, {
-        op: "lease",
+      const reply = await callRun(c.env.deps.runs, run_id, "lease", {
         actor: actorOf(c.get("principal")),
         order_id,
         worker_id,
       });
-      return c.json(reply.value as never, 200);
+      return c.json(reply.value, 200);
     },
   )
   .openapi(
@@ -159,13 +157,12 @@ export const runsRoutes = featureApp()
     async (c) => {
       const { run_id, order_id } = c.req.valid("param");
       const body = c.req.valid("json");
-      const reply = await callRun(c.env.deps, run_id, {
-        op: "heartbeat",
+      const reply = await callRun(c.env.deps.runs, run_id, "heartbeat", {
         actor: actorOf(c.get("principal")),
         order_id,
         ...body,
       });
-      return c.json(reply.value as never, 200);
+      return c.json(reply.value, 200);
     },
   )
   .openapi(
@@ -188,8 +185,7 @@ export const runsRoutes = featureApp()
       if (body.output !== undefined && JSON.stringify(body.output).length > MAX_OUTPUT_BYTES) {
         throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_OUTPUT_BYTES });
       }
-      const reply = await callRun(c.env.deps, run_id, {
-        op: "complete",
+      const reply = await callRun(c.env.deps.runs, run_id, "complete", {
         actor: actorOf(c.get("principal")),
         order_id,
         lease_id: body.lease_id,
@@ -201,7 +197,7 @@ export const runsRoutes = featureApp()
         tokens_out: body.tokens_out ?? 0,
         output: body.output ?? null,
       });
-      return c.json(reply.value as never, 200);
+      return c.json(reply.value, 200);
     },
   )
   .openapi(
@@ -218,11 +214,10 @@ export const runsRoutes = featureApp()
     async (c) => {
       const { run_id } = c.req.valid("param");
       const { reason } = c.req.valid("json");
-      const reply = await callRun(c.env.deps, run_id, {
-        op: "stop",
+      const reply = await callRun(c.env.deps.runs, run_id, "stop", {
         actor: actorOf(c.get("principal")),
         reason: reason ?? null,
       });
-      return c.json(reply.value as never, 200);
+      return c.json(reply.value, 200);
     },
   );

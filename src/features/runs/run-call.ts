@@ -1,9 +1,12 @@
-// Use-case helpers shared by the run and gate routes: the caller as a RunActor, and one call into a run's object.
+// Use-case helpers shared by the run and gate routes: the caller as a RunActor, and one typed call into a run's object.
 import type { Principal } from "../../auth/tokens";
-import type { Deps } from "../../deps";
 import { AppFailure } from "../../errors";
 import { ErrorEnvelope } from "../../http/openapi";
-import type { RunActor, RunReply, RunRequest } from "../../ports/run-gateway";
+import type { RunGateway } from "../../ports/run-gateway";
+import type { Activated, RunActor, RunOperations, RunOpName, RunOpReply, RunOpRequest } from "./operations";
+
+/** The runs feature's service: reach one run's object and call one of its operations. */
+export type RunsService = RunGateway<RunOperations>;
 
 export function actorOf(p: Principal): RunActor {
   return {
@@ -14,13 +17,14 @@ export function actorOf(p: Principal): RunActor {
   };
 }
 
-/** Dispatches to the run's object; an expected failure becomes the error envelope. */
-export async function callRun(
-  deps: Pick<Deps, "runs">,
+/** Calls one operation on the run's object; an expected failure becomes the error envelope (the route's only idiom). */
+export async function callRun<K extends RunOpName>(
+  runs: RunsService,
   runId: string,
-  request: RunRequest,
-): Promise<Extract<RunReply, { ok: true }>> {
-  const reply = await deps.runs.dispatch(runId, request);
+  op: K,
+  request: RunOpRequest<K>,
+): Promise<{ value: RunOpReply<K>; activated?: Activated[] }> {
+  const reply = await runs.get(runId)[op](runId, request);
   if (!reply.ok) throw new AppFailure(reply.error);
   return reply;
 }

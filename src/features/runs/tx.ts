@@ -11,7 +11,6 @@ import type {
   Order,
   RecordOp,
   ReduceResult,
-  Reply,
   RunMeta,
   RunState,
   RunStatus,
@@ -150,7 +149,7 @@ export class Tx {
     return full;
   }
 
-  result(reply: Reply): ReduceResult {
+  result<R>(reply: R): ReduceResult<R> {
     const state: RunState = {
       run: this.run,
       orders: this.orders ?? this.base.orders,

@@ -1,8 +1,9 @@
 // Read models of a run (pure): the run status view, explain-exit, and gate views for the HTTP responses.
 import { type EarlyApproval, type Gate, type Order, type RunState, STEPS_SHOWN, type Step } from "./model";
 
-const omitNull = <T extends Record<string, unknown>>(o: T): Partial<T> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+type NonNullFields<T> = { [K in keyof T]?: Exclude<T[K], null | undefined> };
+const omitNull = <T extends Record<string, unknown>>(o: T): NonNullFields<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as NonNullFields<T>;
 
 /** GET /v1/runs/:run_id/gates/:gate_id and POST /v1/approvals */
 export function gateView(runId: string, g: Gate) {
@@ -30,7 +31,7 @@ export function gateView(runId: string, g: Gate) {
 
 /** POST /v1/runs/:run_id/gates: may the caller go ahead? */
 export function gateOpenView(g: Gate) {
-  const status =
+  const status: "pending" | "allowed" | "denied" =
     g.status === "pending" ? "pending" : g.status === "approved" || g.status === "auto_allowed" ? "allowed" : "denied";
   return {
     gate_id: g.gate_id,

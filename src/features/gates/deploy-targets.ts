@@ -1,0 +1,46 @@
+// The deploy-target registry: every team setting an admin changes behind a policy_deploy gate (profile, gate rules,
+// mode ceiling) declares here its table, how a pending version is activated and which caches then go stale.
+import type { GateRuleStore } from "../../ports/gate-rule-store";
+import type { PolicyStore } from "../../ports/policy-store";
+
+/** The only list of deploy targets: everything else is typed and dispatched from it. */
+export const DEPLOY_TARGETS = ["profile", "gates", "ceiling"] as const;
+export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
+
+/** What a target needs to activate a version and drop the cached copies of the old one. */
+export type DeployNeeds = {
+  policyStore: Pick<PolicyStore, "activateProfile" | "applyCeilingRequest">;
+  gateRuleStore: Pick<GateRuleStore, "activate">;
+  policies: { invalidate(teamId: string): void };
+  gateRules: { invalidate(teamId: string): void };
+};
+
+type DeployTargetSpec = {
+  /** the D1 table that holds its versions (audit rows name it as their subject type) */
+  table: string;
+  /** makes a pending version live; false (and no change) when it is not pending */
+  activate(needs: DeployNeeds, teamId: string, version: number, now: number): Promise<boolean>;
+  /** the per-isolate caches that serve the old version until told */
+  invalidate(needs: DeployNeeds, teamId: string): void;
+};
+
+export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
+  profile: {
+    table: "policy_profile",
+    activate: (n, team, version, now) => n.policyStore.activateProfile(team, version, now),
+    invalidate: (n, team) => n.policies.invalidate(team),
+  },
+  gates: {
+    table: "gate_rule",
+    activate: (n, team, version, now) => n.gateRuleStore.activate(team, version, now),
+    invalidate: (n, team) => n.gateRules.invalidate(team),
+  },
+  ceiling: {
+    table: "mode_ceiling_request",
+    activate: (n, team, version, now) => n.policyStore.applyCeilingRequest(team, version, now),
+    invalidate: (n, team) => n.policies.invalidate(team),
+  },
+};
+
+/** The op_id of a deploy's gate on the team's control run: one gate per target and version. */
+export const deployOpId = (target: DeployTarget, version: number) => `deploy-${target}-v${version}`;

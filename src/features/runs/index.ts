@@ -1,0 +1,20 @@
+// The runs feature's public entry: its routes, the engine the RunDO wraps, the typed run operations, and the
+// service other features call to reach a run (RunsService). Other features import runs only from here.
+import type { RunsService } from "./run-call";
+
+export { type EngineDeps, RunEngine, type RunEngineNeeds } from "./engine";
+export type { RunState } from "./model";
+export type {
+  Activated,
+  RunActor,
+  RunOperations,
+  RunOpName,
+  RunOpReply,
+  RunOpRequest,
+  RunOpResult,
+} from "./operations";
+export { runsRoutes } from "./routes";
+export { actorOf, callRun, type RunsService, runErrors } from "./run-call";
+
+/** What the run routes need besides the HTTP basics: the run objects and an id source. */
+export type RunsNeeds = { runs: RunsService; newId: (prefix: string) => string };

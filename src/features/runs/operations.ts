@@ -1,0 +1,108 @@
+// The run operations table: every operation a run's Durable Object answers, its request (zod) and its reply type.
+// The RunDO's RPC methods, the reducer's commands and the routes' replies are all derived from this one table.
+import { z } from "zod";
+import { APPROVAL_DECISIONS } from "../../../contracts/approval-action.v1";
+import { WorkOrderV1 } from "../../../contracts/work-order.v1";
+import type { AppError } from "../../errors";
+import type { Result } from "../../lib/result";
+import type { DeployTarget } from "../gates/deploy-targets";
+import { DEPLOY_TARGETS } from "../gates/deploy-targets";
+import { ApprovalResponse, DeployAccepted, OpenGateResponse } from "../gates/schemas";
+import {
+  CompleteResponse,
+  CreateRunResponse,
+  ExplainExit,
+  GateView,
+  HeartbeatResponse,
+  LeaseResponse,
+  OrderCreated,
+  RunView,
+  StopResponse,
+} from "./schemas";
+
+/** Who is calling, from the verified token. */
+export const RunActor = z.object({
+  team_id: z.string(),
+  subject: z.string(),
+  run_id: z.string().optional(),
+  task_id: z.string().optional(),
+});
+export type RunActor = z.infer<typeof RunActor>;
+
+const withActor = <T extends z.ZodRawShape>(shape: T) => z.object({ actor: RunActor, ...shape });
+const Budget = z.object({ input_tokens: z.int(), output_tokens: z.int(), total_tokens: z.int().nullable() });
+
+/** name → { request, reply }: add an operation here, then its handler, its RunDO method and its route. */
+export const RUN_OPS = {
+  create: {
+    request: withActor({
+      run_id: z.string(),
+      goal: z.string(),
+      template: z.string().nullable(),
+      skills: z.array(z.string()),
+      budget: Budget,
+    }),
+    reply: CreateRunResponse,
+  },
+  view: { request: withActor({}), reply: RunView },
+  explain: { request: withActor({}), reply: ExplainExit },
+  get_gate: { request: withActor({ gate_id: z.string() }), reply: GateView },
+  add_order: { request: withActor({ order: WorkOrderV1, skill: z.string().nullable() }), reply: OrderCreated },
+  lease: { request: withActor({ order_id: z.string(), worker_id: z.string() }), reply: LeaseResponse },
+  heartbeat: {
+    request: withActor({ order_id: z.string(), lease_id: z.string(), epoch: z.int() }),
+    reply: HeartbeatResponse,
+  },
+  complete: {
+    request: withActor({
+      order_id: z.string(),
+      lease_id: z.string(),
+      epoch: z.int(),
+      op_id: z.string(),
+      outcome: z.enum(["PASS", "DECLINE", "ERROR"]),
+      failure_class: z.string().nullable(),
+      tokens_in: z.int(),
+      tokens_out: z.int(),
+      output: z.unknown(),
+    }),
+    reply: CompleteResponse,
+  },
+  open_gate: {
+    request: withActor({ op_id: z.string(), policy_key: z.string(), context: z.record(z.string(), z.unknown()) }),
+    reply: OpenGateResponse,
+  },
+  decide_gate: {
+    request: withActor({
+      op_id: z.string(),
+      policy_key: z.string(),
+      decision: z.enum(APPROVAL_DECISIONS),
+      note: z.string().nullable(),
+    }),
+    reply: ApprovalResponse,
+  },
+  propose_deploy: {
+    request: withActor({ target: z.enum(DEPLOY_TARGETS), version: z.int() }),
+    reply: DeployAccepted,
+  },
+  stop: { request: withActor({ reason: z.string().nullable() }), reply: StopResponse },
+} as const;
+
+export type RunOpName = keyof typeof RUN_OPS;
+/** the operations that only read the run (no command, no reducer) */
+export type RunReadOp = "view" | "explain" | "get_gate";
+export type RunWriteOp = Exclude<RunOpName, RunReadOp>;
+export type RunOpRequest<K extends RunOpName> = z.infer<(typeof RUN_OPS)[K]["request"]>;
+export type RunOpReply<K extends RunOpName> = z.output<(typeof RUN_OPS)[K]["reply"]>;
+
+/** A deploy the reply reports as activated (the caller's isolate drops its cached copy). */
+export type Activated = { target: DeployTarget; version: number };
+/** What every operation answers: its reply, or an expected failure the route maps to the wire. */
+export type RunOpResult<K extends RunOpName> = Result<RunOpReply<K>, AppError> & { activated?: Activated[] };
+
+/** One request as the engine sees it: the operation name plus its request. */
+export type RunRequest = { [K in RunOpName]: { op: K } & RunOpRequest<K> }[RunOpName];
+
+/** The RunDO's RPC surface, one method per operation: a missing or mistyped method fails tsc. */
+export type RunOperations = {
+  [K in RunOpName]: (runId: string, request: RunOpRequest<K>) => Promise<RunOpResult<K>>;
+};
