@@ -6,7 +6,7 @@ import type { EventBus } from "../../ports/event-bus";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
 import type { RunRecordStore } from "../../ports/run-record";
 import type { RunStorage } from "../../ports/run-storage";
-import { DEPLOY_TARGET_SPECS, type DeployNeeds } from "../gates/deploy-targets";
+import { DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import type { GateRuleCache } from "../gates/gate-rule-cache";
 import { canonicalJson, sha256Hex } from "../policy/decision-log";
 import type { TeamPolicyCache } from "../policy/team-policy-cache";
@@ -27,7 +27,7 @@ import type {
 import type { RunOpName, RunOpRequest, RunOpResult, RunReadOp, RunRequest, RunWriteOp } from "./operations";
 import { authorize, nextDeadline, reduce, reduceOp } from "./reducer";
 import { buildSnapshot, type PolicySnapshot } from "./snapshot";
-import { explainView, gateView, runView } from "./views";
+import { explainView, runView } from "./views";
 
 /** What a run's object needs: the caches and stores a command reads, the record and queue its outbox writes. */
 export type RunEngineNeeds = DeployNeeds & {

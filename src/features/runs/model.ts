@@ -3,8 +3,7 @@ import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import type { MemoryHint } from "../../ports/hints";
 import type { RecordOp } from "../../ports/run-record";
-import type { DeployTarget } from "../gates/deploy-targets";
-import type { ActiveGateRules, GateKind } from "../gates/rules";
+import type { ActiveGateRules, DeployTarget, EarlyApproval, Gate, GateDecision } from "../gates/domain";
 import type { RunActor, RunOpRequest, RunWriteOp } from "./operations";
 import type { PolicySnapshot } from "./snapshot";
 import type { PolicyContext, StepDecision } from "./taxonomy";
@@ -34,9 +33,6 @@ export type OrderStatus =
   | "REVOKED";
 export type Outcome = "PASS" | "DECLINE" | "ERROR";
 export type NextKind = "complete" | "retry" | "gate" | "dead_letter" | "replan";
-export type GateStatus = "pending" | "approved" | "auto_allowed" | "denied" | "aborted" | "skipped";
-/** ApprovalAction v1 decisions plus the policy's own "allow" for auto gates */
-export type GateDecision = "approve_retry" | "approve_skip" | "approve_abort" | "auto_allow" | "deny" | "allow";
 
 export type Actor = RunActor;
 
@@ -110,46 +106,6 @@ export type Order = {
   output: unknown;
 };
 
-export type GateSubject =
-  | { type: "api" }
-  | { type: "order"; order_id: string }
-  | { type: "dead_letter"; dead_letter_id: string; order_id: string }
-  | { type: "budget"; increase_pct: number }
-  | { type: "deploy"; target: DeployTarget; version: number };
-
-export type Gate = {
-  gate_id: string;
-  op_id: string;
-  policy_key: string;
-  kind: GateKind;
-  status: GateStatus;
-  rule_id: string;
-  reason: string;
-  timeout_ms: number | null;
-  deadline_at: number | null;
-  context: Record<string, unknown>;
-  subject: GateSubject;
-  opened_by: string;
-  opened_at: number;
-  /** sequence number of its gate.opened event: the order gates were opened in */
-  seq: number;
-  decision: GateDecision | null;
-  decided_by: string | null;
-  decided_at: number | null;
-  note: string | null;
-};
-
-/** An approval that arrived before its gate was armed; applied when the gate opens. */
-export type EarlyApproval = {
-  gate_id: string;
-  op_id: string;
-  policy_key: string;
-  decision: GateDecision;
-  approver: string;
-  note: string | null;
-  received_at: number;
-};
-
 export type CompleteReply = {
   next: NextKind;
   attempt: number;
@@ -213,6 +169,8 @@ export type RunState = {
   ops: Readonly<Record<string, OpRecord>>;
   deadLetters: Readonly<Record<string, DeadLetter>>;
 };
+
+export type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "../gates/domain";
 
 // ---- commands ----------------------------------------------------------------------------
 

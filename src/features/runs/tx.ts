@@ -36,13 +36,6 @@ export const rejected = (message: string, ruleIds?: string[]): { ok: false; erro
   error: { code: "rejected", message, ...(ruleIds ? { ruleIds } : {}) },
 });
 
-export const gateIdFor = (runId: string, opId: string, policyKey: string) => stableId("gate", runId, opId, policyKey);
-export const controlOpId = (target: "profile" | "gates" | "ceiling", version: number) => `deploy-${target}-v${version}`;
-
-/** The table a deploy target changes, for audit rows. */
-export const deployTable = (target: "profile" | "gates" | "ceiling") =>
-  target === "profile" ? "policy_profile" : target === "gates" ? "gate_rule" : "mode_ceiling_request";
-
 /** Copy-on-write transaction over one state: maps are copied once, on first write. */
 export class Tx {
   run: RunMeta;

@@ -1,0 +1,232 @@
+// The gate state machine (pure): arming a gate, recording one decision, and approvals that arrive before their gate.
+// It works on a GateHost (the run's transaction) and leaves what a decision does to the guarded thing to the host.
+import type { AppError } from "../../errors";
+import { stableId } from "../../lib/hash";
+import type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";
+import { type ActiveGateRules, resolveGate } from "./rules";
+import { earlyView, gateView } from "./views";
+
+/** The narrow interface the machine needs from the run it lives in. */
+export interface GateHost {
+  readonly now: number;
+  readonly run: { run_id: string; team_id: string; seq: number };
+  gate(id: string): Gate | undefined;
+  putGate(gate: Gate): void;
+  earlyFor(id: string): EarlyApproval | undefined;
+  putEarly(e: EarlyApproval): void;
+  dropEarly(id: string): void;
+  emit(type: string, fields: Record<string, unknown>): unknown;
+  /** an append-only approval row for D1 */
+  recordApproval(row: ApprovalRow): void;
+  audit(actor: string, action: string, subjectType: string, subjectId: string, metadata: unknown): void;
+  /** the event fields that describe what the gate guards (order and task ids) */
+  subjectFields(subject: GateSubject): Record<string, unknown>;
+  /** applies a decision to what the gate guards (requeue or dead-letter an order, raise a budget, activate a deploy) */
+  settle(gate: Gate, decision: GateDecision, approver: string): void;
+}
+
+export type ApprovalRow = {
+  id: string;
+  team_id: string;
+  run_id: string;
+  op_id: string;
+  gate_id: string;
+  policy_key: string;
+  decision: string;
+  approver: string;
+  reason: string | null;
+  note: string | null;
+  dedupe_key: string;
+  created_at: number;
+};
+
+export const DECISION_STATUS: Record<GateDecision, GateStatus> = {
+  approve_retry: "approved",
+  approve_skip: "skipped",
+  approve_abort: "aborted",
+  deny: "denied",
+  auto_allow: "auto_allowed",
+  allow: "approved",
+};
+/** The decision as the approval row and gate.decided event name it: allow | auto_allow | deny | abort | skip | retry. */
+const DECISION_RECORD: Record<GateDecision, string> = {
+  approve_retry: "retry",
+  approve_skip: "skip",
+  approve_abort: "abort",
+  deny: "deny",
+  auto_allow: "auto_allow",
+  allow: "allow",
+};
+export const isAllow = (d: GateDecision) => d === "approve_retry" || d === "auto_allow" || d === "allow";
+
+export const gateIdFor = (runId: string, opId: string, policyKey: string) => stableId("gate", runId, opId, policyKey);
+
+export type OpenGateInput = {
+  op_id: string;
+  policy_key: string;
+  context: Record<string, unknown>;
+  subject: GateSubject;
+  opener: string;
+  rules: ActiveGateRules;
+};
+
+/** Arms a gate: resolves its kind, decides auto/deny gates at once, applies an approval that came first. */
+export function openGate(host: GateHost, input: OpenGateInput): Gate {
+  const gate_id = gateIdFor(host.run.run_id, input.op_id, input.policy_key);
+  const resolution = resolveGate(input.rules, input.policy_key, input.context);
+  const gate: Gate = {
+    gate_id,
+    op_id: input.op_id,
+    policy_key: input.policy_key,
+    kind: resolution.kind,
+    status: "pending",
+    rule_id: resolution.rule_id,
+    reason: resolution.reason,
+    timeout_ms: resolution.timeout_ms,
+    deadline_at: resolution.kind === "soft" && resolution.timeout_ms !== null ? host.now + resolution.timeout_ms : null,
+    context: input.context,
+    subject: input.subject,
+    opened_by: input.opener,
+    opened_at: host.now,
+    seq: host.run.seq + 1,
+    decision: null,
+    decided_by: null,
+    decided_at: null,
+    note: null,
+  };
+  host.putGate(gate);
+  host.emit("gate.opened", {
+    gate_id,
+    op_id: gate.op_id,
+    policy_key: gate.policy_key,
+    kind: gate.kind,
+    rule_id: gate.rule_id,
+    timeout_ms: gate.timeout_ms,
+    deadline_at: gate.deadline_at,
+    opened_by: gate.opened_by,
+    ...host.subjectFields(gate.subject),
+  });
+  decideOnOpen(host, gate);
+  return host.gate(gate_id) as Gate;
+}
+
+/** A freshly armed gate: a deny gate is denied, an early approval applies (unless its approver opened the gate),
+ * an auto gate allows itself. */
+function decideOnOpen(host: GateHost, gate: Gate): void {
+  const early = host.earlyFor(gate.gate_id);
+  if (early) host.dropEarly(gate.gate_id);
+  const ignore = (why: string) =>
+    early && host.audit(early.approver, "approval.ignored", "gate", gate.gate_id, { decision: early.decision, why });
+  if (gate.kind === "deny") {
+    applyDecision(host, gate, "deny", "policy", null, gate.reason);
+    ignore("deny gate");
+  } else if (early && early.approver !== gate.opened_by) {
+    const why = `decided before the gate was armed (received ${early.received_at})`;
+    applyDecision(host, gate, early.decision, early.approver, early.note, why);
+  } else {
+    ignore("approver opened the gate");
+    if (gate.kind === "auto") applyDecision(host, gate, "allow", "policy", null, gate.reason);
+  }
+}
+
+/** Records one decision (append-only approval row, gate.decided) and lets the host apply it to what it guards. */
+export function applyDecision(
+  host: GateHost,
+  gate: Gate,
+  decision: GateDecision,
+  approver: string,
+  note: string | null,
+  reason: string | null,
+): Gate {
+  const status = DECISION_STATUS[decision];
+  host.putGate({ ...gate, status, decision, decided_by: approver, decided_at: host.now, note });
+  host.recordApproval({
+    id: stableId("apv", host.run.run_id, gate.gate_id),
+    team_id: host.run.team_id,
+    run_id: host.run.run_id,
+    op_id: gate.op_id,
+    gate_id: gate.gate_id,
+    policy_key: gate.policy_key,
+    decision: DECISION_RECORD[decision],
+    approver,
+    reason,
+    note,
+    dedupe_key: `${host.run.run_id}:${gate.gate_id}`,
+    created_at: host.now,
+  });
+  host.emit("gate.decided", {
+    gate_id: gate.gate_id,
+    op_id: gate.op_id,
+    policy_key: gate.policy_key,
+    kind: gate.kind,
+    status,
+    decision: DECISION_RECORD[decision],
+    decided_by: approver,
+    latency_ms: host.now - gate.opened_at,
+    ...host.subjectFields(gate.subject),
+  });
+  host.settle(gate, decision, approver);
+  return host.gate(gate.gate_id) as Gate;
+}
+
+export type GateDecisionRequest = {
+  op_id: string;
+  policy_key: string;
+  decision: GateDecision;
+  approver: string;
+  note: string | null;
+};
+
+type Decided = ReturnType<typeof gateView> | ReturnType<typeof earlyView>;
+
+/** An approver's decision (POST /v1/approvals): applied to a pending gate, or kept until the gate is armed. */
+export function decideGate(
+  host: GateHost,
+  req: GateDecisionRequest,
+  stopped: boolean,
+): { ok: false; error: AppError } | Decided {
+  if (req.decision === "auto_allow" || req.decision === "allow") {
+    const message = `${req.decision} is reserved for the gate's own timer or policy`;
+    return { ok: false, error: { code: "rejected", message, ruleIds: ["gates.reserved_decision"] } };
+  }
+  const gate_id = gateIdFor(host.run.run_id, req.op_id, req.policy_key);
+  const gate = host.gate(gate_id);
+  if (!gate) return keepEarly(host, gate_id, req, stopped);
+  if (gate.opened_by === req.approver)
+    return { ok: false, error: { code: "forbidden", message: "nobody approves a gate they opened" } };
+  if (gate.status !== "pending") {
+    if (gate.decision === req.decision && gate.decided_by === req.approver) return gateView(host.run.run_id, gate);
+    return { ok: false, error: { code: "conflict", message: `gate ${gate_id} is already ${gate.status}` } };
+  }
+  return gateView(host.run.run_id, applyDecision(host, gate, req.decision, req.approver, req.note, null));
+}
+
+/** A decision for a gate not armed yet: kept (once per gate) and applied when it opens. */
+function keepEarly(
+  host: GateHost,
+  gate_id: string,
+  req: GateDecisionRequest,
+  stopped: boolean,
+): { ok: false; error: AppError } | Decided {
+  const early = host.earlyFor(gate_id);
+  if (early) {
+    if (early.decision === req.decision && early.approver === req.approver) return earlyView(host.run.run_id, early);
+    const message = `an approval for this gate is already waiting (${early.decision} by ${early.approver})`;
+    return { ok: false, error: { code: "conflict", message } };
+  }
+  if (stopped) return { ok: false, error: { code: "conflict", message: "run is stopped" } };
+  const queued: EarlyApproval = {
+    gate_id,
+    op_id: req.op_id,
+    policy_key: req.policy_key,
+    decision: req.decision,
+    approver: req.approver,
+    note: req.note,
+    received_at: host.now,
+  };
+  host.putEarly(queued);
+  const { op_id, policy_key, decision, approver } = req;
+  host.emit("approval.queued", { gate_id, op_id, policy_key, decision, approver });
+  host.audit(approver, "approval.queued", "gate", gate_id, { op_id, policy_key, decision });
+  return earlyView(host.run.run_id, queued);
+}

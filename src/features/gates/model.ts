@@ -1,0 +1,48 @@
+// Gate state (pure data): a gate, what it guards, its decisions, and an approval that arrived before its gate.
+import type { DeployTarget } from "./deploy-targets";
+import type { GateKind } from "./rules";
+
+export type GateStatus = "pending" | "approved" | "auto_allowed" | "denied" | "aborted" | "skipped";
+/** ApprovalAction v1 decisions plus the policy's own "allow" for auto gates */
+export type GateDecision = "approve_retry" | "approve_skip" | "approve_abort" | "auto_allow" | "deny" | "allow";
+
+/** What a gate guards; the run applies a decision to it (GateHost.settle). */
+export type GateSubject =
+  | { type: "api" }
+  | { type: "order"; order_id: string }
+  | { type: "dead_letter"; dead_letter_id: string; order_id: string }
+  | { type: "budget"; increase_pct: number }
+  | { type: "deploy"; target: DeployTarget; version: number };
+
+export type Gate = {
+  gate_id: string;
+  op_id: string;
+  policy_key: string;
+  kind: GateKind;
+  status: GateStatus;
+  rule_id: string;
+  reason: string;
+  timeout_ms: number | null;
+  deadline_at: number | null;
+  context: Record<string, unknown>;
+  subject: GateSubject;
+  opened_by: string;
+  opened_at: number;
+  /** sequence number of its gate.opened event: the order gates were opened in */
+  seq: number;
+  decision: GateDecision | null;
+  decided_by: string | null;
+  decided_at: number | null;
+  note: string | null;
+};
+
+/** An approval that arrived before its gate was armed; applied when the gate opens. */
+export type EarlyApproval = {
+  gate_id: string;
+  op_id: string;
+  policy_key: string;
+  decision: GateDecision;
+  approver: string;
+  note: string | null;
+  received_at: number;
+};

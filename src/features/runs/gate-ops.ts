@@ -1,0 +1,187 @@
+// The run's side of gates (pure): the run transaction as the gate machine's host, what a decision does to the thing a
+// gate guards (an order, a dead letter, the budget, a deploy), and the open_gate / decide_gate steps.
+
+import {
+  DECISION_STATUS,
+  DEPLOY_TARGET_SPECS,
+  decideGate,
+  type Gate,
+  type GateDecision,
+  type GateHost,
+  type GateSubject,
+  gateIdFor,
+  gateOpenView,
+  isAllow,
+  openGate,
+} from "../gates/domain";
+import { canonicalJson } from "../policy/decision-log";
+import type { CommandOf, Failure } from "./model";
+import type { RunOpReply } from "./operations";
+import { conflict, deadLetterOrder, forbidden, notFound, type Tx, taskFields } from "./tx";
+
+/** The run's transaction as the gate machine sees it. */
+export function gateHost(tx: Tx): GateHost {
+  return {
+    get now() {
+      return tx.now;
+    },
+    get run() {
+      return tx.run;
+    },
+    gate: tx.gate,
+    putGate: (g) => tx.putGate(g),
+    earlyFor: tx.earlyFor,
+    putEarly: (e) => tx.putEarly(e),
+    dropEarly: (id) => tx.dropEarly(id),
+    emit: (type, fields) => tx.emit(type, fields),
+    recordApproval: (row) => tx.record({ t: "approval", row }),
+    audit: (...args) => tx.audit(...args),
+    subjectFields: (subject) => subjectFields(tx, subject),
+    settle: (gate, decision, approver) => settle(tx, gate, decision, approver),
+  };
+}
+
+function subjectFields(tx: Tx, subject: GateSubject): Record<string, unknown> {
+  if (subject.type === "order" || subject.type === "dead_letter") {
+    const order = tx.order(subject.order_id);
+    return order ? taskFields(tx.run, order) : { order_id: subject.order_id };
+  }
+  return {};
+}
+
+function settle(tx: Tx, gate: Gate, decision: GateDecision, approver: string): void {
+  const subject = gate.subject;
+  if (subject.type === "order") settleOrder(tx, gate, subject.order_id, decision);
+  else if (subject.type === "dead_letter") settleDeadLetter(tx, gate, subject.dead_letter_id, decision, approver);
+  else if (subject.type === "budget") settleBudget(tx, gate, subject.increase_pct, decision);
+  else if (subject.type === "deploy") settleDeploy(tx, gate, subject, decision, approver);
+}
+
+/** A gated order: an allow requeues it for a stricter attempt, a skip skips it, anything else dead-letters it. */
+function settleOrder(tx: Tx, gate: Gate, orderId: string, decision: GateDecision): void {
+  const order = tx.order(orderId);
+  if (order?.status !== "GATED" || order.gate_id !== gate.gate_id) return;
+  if (isAllow(decision)) {
+    tx.putOrder({ ...order, status: "QUEUED", gate_id: null, strict: true, not_before: null });
+    tx.emit("task.requeued", {
+      ...taskFields(tx.run, order),
+      reason: "gate_allowed",
+      gate_id: gate.gate_id,
+      strict: true,
+    });
+  } else if (decision === "approve_skip") {
+    tx.putOrder({ ...order, status: "SKIPPED", gate_id: null });
+    tx.emit("task.skipped", { ...taskFields(tx.run, order), gate_id: gate.gate_id });
+  } else {
+    const reason = `gate_${DECISION_STATUS[decision]}:${gate.policy_key}`;
+    deadLetterOrder(tx, order, gate.op_id, reason, order.last?.failure_class ?? null, null);
+  }
+}
+
+/** An allowed dead_letter_reissue gate resolves the dead letter and requeues its order for one attempt. */
+function settleDeadLetter(tx: Tx, gate: Gate, id: string, decision: GateDecision, approver: string): void {
+  if (!isAllow(decision)) return;
+  const dl = tx.deadLetter(id);
+  if (!dl || dl.resolved_at !== null) return;
+  tx.putDeadLetter({ ...dl, resolved_at: tx.now, resolver: approver });
+  tx.record({ t: "dead_letter_resolved", id: dl.id, resolved_at: tx.now, resolver: approver });
+  const order = tx.order(dl.order_id);
+  if (order && order.status === "DEAD_LETTER" && order.dead_letter_id === dl.id) {
+    tx.putOrder({ ...order, status: "QUEUED", reissued: true, dead_letter_id: null, not_before: null });
+  }
+  tx.emit("dead_letter.reissued", {
+    dead_letter_id: dl.id,
+    order_id: dl.order_id,
+    task_id: dl.task_id,
+    gate_id: gate.gate_id,
+    reason_code: dl.reason_code,
+    resolver: approver,
+  });
+}
+
+/** An allowed budget_increase gate raises every token budget of the run by its percentage. */
+function settleBudget(tx: Tx, gate: Gate, increasePct: number, decision: GateDecision): void {
+  if (!isAllow(decision)) return;
+  const factor = 1 + increasePct / 100;
+  const b = tx.run.budget;
+  const budget = {
+    input_tokens: Math.floor(b.input_tokens * factor),
+    output_tokens: Math.floor(b.output_tokens * factor),
+    total_tokens: b.total_tokens === null ? null : Math.floor(b.total_tokens * factor),
+  };
+  tx.patchRun({ budget });
+  tx.emit("budget.increased", { gate_id: gate.gate_id, increase_pct: increasePct, from: b, to: budget });
+}
+
+/** An approved policy_deploy gate activates its version (through the outbox); any other decision rejects it. */
+function settleDeploy(
+  tx: Tx,
+  gate: Gate,
+  subject: Extract<GateSubject, { type: "deploy" }>,
+  decision: GateDecision,
+  approver: string,
+): void {
+  const { target, version } = subject;
+  const table = DEPLOY_TARGET_SPECS[target].table;
+  if (decision === "approve_retry") {
+    tx.activate({ target, team_id: tx.run.team_id, version });
+    tx.audit(approver, `policy.${target}.activated`, table, String(version), { gate_id: gate.gate_id });
+    tx.emit("policy.deploy_approved", { target, version, gate_id: gate.gate_id, approver });
+  } else {
+    tx.audit(approver, `policy.${target}.rejected`, table, String(version), { gate_id: gate.gate_id, decision });
+  }
+}
+
+/** POST /v1/runs/:run_id/gates: idempotent by op_id + policy_key; dead_letter_reissue and budget_increase gates
+ * guard a dead letter or the budget, any other gate only answers the caller. */
+export function openGateApi(tx: Tx, cmd: CommandOf<"open_gate">): Failure | RunOpReply<"open_gate"> {
+  if (cmd.policy_key === "policy_deploy") {
+    return forbidden("policy_deploy gates are opened by PUT /v1/policy/profile or PUT /v1/policy/gates");
+  }
+  const existing = tx.gate(gateIdFor(tx.run.run_id, cmd.op_id, cmd.policy_key));
+  if (existing) {
+    if (canonicalJson(existing.context) !== canonicalJson(cmd.context)) {
+      return conflict(`gate for op_id ${cmd.op_id} and ${cmd.policy_key} already exists with a different context`);
+    }
+    return gateOpenView(existing);
+  }
+  if (tx.run.status === "STOPPED") return conflict("run is stopped");
+  const subject = apiSubject(tx, cmd);
+  if ("ok" in subject) return subject;
+  const gate = openGate(gateHost(tx), {
+    op_id: cmd.op_id,
+    policy_key: cmd.policy_key,
+    context: cmd.context,
+    subject,
+    opener: cmd.actor.subject,
+    rules: cmd.gate_rules,
+  });
+  return gateOpenView(gate);
+}
+
+function apiSubject(tx: Tx, cmd: CommandOf<"open_gate">): GateSubject | Failure {
+  if (cmd.policy_key === "dead_letter_reissue") {
+    const wanted = cmd.context.dead_letter_id;
+    const dl =
+      typeof wanted === "string"
+        ? tx.deadLetter(wanted)
+        : tx.allDeadLetters().find((d) => d.op_id === cmd.op_id && d.resolved_at === null);
+    if (!dl || dl.resolved_at !== null) {
+      return notFound(`no unresolved dead letter ${typeof wanted === "string" ? wanted : `for op_id ${cmd.op_id}`}`);
+    }
+    return { type: "dead_letter", dead_letter_id: dl.id, order_id: dl.order_id };
+  }
+  if (cmd.policy_key === "budget_increase") {
+    const pct = cmd.context.increase_pct;
+    if (typeof pct === "number" && Number.isFinite(pct) && pct > 0 && pct <= 1000)
+      return { type: "budget", increase_pct: pct };
+  }
+  return { type: "api" };
+}
+
+/** POST /v1/approvals on this run. */
+export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | RunOpReply<"decide_gate"> {
+  const { op_id, policy_key, decision, note } = cmd;
+  const req = { op_id, policy_key, decision, note, approver: cmd.actor.subject };
+  return decideGate(gateHost(tx), req, tx.run.status === "STOPPED");
+}

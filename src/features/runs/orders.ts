@@ -1,0 +1,201 @@
+// Orders and leases steps of the reducer (pure): post an order, lease it, heartbeat, and rescue an expired lease.
+import type { AppError } from "../../errors";
+import { canonicalJson } from "../policy/decision-log";
+import {
+  type Actor,
+  type CommandOf,
+  type Failure,
+  HEARTBEAT_MS,
+  LEASE_TTL_MS,
+  MAX_RESCUES,
+  type Order,
+  type RunMeta,
+} from "./model";
+import type { RunOpReply } from "./operations";
+import { conflict, deadLetterOrder, forbidden, notFound, rejected, type Tx, taskFields } from "./tx";
+
+export function addOrder(tx: Tx, cmd: CommandOf<"add_order">): Failure | RunOpReply<"add_order"> {
+  const { order } = cmd;
+  if (tx.run.kind === "control") return rejected("the control run takes no work orders");
+  if (tx.run.status === "STOPPED") return conflict("run is stopped");
+  if (cmd.actor.task_id !== undefined && cmd.actor.task_id !== order.task_id) {
+    return forbidden("this token is bound to another task");
+  }
+  const existing = tx.order(order.order_id);
+  if (existing) {
+    const same = canonicalJson(existing.body) === canonicalJson(order) && existing.skill === cmd.skill;
+    if (!same) return conflict(`order ${order.order_id} already exists with a different body`);
+    return { order_id: existing.order_id, status: existing.status };
+  }
+  const created: Order = {
+    order_id: order.order_id,
+    task_id: order.task_id,
+    goal: order.goal,
+    skill: cmd.skill,
+    body: order,
+    index: tx.run.order_count,
+    status: "QUEUED",
+    created_at: tx.now,
+    updated_at: tx.now,
+    attempts: 0,
+    failures: {},
+    failure_history: [],
+    rescues: 0,
+    epoch: 0,
+    lease: null,
+    not_before: null,
+    gate_id: null,
+    strict: false,
+    reissued: false,
+    dead_letter_id: null,
+    last: null,
+    output: null,
+  };
+  tx.patchRun({ order_count: tx.run.order_count + 1 });
+  tx.putOrder(created);
+  tx.emit("task.created", { ...taskFields(tx.run, created), goal: created.goal, created_by: cmd.actor.subject });
+  return { order_id: created.order_id, status: created.status };
+}
+
+export function orderFor(tx: Tx, actor: Actor, orderId: string): Order | { ok: false; error: AppError } {
+  const order = tx.order(orderId);
+  if (!order) return notFound(`order ${orderId} not found`);
+  if (actor.task_id !== undefined && actor.task_id !== order.task_id)
+    return forbidden("this token is bound to another task");
+  return order;
+}
+
+/** An expired lease goes back to the queue with its epoch fenced off (or dead-letters after MAX_RESCUES). */
+export function rescue(tx: Tx, order: Order): void {
+  const lease = order.lease as NonNullable<Order["lease"]>;
+  const rescues = order.rescues + 1;
+  const exhausted = rescues >= MAX_RESCUES;
+  const step = tx.addStep({
+    order_id: order.order_id,
+    task_id: order.task_id,
+    op_id: `lease:${lease.lease_id}`,
+    attempt: order.attempts + 1,
+    outcome: "LEASE_EXPIRED",
+    failure_class: "lease_expired",
+    next: exhausted ? "dead_letter" : "retry",
+    tokens_in: 0,
+    tokens_out: 0,
+  });
+  tx.emit("task.lease_expired", {
+    ...taskFields(tx.run, order),
+    lease_id: lease.lease_id,
+    epoch: lease.epoch,
+    worker_id: lease.worker_id,
+    expired_at: lease.expires_at,
+    rescues,
+  });
+  const requeued: Order = { ...order, lease: null, rescues, status: "QUEUED" };
+  if (exhausted) {
+    deadLetterOrder(tx, requeued, `lease:${lease.lease_id}`, "lease_expired", "lease_expired", step);
+  } else {
+    tx.putOrder(requeued);
+  }
+}
+
+export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"lease"> {
+  if (tx.run.status === "STOPPED") return conflict("run is stopped");
+  const found = orderFor(tx, cmd.actor, cmd.order_id);
+  if ("ok" in found) return found;
+  let order = found;
+  if (order.status === "LEASED") {
+    const held = order.lease as NonNullable<Order["lease"]>;
+    if (held.expires_at > tx.now)
+      return conflict(`order ${order.order_id} is leased until ${held.expires_at} (epoch ${held.epoch})`);
+    rescue(tx, order);
+    order = tx.order(order.order_id) as Order;
+  }
+  if (order.status === "RETRY_WAIT") {
+    if ((order.not_before ?? 0) > tx.now)
+      return conflict(`order ${order.order_id} may be retried from ${order.not_before}`);
+  } else if (order.status !== "QUEUED") {
+    const why = order.status === "GATED" ? ` (waiting on gate ${order.gate_id})` : "";
+    return conflict(`order ${order.order_id} is ${order.status}${why}`);
+  }
+  const epoch = order.epoch + 1;
+  const granted: Order = {
+    ...order,
+    status: "LEASED",
+    epoch,
+    not_before: null,
+    lease: {
+      lease_id: cmd.lease_id,
+      epoch,
+      worker_id: cmd.worker_id,
+      holder: cmd.actor.subject,
+      granted_at: tx.now,
+      expires_at: tx.now + LEASE_TTL_MS,
+    },
+  };
+  tx.putOrder(granted);
+  if (tx.run.status === "PENDING") {
+    tx.setStatus("RUNNING");
+    tx.emit("run.running", {});
+  }
+  tx.emit("task.leased", {
+    ...taskFields(tx.run, granted),
+    lease_id: cmd.lease_id,
+    epoch,
+    worker_id: cmd.worker_id,
+    attempt: granted.attempts + 1,
+  });
+  return {
+    lease_id: cmd.lease_id,
+    epoch,
+    lease_ttl_ms: LEASE_TTL_MS,
+    heartbeat_ms: HEARTBEAT_MS,
+    expires_at: tx.now + LEASE_TTL_MS,
+    attempt: granted.attempts + 1,
+    strict: granted.strict,
+    budget: stepBudget(tx.run, granted),
+    order: granted.body,
+  };
+}
+
+export function stepBudget(run: RunMeta, order: Order) {
+  return {
+    input_tokens: run.budget.input_tokens,
+    output_tokens: run.budget.output_tokens,
+    ...(order.body.cost_budget_tokens === undefined ? {} : { cost_budget_tokens: order.body.cost_budget_tokens }),
+    ...(run.budget.total_tokens === null
+      ? {}
+      : { run_tokens_left: Math.max(0, run.budget.total_tokens - run.used.tokens_in - run.used.tokens_out) }),
+  };
+}
+
+/** Current lease check shared by heartbeat and complete: a 409 with nothing changed when stale or expired. */
+export function checkLease(
+  tx: Tx,
+  order: Order,
+  leaseId: string,
+  epoch: number,
+): { ok: false; error: AppError } | null {
+  if (order.status !== "LEASED" || order.lease === null) {
+    return conflict(`stale lease: order ${order.order_id} is ${order.status} (current epoch ${order.epoch})`);
+  }
+  if (order.lease.epoch !== epoch) return conflict(`stale epoch ${epoch}: current epoch is ${order.lease.epoch}`);
+  if (order.lease.lease_id !== leaseId) return conflict(`lease ${leaseId} is not the current lease`);
+  if (order.lease.expires_at <= tx.now) return conflict(`lease expired at ${order.lease.expires_at}`);
+  return null;
+}
+
+export function heartbeat(tx: Tx, cmd: CommandOf<"heartbeat">): Failure | RunOpReply<"heartbeat"> {
+  const found = orderFor(tx, cmd.actor, cmd.order_id);
+  if ("ok" in found) return found;
+  const stale = checkLease(tx, found, cmd.lease_id, cmd.epoch);
+  if (stale) return stale;
+  const lease = found.lease as NonNullable<Order["lease"]>;
+  const expires_at = tx.now + LEASE_TTL_MS;
+  tx.putOrder({ ...found, lease: { ...lease, expires_at } });
+  return {
+    lease_id: lease.lease_id,
+    epoch: lease.epoch,
+    expires_at,
+    lease_ttl_ms: LEASE_TTL_MS,
+    heartbeat_ms: HEARTBEAT_MS,
+  };
+}
