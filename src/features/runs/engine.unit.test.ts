@@ -131,13 +131,11 @@ describe("RunEngine", () => {
     });
     const engine = new RunEngine(new MemoryStorage(), f.deps, { now: () => 1000 });
     await engine.load();
-    const reply = await engine.dispatch("run_e", create);
+    const { op: _op, ...request } = create;
+    const reply = await engine.write("run_e", "create", request);
     expect(reply.ok).toBe(true);
-    const value = (
-      reply as unknown as {
-        value: { hints: unknown[]; policy_snapshot: { warnings: string[]; retry_adjustments: object } };
-      }
-    ).value;
+    if (!reply.ok) return;
+    const value = reply.value;
     expect(value.hints).toEqual([]);
     expect(value.policy_snapshot.retry_adjustments).toEqual({});
     expect(value.policy_snapshot.warnings[0]).toMatch(/^DTL-STRAT-001/);
@@ -171,9 +169,8 @@ describe("RunEngine", () => {
         skill: null,
       });
     }
-    const l1 = (await engine.dispatch("run_e", { op: "lease", actor, order_id: "o1", worker_id: "w" })) as unknown as {
-      value: { lease_id: string };
-    };
+    const l1 = await engine.write("run_e", "lease", { actor, order_id: "o1", worker_id: "w" });
+    if (!l1.ok) throw new Error("lease refused");
     const done = {
       op: "complete" as const,
       actor,
@@ -193,9 +190,8 @@ describe("RunEngine", () => {
     ]);
 
     slow = true;
-    const l2 = (await engine.dispatch("run_e", { op: "lease", actor, order_id: "o2", worker_id: "w" })) as unknown as {
-      value: { lease_id: string };
-    };
+    const l2 = await engine.write("run_e", "lease", { actor, order_id: "o2", worker_id: "w" });
+    if (!l2.ok) throw new Error("lease refused");
     const started = Date.now();
     const r2 = await engine.dispatch("run_e", { ...done, order_id: "o2", lease_id: l2.value.lease_id, op_id: "b" });
     expect(Date.now() - started).toBeLessThan(2000);
