@@ -1,4 +1,4 @@
-// Gate rules (pure): the default approval matrix (DESIGN §4), team rule sets, and resolving a policy_key to a gate kind.
+// Gate rules (pure): the default approval matrix, team rule sets, and resolving a policy_key to a gate kind.
 import { z } from "zod";
 
 export const GATE_KINDS = ["auto", "soft", "hard", "deny"] as const;
@@ -55,7 +55,7 @@ export const GateRuleSet = z.strictObject({ rules: z.array(GateRule).max(200) })
 });
 export type GateRuleSet = z.infer<typeof GateRuleSet>;
 
-/** The SDOP approval matrix as DESIGN §4 fixes it; version 0 of every team's rules. */
+/** The default approval matrix (which failure or request needs which kind of gate); version 0 of every team's rules. */
 export const DEFAULT_GATE_RULES: GateRule[] = [
   { policy_key: "wrong_value", kind: "hard" },
   { policy_key: "budget_increase", kind: "soft", timeout_ms: 60_000, when: { increase_pct: { lte: 20 } } },

@@ -16,7 +16,7 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
 const MODE_RANK: Record<MemrlMode, number> = { off: 0, observe: 1, enforce: 2 };
 const KNOWN_CLASSES = new Set<string>(FAILURE_CLASSES);
 
-/** Index into ATTEMPT_BUCKETS of a 1-indexed attempt against max_attempts (seed 000 / DESIGN §4). */
+/** Index into ATTEMPT_BUCKETS of a 1-indexed attempt against max_attempts. */
 function bucketOf(attempt: number, maxAttempts: number): number {
   if (maxAttempts <= 0) return 3;
   if (attempt <= 1) return 0;

@@ -1,3 +1,4 @@
+// Tests of the MemRL evaluator (pure): attempt buckets, the built-in profile, failing closed, tie-breaks, modes.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {

@@ -1,3 +1,4 @@
+// HTTP tests of /v1/policy: decide, request handling, tokens, rate limits, the profile, the decision log and replay.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";

@@ -1,4 +1,4 @@
-// The start-of-run policy-memory snapshot (seed 004 R1): retry adjustments read once, sanitized, immutable for the run.
+// The start-of-run policy-memory snapshot: the team's learned retry adjustments, read once, sanitized, fixed for the run.
 
 export type RetryAdjustment = { backoff_multiplier: number; max_attempts_override: number | null };
 
@@ -6,7 +6,7 @@ export type PolicySnapshot = {
   version: "1.0.0";
   taken_at: number;
   retry_adjustments: Record<string, RetryAdjustment>;
-  /** DTL-STRAT-001 when a stored adjustment was out of bounds and replaced by the default */
+  /** "DTL-STRAT-001: …" (the warning code for "policy memory ignored, defaults apply") per adjustment out of bounds */
   warnings: string[];
 };
 
@@ -17,7 +17,8 @@ import type { RetryAdjustmentRow } from "../../ports/run-record";
 export const BACKOFF_MULTIPLIER_BOUNDS = [0.1, 10] as const;
 export const MAX_ATTEMPTS_OVERRIDE_BOUNDS = [1, 20] as const;
 
-/** Rows sorted by class (R2: deterministic order); out-of-bounds values reset to defaults with DTL-STRAT-001. */
+/** Rows sorted by class (the same rows always give the same snapshot); out-of-bounds values reset to defaults with a
+ * DTL-STRAT-001 warning. */
 export function buildSnapshot(rows: RetryAdjustmentRow[], takenAt: number): PolicySnapshot {
   const retry_adjustments: Record<string, RetryAdjustment> = {};
   const warnings: string[] = [];

@@ -1,4 +1,5 @@
-// Retry taxonomy (SDOP §11, DESIGN §4) combined with the MemRL decision and the run's snapshot: the next step after a failed attempt.
+// The retry taxonomy (what each failure class gets: back-off retries, a gate, a dead letter or a replan) combined
+// with the MemRL decision and the run's policy-memory snapshot: the next step after a failed attempt.
 
 import type { MemrlMode } from "../../../contracts/memrl-policy";
 import { FAILURE_CLASSES, type FailureClass } from "../../../contracts/memrl-policy";
@@ -24,8 +25,8 @@ type TaxonomyRule =
   | { kind: "replan"; memrl: FailureClass };
 
 /**
- * The SDOP table. Where it names no back-off (timeout, tool_error) the 1 s / 4 s steps apply; budget_exceeded is
- * the SDOP §9 "budget breach → refusal; retry with trimmed context once". `memrl` is the MemRL failure class the
+ * The taxonomy table. Where a class names no back-off of its own (timeout, tool_error) the 1 s / 4 s steps apply;
+ * budget_exceeded is refused and retried once (with trimmed context, by the worker). `memrl` is the MemRL failure class the
  * decision is asked with, so a team's MemRL profile applies to taxonomy classes too.
  */
 export const TAXONOMY: Record<TaxonomyClass, TaxonomyRule> = {
