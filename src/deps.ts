@@ -20,7 +20,7 @@ import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createDoVectorIndex } from "./adapters/vector/durable-object";
 import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
-import { createGateRuleCache, type GateRuleCache } from "./features/gates/gate-rule-cache";
+import { createGateRuleCache, type GateRuleCache } from "./features/gates";
 import { createMemoryHints } from "./features/memory/hints";
 import {
   createCardRefreshingMaintenance,
@@ -29,7 +29,7 @@ import {
 } from "./features/memory/learning-hooks";
 import { createMemoryService, type MemoryService } from "./features/memory/service";
 import { createSessions } from "./features/memory/sessions";
-import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
+import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy";
 import type { RunEngineNeeds, RunsService } from "./features/runs";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";

@@ -1,6 +1,7 @@
 // The gates feature's pure entry for the run reducer: gate state, the gate state machine, gate views, gate rules and
 // the deploy-target registry. No I/O and no routes, so the runs domain can use it without importing the HTTP side.
 export { DEPLOY_TARGET_SPECS, DEPLOY_TARGETS, type DeployNeeds, type DeployTarget, deployOpId } from "./deploy-targets";
+export type { GateRuleCache } from "./gate-rule-cache";
 export {
   type ApprovalRow,
   applyDecision,
@@ -14,4 +15,5 @@ export {
 } from "./machine";
 export type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";
 export { type ActiveGateRules, type GateKind, resolveGate } from "./rules";
+export { ApprovalResponse, DeployAccepted, GateView, GateViewSchema, OpenGateResponse } from "./schemas";
 export { earlyView, gateOpenView, gateView } from "./views";

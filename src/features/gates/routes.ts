@@ -6,7 +6,6 @@ import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { actorOf, callRun, runErrors } from "../runs";
-import { GateView, RunParams } from "../runs/schemas";
 import { proposeDeploy } from "./deploy";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import type { GatesNeeds } from "./index";
@@ -16,9 +15,11 @@ import {
   DeployAccepted,
   GateParams,
   GateRulesResponse,
+  GateView,
   MAX_CONTEXT_BYTES,
   OpenGateBody,
   OpenGateResponse,
+  RunParams,
 } from "./schemas";
 
 const errors = { ...commonErrors, ...runErrors };

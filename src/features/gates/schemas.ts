@@ -1,13 +1,53 @@
 // Wire shapes of the gate and approval routes (zod, with OpenAPI examples).
 import { z } from "zod";
-import { GateView } from "../runs/schemas";
 import { PolicyKey } from "./rules";
 
 const id = z.string().min(1).max(128);
 /** largest gate context (serialized JSON) */
 export const MAX_CONTEXT_BYTES = 16 * 1024;
 
+export const RunParams = z.object({ run_id: id });
 export const GateParams = z.object({ run_id: id, gate_id: id });
+
+/** A gate as the run and gate routes show it (without the OpenAPI name, for use inside other schemas). */
+export const GateViewSchema = z.object({
+  gate_id: z.string(),
+  run_id: z.string(),
+  op_id: z.string(),
+  policy_key: z.string(),
+  kind: z.enum(["auto", "soft", "hard", "deny"]),
+  status: z.enum(["pending", "approved", "auto_allowed", "denied", "aborted", "skipped"]),
+  rule_id: z.string(),
+  reason: z.string(),
+  opened_by: z.string(),
+  opened_at: z.int(),
+  timeout_ms: z.int().optional(),
+  deadline_at: z.int().optional(),
+  decision: z.string().optional(),
+  decided_by: z.string().optional(),
+  decided_at: z.int().optional(),
+  note: z.string().optional(),
+});
+export const GateView = GateViewSchema.meta({
+  id: "Gate",
+  example: {
+    gate_id: "gate_9a3f…",
+    run_id: "run_5b0c…",
+    op_id: "op-123",
+    policy_key: "schema_invalid",
+    kind: "soft",
+    status: "auto_allowed",
+    rule_id: "rules.v0#8",
+    reason: "schema_invalid → soft (120000 ms) (rules.v0#8)",
+    opened_by: "worker-7",
+    opened_at: 1767225600000,
+    timeout_ms: 120000,
+    deadline_at: 1767225720000,
+    decision: "auto_allow",
+    decided_by: "timer",
+    decided_at: 1767225720004,
+  },
+});
 
 export const OpenGateBody = z
   .strictObject({ policy_key: PolicyKey, op_id: id, context: z.record(z.string().max(64), z.unknown()).optional() })

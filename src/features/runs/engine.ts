@@ -6,10 +6,10 @@ import type { EventBus } from "../../ports/event-bus";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
 import type { RunRecordStore } from "../../ports/run-record";
 import type { RunStorage } from "../../ports/run-storage";
+import type { GateRuleCache } from "../gates/domain";
 import { DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
-import type { GateRuleCache } from "../gates/gate-rule-cache";
-import { canonicalJson, sha256Hex } from "../policy/decision-log";
-import type { TeamPolicyCache } from "../policy/team-policy-cache";
+import type { TeamPolicyCache } from "../policy/domain";
+import { canonicalJson, sha256Hex } from "../policy/domain";
 import type {
   Activation,
   CommandOf,

@@ -14,7 +14,7 @@ import {
   isAllow,
   openGate,
 } from "../gates/domain";
-import { canonicalJson } from "../policy/decision-log";
+import { canonicalJson } from "../policy/domain";
 import type { CommandOf, Failure } from "./model";
 import type { RunOpReply } from "./operations";
 import { conflict, deadLetterOrder, forbidden, notFound, type Tx, taskFields } from "./tx";

@@ -5,14 +5,12 @@ import { APPROVAL_DECISIONS } from "../../../contracts/approval-action.v1";
 import { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import type { Result } from "../../lib/result";
-import type { DeployTarget } from "../gates/deploy-targets";
-import { DEPLOY_TARGETS } from "../gates/deploy-targets";
-import { ApprovalResponse, DeployAccepted, OpenGateResponse } from "../gates/schemas";
+import type { DeployTarget } from "../gates/domain";
+import { ApprovalResponse, DEPLOY_TARGETS, DeployAccepted, GateView, OpenGateResponse } from "../gates/domain";
 import {
   CompleteResponse,
   CreateRunResponse,
   ExplainExit,
-  GateView,
   HeartbeatResponse,
   LeaseResponse,
   OrderCreated,

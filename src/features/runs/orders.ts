@@ -1,6 +1,6 @@
 // Orders and leases steps of the reducer (pure): post an order, lease it, heartbeat, and rescue an expired lease.
 import type { AppError } from "../../errors";
-import { canonicalJson } from "../policy/decision-log";
+import { canonicalJson } from "../policy/domain";
 import {
   type Actor,
   type CommandOf,

@@ -1,6 +1,7 @@
 // Wire shapes of the run routes (zod, with OpenAPI examples).
 import { z } from "zod";
 import { WorkOrderV1 } from "../../../contracts/work-order.v1";
+import { GateViewSchema } from "../gates/domain";
 
 const id = z.string().min(1).max(128);
 /** largest `output` a completion may carry (serialized JSON) */
@@ -65,45 +66,6 @@ export const CreateRunResponse = z
       policy_snapshot: { version: "1.0.0", taken_at: 1767225600000, retry_adjustments: {}, warnings: [] },
     },
   });
-
-const GateViewSchema = z.object({
-  gate_id: z.string(),
-  run_id: z.string(),
-  op_id: z.string(),
-  policy_key: z.string(),
-  kind: z.enum(["auto", "soft", "hard", "deny"]),
-  status: z.enum(["pending", "approved", "auto_allowed", "denied", "aborted", "skipped"]),
-  rule_id: z.string(),
-  reason: z.string(),
-  opened_by: z.string(),
-  opened_at: z.int(),
-  timeout_ms: z.int().optional(),
-  deadline_at: z.int().optional(),
-  decision: z.string().optional(),
-  decided_by: z.string().optional(),
-  decided_at: z.int().optional(),
-  note: z.string().optional(),
-});
-export const GateView = GateViewSchema.meta({
-  id: "Gate",
-  example: {
-    gate_id: "gate_9a3f…",
-    run_id: "run_5b0c…",
-    op_id: "op-123",
-    policy_key: "schema_invalid",
-    kind: "soft",
-    status: "auto_allowed",
-    rule_id: "rules.v0#8",
-    reason: "schema_invalid → soft (120000 ms) (rules.v0#8)",
-    opened_by: "worker-7",
-    opened_at: 1767225600000,
-    timeout_ms: 120000,
-    deadline_at: 1767225720000,
-    decision: "auto_allow",
-    decided_by: "timer",
-    decided_at: 1767225720004,
-  },
-});
 
 export const RunView = z
   .object({

@@ -3,7 +3,7 @@
 
 import type { MemrlMode } from "../../../contracts/memrl-policy";
 import { FAILURE_CLASSES, type FailureClass } from "../../../contracts/memrl-policy";
-import { type CompiledProfile, type Decision, decide } from "../policy/evaluator";
+import { type CompiledProfile, type Decision, decide } from "../policy/domain";
 import type { PolicySnapshot } from "./snapshot";
 
 export const TAXONOMY_CLASSES = [
