@@ -1,7 +1,7 @@
 // Test helpers for runs: start runs and orders over HTTP, reach a run's Durable Object, move its clock, fire its alarm.
 import { env, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import type { RunDO } from "../durable-objects/run-do";
-import type { RunState } from "../src/features/runs/model";
+import type { RunState } from "../src/features/runs";
 import { call, token } from "./helpers";
 
 export const stubFor = (runId: string) => env.RUN.get(env.RUN.idFromName(runId));

@@ -1,6 +1,7 @@
 // Run state, commands and effects of the per-run reducer (pure data; no I/O).
 import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
+import type { WardenEvent } from "../../ports/event-bus";
 import type { MemoryHint } from "../../ports/hints";
 import type { RecordOp } from "../../ports/run-record";
 import type { ActiveGateRules, DeployTarget, EarlyApproval, Gate, GateDecision } from "../gates/domain";
@@ -203,15 +204,8 @@ export type Command = { [K in RunWriteOp]: CommandOf<K> }[RunWriteOp] | { type: 
 
 // ---- effects -----------------------------------------------------------------------------
 
-export type WardenRunEvent = {
-  event_id: string;
-  type: string;
-  team_id: string;
-  run_id: string;
-  seq: number;
-  occurred_at: number;
-  [field: string]: unknown;
-};
+/** A WardenEvent (the EVENTS queue's type) from a run: always with its run id and its sequence number in the run. */
+export type WardenRunEvent = WardenEvent & { run_id: string; seq: number };
 
 export type { RecordOp };
 
