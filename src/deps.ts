@@ -1,6 +1,7 @@
 // makeDeps(env): the only place configuration is validated and adapters are built.
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
+import { createD1AuditLog } from "./adapters/d1/audit-log";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
@@ -30,6 +31,7 @@ import {
 import { createMemoryService, type MemoryService } from "./features/memory/service";
 import { createSessions } from "./features/memory/sessions";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
+import type { AuditLogStore } from "./ports/audit-log";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
@@ -78,6 +80,8 @@ export type Deps = {
   /** YARLI memories from task.failed / task.blocked, written through the guarded memory write use-case */
   taskMemory: TaskMemorySink;
   eventDeadLetters: EventDeadLetterStore;
+  /** audit_log: refused memory writes and other audited actions, listed by GET /v1/audit */
+  auditLog: AuditLogStore;
   sweepStore: SweepStore;
   memoryMaintenance: MemoryMaintenance;
   /** removes memories that left the hot tier from the vector index */
@@ -156,6 +160,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     learningStore: createD1LearningStore(env.DB),
     taskMemory: createTaskMemorySink(memory, () => deps.clock.now()),
     eventDeadLetters: createD1EventDeadLetterStore(env.DB),
+    auditLog: createD1AuditLog(db),
     sweepStore: createD1SweepStore(env.DB),
     memoryMaintenance: createCardRefreshingMaintenance(createD1MemoryMaintenance(env.DB), memory),
     memoryIndexSync: createIndexSync(vectorIndex),

@@ -117,7 +117,7 @@ async function storeTaskMemories(
       if (!result.ok) {
         refusals.push({
           event_id: `${w.eventId}:memory_store_failed`,
-          type: `${w.type.split(".")[0]}.memory_store_failed`,
+          type: "task.memory_store_failed",
           team_id: w.teamId,
           run_id: w.runId,
           occurred_at: deps.clock.now(),

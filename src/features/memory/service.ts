@@ -105,7 +105,7 @@ export function createMemoryService(d: MemoryServiceDeps) {
   ): never {
     const event = {
       event_id: d.newId("evt"),
-      type: "memory_store_failed",
+      type: "memory_store_failed" as const,
       team_id: principal.teamId,
       run_id: principal.runId ?? null,
       occurred_at: now,
