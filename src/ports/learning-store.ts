@@ -1,7 +1,39 @@
 // Port: where the learning consumer keeps idempotency keys, staged task outcomes, failure signatures and policy memory.
 
-import type { EntryState, RetryState } from "../features/learning/policy-memory";
 import type { Result } from "../lib/result";
+
+/** One policy memory entry (skill × context) as stored: counts, weight, recent outcome signatures, ledger head. */
+export type EntryState = {
+  entry_id: string;
+  team_id: string;
+  skill_name: string;
+  context_hash: string;
+  success_count: number;
+  failure_count: number;
+  avg_cost_units: number;
+  avg_steps: number;
+  base_weight: number;
+  /** outcome signatures, newest last, at most CIRCUIT_BREAK_AFTER */
+  recent_outcomes: string[];
+  learning_stopped: boolean;
+  archived: boolean;
+  last_used: number;
+  created_at: number;
+  ledger_seq: number;
+};
+
+/** One team's retry adjustment for one failure class, as stored. */
+export type RetryState = {
+  team_id: string;
+  failure_class: string;
+  recovered_count: number;
+  exhausted_count: number;
+  recovery_attempts_sum: number;
+  backoff_multiplier: number;
+  max_attempts_override: number | null;
+  ledger_seq: number;
+  updated_at: number;
+};
 
 /** The ledger's entry_id for a team's retry adjustment of one failure class. */
 export const retryEntryId = (teamId: string, failureClass: string) => `retry_adjustment:${teamId}:${failureClass}`;
