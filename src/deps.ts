@@ -22,14 +22,16 @@ import { createDoVectorIndex } from "./adapters/vector/durable-object";
 import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
 import { createGateRuleCache, type GateRuleCache } from "./features/gates/gate-rule-cache";
-import { createMemoryHints } from "./features/memory/hints";
 import {
   createCardRefreshingMaintenance,
   createIndexSync,
+  createMemoryHints,
+  createMemoryService,
+  createSessions,
   createTaskMemorySink,
-} from "./features/memory/learning-hooks";
-import { createMemoryService, type MemoryService } from "./features/memory/service";
-import { createSessions } from "./features/memory/sessions";
+  type MemoryService,
+  type Sessions,
+} from "./features/memory";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy/team-policy-cache";
 import type { AuditLogStore } from "./ports/audit-log";
 import type { Embedder } from "./ports/embedder";
@@ -97,7 +99,7 @@ export type Deps = {
   vectorIndex: VectorIndex;
   embedder: Embedder;
   memory: MemoryService;
-  sessions: ReturnType<typeof createSessions>;
+  sessions: Sessions;
 };
 
 function buildEmbedder(config: Config, env: Env): Embedder {

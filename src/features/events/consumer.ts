@@ -1,7 +1,7 @@
 // The EVENTS queue consumer: parses each message with the internal-event schema, groups by handler, acks once applied.
 import { InternalEvent, type InternalEventType, type RefusedWriteEvent } from "../../../contracts/internal-events";
 import type { Deps } from "../../deps";
-import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning/consume";
+import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning";
 import { recordDecisionEvents } from "../policy/decision-log";
 import { recordRefusals } from "./audit";
 

@@ -6,17 +6,13 @@ import type { LearningConflict, LearningStore, TaskSignalWrite } from "../../por
 import type { TaskMemorySink } from "../../ports/task-memory";
 import { sha256Hex } from "../policy/decision-log";
 import { parseRunCompletion, parseTaskSignal, retryObservations, skillTotals, stagedToOutcome } from "./events";
+import type { LearningNeeds } from "./needs";
 import { planRunLearning } from "./plan";
 import { DEFAULT_CONTEXT_HASH } from "./policy-memory";
 import { planTaskMemory, signatureText } from "./task-memory";
 
-export type LearningDeps = {
-  learningStore: LearningStore;
-  taskMemory: TaskMemorySink;
-  events: EventBus;
-  newId: (prefix: string) => string;
-  clock: { now(): number };
-};
+/** The consumer handlers' dependencies: the feature's declared needs. */
+export type LearningDeps = LearningNeeds;
 
 /** Lets a handler ack each message as soon as its effect is committed, so a later failure retries only the rest. */
 export type HandlerContext = { applied(eventId: string): void };

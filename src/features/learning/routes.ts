@@ -6,13 +6,14 @@ import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { canonicalJson } from "../policy/decision-log";
+import type { LearningNeeds } from "./needs";
 import { EventAccepted, PolicyMemorySnapshot, RankBody, RankResponse } from "./schemas";
 import { rankForRouting, snapshotPolicyMemory } from "./snapshot";
 
 /** Queue ids of API events are scoped by team, so one team's event_id can never shadow another's. */
 export const apiEventId = (teamId: string, eventId: string) => `api:${teamId}:${eventId}`;
 
-export const learningRoutes = featureApp()
+export const learningRoutes = featureApp<LearningNeeds>()
   .openapi(
     createRoute({
       method: "post",
