@@ -1,3 +1,4 @@
+// BufferedEventBus: concurrent enqueues coalesce into one publish; the first caller owns the flush.
 import { describe, expect, it } from "vitest";
 import type { WardenEvent } from "../../ports/event-bus";
 import { createBufferedEventBus } from "./buffered-event-bus";
