@@ -36,3 +36,22 @@ export function createD1AuditLog(db: DrizzleD1Database): AuditLogStore {
     },
   };
 }
+
+/**
+ * The one INSERT into audit_log, as a statement other adapters put in their own db.batch (so the audit row commits in
+ * the same transaction as the change it records). `onlyIfChanged`: written only when the batch's previous statement
+ * changed exactly one row.
+ */
+export function auditInsert(
+  db: D1Database,
+  e: AuditEntry,
+  opts: { onlyIfChanged?: boolean } = {},
+): D1PreparedStatement {
+  const columns = "INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at)";
+  const values = opts.onlyIfChanged
+    ? "SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1"
+    : "VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+  return db
+    .prepare(`${columns} ${values}`)
+    .bind(e.id, e.teamId, e.actor, e.action, e.subjectType, e.subjectId, JSON.stringify(e.metadata), e.createdAt);
+}

@@ -12,6 +12,7 @@ import {
   type StagedTaskRow,
   type StoredWithLedger,
 } from "../../ports/learning-store";
+import { auditInsert } from "./audit-log";
 
 /** D1 binds at most 100 parameters per statement. */
 const IN_CHUNK = 90;
@@ -322,19 +323,16 @@ export function createD1LearningStore(db: D1Database): LearningStore {
       for (const w of commit.writes) statements.push(ledgerInsert(w), stateWrite(w));
       if (commit.audit) {
         statements.push(
-          db
-            .prepare(
-              `INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at)
-               VALUES (?, ?, 'learning', ?, 'run', ?, ?, ?)`,
-            )
-            .bind(
-              commit.audit.id,
-              commit.teamId,
-              commit.audit.action,
-              commit.runId,
-              JSON.stringify(commit.audit.metadata),
-              commit.now,
-            ),
+          auditInsert(db, {
+            id: commit.audit.id,
+            teamId: commit.teamId,
+            actor: "learning",
+            action: commit.audit.action,
+            subjectType: "run",
+            subjectId: commit.runId,
+            metadata: commit.audit.metadata,
+            createdAt: commit.now,
+          }),
         );
       }
       statements.push(
