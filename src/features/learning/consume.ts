@@ -1,9 +1,8 @@
 // Use-cases behind the EVENTS consumer: task.* events (staging, signatures, YARLI memories) and run.completed learning.
 
 import { ok, type Result } from "../../lib/result";
-import type { EventBus, WardenEvent } from "../../ports/event-bus";
+import type { WardenEvent } from "../../ports/event-bus";
 import type { LearningConflict, LearningStore, TaskSignalWrite } from "../../ports/learning-store";
-import type { TaskMemorySink } from "../../ports/task-memory";
 import { sha256Hex } from "../policy/decision-log";
 import { parseRunCompletion, parseTaskSignal, retryObservations, skillTotals, stagedToOutcome } from "./events";
 import type { LearningNeeds } from "./needs";
