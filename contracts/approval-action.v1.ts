@@ -1,4 +1,4 @@
-// ApprovalAction v1 (SDOP §10): a human's (or the timer's) decision on a gate.
+// ApprovalAction v1 (an SDOP contract): a human's (or the timer's) decision on a gate.
 import { z } from "zod";
 
 export const APPROVAL_DECISIONS = ["approve_retry", "approve_skip", "approve_abort", "auto_allow", "deny"] as const;

@@ -1,3 +1,4 @@
+// Drift test: each contract's checked-in JSON Schema matches its zod source, and every example validates against both.
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { CONTRACTS, toJsonSchema } from "./index";

@@ -1,6 +1,7 @@
 // Registry of the checked-in contracts: each zod source with its generated JSON Schema file and examples.
 import { z } from "zod";
 import { ApprovalActionV1 } from "./approval-action.v1";
+import { InternalEvent } from "./internal-events";
 import { MemrlPolicyProfile } from "./memrl-policy";
 import { SessionEventV1 } from "./session-event.v1";
 import { TaskEventV1 } from "./task-event.v1";
@@ -15,6 +16,7 @@ export const CONTRACTS: ContractEntry[] = [
   { name: "approval-action.v1", schema: ApprovalActionV1 },
   { name: "session-event.v1", schema: SessionEventV1 },
   { name: "task-event.v1", schema: TaskEventV1 },
+  { name: "internal-events", schema: InternalEvent },
 ];
 
 /** The checked-in JSON Schema of a contract: draft 2020-12, with a stable $id. */

@@ -1,4 +1,4 @@
-// WorkOrder v1 (SDOP §10): one unit of work a worker leases, runs and completes.
+// WorkOrder v1 (an SDOP contract): one unit of work a worker leases, runs and completes.
 import { z } from "zod";
 
 export const WorkOrderV1 = z

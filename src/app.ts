@@ -3,6 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import { AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
+import { eventsRoutes } from "./features/events/routes";
 import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
 import { learningRoutes } from "./features/learning/routes";
@@ -34,6 +35,7 @@ export function createApp() {
   app.route("/", runsRoutes);
   app.route("/", gatesRoutes);
   app.route("/", memoryRoutes);
+  app.route("/", eventsRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -1,6 +1,7 @@
 // makeDeps(env): the only place configuration is validated and adapters are built.
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
+import { createD1AuditLog } from "./adapters/d1/audit-log";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
@@ -21,16 +22,19 @@ import { createDoVectorIndex } from "./adapters/vector/durable-object";
 import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
 import { createGateRuleCache, type GateRuleCache } from "./features/gates";
-import { createMemoryHints } from "./features/memory/hints";
 import {
   createCardRefreshingMaintenance,
   createIndexSync,
+  createMemoryHints,
+  createMemoryService,
+  createSessions,
   createTaskMemorySink,
-} from "./features/memory/learning-hooks";
-import { createMemoryService, type MemoryService } from "./features/memory/service";
-import { createSessions } from "./features/memory/sessions";
+  type MemoryService,
+  type Sessions,
+} from "./features/memory";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy";
 import type { RunEngineNeeds, RunsService } from "./features/runs";
+import type { AuditLogStore } from "./ports/audit-log";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
@@ -78,6 +82,8 @@ export type Deps = {
   /** YARLI memories from task.failed / task.blocked, written through the guarded memory write use-case */
   taskMemory: TaskMemorySink;
   eventDeadLetters: EventDeadLetterStore;
+  /** audit_log: refused memory writes and other audited actions, listed by GET /v1/audit */
+  auditLog: AuditLogStore;
   sweepStore: SweepStore;
   memoryMaintenance: MemoryMaintenance;
   /** removes memories that left the hot tier from the vector index */
@@ -93,7 +99,7 @@ export type Deps = {
   vectorIndex: VectorIndex;
   embedder: Embedder;
   memory: MemoryService;
-  sessions: ReturnType<typeof createSessions>;
+  sessions: Sessions;
 };
 
 function buildEmbedder(config: Config, env: Env): Embedder {
@@ -156,6 +162,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     learningStore: createD1LearningStore(env.DB),
     taskMemory: createTaskMemorySink(memory, () => deps.clock.now()),
     eventDeadLetters: createD1EventDeadLetterStore(env.DB),
+    auditLog: createD1AuditLog(db),
     sweepStore: createD1SweepStore(env.DB),
     memoryMaintenance: createCardRefreshingMaintenance(createD1MemoryMaintenance(env.DB), memory),
     memoryIndexSync: createIndexSync(vectorIndex),

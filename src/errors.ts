@@ -84,3 +84,9 @@ export function internalError(requestId: string): WireError {
     headers: {},
   };
 }
+
+/** Routes only: the value of a use-case's Result, or the AppFailure that onError maps to the wire envelope. */
+export function orFail<T>(result: { ok: true; value: T } | { ok: false; error: AppError }): T {
+  if (result.ok) return result.value;
+  throw new AppFailure(result.error);
+}

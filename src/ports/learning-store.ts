@@ -1,5 +1,39 @@
 // Port: where the learning consumer keeps idempotency keys, staged task outcomes, failure signatures and policy memory.
-import type { EntryState, RetryState } from "../features/learning/policy-memory";
+
+import type { Result } from "../lib/result";
+
+/** One policy memory entry (skill × context) as stored: counts, weight, recent outcome signatures, ledger head. */
+export type EntryState = {
+  entry_id: string;
+  team_id: string;
+  skill_name: string;
+  context_hash: string;
+  success_count: number;
+  failure_count: number;
+  avg_cost_units: number;
+  avg_steps: number;
+  base_weight: number;
+  /** outcome signatures, newest last, at most CIRCUIT_BREAK_AFTER */
+  recent_outcomes: string[];
+  learning_stopped: boolean;
+  archived: boolean;
+  last_used: number;
+  created_at: number;
+  ledger_seq: number;
+};
+
+/** One team's retry adjustment for one failure class, as stored. */
+export type RetryState = {
+  team_id: string;
+  failure_class: string;
+  recovered_count: number;
+  exhausted_count: number;
+  recovery_attempts_sum: number;
+  backoff_multiplier: number;
+  max_attempts_override: number | null;
+  ledger_seq: number;
+  updated_at: number;
+};
 
 /** The ledger's entry_id for a team's retry adjustment of one failure class. */
 export const retryEntryId = (teamId: string, failureClass: string) => `retry_adjustment:${teamId}:${failureClass}`;
@@ -86,7 +120,10 @@ export interface LearningStore {
    * Applies task.* events in ONE db.batch: the processed_event key, the staged outcome and the signature count
    * per event. Returns each event's signature count after the write. Throws when any statement fails.
    */
-  applyTaskSignals(signals: TaskSignalWrite[], now: number): Promise<Map<string, number | null>>;
+  applyTaskSignals(
+    signals: TaskSignalWrite[],
+    now: number,
+  ): Promise<Result<Map<string, number | null>, LearningConflict>>;
   stagedTasks(teamId: string, runId: string): Promise<StagedTaskRow[]>;
   loadLearningState(
     teamId: string,
@@ -96,9 +133,9 @@ export interface LearningStore {
   ): Promise<LearningState>;
   /**
    * One db.batch: processed_event, then per write the guarded ledger insert followed by the state change, then the
-   * run's staged rows are dropped. A guard that no longer holds aborts the whole batch (throws).
+   * run's staged rows are dropped. A guard that no longer holds aborts the whole batch (an error result).
    */
-  commitLearning(commit: LearningCommit): Promise<void>;
+  commitLearning(commit: LearningCommit): Promise<Result<void, LearningConflict>>;
   /** raw rows for the snapshot (validated by the domain) */
   snapshotRows(teamId: string): Promise<{ entries: Record<string, unknown>[]; retries: Record<string, unknown>[] }>;
   /** gate.opened / gate.decided, upserted by (team, gate) */
@@ -118,12 +155,5 @@ export interface LearningStore {
   ): Promise<void>;
 }
 
-/** Thrown by the adapter when a batch lost a race: the event was applied meanwhile, or a guard no longer held. */
-export class LearningConflict extends Error {
-  constructor(
-    readonly kind: "already_processed" | "state_moved",
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A batch that lost a race: the event was applied by another delivery meanwhile, or a guard no longer held. */
+export type LearningConflict = { kind: "already_processed" | "state_moved"; message: string };

@@ -1,6 +1,6 @@
 // Port: memory lifecycle for the daily sweep (importance decay, tier moves, TTL expiry) and the vector index hook.
 
-/** The DESIGN §4 numbers the sweep passes in (the adapter holds mechanics, not policy). */
+/** The lifecycle numbers the sweep passes in (the adapter holds mechanics, not policy). */
 export type TierRules = {
   baseImportance: number;
   /** hot → warm when importance is below this … */

@@ -1,8 +1,9 @@
 // LearningStore over D1 (raw prepared statements): idempotency keys, staged task outcomes, signatures, policy memory.
+import { err, ok } from "../../lib/result";
 import {
   type EntryWrite,
   type LearningCommit,
-  LearningConflict,
+  type LearningConflict,
   type LearningState,
   type LearningStore,
   type LedgerHead,
@@ -11,6 +12,7 @@ import {
   type StagedTaskRow,
   type StoredWithLedger,
 } from "../../ports/learning-store";
+import { auditInsert } from "./audit-log";
 
 /** D1 binds at most 100 parameters per statement. */
 const IN_CHUNK = 90;
@@ -33,16 +35,16 @@ function parseHead(value: unknown): LedgerHead | null {
 }
 
 /** Maps a failed batch to a conflict the use-case understands; anything else is rethrown as is. */
-function translate(e: unknown): never {
+function translate(e: unknown): { ok: false; error: LearningConflict } {
   const text = String(e);
   if (/UNIQUE constraint failed: processed_event\.event_id/i.test(text)) {
-    throw new LearningConflict("already_processed", "event applied by another delivery");
+    return err({ kind: "already_processed", message: "event applied by another delivery" });
   }
   if (
     /NOT NULL constraint failed: policy_memory_ledger\.entry_id/i.test(text) ||
     /UNIQUE constraint failed: (policy_memory_ledger|policy_memory_entry|retry_adjustment)\./i.test(text)
   ) {
-    throw new LearningConflict("state_moved", "policy memory changed under this write");
+    return err({ kind: "state_moved", message: "policy memory changed under this write" });
   }
   throw e;
 }
@@ -236,19 +238,19 @@ export function createD1LearningStore(db: D1Database): LearningStore {
         }
       }
       const counts = new Map<string, number | null>();
-      if (statements.length === 0) return counts;
+      if (statements.length === 0) return ok(counts);
       let results: D1Result[];
       try {
         results = await db.batch(statements);
       } catch (e) {
-        translate(e);
+        return translate(e);
       }
       for (const s of signals) {
         const at = countAt.get(s.eventId);
         const row = at === undefined ? undefined : (results[at]?.results[0] as { count: number } | undefined);
         counts.set(s.eventId, row ? row.count : null);
       }
-      return counts;
+      return ok(counts);
     },
 
     async stagedTasks(teamId, runId) {
@@ -321,19 +323,16 @@ export function createD1LearningStore(db: D1Database): LearningStore {
       for (const w of commit.writes) statements.push(ledgerInsert(w), stateWrite(w));
       if (commit.audit) {
         statements.push(
-          db
-            .prepare(
-              `INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at)
-               VALUES (?, ?, 'learning', ?, 'run', ?, ?, ?)`,
-            )
-            .bind(
-              commit.audit.id,
-              commit.teamId,
-              commit.audit.action,
-              commit.runId,
-              JSON.stringify(commit.audit.metadata),
-              commit.now,
-            ),
+          auditInsert(db, {
+            id: commit.audit.id,
+            teamId: commit.teamId,
+            actor: "learning",
+            action: commit.audit.action,
+            subjectType: "run",
+            subjectId: commit.runId,
+            metadata: commit.audit.metadata,
+            createdAt: commit.now,
+          }),
         );
       }
       statements.push(
@@ -342,8 +341,9 @@ export function createD1LearningStore(db: D1Database): LearningStore {
       try {
         await db.batch(statements);
       } catch (e) {
-        translate(e);
+        return translate(e);
       }
+      return ok(undefined);
     },
 
     async snapshotRows(teamId) {

@@ -2,8 +2,8 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { BASE_IMPORTANCE, IMPORTANCE_CAP, type MemoryClass, type Tier, USE_BOOST } from "../../features/memory/ranking";
 import type { MemDoc, MemoryStore, SessionEventRow } from "../../ports/memory-store";
+import { BASE_IMPORTANCE, IMPORTANCE_CAP, type MemoryClass, type Tier, USE_BOOST } from "../../ports/memory-store";
 import { memActivations, memActorImportance, memDocs, memUseEvents, sessionEvents } from "./schema";
 
 type DocRow = typeof memDocs.$inferSelect;

@@ -1,5 +1,7 @@
 // SweepStore over D1: guarded lease upserts, retention deletes, archiving, decision counts, guarded ceiling lowering.
+
 import type { SweepStore } from "../../ports/sweep-store";
+import { auditInsert } from "./audit-log";
 
 const RANK = (column: string) => `(CASE ${column} WHEN 'enforce' THEN 2 WHEN 'observe' THEN 1 ELSE 0 END)`;
 const DELETE_PAGE = 5000;
@@ -57,12 +59,16 @@ export function createD1SweepStore(db: D1Database): SweepStore {
       if (out.length > 0) {
         await db.batch(
           out.map((t) =>
-            db
-              .prepare(
-                `INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at)
-                 VALUES (?, ?, 'sweep', 'policy_memory.archived', 'policy_memory', ?, ?, ?)`,
-              )
-              .bind(auditId(), t.teamId, t.teamId, JSON.stringify({ entry_ids: t.entryIds, cutoff }), now),
+            auditInsert(db, {
+              id: auditId(),
+              teamId: t.teamId,
+              actor: "sweep",
+              action: "policy_memory.archived",
+              subjectType: "policy_memory",
+              subjectId: t.teamId,
+              metadata: { entry_ids: t.entryIds, cutoff },
+              createdAt: now,
+            }),
           ),
         );
       }
@@ -112,19 +118,20 @@ export function createD1SweepStore(db: D1Database): SweepStore {
           )
           .bind(change.teamId, change.to, change.reason, change.now),
         // written only when the statement above changed the ceiling (same transaction)
-        db
-          .prepare(
-            `INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at)
-             SELECT ?, ?, ?, 'policy.rollback', 'team_mode', ?, ?, ? WHERE changes() = 1`,
-          )
-          .bind(
-            change.audit.id,
-            change.teamId,
-            change.audit.actor,
-            change.teamId,
-            JSON.stringify({ ...change.audit.metadata, from: change.from, to: change.to }),
-            change.now,
-          ),
+        auditInsert(
+          db,
+          {
+            id: change.audit.id,
+            teamId: change.teamId,
+            actor: change.audit.actor,
+            action: "policy.rollback",
+            subjectType: "team_mode",
+            subjectId: change.teamId,
+            metadata: { ...change.audit.metadata, from: change.from, to: change.to },
+            createdAt: change.now,
+          },
+          { onlyIfChanged: true },
+        ),
       ]);
       return (upsert?.meta.changes ?? 0) === 1;
     },

@@ -1,70 +1,126 @@
-// The EVENTS queue consumer: groups a batch by handler, acks each message once its effect is committed, retries the rest.
-
+// The EVENTS queue consumer: parses each message with the internal-event schema, groups by handler, acks once applied.
+import { InternalEvent, type InternalEventType, type RefusedWriteEvent } from "../../../contracts/internal-events";
 import type { Deps } from "../../deps";
-import type { WardenEvent } from "../../ports/event-bus";
-import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning/consume";
+import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning";
 import { recordDecisionEvents } from "../policy/decision-log";
+import { recordRefusals } from "./audit";
 
 /**
  * Applies a group of events; returns the ids that failed (to retry), or throws to retry every message of the group
  * not yet reported through `ctx.applied`.
  */
-export type EventHandler = (events: WardenEvent[], deps: Deps, ctx: HandlerContext) => Promise<Set<string> | undefined>;
+export type EventHandler = (
+  events: InternalEvent[],
+  deps: Deps,
+  ctx: HandlerContext,
+) => Promise<Set<string> | undefined>;
 
 const taskEvents: EventHandler = (events, deps, ctx) => applyTaskEvents(events, deps, ctx);
+const refusals: EventHandler = async (events, deps) => {
+  await recordRefusals(events as RefusedWriteEvent[], deps.auditLog);
+  return undefined;
+};
+/** The rollback sweep writes its audit row in the same D1 transaction as the ceiling change; the event adds nothing. */
+const alreadyAudited: EventHandler = async () => undefined;
+/** Run trace events live in the run's own event log (Durable Object storage, ev:<seq>); nothing to add here. */
+const keptByRun: EventHandler = async () => undefined;
 
-export const EVENT_HANDLERS: Record<string, EventHandler> = {
-  "policy.decided": recordDecisionEvents,
+/** One entry per event type: what the consumer does with it. Every type of the union has one (checked by tsc). */
+export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
+  "policy.decided": (events, deps) => recordDecisionEvents(events, deps),
   "task.failed": taskEvents,
   "task.blocked": taskEvents,
   "task.completed": taskEvents,
   "run.completed": applyRunCompletions,
   "gate.opened": recordGateEvents,
   "gate.decided": recordGateEvents,
+  memory_store_failed: refusals,
+  "task.memory_store_failed": refusals,
+  "policy.rollback": alreadyAudited,
+  "run.started": keptByRun,
+  "run.running": keptByRun,
+  "run.reopened": keptByRun,
+  "task.created": keptByRun,
+  "task.leased": keptByRun,
+  "task.lease_expired": keptByRun,
+  "task.requeued": keptByRun,
+  "task.skipped": keptByRun,
+  "task.revoked": keptByRun,
+  "task.dead_lettered": keptByRun,
+  "dead_letter.reissued": keptByRun,
+  "approval.queued": keptByRun,
+  "budget.breached": keptByRun,
+  "budget.increased": keptByRun,
+  "policy.deploy_approved": keptByRun,
 };
 
-export async function consumeEvents(batch: MessageBatch<unknown>, deps: Deps): Promise<void> {
-  // Types that share a handler (task.*) share its group, so they are written in one batch.
-  const groups = new Map<EventHandler, Message<unknown>[]>();
+const handlerOf = (type: unknown): EventHandler | undefined =>
+  typeof type === "string" && Object.hasOwn(EVENT_HANDLERS, type)
+    ? EVENT_HANDLERS[type as InternalEventType]
+    : undefined;
+
+type Parsed = { message: Message<unknown>; event: InternalEvent };
+
+/** Sorts a batch: unknown types and bodies without an event_id are acked, malformed known events retried. */
+function groupByHandler(batch: MessageBatch<unknown>): Map<EventHandler, Parsed[]> {
+  const groups = new Map<EventHandler, Parsed[]>();
   for (const message of batch.messages) {
-    const body = message.body as Partial<WardenEvent> | null;
-    const handler = body && typeof body.type === "string" ? EVENT_HANDLERS[body.type] : undefined;
+    const body = message.body as { type?: unknown; event_id?: unknown } | null;
+    const handler = handlerOf(body?.type);
     if (!handler || typeof body?.event_id !== "string") {
       // Nothing here can apply it; a later consumer version may. Ack so it does not block the queue.
       message.ack();
       continue;
     }
+    const parsed = InternalEvent.safeParse(message.body);
+    if (!parsed.success) {
+      // A known type that does not fit its schema: retry, so after max_retries it lands in the dead-letter queue.
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          msg: "events consumer: malformed event",
+          event_id: body.event_id,
+          type: body.type,
+        }),
+      );
+      message.retry();
+      continue;
+    }
     const group = groups.get(handler) ?? [];
-    group.push(message);
+    group.push({ message, event: parsed.data });
     groups.set(handler, group);
   }
-  for (const [handler, messages] of groups) {
-    const acked = new Set<Message<unknown>>();
-    const byId = new Map<string, Message<unknown>[]>();
-    for (const m of messages) {
-      const id = (m.body as WardenEvent).event_id;
-      byId.set(id, [...(byId.get(id) ?? []), m]);
+  return groups;
+}
+
+async function applyGroup(handler: EventHandler, items: Parsed[], deps: Deps): Promise<void> {
+  const acked = new Set<Message<unknown>>();
+  const byId = new Map<string, Message<unknown>[]>();
+  for (const { message, event } of items) byId.set(event.event_id, [...(byId.get(event.event_id) ?? []), message]);
+  const ack = (m: Message<unknown>) => {
+    if (acked.has(m)) return;
+    acked.add(m);
+    m.ack();
+  };
+  const ctx: HandlerContext = { applied: (id) => byId.get(id)?.forEach(ack) };
+  try {
+    const failed = await handler(
+      items.map((i) => i.event),
+      deps,
+      ctx,
+    );
+    for (const { message, event } of items) {
+      if (acked.has(message)) continue;
+      if (failed?.has(event.event_id)) message.retry();
+      else ack(message);
     }
-    const ack = (m: Message<unknown>) => {
-      if (acked.has(m)) return;
-      acked.add(m);
-      m.ack();
-    };
-    const ctx: HandlerContext = { applied: (id) => byId.get(id)?.forEach(ack) };
-    try {
-      const failed = await handler(
-        messages.map((m) => m.body as WardenEvent),
-        deps,
-        ctx,
-      );
-      for (const m of messages) {
-        if (acked.has(m)) continue;
-        if (failed?.has((m.body as WardenEvent).event_id)) m.retry();
-        else ack(m);
-      }
-    } catch (e) {
-      console.error(JSON.stringify({ level: "error", msg: "events consumer: handler failed", error: String(e) }));
-      for (const m of messages) if (!acked.has(m)) m.retry();
-    }
+  } catch (e) {
+    console.error(JSON.stringify({ level: "error", msg: "events consumer: handler failed", error: String(e) }));
+    for (const { message } of items) if (!acked.has(message)) message.retry();
   }
+}
+
+export async function consumeEvents(batch: MessageBatch<unknown>, deps: Deps): Promise<void> {
+  // Types that share a handler (task.*) share its group, so they are written in one batch.
+  for (const [handler, items] of groupByHandler(batch)) await applyGroup(handler, items, deps);
 }

@@ -1,20 +1,17 @@
 // Use-cases behind the EVENTS consumer: task.* events (staging, signatures, YARLI memories) and run.completed learning.
-import type { EventBus, WardenEvent } from "../../ports/event-bus";
-import { LearningConflict, type LearningStore, type TaskSignalWrite } from "../../ports/learning-store";
-import type { TaskMemorySink } from "../../ports/task-memory";
+
+import { ok, type Result } from "../../lib/result";
+import type { WardenEvent } from "../../ports/event-bus";
+import type { LearningConflict, LearningStore, TaskSignalWrite } from "../../ports/learning-store";
 import { sha256Hex } from "../policy/decision-log";
 import { parseRunCompletion, parseTaskSignal, retryObservations, skillTotals, stagedToOutcome } from "./events";
+import type { LearningNeeds } from "./needs";
 import { planRunLearning } from "./plan";
 import { DEFAULT_CONTEXT_HASH } from "./policy-memory";
 import { planTaskMemory, signatureText } from "./task-memory";
 
-export type LearningDeps = {
-  learningStore: LearningStore;
-  taskMemory: TaskMemorySink;
-  events: EventBus;
-  newId: (prefix: string) => string;
-  clock: { now(): number };
-};
+/** The consumer handlers' dependencies: the feature's declared needs. */
+export type LearningDeps = LearningNeeds;
 
 /** Lets a handler ack each message as soon as its effect is committed, so a later failure retries only the rest. */
 export type HandlerContext = { applied(eventId: string): void };
@@ -69,25 +66,37 @@ export async function applyTaskEvents(
   const writes = [...fresh.values()];
   let counts = new Map<string, number | null>();
   const applyOne = async (w: (typeof writes)[number]) => {
+    let error: unknown;
     try {
       const one = await deps.learningStore.applyTaskSignals([w], now);
-      counts.set(w.eventId, one.get(w.eventId) ?? null);
-      ctx.applied(w.eventId);
-    } catch (e) {
-      if (e instanceof LearningConflict && e.kind === "already_processed") ctx.applied(w.eventId);
-      else {
-        log("error", "events consumer: task event failed", { event_id: w.eventId, error: String(e) });
-        failed.add(w.eventId);
+      if (one.ok) {
+        counts.set(w.eventId, one.value.get(w.eventId) ?? null);
+        ctx.applied(w.eventId);
+        return;
       }
+      // applied by another delivery meanwhile: done
+      if (one.error.kind === "already_processed") return ctx.applied(w.eventId);
+      error = one.error.message;
+    } catch (e) {
+      error = e;
     }
+    log("error", "events consumer: task event failed", { event_id: w.eventId, error: String(error) });
+    failed.add(w.eventId);
   };
   if (writes.length > 0) {
     if (mode === "batch") {
+      let batch: Awaited<ReturnType<LearningStore["applyTaskSignals"]>> | undefined;
       try {
-        counts = await deps.learningStore.applyTaskSignals(writes, now);
-        for (const w of writes) ctx.applied(w.eventId);
+        batch = await deps.learningStore.applyTaskSignals(writes, now);
       } catch (e) {
         log("warn", "events consumer: batch write failed; applying one by one", { error: String(e) });
+      }
+      if (batch?.ok) {
+        counts = batch.value;
+        for (const w of writes) ctx.applied(w.eventId);
+      } else {
+        if (batch)
+          log("warn", "events consumer: batch write failed; applying one by one", { error: batch.error.message });
         for (const w of writes) await applyOne(w);
       }
     } else {
@@ -117,7 +126,7 @@ async function storeTaskMemories(
       if (!result.ok) {
         refusals.push({
           event_id: `${w.eventId}:memory_store_failed`,
-          type: `${w.type.split(".")[0]}.memory_store_failed`,
+          type: "task.memory_store_failed",
           team_id: w.teamId,
           run_id: w.runId,
           occurred_at: deps.clock.now(),
@@ -160,23 +169,31 @@ export async function applyRunCompletions(
     }
     if (seen.has(run.eventId)) continue;
     seen.add(run.eventId);
+    let error: unknown;
     try {
-      await learnRun(run, deps, now);
-      ctx.applied(run.eventId);
-    } catch (e) {
-      if (e instanceof LearningConflict && e.kind === "already_processed") ctx.applied(run.eventId);
-      else {
-        log("error", "events consumer: run learning failed", { event_id: run.eventId, error: String(e) });
-        failed.add(run.eventId);
+      const learned = await learnRun(run, deps, now);
+      // applied, or applied by another delivery meanwhile: done either way
+      if (learned.ok || learned.error.kind === "already_processed") {
+        ctx.applied(run.eventId);
+        continue;
       }
+      error = learned.error.message;
+    } catch (e) {
+      error = e;
     }
+    log("error", "events consumer: run learning failed", { event_id: run.eventId, error: String(error) });
+    failed.add(run.eventId);
   }
   return failed;
 }
 
-async function learnRun(run: NonNullable<ReturnType<typeof parseRunCompletion>>, deps: LearningDeps, now: number) {
+async function learnRun(
+  run: NonNullable<ReturnType<typeof parseRunCompletion>>,
+  deps: LearningDeps,
+  now: number,
+): Promise<Result<void, LearningConflict>> {
   const store = deps.learningStore;
-  if ((await store.processedAmong([run.eventId])).has(run.eventId)) return;
+  if ((await store.processedAmong([run.eventId])).has(run.eventId)) return ok(undefined);
   const tasks = run.tasks ?? (await store.stagedTasks(run.teamId, run.runId)).map(stagedToOutcome);
   const totals = skillTotals(tasks);
   const skills = await Promise.all(
@@ -214,7 +231,7 @@ async function learnRun(run: NonNullable<ReturnType<typeof parseRunCompletion>>,
       event_id: run.eventId,
       entry: plan.ledgerKey,
     });
-    await store.commitLearning({
+    return store.commitLearning({
       eventId: run.eventId,
       teamId: run.teamId,
       runId: run.runId,
@@ -226,7 +243,6 @@ async function learnRun(run: NonNullable<ReturnType<typeof parseRunCompletion>>,
         metadata: { event_id: run.eventId, reason: plan.reason, entry: plan.ledgerKey, entry_id: plan.entryId },
       },
     });
-    return;
   }
   for (const w of plan.warnings) {
     log(w.startsWith("DTL-STRAT-001") ? "error" : "warn", "policy memory", {
@@ -236,7 +252,7 @@ async function learnRun(run: NonNullable<ReturnType<typeof parseRunCompletion>>,
       warning: w,
     });
   }
-  await store.commitLearning({
+  return store.commitLearning({
     eventId: run.eventId,
     teamId: run.teamId,
     runId: run.runId,

@@ -106,19 +106,24 @@ describe("per-message ack and retry", () => {
 
   it("acks the messages a thrown handler had already applied and retries the rest", async () => {
     const { deps } = testDeps(NOW);
-    EVENT_HANDLERS["test.half_then_throw"] = async (events, _deps, ctx) => {
+    // a handler that dies half-way, swapped in for one event type of the union for this test
+    const original = EVENT_HANDLERS["budget.breached"];
+    EVENT_HANDLERS["budget.breached"] = async (events, _deps, ctx) => {
       ctx.applied((events[0] as { event_id: string }).event_id);
       throw new Error("died after the first event");
     };
     try {
-      const bodies = ["h-1", "h-2", "h-3"].map((event_id) => ({
+      const bodies = ["h-1", "h-2", "h-3"].map((event_id, i) => ({
         event_id,
-        type: "test.half_then_throw",
+        type: "budget.breached",
         team_id: "t",
+        run_id: "r",
+        seq: i + 1,
+        occurred_at: NOW,
       }));
       expect(await deliver(deps, bodies)).toEqual({ acked: ["h-1"], retried: ["h-2", "h-3"] });
     } finally {
-      delete EVENT_HANDLERS["test.half_then_throw"];
+      EVENT_HANDLERS["budget.breached"] = original;
     }
   });
 

@@ -1,5 +1,8 @@
-// Policy memory (seed 004), pure: decay on read, bounded weights, the circular-learning breaker, snapshots, ranking.
+// Policy memory, pure: decay on read, bounded weights, the circular-learning breaker, snapshots, ranking.
 import { z } from "zod";
+import type { EntryState, RetryState } from "../../ports/learning-store";
+
+export type { EntryState, RetryState };
 
 export const DAY_MS = 86_400_000;
 export const DECAY_BASE = 0.95;
@@ -15,25 +18,6 @@ export const STRAT_RESET_CODE = "DTL-STRAT-001";
 export const DEFAULT_CONTEXT_HASH = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 /** 0.95^days < 0.1 exactly when days > ln 0.1 / ln 0.95 (≈ 44.89 d); in whole milliseconds: */
 export const ARCHIVE_AFTER_MS = Math.floor((Math.log(DECAY_FLOOR) / Math.log(DECAY_BASE)) * DAY_MS);
-
-export type EntryState = {
-  entry_id: string;
-  team_id: string;
-  skill_name: string;
-  context_hash: string;
-  success_count: number;
-  failure_count: number;
-  avg_cost_units: number;
-  avg_steps: number;
-  base_weight: number;
-  /** outcome signatures, newest last, at most CIRCUIT_BREAK_AFTER */
-  recent_outcomes: string[];
-  learning_stopped: boolean;
-  archived: boolean;
-  last_used: number;
-  created_at: number;
-  ledger_seq: number;
-};
 
 /** One skill's result in one run (W4: a run contributes at most one outcome per skill and context). */
 export type SkillOutcome = {
@@ -336,18 +320,6 @@ export function rankSkills(snapshot: PolicyMemorySnapshot, skills: string[], con
 export const MIN_RETRY_SAMPLES = 3;
 export const BACKOFF_BOUNDS = [1, 3] as const;
 export const MAX_ATTEMPTS_BOUNDS = [2, 6] as const;
-
-export type RetryState = {
-  team_id: string;
-  failure_class: string;
-  recovered_count: number;
-  exhausted_count: number;
-  recovery_attempts_sum: number;
-  backoff_multiplier: number;
-  max_attempts_override: number | null;
-  ledger_seq: number;
-  updated_at: number;
-};
 
 /** One run's retry evidence for one failure class (the class a task failed with first). */
 export type RetryObservation = { failureClass: string; recovered: number; exhausted: number; recoveryAttempts: number };

@@ -1,17 +1,19 @@
 // /v1/events (task/run events into the learning queue), /v1/policy-memory (snapshot), /v1/routing/rank.
 import { createRoute } from "@hono/zod-openapi";
+import { InternalEvent } from "../../../contracts/internal-events";
 import { TaskEventV1 } from "../../../contracts/task-event.v1";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { canonicalJson } from "../policy/decision-log";
+import type { LearningNeeds } from "./needs";
 import { EventAccepted, PolicyMemorySnapshot, RankBody, RankResponse } from "./schemas";
 import { rankForRouting, snapshotPolicyMemory } from "./snapshot";
 
 /** Queue ids of API events are scoped by team, so one team's event_id can never shadow another's. */
 export const apiEventId = (teamId: string, eventId: string) => `api:${teamId}:${eventId}`;
 
-export const learningRoutes = featureApp()
+export const learningRoutes = featureApp<LearningNeeds>()
   .openapi(
     createRoute({
       method: "post",
@@ -37,17 +39,17 @@ export const learningRoutes = featureApp()
           : typeof body.occurred_at === "number"
             ? body.occurred_at
             : Date.parse(body.occurred_at);
-      await deps.events.publish([
-        {
-          ...body,
-          event_id: apiEventId(principal.teamId, body.event_id),
-          client_event_id: body.event_id,
-          team_id: principal.teamId,
-          // a clock ahead of ours must not keep entries from decaying
-          occurred_at: Math.min(stated, now),
-          source: "api",
-        },
-      ]);
+      // the queued event is checked against the internal-event schema the consumer parses with
+      const event = InternalEvent.parse({
+        ...body,
+        event_id: apiEventId(principal.teamId, body.event_id),
+        client_event_id: body.event_id,
+        team_id: principal.teamId,
+        // a clock ahead of ours must not keep entries from decaying
+        occurred_at: Math.min(stated, now),
+        source: "api",
+      });
+      await deps.events.publish([event]);
       return c.json({ event_id: body.event_id, status: "queued" as const }, 202);
     },
   )

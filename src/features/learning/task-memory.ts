@@ -1,4 +1,4 @@
-// YARLI storage triggers (seed 001), pure: which memory a task.failed / task.blocked event should leave behind.
+// YARLI storage triggers, pure: which memory a task.failed / task.blocked event should leave behind.
 import type { TaskSignal } from "./events";
 
 /** Governance failures (policy denial, budget exceeded, gate failure) become semantic only once they recur. */

@@ -6,6 +6,7 @@ import { freshTeam, memoryHarness } from "../../../test/memory-harness";
 import { createD1MemoryStore } from "../../adapters/d1/memory-store";
 import { mintToken } from "../../auth/mint";
 import type { Principal } from "../../auth/tokens";
+import { orFail } from "../../errors";
 import { runDailySweep } from "../sweeps/scheduled";
 import { DAY_MS } from "./ranking";
 import { createMemoryService } from "./service";
@@ -32,7 +33,7 @@ describe("memory cards", () => {
       expect(timing.d1, `${label}: every candidate had a card`).toBeUndefined();
       const viaD1 = await fromD1.query(reader, q, h.now());
       expect(viaCards, label).toEqual(viaD1);
-      return viaCards;
+      return orFail(viaCards);
     };
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {

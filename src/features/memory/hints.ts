@@ -1,5 +1,6 @@
 // HintsProvider over memory (YARLI run/task observer hints): best-effort with a time budget; failures are logged, never thrown.
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
+import { teamCaller } from "./namespaces";
 import type { MemoryService } from "./service";
 
 export const HINTS_TOP_K = 5;
@@ -40,16 +41,21 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
     }
   }
 
-  /** a system caller of the team: unscoped, read-only */
-  const reader = (teamId: string) => ({
-    teamId,
-    scopes: new Set(["memory:read" as const]),
-    subject: "warden:hints",
-    expiresAtMs: Number.MAX_SAFE_INTEGER,
-  });
-
-  const toHints = (rows: Awaited<ReturnType<MemoryService["query"]>>): MemoryHint[] =>
-    rows.map((r) => ({ id: r.id, namespace: r.namespace, class: r.class, text: r.text, score: r.score }));
+  /** Warden reads for the whole team (its own team namespaces only); a refused query is logged and gives no hints. */
+  async function hintsFor(teamId: string, namespaces: string[], text: string, now: number): Promise<MemoryHint[]> {
+    const found = await memory.query(
+      teamCaller(teamId),
+      { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K },
+      now,
+    );
+    if (!found.ok) {
+      console.error(
+        JSON.stringify({ level: "error", msg: "memory hints refused", team_id: teamId, code: found.error.code }),
+      );
+      return [];
+    }
+    return found.value.map((r) => ({ id: r.id, namespace: r.namespace, class: r.class, text: r.text, score: r.score }));
+  }
 
   return {
     forRunStart(teamId, q, now) {
@@ -57,9 +63,7 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
         const text = [q.goal, ...q.taskKeys].join(" ").trim();
         if (!text) return [];
         const namespaces = [`team/${teamId}/org`, `team/${teamId}/project/${q.projectId ?? DEFAULT_PROJECT}`];
-        return toHints(
-          await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now),
-        );
+        return hintsFor(teamId, namespaces, text, now);
       });
     },
     forTaskFailure(teamId, q, now) {
@@ -71,9 +75,7 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
           `team/${teamId}/run/${q.runId}`,
           `team/${teamId}/project/${q.projectId ?? DEFAULT_PROJECT}`,
         ];
-        return toHints(
-          await memory.query(reader(teamId), { namespaces, text: text.slice(0, 4000), top_k: HINTS_TOP_K }, now),
-        );
+        return hintsFor(teamId, namespaces, text, now);
       });
     },
   };

@@ -7,6 +7,7 @@ import { createD1MemoryMaintenance } from "../../adapters/d1/memory-maintenance"
 import { createD1MemoryStore } from "../../adapters/d1/memory-store";
 import { hashEmbed } from "../../adapters/embed/hashing";
 import type { Principal } from "../../auth/tokens";
+import { orFail } from "../../errors";
 import { TIER_RULES } from "../sweeps/memory-tiers";
 import { createCardRefreshingMaintenance } from "./learning-hooks";
 import { DAY_MS } from "./ranking";
@@ -33,7 +34,7 @@ describe("deps.taskMemory (YARLI task memories)", () => {
       { namespaces: [`team/${team}/project/p1`], text: "deploy-api timeout" },
       h.now(),
     );
-    expect(found.map((r) => r.id)).toEqual([(first as { id: string }).id]);
+    expect(orFail(found).map((r) => r.id)).toEqual([(first as { id: string }).id]);
   });
 
   it("returns the guard's refusal with rule ids and leaves the announcement to the consumer", async () => {
@@ -79,7 +80,7 @@ describe("deps.memoryIndexSync and the daily sweep", () => {
         h.now(),
         () => {},
       );
-      ids.push(w.body.id);
+      ids.push(orFail(w).id);
     }
     await h.deps.memory.use(writer, [ids[1] as string], undefined, h.now());
     const q = { namespaces: [ns], text: "backup job slowed primary", top_k: 10 };

@@ -1,8 +1,8 @@
 // Connects the learning feature's memory ports to memory: YARLI task memories, vector index sync, card refresh after decay.
-import { AppFailure } from "../../errors";
 import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
 import type { TaskMemorySink } from "../../ports/task-memory";
 import type { VectorIndex } from "../../ports/vector-index";
+import { teamCaller } from "./namespaces";
 import type { MemoryService } from "./service";
 
 /**
@@ -12,28 +12,18 @@ import type { MemoryService } from "./service";
 export function createTaskMemorySink(memory: MemoryService, now: () => number): TaskMemorySink {
   return {
     async store(teamId, m) {
-      const writer = {
-        teamId,
-        scopes: new Set(["memory:write" as const]),
-        subject: "warden:learning",
-        expiresAtMs: Number.MAX_SAFE_INTEGER,
-      };
       const pending: Promise<unknown>[] = [];
       try {
         const result = await memory.write(
-          writer,
+          teamCaller(teamId),
           { namespace: m.namespace, class: m.class, text: m.text, tags: m.tags, metadata: m.metadata },
           now(),
           (work) => pending.push(work),
-          undefined,
           { announce: false },
         );
-        return { ok: true, id: result.body.id };
-      } catch (e) {
-        if (!(e instanceof AppFailure)) throw e;
-        const error = e.error;
-        const ruleIds = "ruleIds" in error && error.ruleIds ? error.ruleIds : [];
-        return { ok: false, code: error.code, ruleIds };
+        if (result.ok) return { ok: true, id: result.value.id };
+        const error = result.error;
+        return { ok: false, code: error.code, ruleIds: "ruleIds" in error && error.ruleIds ? error.ruleIds : [] };
       } finally {
         await Promise.allSettled(pending);
       }

@@ -13,6 +13,14 @@ export type ParsedNamespace = {
   scope: string;
 };
 
+/**
+ * Who a memory use-case acts for: a token's principal, or the team itself for Warden's own callers (learning,
+ * hints), which carry no run/task/persona claim and so reach every namespace of their team.
+ */
+export type Caller = Pick<Principal, "teamId" | "runId" | "taskId" | "personaId">;
+/** Warden acting for a whole team (no token): unscoped within that team only. */
+export const teamCaller = (teamId: string): Caller => ({ teamId });
+
 const SEGMENT = /^[A-Za-z0-9_.:@+-]{1,128}$/;
 export const NAMESPACE_PATTERN = "^team/[^/]+/(org|task/[^/]+|persona/[^/]+|run/[^/]+|project/[^/]+)(/[^/]+)*$";
 export const MAX_NAMESPACE_LENGTH = 512;
@@ -45,7 +53,7 @@ export function withinNamespace(docNamespace: string, requested: string): boolea
  * scoped: among run/task/persona namespaces it reaches only its own; it may read the shared org and project
  * namespaces but write only to its own. A token without those claims reaches every namespace of its team.
  */
-export function fence(principal: Principal, ns: ParsedNamespace, mode: "read" | "write"): Result<true, string> {
+export function fence(principal: Caller, ns: ParsedNamespace, mode: "read" | "write"): Result<true, string> {
   if (ns.teamId !== principal.teamId) return err("namespace belongs to another team");
   const claims: Partial<Record<ScopeKind, string | undefined>> = {
     run: principal.runId,
@@ -61,10 +69,10 @@ export function fence(principal: Principal, ns: ParsedNamespace, mode: "read" | 
   return err(`a ${scopeName(principal)}-scoped token reaches only its own ${ns.kind} namespace`);
 }
 
-const scopeName = (p: Principal) =>
+const scopeName = (p: Caller) =>
   [p.runId && "run", p.taskId && "task", p.personaId && "persona"].filter(Boolean).join("/");
 
 /** The importance row a caller reads and boosts: its persona (role) when the token names one, else the team's. */
-export function actorKeyOf(principal: Principal): string {
+export function actorKeyOf(principal: Caller): string {
   return principal.personaId ? `persona:${principal.personaId}` : "team";
 }

@@ -1,14 +1,22 @@
 // Memory ranking and lifecycle math (pure): similarity × importance weight × recency decay, use boosts, decay, tiers.
 
-export const MEMORY_CLASSES = ["working", "episodic", "semantic", "kb"] as const;
-export type WritableClass = (typeof MEMORY_CLASSES)[number];
-/** rigid memory (charter, allowlist) is import-only */
-export type MemoryClass = WritableClass | "rigid";
-export const TIERS = ["hot", "warm", "cold", "archived"] as const;
-export type Tier = (typeof TIERS)[number];
+import {
+  BASE_IMPORTANCE,
+  IMPORTANCE_CAP,
+  MEMORY_CLASSES,
+  type MemoryClass,
+  TIERS,
+  type Tier,
+  USE_BOOST,
+  type WritableClass,
+} from "../../ports/memory-store";
+
+export type { MemoryClass, Tier, WritableClass };
+// the classes, tiers and importance bounds are storage facts, kept with the port; re-exported for the domain
+export { BASE_IMPORTANCE, IMPORTANCE_CAP, MEMORY_CLASSES, TIERS, USE_BOOST };
 
 export const DAY_MS = 86_400_000;
-/** recency half-lives; null = no decay. DESIGN §4: 30 d episodic, 90 d kb/semantic; working notes are transient (7 d). */
+/** recency half-lives; null = no decay: 30 d episodic, 90 d kb/semantic, working notes are transient (7 d). */
 export const HALF_LIFE_DAYS: Record<MemoryClass, number | null> = {
   working: 7,
   episodic: 30,
@@ -16,9 +24,6 @@ export const HALF_LIFE_DAYS: Record<MemoryClass, number | null> = {
   kb: 90,
   rigid: null,
 };
-export const BASE_IMPORTANCE = 10;
-export const USE_BOOST = 8;
-export const IMPORTANCE_CAP = 1000;
 export const TASK_TTL_DAYS = 7;
 
 /** 0.5^(age / half-life); 1 when pinned, when the class never decays, or for a future timestamp. */

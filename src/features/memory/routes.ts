@@ -3,9 +3,11 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { SessionEventV1 } from "../../../contracts/session-event.v1";
 import sessionEventExample from "../../../contracts/session-event.v1.example.json";
+import { orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import type { AppEnv } from "../../http/types";
+import type { FeatureEnv } from "../../http/types";
+import type { MemoryNeeds } from "./needs";
 import {
   ActivateBody,
   ActivateResponse,
@@ -35,9 +37,9 @@ const serverTiming = (t: Record<string, number>) =>
     .map(([k, v]) => `${k};dur=${v.toFixed(1)}`)
     .join(", ");
 
-const defer = (c: Context<AppEnv>) => (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+const defer = (c: Context<FeatureEnv<MemoryNeeds>>) => (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
 
-export const memoryRoutes = featureApp()
+export const memoryRoutes = featureApp<MemoryNeeds>()
   .openapi(
     createRoute({
       method: "post",
@@ -57,15 +59,12 @@ export const memoryRoutes = featureApp()
     async (c) => {
       const { deps } = c.env;
       const timing: Record<string, number> = {};
-      const result = await deps.memory.write(
-        c.get("principal"),
-        c.req.valid("json"),
-        deps.clock.now(),
-        defer(c),
+      const result = await deps.memory.write(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c), {
         timing,
-      );
+      });
       c.header("Server-Timing", serverTiming(timing));
-      return c.json(result.body, result.status);
+      const { status, ...outcome } = orFail(result);
+      return c.json({ ...outcome, status }, status === "created" ? 201 : 200);
     },
   )
   .openapi(
@@ -87,7 +86,7 @@ export const memoryRoutes = featureApp()
         deps.clock.now(),
         defer(c),
       );
-      return c.json({ results }, 201);
+      return c.json({ results: orFail(results) }, 201);
     },
   )
   .openapi(
@@ -106,7 +105,7 @@ export const memoryRoutes = featureApp()
       const timing: Record<string, number> = {};
       const results = await deps.memory.query(c.get("principal"), c.req.valid("json"), deps.clock.now(), timing);
       c.header("Server-Timing", serverTiming(timing));
-      return c.json({ results }, 200);
+      return c.json({ results: orFail(results) }, 200);
     },
   )
   .openapi(
@@ -123,7 +122,7 @@ export const memoryRoutes = featureApp()
     async (c) => {
       const { deps } = c.env;
       const { ids, run_id } = c.req.valid("json");
-      return c.json(await deps.memory.use(c.get("principal"), ids, run_id, deps.clock.now()), 200);
+      return c.json(orFail(await deps.memory.use(c.get("principal"), ids, run_id, deps.clock.now())), 200);
     },
   )
   .openapi(
@@ -140,7 +139,7 @@ export const memoryRoutes = featureApp()
     async (c) => {
       const { deps } = c.env;
       return c.json(
-        await deps.memory.importRigid(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c)),
+        orFail(await deps.memory.importRigid(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c))),
         201,
       );
     },
@@ -158,7 +157,10 @@ export const memoryRoutes = featureApp()
     }),
     async (c) => {
       const { deps } = c.env;
-      return c.json(await deps.sessions.activate(c.get("principal"), c.req.valid("json"), deps.clock.now()), 200);
+      return c.json(
+        orFail(await deps.sessions.activate(c.get("principal"), c.req.valid("json"), deps.clock.now())),
+        200,
+      );
     },
   )
   .openapi(
@@ -175,7 +177,7 @@ export const memoryRoutes = featureApp()
     async (c) => {
       const { deps } = c.env;
       return c.json(
-        await deps.sessions.record(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c)),
+        orFail(await deps.sessions.record(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c))),
         201,
       );
     },

@@ -1,11 +1,13 @@
 // Session episodes (ops-warden session_event.v1) and activation: guarded writes, stabilized routes, hints.
 import type { SessionEventV1 } from "../../../contracts/session-event.v1";
 import type { Principal } from "../../auth/tokens";
-import { AppFailure } from "../../errors";
+import type { AppError } from "../../errors";
+import { err, ok, type Result } from "../../lib/result";
 import type { EventBus } from "../../ports/event-bus";
 import type { MemoryStore, SessionEventRow } from "../../ports/memory-store";
 import { normalizeFingerprint, stabilizedRoutes } from "./activation";
 import { scanFields } from "./guard/guard";
+import type { Caller } from "./namespaces";
 import type { Defer, MemoryService, QueryResult } from "./service";
 
 const HISTORY_LIMIT = 5000;
@@ -31,9 +33,16 @@ const episode = (e: SessionEventRow) => ({
   created_at: e.createdAt,
 });
 
+export type Sessions = ReturnType<typeof createSessions>;
+
 export function createSessions(d: SessionDeps) {
   /** Stores one episode; token-like values, raw URLs or PII anywhere in it → 422 and a memory_store_failed event. */
-  async function record(principal: Principal, e: SessionEventV1, now: number, defer: Defer) {
+  async function record(
+    principal: Principal,
+    e: SessionEventV1,
+    now: number,
+    defer: Defer,
+  ): Promise<Result<{ id: string; created_at: number }, AppError>> {
     const verdict = await scanFields([
       { path: "command", value: e.command },
       { path: "route_id", value: e.route_id },
@@ -68,7 +77,7 @@ export function createSessions(d: SessionDeps) {
           ])
           .catch((err) => console.error("memory_store_failed publish failed", String(err))),
       );
-      throw new AppFailure({ code: verdict.code, ruleIds: verdict.ruleIds });
+      return err({ code: verdict.code, ruleIds: verdict.ruleIds });
     }
     const row: SessionEventRow = {
       id: d.newId("sev"),
@@ -84,11 +93,11 @@ export function createSessions(d: SessionDeps) {
       createdAt: now,
     };
     await d.store.insertSessionEvent(row);
-    return { id: row.id, created_at: now };
+    return ok({ id: row.id, created_at: now });
   }
 
   /** Namespaces a session's hints come from: the team's org knowledge plus the token's own scopes. */
-  function hintNamespaces(p: Principal): string[] {
+  function hintNamespaces(p: Caller): string[] {
     const t = `team/${p.teamId}`;
     return [
       `${t}/org`,
@@ -106,7 +115,7 @@ export function createSessions(d: SessionDeps) {
     if (body.agent_id) {
       // stored with the activation record: guarded like any other stored value
       const v = await scanFields([{ path: "agent_id", value: body.agent_id }]);
-      if (!v.ok) throw new AppFailure({ code: v.code, ruleIds: v.ruleIds });
+      if (!v.ok) return err({ code: v.code, ruleIds: v.ruleIds });
     }
     const fp = body.need_fingerprint ? normalizeFingerprint(body.need_fingerprint) : undefined;
     const [history, recent, rigidDocs] = await Promise.all([
@@ -123,11 +132,13 @@ export function createSessions(d: SessionDeps) {
     let hints: QueryResult[] = [];
     if (body.query) {
       try {
-        hints = await d.memory.query(
+        const found = await d.memory.query(
           principal,
           { namespaces: hintNamespaces(principal), text: body.query, top_k: 5 },
           now,
         );
+        // the namespaces come from the token itself, so the fence always lets them through
+        if (found.ok) hints = found.value;
       } catch (e) {
         // hints are best-effort: activation still answers with routes and episodes
         console.error(
@@ -151,7 +162,7 @@ export function createSessions(d: SessionDeps) {
       llmCallsAvoided,
       createdAt: now,
     });
-    return {
+    return ok({
       stabilized_routes: routes,
       recent_episodes: recent.map(episode),
       hints,
@@ -163,7 +174,7 @@ export function createSessions(d: SessionDeps) {
         namespace: x.namespace,
         text: x.text,
       })),
-    };
+    });
   }
 
   return { record, activate };

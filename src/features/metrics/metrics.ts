@@ -1,6 +1,6 @@
 // Use-case: GET /v1/metrics for one team over a window — counters, approval latency, decision rates, ops-warden.
 import type { MetricsStore } from "../../ports/metrics-store";
-import { metricValue } from "../sweeps/rollback";
+import { metricValue } from "../sweeps";
 import { opsWardenMetrics, percentile } from "./ops-warden";
 
 /** How far back session history reaches to find a need's earlier resolution. */

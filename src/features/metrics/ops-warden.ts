@@ -1,4 +1,4 @@
-// ops-warden evaluation metrics (seed 002), pure: routing_repeat_accuracy, cross_runtime_continuity, llm_calls_avoided.
+// ops-warden evaluation metrics, pure: routing_repeat_accuracy, cross_runtime_continuity, llm_calls_avoided.
 import type { SessionRow } from "../../ports/metrics-store";
 
 export type { SessionRow };

@@ -3,8 +3,9 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonResponse } from "../../http/openapi";
-import { parseWindow } from "../sweeps/rollback";
+import { parseWindow } from "../sweeps";
 import { teamMetrics } from "./metrics";
+import type { MetricsNeeds } from "./needs";
 
 const MetricsQuery = z.strictObject({
   window: z
@@ -66,7 +67,7 @@ export const MetricsResponse = z
   })
   .meta({ id: "TeamMetrics" });
 
-export const metricsRoutes = featureApp().openapi(
+export const metricsRoutes = featureApp<MetricsNeeds>().openapi(
   createRoute({
     method: "get",
     path: "/v1/metrics",

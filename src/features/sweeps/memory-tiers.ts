@@ -1,4 +1,4 @@
-// The memory lifecycle rules of DESIGN §4 / seed 003 §7, as numbers the daily sweep hands to MemoryMaintenance.
+// The memory lifecycle rules (decay, hot→warm→cold→archived, task namespace expiry) as numbers for MemoryMaintenance.
 import type { TierRules } from "../../ports/memory-maintenance";
 
 export const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 // scheduled(): which sweep a cron runs, each under a lease so overlapping invocations do the work once.
 import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
 import type { SweepStore } from "../../ports/sweep-store";
-import { archiveCutoff } from "../learning/policy-memory";
+import { archiveCutoff } from "../learning";
 import { DAY_MS, TIER_RULES } from "./memory-tiers";
 import { evaluateRollbackMatrix, type RollbackDeps, type TeamRollback } from "./rollback-matrix";
 

@@ -1,8 +1,17 @@
+// BufferedEventBus: concurrent enqueues coalesce into one publish; the first caller owns the flush.
 import { describe, expect, it } from "vitest";
 import type { WardenEvent } from "../../ports/event-bus";
 import { createBufferedEventBus } from "./buffered-event-bus";
 
-const ev = (i: number): WardenEvent => ({ event_id: `e${i}`, type: "t", team_id: "x", occurred_at: i });
+const ev = (i: number): WardenEvent => ({
+  event_id: `e${i}`,
+  type: "memory_store_failed",
+  team_id: "x",
+  occurred_at: i,
+  source: "memory.write",
+  code: "rejected",
+  rule_ids: [],
+});
 
 describe("createBufferedEventBus", () => {
   it("sends concurrent enqueues as one batch and hands the flush to the first caller only", async () => {

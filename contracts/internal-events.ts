@@ -1,0 +1,158 @@
+// Internal events: the zod schema of every message on the EVENTS queue, one union member per producer and kind.
+import { z } from "zod";
+
+/**
+ * Every member keeps unknown fields (z.looseObject): producers may add fields without breaking the consumer, and the
+ * consumer's handlers read the fields they need with their own, stricter parsers. What is fixed here is the envelope
+ * (id, type, team, run, time) and the fields the durable records (audit rows, decision log) are built from.
+ */
+const envelope = {
+  /** the idempotency key: every consumer applies an event_id at most once */
+  event_id: z.string().min(1).max(256),
+  team_id: z.string().min(1).max(128),
+  occurred_at: z.number().int().min(0),
+};
+const ruleIds = z.array(z.string().min(1).max(128)).max(64);
+const refusalCode = z.enum(["redaction_required", "pii_detected", "rejected"]);
+
+/** Run trace events from a run's Durable Object; the run keeps each one in its own event log (ev:<seq>). */
+export const RUN_TRACE_EVENT_TYPES = [
+  "run.started",
+  "run.running",
+  "run.reopened",
+  "task.created",
+  "task.leased",
+  "task.lease_expired",
+  "task.requeued",
+  "task.skipped",
+  "task.revoked",
+  "task.dead_lettered",
+  "dead_letter.reissued",
+  "approval.queued",
+  "budget.breached",
+  "budget.increased",
+  "policy.deploy_approved",
+] as const;
+export const RunTraceEvent = z.looseObject({
+  ...envelope,
+  type: z.enum(RUN_TRACE_EVENT_TYPES),
+  run_id: z.string().min(1),
+  seq: z.number().int().min(0),
+});
+
+/** A task's outcome: from a run's Durable Object (with seq) or from POST /v1/events (source "api"). */
+export const TASK_SIGNAL_EVENT_TYPES = ["task.failed", "task.blocked", "task.completed"] as const;
+export const TaskSignalEvent = z.looseObject({
+  ...envelope,
+  type: z.enum(TASK_SIGNAL_EVENT_TYPES),
+  run_id: z.string().min(1),
+  seq: z.number().int().min(0).optional(),
+});
+
+/** A run's end with its order summaries (Durable Object) or task outcomes (POST /v1/events). */
+export const RunCompletedEvent = z.looseObject({
+  ...envelope,
+  type: z.literal("run.completed"),
+  run_id: z.string().min(1),
+  seq: z.number().int().min(0).optional(),
+});
+
+/** A gate opened or decided inside a run. */
+export const GateEvent = z.looseObject({
+  ...envelope,
+  type: z.enum(["gate.opened", "gate.decided"]),
+  run_id: z.string().min(1),
+  /** the run's event sequence number; consumers do not rely on it */
+  seq: z.number().int().min(0).optional(),
+});
+
+/** One policy decision for the decision log: from POST /v1/policy/decide or from a run's completion step. */
+export const PolicyDecidedEvent = z.looseObject({
+  ...envelope,
+  type: z.literal("policy.decided"),
+  run_id: z.string().nullable().optional(),
+  decision: z.looseObject({ decision_id: z.string().min(1) }),
+});
+
+/** The rollback sweep lowered a team's mode ceiling because a trigger's metric crossed its threshold. */
+export const PolicyRollbackEvent = z.looseObject({
+  ...envelope,
+  type: z.literal("policy.rollback"),
+  run_id: z.null().optional(),
+  trigger_id: z.string(),
+  metric: z.string(),
+  value: z.number().nullable(),
+  sample: z.number(),
+  threshold: z.string(),
+  from: z.string(),
+  to: z.string(),
+  verification_command: z.string().optional(),
+});
+
+/** A memory write refused by the write guard (POST /v1/memory*, /v1/sessions/events): rule ids only, never values. */
+export const MemoryStoreFailedEvent = z.looseObject({
+  ...envelope,
+  type: z.literal("memory_store_failed"),
+  run_id: z.string().nullable().optional(),
+  /** the use-case that refused: memory.write, memory.bulk, memory.import, session.event */
+  source: z.string().min(1).max(64),
+  code: refusalCode,
+  rule_ids: ruleIds,
+  scope: z.string().optional(),
+  class: z.string().optional(),
+  /** the refused items' positions in a bulk or import request */
+  items: z.array(z.number().int().min(0)).optional(),
+});
+
+/** The learning consumer's memory of a failed or blocked task was refused by the write guard. */
+export const TaskMemoryStoreFailedEvent = z.looseObject({
+  ...envelope,
+  type: z.literal("task.memory_store_failed"),
+  run_id: z.string().min(1),
+  source_event_id: z.string().min(1),
+  task_id: z.string().min(1),
+  namespace: z.string(),
+  class: z.enum(["semantic", "episodic"]),
+  code: z.string(),
+  rule_ids: ruleIds,
+});
+
+export const InternalEvent = z.discriminatedUnion("type", [
+  RunTraceEvent,
+  TaskSignalEvent,
+  RunCompletedEvent,
+  GateEvent,
+  PolicyDecidedEvent,
+  PolicyRollbackEvent,
+  MemoryStoreFailedEvent,
+  TaskMemoryStoreFailedEvent,
+]);
+export type InternalEvent = z.infer<typeof InternalEvent>;
+export type InternalEventType = InternalEvent["type"];
+export type RunTraceEventType = (typeof RUN_TRACE_EVENT_TYPES)[number];
+/** Every type a run's Durable Object emits. */
+export type RunEventType =
+  | RunTraceEventType
+  | (typeof TASK_SIGNAL_EVENT_TYPES)[number]
+  | "run.completed"
+  | "gate.opened"
+  | "gate.decided"
+  | "policy.decided";
+/** The refused-write events: each becomes an audit row the team can list (GET /v1/audit). */
+export const REFUSED_WRITE_EVENT_TYPES = ["memory_store_failed", "task.memory_store_failed"] as const;
+export type RefusedWriteEvent = z.infer<typeof MemoryStoreFailedEvent> | z.infer<typeof TaskMemoryStoreFailedEvent>;
+
+/**
+ * What a run's Durable Object hands to the queue today: an envelope whose `type` the run code builds as a plain string.
+ * Every type it emits is listed in RunEventType and parsed by InternalEvent on the consumer side; once the run feature
+ * types its emit calls with RunEventType, this alias can narrow to Extract<InternalEvent, { seq: number }>.
+ */
+export type RunOutboxEvent = {
+  event_id: string;
+  type: string;
+  team_id: string;
+  run_id: string;
+  seq: number;
+  occurred_at: number;
+  [field: string]: unknown;
+};

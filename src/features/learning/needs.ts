@@ -1,0 +1,13 @@
+// What the learning feature needs from the composition root: its store, the memory sink, the event bus, ids, a clock.
+import type { EventBus } from "../../ports/event-bus";
+import type { LearningStore } from "../../ports/learning-store";
+import type { TaskMemorySink } from "../../ports/task-memory";
+
+export type LearningNeeds = {
+  learningStore: LearningStore;
+  /** YARLI memories from task.failed / task.blocked (the memory feature provides it) */
+  taskMemory: TaskMemorySink;
+  events: EventBus;
+  newId: (prefix: string) => string;
+  clock: { now(): number };
+};

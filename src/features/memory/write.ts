@@ -1,0 +1,382 @@
+// Memory write use-cases: one guarded write, many at once (all or nothing), rigid import; each returns a Result.
+import type { AppError } from "../../errors";
+import { err, ok, type Result } from "../../lib/result";
+import type { MemDoc } from "../../ports/memory-store";
+import {
+  classifyWrite,
+  contentHash,
+  DEFAULT_SUMMARY_MAX_CHARS,
+  METADATA_MAX_CHARS,
+  type Neighbour,
+  scopeKey,
+  sizeProblems,
+} from "./content";
+import {
+  cardOf,
+  type Defer,
+  invalid,
+  type MemoryServiceDeps,
+  metaOf,
+  resolveAll,
+  resolveNamespace,
+  stopwatch,
+  syncCards,
+  type Timing,
+} from "./core";
+import { type GuardField, metadataFields, scanFields } from "./guard/guard";
+import type { Caller, ParsedNamespace } from "./namespaces";
+import { BASE_IMPORTANCE, expiresAtFor, type MemoryClass, type Tier } from "./ranking";
+
+export type WriteInput = {
+  namespace: string;
+  class: MemoryClass;
+  text: string;
+  tags?: string[];
+  metadata?: Record<string, unknown>;
+  pinned?: boolean;
+  supersedes?: string;
+};
+
+export type WriteOutcome = { id: string; tier: Tier; status: "created" | "reinforced"; supersedes?: string };
+export type RigidImport = {
+  namespace: string;
+  kind: "charter" | "allowlist";
+  entries: { text: string; tags?: string[]; metadata?: Record<string, unknown> }[];
+  replace?: boolean;
+};
+type RefusalCode = "redaction_required" | "pii_detected" | "rejected";
+type RefusalContext = { scope?: string; class?: string; items?: number[]; announce?: boolean };
+/** how a write is reported: `announce: false` when the caller reports refusals itself (the learning consumer) */
+export type WriteOptions = { timing?: Timing; announce?: boolean };
+
+function guardFields(w: Pick<WriteInput, "namespace" | "text" | "tags" | "metadata">, prefix = ""): GuardField[] {
+  return [
+    { path: `${prefix}namespace`, value: w.namespace },
+    { path: `${prefix}text`, value: w.text },
+    ...(w.tags ?? []).map((t, i) => ({ path: `${prefix}tags[${i}]`, value: t })),
+    ...metadataFields(`${prefix}metadata`, w.metadata ?? {}),
+  ];
+}
+
+export function createMemoryWrites(d: MemoryServiceDeps) {
+  const maxChars = d.summaryMaxChars ?? DEFAULT_SUMMARY_MAX_CHARS;
+
+  /** The 422 error, a memory_store_failed event (rule ids only) and a log line without values. */
+  function refuse(
+    caller: Caller,
+    now: number,
+    defer: Defer,
+    source: string,
+    code: RefusalCode,
+    ruleIds: string[],
+    context: RefusalContext,
+  ): AppError {
+    const event = {
+      event_id: d.newId("evt"),
+      type: "memory_store_failed" as const,
+      team_id: caller.teamId,
+      run_id: caller.runId ?? null,
+      occurred_at: now,
+      source,
+      code,
+      rule_ids: ruleIds,
+      ...(context.scope ? { scope: context.scope } : {}),
+      ...(context.class ? { class: context.class } : {}),
+      ...(context.items ? { items: context.items } : {}),
+    };
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        msg: "memory write refused",
+        team_id: caller.teamId,
+        source,
+        code,
+        rule_ids: ruleIds,
+      }),
+    );
+    if (context.announce !== false) {
+      defer(d.events.publish([event]).catch((e) => console.error("memory_store_failed publish failed", String(e))));
+    }
+    if (code !== "rejected") return { code, ruleIds };
+    return {
+      code,
+      message: ruleIds.includes("size.raw_log")
+        ? "store a summary and stable identifiers, not raw logs"
+        : `summary exceeds ${maxChars} characters or metadata exceeds ${METADATA_MAX_CHARS}`,
+      ruleIds,
+    };
+  }
+
+  function sizeOf(w: WriteInput): string[] {
+    const problems = sizeProblems(w.text, maxChars);
+    if (JSON.stringify(w.metadata ?? {}).length > METADATA_MAX_CHARS) problems.push("size.metadata_too_large");
+    return problems;
+  }
+
+  function newDoc(caller: Caller, w: WriteInput, now: number, hash: string, supersedes: string | null): MemDoc {
+    return {
+      id: d.newId("mem"),
+      teamId: caller.teamId,
+      namespace: w.namespace,
+      cls: w.class,
+      text: w.text,
+      tags: w.tags ?? [],
+      metadata: w.metadata ?? {},
+      pinned: w.pinned ?? false,
+      tier: "hot",
+      supersedes,
+      importance: BASE_IMPORTANCE,
+      createdAt: now,
+      refreshedAt: now,
+      lastUsedAt: null,
+      tierChangedAt: now,
+      expiresAt: expiresAtFor(w.namespace, now),
+      reinforceCount: 0,
+      contentHash: hash,
+    };
+  }
+
+  /** D1 first, then the index; if the index fails the rows are removed again so nothing half-stored remains. */
+  async function persist(
+    teamId: string,
+    docs: { doc: MemDoc; ns: ParsedNamespace; vector: Float32Array }[],
+    mark: (phase: string) => void = () => {},
+  ) {
+    await d.store.insertDocs(docs.map((x) => x.doc));
+    mark("d1_insert");
+    try {
+      await d.index.upsert(
+        teamId,
+        docs.map((x) => ({
+          id: x.doc.id,
+          values: x.vector,
+          metadata: metaOf(x.doc, x.ns),
+          card: cardOf(x.doc, x.doc.importance),
+        })),
+      );
+      mark("index_upsert");
+    } catch (e) {
+      await d.store
+        .deleteDocs(
+          teamId,
+          docs.map((x) => x.doc.id),
+        )
+        .catch(() => {});
+      throw e;
+    }
+  }
+
+  async function reinforce(teamId: string, id: string, now: number) {
+    await d.store.reinforce(teamId, id, now);
+    await syncCards(d, teamId, [id]);
+  }
+
+  /** Near neighbours (≥ 0.85) of a new text: an exact duplicate or a paraphrase reinforces, a contradiction supersedes. */
+  async function nearOutcome(teamId: string, w: WriteInput, near: { id: string; score: number }[]) {
+    const close = near.filter((m) => m.score >= 0.85);
+    if (!close.length) return null;
+    const docs = new Map(
+      (
+        await d.store.getDocs(
+          teamId,
+          close.map((m) => m.id),
+        )
+      ).map((x) => [x.id, x]),
+    );
+    const neighbours: Neighbour[] = close.flatMap((m) => {
+      const x = docs.get(m.id);
+      return x && x.tier === "hot"
+        ? [{ id: x.id, namespace: x.namespace, cls: x.cls, text: x.text, similarity: m.score }]
+        : [];
+    });
+    return classifyWrite(w.text, w.namespace, neighbours);
+  }
+
+  /** The guard and size checks of one write: the refusal as an error, or null when the write may go on. */
+  async function checkOne(
+    caller: Caller,
+    w: WriteInput,
+    ns: ParsedNamespace,
+    now: number,
+    defer: Defer,
+    announce: boolean,
+  ) {
+    const verdict = await scanFields(guardFields(w));
+    const scope = verdict.ok || !verdict.paths.includes("namespace") ? ns.scope : undefined;
+    const context = { scope, class: w.class, announce };
+    if (!verdict.ok) return refuse(caller, now, defer, "memory.write", verdict.code, verdict.ruleIds, context);
+    const size = sizeOf(w);
+    if (size.length) return refuse(caller, now, defer, "memory.write", "rejected", size, context);
+    return null;
+  }
+
+  async function write(
+    caller: Caller,
+    w: WriteInput,
+    now: number,
+    defer: Defer,
+    opts: WriteOptions = {},
+  ): Promise<Result<WriteOutcome, AppError>> {
+    const mark = stopwatch(opts.timing);
+    const ns = resolveNamespace(caller, w.namespace, "write", "namespace");
+    if (!ns.ok) return ns;
+    const refused = await checkOne(caller, w, ns.value, now, defer, opts.announce ?? true);
+    mark("guard");
+    if (refused) return err(refused);
+
+    let supersedes: string | null = null;
+    if (w.supersedes) {
+      const [old] = await d.store.getDocs(caller.teamId, [w.supersedes]);
+      if (!old || old.namespace !== w.namespace)
+        return err(invalid("supersedes", "supersedes must name a memory in the same namespace"));
+      supersedes = old.id;
+    }
+
+    // the exact-duplicate lookup (D1) and the nearest neighbours (index) run side by side
+    const [hash, [vector]] = await Promise.all([contentHash(w.namespace, w.class, w.text), d.embedder.embed([w.text])]);
+    if (!vector) throw new Error("embedder returned no vector");
+    const [same, near] = supersedes
+      ? [null, []]
+      : await Promise.all([
+          d.store.findByContentHash(caller.teamId, hash),
+          d.index.query(caller.teamId, vector, { topK: 5, filter: { scope: scopeKey(ns.value.scope) } }),
+        ]);
+    mark("lookup");
+    if (same) {
+      await reinforce(caller.teamId, same.id, now);
+      return ok({ id: same.id, tier: same.tier, status: "reinforced" });
+    }
+    const outcome = await nearOutcome(caller.teamId, w, near);
+    if (outcome?.kind === "duplicate") {
+      await reinforce(caller.teamId, outcome.of, now);
+      return ok({ id: outcome.of, tier: "hot", status: "reinforced" });
+    }
+    if (outcome?.kind === "contradiction") supersedes = outcome.supersedes;
+
+    const doc = newDoc(caller, w, now, hash, supersedes);
+    await persist(caller.teamId, [{ doc, ns: ns.value, vector }], mark);
+    return ok({ id: doc.id, tier: doc.tier, status: "created", ...(supersedes ? { supersedes } : {}) });
+  }
+
+  /** Guards every item in one pass (one secretlint run per variant kind) and sizes each: the refusal, or null. */
+  async function checkMany(caller: Caller, items: WriteInput[], now: number, defer: Defer, source: string) {
+    const refused: { i: number; code: "redaction_required" | "pii_detected"; ruleIds: string[] }[] = [];
+    const verdict = await scanFields(items.flatMap((w, i) => guardFields(w, `items.${i}.`)));
+    if (!verdict.ok) {
+      const perItem = new Map<number, typeof verdict.hits>();
+      for (const hit of verdict.hits) {
+        const i = Number(/^items\.(\d+)\./.exec(hit.path)?.[1] ?? -1);
+        perItem.set(i, [...(perItem.get(i) ?? []), hit]);
+      }
+      for (const [i, hits] of perItem) {
+        const ids = new Set(hits.map((h) => h.ruleId));
+        for (const h of hits) if (h.via !== "raw") ids.add(`evasion.${h.via}`);
+        const code = hits.some((h) => h.family !== "pii") ? "redaction_required" : "pii_detected";
+        refused.push({ i, code, ruleIds: [...ids].sort() });
+      }
+    }
+    const union = (rs: { ruleIds: string[] }[]) => [...new Set(rs.flatMap((r) => r.ruleIds))].sort();
+    if (refused.length) {
+      const code = refused.some((r) => r.code === "redaction_required") ? "redaction_required" : "pii_detected";
+      return refuse(caller, now, defer, source, code, union(refused), { items: refused.map((r) => r.i) });
+    }
+    const sized = items.flatMap((w, i) => {
+      const ruleIds = sizeOf(w);
+      return ruleIds.length ? [{ i, ruleIds }] : [];
+    });
+    if (sized.length) {
+      return refuse(caller, now, defer, source, "rejected", union(sized), { items: sized.map((r) => r.i) });
+    }
+    return null;
+  }
+
+  /** Many writes at once (imports, seeding): all guarded first, all-or-nothing; duplicates only by exact content. */
+  async function writeMany(
+    caller: Caller,
+    items: WriteInput[],
+    now: number,
+    defer: Defer,
+    source = "memory.bulk",
+  ): Promise<Result<WriteOutcome[], AppError>> {
+    const parsed = resolveAll(
+      caller,
+      items.map((w) => w.namespace),
+      "write",
+      (i) => `items.${i}.namespace`,
+    );
+    if (!parsed.ok) return parsed;
+    const refused = await checkMany(caller, items, now, defer, source);
+    if (refused) return err(refused);
+    const hashes = await Promise.all(items.map((w) => contentHash(w.namespace, w.class, w.text)));
+    const results: WriteOutcome[] = new Array(items.length);
+    const fresh: number[] = [];
+    const seen = new Map<string, number>();
+    const existing = await d.store.findByContentHashes(caller.teamId, [...new Set(hashes)]);
+    for (let i = 0; i < items.length; i++) {
+      const h = hashes[i] as string;
+      if (seen.has(h)) continue;
+      seen.set(h, i);
+      const same = existing.get(h);
+      if (same) {
+        await d.store.reinforce(caller.teamId, same.id, now);
+        results[i] = { id: same.id, tier: same.tier, status: "reinforced" };
+      } else fresh.push(i);
+    }
+    await syncCards(
+      d,
+      caller.teamId,
+      results.filter((r) => r?.status === "reinforced").map((r) => r.id),
+    );
+    const vectors = await d.embedder.embed(fresh.map((i) => (items[i] as WriteInput).text));
+    const docs = fresh.map((i, k) => ({
+      doc: newDoc(caller, items[i] as WriteInput, now, hashes[i] as string, null),
+      ns: parsed.value[i] as ParsedNamespace,
+      vector: vectors[k] as Float32Array,
+    }));
+    if (docs.length) await persist(caller.teamId, docs);
+    fresh.forEach((i, k) => {
+      results[i] = { id: (docs[k] as { doc: MemDoc }).doc.id, tier: "hot", status: "created" };
+    });
+    for (let i = 0; i < items.length; i++) {
+      if (!results[i]) {
+        const first = results[seen.get(hashes[i] as string) as number] as WriteOutcome;
+        results[i] = { id: first.id, tier: first.tier, status: "reinforced" };
+      }
+    }
+    return ok(results);
+  }
+
+  /** Rigid memory (charter, allowlist): import-only, pinned, never derived from episodes. */
+  async function importRigid(
+    caller: Caller,
+    body: RigidImport,
+    now: number,
+    defer: Defer,
+  ): Promise<Result<{ imported: number; ids: string[]; archived: string[] }, AppError>> {
+    const items: WriteInput[] = body.entries.map((e) => ({
+      namespace: body.namespace,
+      class: "rigid",
+      text: e.text,
+      tags: e.tags,
+      metadata: { ...(e.metadata ?? {}), rigid_kind: body.kind },
+      pinned: true,
+    }));
+    const ns = resolveNamespace(caller, body.namespace, "write", "namespace");
+    if (!ns.ok) return ns;
+    let archived: string[] = [];
+    if (body.replace) {
+      // guard before archiving anything: a refused import changes nothing
+      for (let i = 0; i < items.length; i++) {
+        const v = await scanFields(guardFields(items[i] as WriteInput, `entries.${i}.`));
+        if (!v.ok) return err(refuse(caller, now, defer, "memory.import", v.code, v.ruleIds, { items: [i] }));
+      }
+      archived = await d.store.archiveRigid(caller.teamId, body.namespace, body.kind, now);
+      await d.index.delete(caller.teamId, archived);
+    }
+    const results = await writeMany(caller, items, now, defer, "memory.import");
+    if (!results.ok) return results;
+    return ok({ imported: results.value.length, ids: results.value.map((r) => r.id), archived });
+  }
+
+  return { write, writeMany, importRigid };
+}

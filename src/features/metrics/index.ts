@@ -1,0 +1,3 @@
+// The metrics feature's public entry: GET /v1/metrics and its needs.
+export type { MetricsNeeds } from "./needs";
+export { metricsRoutes } from "./routes";
