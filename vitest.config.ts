@@ -1,4 +1,5 @@
-// Two projects: "workers" runs inside workerd with local D1/DO/queues; "node" runs process-level tests (scripts, contracts on disk).
+// Two projects: "workers" runs inside one shared workerd runtime with local D1/DO/queues (test/setup.ts resets storage and
+// modules per file); "node" runs pure tests (`*.unit.test.ts`) and process-level tests (`*.node.test.ts`) in plain Node.
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -23,15 +24,17 @@ export default defineConfig(async () => ({
         test: {
           name: "workers",
           include: ["src/**/*.test.ts", "durable-objects/**/*.test.ts", "test/**/*.test.ts", "contracts/**/*.test.ts"],
-          exclude: ["**/*.node.test.ts"],
+          exclude: ["**/*.node.test.ts", "**/*.unit.test.ts"],
           setupFiles: ["./test/setup.ts"],
+          // One runtime for every file instead of one workerd start per file; isolation comes from test/setup.ts.
+          isolate: false,
         },
       },
       {
         test: {
           name: "node",
           environment: "node",
-          include: ["**/*.node.test.ts"],
+          include: ["**/*.node.test.ts", "**/*.unit.test.ts"],
           exclude: ["node_modules/**"],
           testTimeout: 120_000,
         },
