@@ -3,7 +3,6 @@ import { createApp } from "./app";
 import { makeDeps } from "./deps";
 import { consumeEvents } from "./features/events/consumer";
 import { consumeDeadLetters } from "./features/events/dead-letters";
-import { benchHooks } from "./features/learning/bench-hooks";
 import { runScheduled } from "./features/sweeps/scheduled";
 
 export { RunDO } from "../durable-objects/run-do";
@@ -13,11 +12,7 @@ const app = createApp();
 
 export default {
   fetch(request, env, ctx) {
-    const deps = makeDeps(env);
-    if (deps.config.WARDEN_BENCH_HOOKS === "1" && new URL(request.url).pathname.startsWith("/__bench/")) {
-      return benchHooks(request, deps, env.DB);
-    }
-    return app.fetch(request, { deps }, ctx);
+    return app.fetch(request, { deps: makeDeps(env) }, ctx);
   },
 
   async queue(batch, env) {
