@@ -15,7 +15,6 @@ export default defineConfig(async () => ({
             miniflare: {
               bindings: {
                 WARDEN_JWT_SECRET: TEST_JWT_SECRET,
-                SLACK_SIGNING_SECRET: "test-slack-signing-secret",
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
               },
             },

@@ -67,8 +67,6 @@ export async function startLocalServer(): Promise<LocalServer> {
       "--var",
       `WARDEN_JWT_SECRET:${BENCH_SECRET}`,
       "--var",
-      "SLACK_SIGNING_SECRET:bench-slack",
-      "--var",
       "RATE_LIMIT_PER_MINUTE:1000000000",
       "--log-level",
       "warn",

@@ -20,8 +20,14 @@ export default {
     if (batch.queue.startsWith("warden-events")) {
       return batch.queue.endsWith("-dlq") ? consumeDeadLetters(batch, deps) : consumeEvents(batch, deps);
     }
-    // Other queues (Slack outbox) get their consumers with their features; until then nothing is dropped silently.
-    for (const m of batch.messages) m.retry();
+    // No consumer yet for other queues (SLACK_OUTBOX: nothing sends to it until the Slack feature exists). Retrying
+    // would only exhaust max_retries and delete the message, so it is acknowledged and logged as dropped instead.
+    for (const m of batch.messages) {
+      console.warn(
+        JSON.stringify({ level: "warn", msg: "queue has no consumer; message dropped", queue: batch.queue, id: m.id }),
+      );
+      m.ack();
+    }
   },
 
   async scheduled(controller, env) {
