@@ -14,7 +14,6 @@ interface __BaseEnv_Env {
 	RATE_LIMITER_KIND: "binding" | "memory";
 	RATE_LIMIT_PER_MINUTE: "3000" | "600";
 	WARDEN_JWT_SECRET: string;
-	SLACK_SIGNING_SECRET: string;
 	RUN: DurableObjectNamespace<import("./src/index").RunDO>;
 	VECTOR_INDEX: DurableObjectNamespace<import("./src/index").VectorIndexDO>;
 }
@@ -36,7 +35,6 @@ declare namespace Cloudflare {
 		RATE_LIMITER_KIND: "binding";
 		RATE_LIMIT_PER_MINUTE: "3000";
 		WARDEN_JWT_SECRET: string;
-		SLACK_SIGNING_SECRET: string;
 		RUN: DurableObjectNamespace<import("./src/index").RunDO>;
 		VECTOR_INDEX: DurableObjectNamespace<import("./src/index").VectorIndexDO>;
 	}
@@ -47,7 +45,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "WARDEN_VERSION" | "EMBEDDER" | "VECTOR_INDEX_KIND" | "RATE_LIMITER_KIND" | "RATE_LIMIT_PER_MINUTE" | "WARDEN_JWT_SECRET" | "SLACK_SIGNING_SECRET">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "WARDEN_VERSION" | "EMBEDDER" | "VECTOR_INDEX_KIND" | "RATE_LIMITER_KIND" | "RATE_LIMIT_PER_MINUTE" | "WARDEN_JWT_SECRET">> {}
 }
 declare module "*.txt" {
 	const value: string;

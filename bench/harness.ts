@@ -38,7 +38,7 @@ async function freePort(): Promise<number> {
 
 export type LocalServer = { url: string; stop: () => Promise<void> };
 
-/** Starts `wrangler dev` on loopback with its own throw-away state directory and migrated D1. */
+/** Starts `wrangler dev bench/worker.ts` (the Worker plus /__bench/* hooks) on loopback with its own throw-away state directory and migrated D1. */
 export async function startLocalServer(): Promise<LocalServer> {
   const port = await freePort();
   const persist = mkdtempSync(join(tmpdir(), "warden-bench-"));
@@ -57,6 +57,7 @@ export async function startLocalServer(): Promise<LocalServer> {
       "--no-install",
       "wrangler",
       "dev",
+      "bench/worker.ts",
       "--port",
       String(port),
       "--ip",
@@ -66,11 +67,7 @@ export async function startLocalServer(): Promise<LocalServer> {
       "--var",
       `WARDEN_JWT_SECRET:${BENCH_SECRET}`,
       "--var",
-      "SLACK_SIGNING_SECRET:bench-slack",
-      "--var",
       "RATE_LIMIT_PER_MINUTE:1000000000",
-      "--var",
-      "WARDEN_BENCH_HOOKS:1",
       "--log-level",
       "warn",
     ],

@@ -58,8 +58,6 @@ const Config = z.object({
   /** memory: per-isolate sliding window (local default); binding: the Workers rate-limiting binding */
   RATE_LIMITER_KIND: z.enum(["memory", "binding"]).default("memory"),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
-  /** "1" only on the bench's throw-away server: exposes /__bench/* hooks (never set in wrangler.toml) */
-  WARDEN_BENCH_HOOKS: z.enum(["0", "1"]).default("0"),
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
 });
 export type Config = z.infer<typeof Config>;

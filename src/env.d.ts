@@ -1,15 +1,11 @@
 // Secrets and test-only bindings that `wrangler types` cannot see (they live in .dev.vars / the vitest config).
 interface Env {
   WARDEN_JWT_SECRET: string;
-  SLACK_SIGNING_SECRET: string;
-  UPSTASH_REDIS_REST_URL?: string;
-  UPSTASH_REDIS_REST_TOKEN?: string;
 }
 
 declare namespace Cloudflare {
   interface Env {
     WARDEN_JWT_SECRET: string;
-    SLACK_SIGNING_SECRET: string;
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
   }
 }

@@ -3,7 +3,6 @@ import { createApp } from "./app";
 import { makeDeps } from "./deps";
 import { consumeEvents } from "./features/events/consumer";
 import { consumeDeadLetters } from "./features/events/dead-letters";
-import { benchHooks } from "./features/learning/bench-hooks";
 import { runScheduled } from "./features/sweeps/scheduled";
 
 export { RunDO } from "../durable-objects/run-do";
@@ -13,11 +12,7 @@ const app = createApp();
 
 export default {
   fetch(request, env, ctx) {
-    const deps = makeDeps(env);
-    if (deps.config.WARDEN_BENCH_HOOKS === "1" && new URL(request.url).pathname.startsWith("/__bench/")) {
-      return benchHooks(request, deps, env.DB);
-    }
-    return app.fetch(request, { deps }, ctx);
+    return app.fetch(request, { deps: makeDeps(env) }, ctx);
   },
 
   async queue(batch, env) {
@@ -25,8 +20,14 @@ export default {
     if (batch.queue.startsWith("warden-events")) {
       return batch.queue.endsWith("-dlq") ? consumeDeadLetters(batch, deps) : consumeEvents(batch, deps);
     }
-    // Other queues (Slack outbox) get their consumers with their features; until then nothing is dropped silently.
-    for (const m of batch.messages) m.retry();
+    // No consumer yet for other queues (SLACK_OUTBOX: nothing sends to it until the Slack feature exists). Retrying
+    // would only exhaust max_retries and delete the message, so it is acknowledged and logged as dropped instead.
+    for (const m of batch.messages) {
+      console.warn(
+        JSON.stringify({ level: "warn", msg: "queue has no consumer; message dropped", queue: batch.queue, id: m.id }),
+      );
+      m.ack();
+    }
   },
 
   async scheduled(controller, env) {

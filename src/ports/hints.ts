@@ -21,9 +21,3 @@ export interface HintsProvider {
     now: number,
   ): Promise<MemoryHint[]>;
 }
-
-/** Until memory is wired in: no hints. */
-export const noHints: HintsProvider = {
-  forRunStart: async () => [],
-  forTaskFailure: async () => [],
-};

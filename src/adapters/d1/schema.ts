@@ -453,14 +453,6 @@ export const auditLog = sqliteTable(
   (t) => [index("audit_log_team_created").on(t.teamId, t.createdAt)],
 );
 
-/** op_id / Slack payload ids with the response first given for them */
-export const idempotency = sqliteTable("idempotency", {
-  key: text("key").primaryKey(),
-  requestDigest: text("request_digest").notNull(),
-  response: text("response", { mode: "json" }).notNull(),
-  createdAt: createdAt(),
-});
-
 export const sweepLeases = sqliteTable("sweep_lease", {
   name: text("name").primaryKey(),
   holder: text("holder").notNull(),

@@ -1,3 +1,4 @@
+// GET /openapi.json and GET /docs: the OpenAPI document and its rendered reference.
 import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 

@@ -1,3 +1,4 @@
+// GET /healthz: liveness and version without auth, through the whole Worker.
 import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 

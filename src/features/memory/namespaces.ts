@@ -22,7 +22,6 @@ export type Caller = Pick<Principal, "teamId" | "runId" | "taskId" | "personaId"
 export const teamCaller = (teamId: string): Caller => ({ teamId });
 
 const SEGMENT = /^[A-Za-z0-9_.:@+-]{1,128}$/;
-export const NAMESPACE_PATTERN = "^team/[^/]+/(org|task/[^/]+|persona/[^/]+|run/[^/]+|project/[^/]+)(/[^/]+)*$";
 export const MAX_NAMESPACE_LENGTH = 512;
 const MAX_DEPTH = 12;
 

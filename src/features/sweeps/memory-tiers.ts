@@ -12,14 +12,3 @@ export const TIER_RULES: TierRules = {
   taskTtlMs: 7 * DAY_MS,
   halfLifeDays: { working: 7, episodic: 30, semantic: 90, kb: 90, rigid: null },
 };
-
-/** raw × 0.5^(elapsed / half-life); unchanged when pinned, when the class never decays, or for no elapsed time. */
-export function decayedImportance(
-  raw: number,
-  halfLifeDays: number | null,
-  pinned: boolean,
-  elapsedMs: number,
-): number {
-  if (pinned || halfLifeDays === null || !(elapsedMs > 0)) return raw;
-  return raw * 0.5 ** (elapsedMs / (halfLifeDays * DAY_MS));
-}

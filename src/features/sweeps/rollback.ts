@@ -37,8 +37,6 @@ export function breaches(value: number, t: Threshold): boolean {
   }
 }
 
-export const ROLLBACK_METRICS = ["escalation_rate", "unknown_failure_class_ratio", "missing_metadata_count"] as const;
-
 /** The metric over the window's decisions; null for a metric this evaluator does not know. */
 export function metricValue(metric: string, c: DecisionCounts): number | null {
   switch (metric) {

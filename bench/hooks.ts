@@ -1,9 +1,9 @@
 // Bench-only HTTP hooks (/__bench/*): run the consumer and the memory sweep inside workerd against its local D1.
-// index.ts routes here only when WARDEN_BENCH_HOOKS=1, which bench/harness.ts sets for its throw-away server.
-import type { Deps } from "../../deps";
-import type { WardenEvent } from "../../ports/event-bus";
-import { TIER_RULES } from "../sweeps/memory-tiers";
-import { applyTaskEvents, type TaskBatchMode } from "./consume";
+// Served only by bench/worker.ts, the entry that `npm run bench` starts; the production Worker has none of this.
+import type { Deps } from "../src/deps";
+import { applyTaskEvents, type TaskBatchMode } from "../src/features/learning/consume";
+import { TIER_RULES } from "../src/features/sweeps/memory-tiers";
+import type { WardenEvent } from "../src/ports/event-bus";
 
 const DAY = 86_400_000;
 const json = (body: unknown, status = 200) =>

@@ -1,3 +1,4 @@
+// createTokenVerifier: the principal from a valid token, and the refusals (pure; runs in the Node project).
 import { describe, expect, it } from "vitest";
 import { mintToken } from "./mint";
 import { createTokenVerifier } from "./tokens";

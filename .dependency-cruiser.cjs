@@ -1,0 +1,90 @@
+// Layering rules of docs/architecture.md ("Dependency rules"), checked by `npm test` (`npm run deps`).
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "domain-is-pure",
+      comment:
+        "Inside a feature only the HTTP layer (routes.ts, routes/) and the public entry (index.ts) may import hono, " +
+        "drizzle or cloudflare:*; use-cases and domain files reach storage and the runtime through ports.",
+      severity: "error",
+      from: {
+        path: "^src/features/",
+        pathNot: "^src/features/[^/]+/(routes\\.ts|routes/|index\\.ts$)",
+      },
+      to: {
+        path: "^(hono|@hono/|drizzle-orm|cloudflare:)",
+        dependencyTypes: ["npm", "core", "unknown", "undetermined"],
+      },
+    },
+    {
+      name: "domain-is-pure-npm",
+      comment: "The same rule for resolved packages (node_modules paths).",
+      severity: "error",
+      from: {
+        path: "^src/features/",
+        pathNot: "^src/features/[^/]+/(routes\\.ts|routes/|index\\.ts$)",
+      },
+      to: { path: "node_modules/(hono|@hono/|drizzle-orm)/" },
+    },
+    {
+      name: "feature-public-entry",
+      comment: "A feature imports another feature only through its public entry src/features/<name>/index.ts.",
+      severity: "error",
+      from: { path: "^src/features/([^/]+)/" },
+      to: {
+        path: "^src/features/[^/]+/",
+        pathNot: ["^src/features/$1/", "^src/features/[^/]+/index\\.ts$"],
+      },
+    },
+    {
+      name: "no-feature-cycles",
+      comment: "Features depend on each other in one direction: no cycle between feature folders.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^src/features/[^/]+$" },
+      to: { path: "^src/features/[^/]+$", circular: true },
+    },
+    {
+      name: "adapters-not-features",
+      comment: "Adapters implement ports; they never import a feature (shared types belong in ports/ or contracts/).",
+      severity: "error",
+      from: { path: "^src/adapters/" },
+      to: { path: "^src/features/" },
+    },
+    {
+      name: "ports-not-features",
+      comment: "Ports are interfaces over contracts/ and lib/ types; they never import a feature.",
+      severity: "error",
+      from: { path: "^src/ports/" },
+      to: { path: "^src/features/" },
+    },
+    {
+      name: "ports-not-adapters",
+      comment: "Ports never import an adapter.",
+      severity: "error",
+      from: { path: "^src/ports/" },
+      to: { path: "^src/adapters/" },
+    },
+    {
+      name: "production-not-bench",
+      comment: "Nothing in the production Worker imports the bench (its hooks live in bench/worker.ts).",
+      severity: "error",
+      from: { path: "^(src|durable-objects|contracts)/" },
+      to: { path: "^bench/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    // Tests may reach inside features to build fixtures; the rules are about production code.
+    exclude: { path: "(^|/)node_modules/|^\\.wrangler/|\\.test\\.ts$" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".js", ".mjs", ".json", ".d.ts"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
