@@ -29,21 +29,42 @@ module.exports = {
     },
     {
       name: "feature-public-entry",
-      comment: "A feature imports another feature only through its public entry src/features/<name>/index.ts.",
+      comment:
+        "A feature imports another feature only through its public entries: src/features/<name>/index.ts (routes, " +
+        "services, wiring) or src/features/<name>/domain.ts (its pure part: types and functions, no I/O).",
       severity: "error",
       from: { path: "^src/features/([^/]+)/" },
       to: {
         path: "^src/features/[^/]+/",
-        pathNot: ["^src/features/$1/", "^src/features/[^/]+/index\\.ts$"],
+        pathNot: ["^src/features/$1/", "^src/features/[^/]+/(index|domain)\\.ts$"],
       },
     },
     {
-      name: "no-feature-cycles",
-      comment: "Features depend on each other in one direction: no cycle between feature folders.",
+      name: "domain-below-services",
+      comment:
+        "A feature's pure entry (domain.ts, and the files it re-exports) sits below every feature's services: it may " +
+        "use another feature's domain.ts, never its index.ts. So the pure layer and the service layer cannot form a cycle.",
       severity: "error",
-      scope: "folder",
-      from: { path: "^src/features/[^/]+$" },
-      to: { path: "^src/features/[^/]+$", circular: true },
+      from: { path: "^src/features/[^/]+/domain\\.ts$" },
+      to: { path: "^src/features/[^/]+/index\\.ts$" },
+    },
+    {
+      name: "no-feature-cycles",
+      comment:
+        "Features depend on each other in one direction: no import cycle that crosses feature folders. (Folder-level " +
+        "cycles through the two entries are expected: runs uses gates' pure machine, gates' routes drive runs.)",
+      severity: "error",
+      from: { path: "^src/features/([^/]+)/" },
+      to: { circular: true, viaSomeNot: "^src/features/$1/" },
+    },
+    {
+      name: "composition-root-on-top",
+      comment:
+        "src/deps.ts builds every adapter and wires the features; only the Worker entry, the app and the Durable " +
+        "Objects use it. Features declare what they need as their own Needs type instead of importing Deps.",
+      severity: "error",
+      from: { path: "^src/(features|http|auth|ports|adapters|lib)/" },
+      to: { path: "^src/deps\\.ts$" },
     },
     {
       name: "adapters-not-features",

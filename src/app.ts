@@ -1,6 +1,7 @@
 // Builds the Hono app: request id, body limit, JSON bodies, one route group per feature, one error mapper.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
+import type { Deps } from "./deps";
 import { AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
@@ -12,7 +13,7 @@ import { metricsRoutes } from "./features/metrics/routes";
 import { policyRoutes } from "./features/policy/routes";
 import { runsRoutes } from "./features/runs/routes";
 import { jsonBody, limitBody } from "./http/middleware";
-import type { AppEnv } from "./http/types";
+import type { FeatureEnv } from "./http/types";
 
 export const API_INFO = {
   title: "Warden API",
@@ -22,7 +23,7 @@ export const API_INFO = {
 };
 
 export function createApp() {
-  const app = new OpenAPIHono<AppEnv>();
+  const app = new OpenAPIHono<FeatureEnv<Deps>>();
 
   app.use("*", requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
   app.use("*", limitBody);

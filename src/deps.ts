@@ -35,6 +35,10 @@ import {
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy";
 import type { RunEngineNeeds, RunsService } from "./features/runs";
 import type { AuditLogStore } from "./ports/audit-log";
+import type { Clock } from "./ports/clock";
+
+export type { Clock };
+
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
@@ -61,8 +65,6 @@ const Config = z.object({
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
 });
 export type Config = z.infer<typeof Config>;
-
-export type Clock = { now(): number };
 
 export type Deps = {
   config: Config;

@@ -12,7 +12,7 @@ export function toIssues(error: ZodError): Issue[] {
  * A feature's sub-app: zod failures in params, query or body become 400 validation_failed with every path.
  * `Needs` is the feature's declared dependency interface; handlers see only it (plus the HTTP basics) on `c.env.deps`.
  */
-export function featureApp<Needs = import("../deps").Deps>() {
+export function featureApp<Needs>() {
   return new OpenAPIHono<FeatureEnv<Needs>>({
     defaultHook: (result) => {
       if (!result.success) throw new AppFailure({ code: "validation_failed", issues: toIssues(result.error) });

@@ -1,7 +1,7 @@
 // GET /docs: a readable API reference rendered from the same OpenAPI document (no external assets).
 import { Hono } from "hono";
 import { html, raw } from "hono/html";
-import type { AppEnv } from "../../http/types";
+import type { FeatureEnv } from "../../http/types";
 
 type Operation = {
   summary?: string;
@@ -51,7 +51,7 @@ function renderOperation(doc: OpenApiDoc, method: string, path: string, op: Oper
 
 /** `document` yields the app's OpenAPI 3.1 document (built once, on first use). */
 export const docsRoutes = (document: () => unknown) =>
-  new Hono<AppEnv>().get("/docs", (c) => {
+  new Hono<FeatureEnv<unknown>>().get("/docs", (c) => {
     const doc = document() as OpenApiDoc;
     const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => renderOperation(doc, method, path, op)),

@@ -1,9 +1,9 @@
 // The EVENTS queue consumer: parses each message with the internal-event schema, groups by handler, acks once applied.
 import { InternalEvent, type InternalEventType, type RefusedWriteEvent } from "../../../contracts/internal-events";
-import type { Deps } from "../../deps";
 import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning";
-import { recordDecisionEvents } from "../policy/decision-log";
+import { recordDecisionEvents } from "../policy";
 import { recordRefusals } from "./audit";
+import type { ConsumerNeeds } from "./needs";
 
 /**
  * Applies a group of events; returns the ids that failed (to retry), or throws to retry every message of the group
@@ -11,7 +11,7 @@ import { recordRefusals } from "./audit";
  */
 export type EventHandler = (
   events: InternalEvent[],
-  deps: Deps,
+  deps: ConsumerNeeds,
   ctx: HandlerContext,
 ) => Promise<Set<string> | undefined>;
 
@@ -93,7 +93,7 @@ function groupByHandler(batch: MessageBatch<unknown>): Map<EventHandler, Parsed[
   return groups;
 }
 
-async function applyGroup(handler: EventHandler, items: Parsed[], deps: Deps): Promise<void> {
+async function applyGroup(handler: EventHandler, items: Parsed[], deps: ConsumerNeeds): Promise<void> {
   const acked = new Set<Message<unknown>>();
   const byId = new Map<string, Message<unknown>[]>();
   for (const { message, event } of items) byId.set(event.event_id, [...(byId.get(event.event_id) ?? []), message]);
@@ -120,7 +120,7 @@ async function applyGroup(handler: EventHandler, items: Parsed[], deps: Deps): P
   }
 }
 
-export async function consumeEvents(batch: MessageBatch<unknown>, deps: Deps): Promise<void> {
+export async function consumeEvents(batch: MessageBatch<unknown>, deps: ConsumerNeeds): Promise<void> {
   // Types that share a handler (task.*) share its group, so they are written in one batch.
   for (const [handler, items] of groupByHandler(batch)) await applyGroup(handler, items, deps);
 }

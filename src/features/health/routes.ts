@@ -1,10 +1,10 @@
 // GET /healthz: liveness and version, no auth.
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../http/types";
+import type { FeatureEnv } from "../../http/types";
 
 const Health = z.object({ ok: z.literal(true), version: z.string() }).meta({ example: { ok: true, version: "0.1.0" } });
 
-export const healthRoutes = new OpenAPIHono<AppEnv>().openapi(
+export const healthRoutes = new OpenAPIHono<FeatureEnv<{ config: { WARDEN_VERSION: string } }>>().openapi(
   createRoute({
     method: "get",
     path: "/healthz",

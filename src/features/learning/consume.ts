@@ -3,7 +3,7 @@
 import { ok, type Result } from "../../lib/result";
 import type { WardenEvent } from "../../ports/event-bus";
 import type { LearningConflict, LearningStore, TaskSignalWrite } from "../../ports/learning-store";
-import { sha256Hex } from "../policy/decision-log";
+import { sha256Hex } from "../policy/domain";
 import { parseRunCompletion, parseTaskSignal, retryObservations, skillTotals, stagedToOutcome } from "./events";
 import type { LearningNeeds } from "./needs";
 import { planRunLearning } from "./plan";

@@ -5,7 +5,7 @@ import { TaskEventV1 } from "../../../contracts/task-event.v1";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { canonicalJson } from "../policy/decision-log";
+import { canonicalJson } from "../policy/domain";
 import type { LearningNeeds } from "./needs";
 import { EventAccepted, PolicyMemorySnapshot, RankBody, RankResponse } from "./schemas";
 import { rankForRouting, snapshotPolicyMemory } from "./snapshot";

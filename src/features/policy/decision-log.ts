@@ -1,7 +1,6 @@
 // Writes `policy.decided` events into the decision log (one D1 batch per queue batch, idempotent by decision_id).
-import type { Deps } from "../../deps";
 import type { WardenEvent } from "../../ports/event-bus";
-import type { LoggedDecision } from "../../ports/policy-store";
+import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
 
 /** Canonical JSON (sorted keys) so equal inputs digest equally. */
 export function canonicalJson(value: unknown): string {
@@ -20,7 +19,10 @@ export async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function recordDecisionEvents(events: WardenEvent[], deps: Deps): Promise<undefined> {
+export async function recordDecisionEvents(
+  events: WardenEvent[],
+  deps: { policyStore: PolicyStore },
+): Promise<undefined> {
   const decisions = await Promise.all(
     events.map(async (e) => {
       const d = e.decision as LoggedDecision;

@@ -1,7 +1,8 @@
 // RunEngine: the use-case behind RunDO — prepares commands (I/O), applies the pure reducer, persists the diff,
 // keeps an outbox (D1 rows, policy activations, EVENTS) flushed after every change, and keeps the one alarm armed.
-import type { Clock } from "../../deps";
+
 import type { AppError } from "../../errors";
+import type { Clock } from "../../ports/clock";
 import type { EventBus } from "../../ports/event-bus";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
 import type { RunRecordStore } from "../../ports/run-record";

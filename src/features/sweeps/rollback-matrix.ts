@@ -3,8 +3,7 @@ import type { MemrlMode } from "../../../contracts/memrl-policy";
 import type { EventBus } from "../../ports/event-bus";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { DecisionCounts, SweepStore } from "../../ports/sweep-store";
-import { lowerMode } from "../policy/evaluator";
-import type { TeamPolicyCache } from "../policy/team-policy-cache";
+import { lowerMode, type TeamPolicyCache } from "../policy/domain";
 import { evaluateTrigger, MAX_WINDOW_MS, parseWindow, type TriggerResult, targetMode } from "./rollback";
 
 export type RollbackDeps = {

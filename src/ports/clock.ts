@@ -1,0 +1,2 @@
+// The clock port: the one way code outside the composition root learns the time (tests pass their own).
+export type Clock = { now(): number };
