@@ -15,7 +15,10 @@ const envelope = {
 const ruleIds = z.array(z.string().min(1).max(128)).max(64);
 const refusalCode = z.enum(["redaction_required", "pii_detected", "rejected"]);
 
-/** Run trace events from a run's Durable Object; the run keeps each one in its own event log (ev:<seq>). */
+/**
+ * Run trace events: a run's Durable Object keeps each one in its own event log (ev:<seq>, shown by the run views).
+ * They never go on the EVENTS queue: nothing there would make them more durable.
+ */
 export const RUN_TRACE_EVENT_TYPES = [
   "run.started",
   "run.running",
@@ -33,12 +36,6 @@ export const RUN_TRACE_EVENT_TYPES = [
   "budget.increased",
   "policy.deploy_approved",
 ] as const;
-export const RunTraceEvent = z.looseObject({
-  ...envelope,
-  type: z.enum(RUN_TRACE_EVENT_TYPES),
-  run_id: z.string().min(1),
-  seq: z.number().int().min(0),
-});
 
 /** A task's outcome: from a run's Durable Object (with seq) or from POST /v1/events (source "api"). */
 export const TASK_SIGNAL_EVENT_TYPES = ["task.failed", "task.blocked", "task.completed"] as const;
@@ -118,7 +115,6 @@ export const TaskMemoryStoreFailedEvent = z.looseObject({
 });
 
 export const InternalEvent = z.discriminatedUnion("type", [
-  RunTraceEvent,
   TaskSignalEvent,
   RunCompletedEvent,
   GateEvent,
@@ -142,17 +138,17 @@ export type RunEventType =
 export const REFUSED_WRITE_EVENT_TYPES = ["memory_store_failed", "task.memory_store_failed"] as const;
 export type RefusedWriteEvent = z.infer<typeof MemoryStoreFailedEvent> | z.infer<typeof TaskMemoryStoreFailedEvent>;
 
-/**
- * What a run's Durable Object hands to the queue today: an envelope whose `type` the run code builds as a plain string.
- * Every type it emits is listed in RunEventType and parsed by InternalEvent on the consumer side; once the run feature
- * types its emit calls with RunEventType, this alias can narrow to Extract<InternalEvent, { seq: number }>.
- */
-export type RunOutboxEvent = {
+/** An event a run's Durable Object emits (kept in its event log); only the queued kinds also go to EVENTS. */
+export type RunOutboxEvent<T extends RunEventType = RunEventType> = {
   event_id: string;
-  type: string;
+  type: T;
   team_id: string;
   run_id: string;
   seq: number;
   occurred_at: number;
   [field: string]: unknown;
 };
+/** The run events the EVENTS queue carries (every one has a consumer that writes something durable). */
+export type QueuedRunEvent = RunOutboxEvent<Exclude<RunEventType, RunTraceEventType>>;
+export const isQueuedRunEvent = (e: RunOutboxEvent): e is QueuedRunEvent =>
+  !(RUN_TRACE_EVENT_TYPES as readonly string[]).includes(e.type);

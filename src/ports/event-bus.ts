@@ -1,12 +1,11 @@
 // Port: typed events to the EVENTS queue (at-least-once; every consumer is idempotent by event_id).
-import type { InternalEvent, RunOutboxEvent } from "../../contracts/internal-events";
+import type { InternalEvent, QueuedRunEvent } from "../../contracts/internal-events";
 
 /**
- * What producers hand to the queue: a member of contracts/internal-events.ts (discriminated on `type`), or a run's
- * outbox event, typed by its envelope until the run feature emits RunEventType literals. The consumer parses every
- * message with InternalEvent, so a run event outside the union is logged and skipped, never applied untyped.
+ * What producers hand to the queue: a member of contracts/internal-events.ts (discriminated on `type`), or one of a
+ * run's queued events (its type is one of the union's; the consumer parses every message with InternalEvent).
  */
-export type WardenEvent = InternalEvent | RunOutboxEvent;
+export type WardenEvent = InternalEvent | QueuedRunEvent;
 
 export interface EventBus {
   publish(events: WardenEvent[]): Promise<void>;

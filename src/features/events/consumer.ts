@@ -22,8 +22,6 @@ const refusals: EventHandler = async (events, deps) => {
 };
 /** The rollback sweep writes its audit row in the same D1 transaction as the ceiling change; the event adds nothing. */
 const alreadyAudited: EventHandler = async () => undefined;
-/** Run trace events live in the run's own event log (Durable Object storage, ev:<seq>); nothing to add here. */
-const keptByRun: EventHandler = async () => undefined;
 
 /** One entry per event type: what the consumer does with it. Every type of the union has one (checked by tsc). */
 export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
@@ -37,21 +35,6 @@ export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
   memory_store_failed: refusals,
   "task.memory_store_failed": refusals,
   "policy.rollback": alreadyAudited,
-  "run.started": keptByRun,
-  "run.running": keptByRun,
-  "run.reopened": keptByRun,
-  "task.created": keptByRun,
-  "task.leased": keptByRun,
-  "task.lease_expired": keptByRun,
-  "task.requeued": keptByRun,
-  "task.skipped": keptByRun,
-  "task.revoked": keptByRun,
-  "task.dead_lettered": keptByRun,
-  "dead_letter.reissued": keptByRun,
-  "approval.queued": keptByRun,
-  "budget.breached": keptByRun,
-  "budget.increased": keptByRun,
-  "policy.deploy_approved": keptByRun,
 };
 
 const handlerOf = (type: unknown): EventHandler | undefined =>

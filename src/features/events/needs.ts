@@ -6,5 +6,4 @@ import type { LearningNeeds } from "../learning";
 export type EventsNeeds = { auditLog: AuditLogStore };
 
 /** What the queue consumers need: the learning handlers' needs, the decision log and the audit log. */
-export type ConsumerNeeds = EventsNeeds &
-  LearningNeeds & { policyStore: PolicyStore };
+export type ConsumerNeeds = EventsNeeds & LearningNeeds & { policyStore: PolicyStore };

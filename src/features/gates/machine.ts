@@ -15,7 +15,7 @@ export interface GateHost {
   earlyFor(id: string): EarlyApproval | undefined;
   putEarly(e: EarlyApproval): void;
   dropEarly(id: string): void;
-  emit(type: string, fields: Record<string, unknown>): unknown;
+  emit(type: "gate.opened" | "gate.decided" | "approval.queued", fields: Record<string, unknown>): unknown;
   /** an append-only approval row for D1 */
   recordApproval(row: ApprovalRow): void;
   audit(actor: string, action: string, subjectType: string, subjectId: string, metadata: unknown): void;

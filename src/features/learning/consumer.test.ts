@@ -107,15 +107,15 @@ describe("per-message ack and retry", () => {
   it("acks the messages a thrown handler had already applied and retries the rest", async () => {
     const { deps } = testDeps(NOW);
     // a handler that dies half-way, swapped in for one event type of the union for this test
-    const original = EVENT_HANDLERS["budget.breached"];
-    EVENT_HANDLERS["budget.breached"] = async (events, _deps, ctx) => {
+    const original = EVENT_HANDLERS["gate.opened"];
+    EVENT_HANDLERS["gate.opened"] = async (events, _deps, ctx) => {
       ctx.applied((events[0] as { event_id: string }).event_id);
       throw new Error("died after the first event");
     };
     try {
       const bodies = ["h-1", "h-2", "h-3"].map((event_id, i) => ({
         event_id,
-        type: "budget.breached",
+        type: "gate.opened",
         team_id: "t",
         run_id: "r",
         seq: i + 1,
@@ -123,7 +123,7 @@ describe("per-message ack and retry", () => {
       }));
       expect(await deliver(deps, bodies)).toEqual({ acked: ["h-1"], retried: ["h-2", "h-3"] });
     } finally {
-      EVENT_HANDLERS["budget.breached"] = original;
+      EVENT_HANDLERS["gate.opened"] = original;
     }
   });
 

@@ -1,6 +1,7 @@
 // RunEngine: the use-case behind RunDO — prepares commands (I/O), applies the pure reducer, persists the diff,
 // keeps an outbox (D1 rows, policy activations, EVENTS) flushed after every change, and keeps the one alarm armed.
 
+import { isQueuedRunEvent, type QueuedRunEvent } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
 import type { Clock } from "../../ports/clock";
 import type { EventBus } from "../../ports/event-bus";
@@ -83,7 +84,7 @@ const idOf: Record<(typeof MAPS)[number][0], (v: never) => string> = {
 
 /** Queue messages are capped at 128 KB: an event that would not fit goes out as its envelope, marked truncated. */
 const MAX_EVENT_BYTES = 100_000;
-export function fitForQueue(e: WardenRunEvent): WardenRunEvent {
+export function fitForQueue(e: QueuedRunEvent): QueuedRunEvent {
   if (JSON.stringify(e).length <= MAX_EVENT_BYTES) return e;
   const { event_id, type, team_id, run_id, seq, occurred_at } = e;
   return { event_id, type, team_id, run_id, seq, occurred_at, truncated: true };
@@ -333,7 +334,8 @@ export class RunEngine {
       try {
         if (item.records.length) await this.deps.runRecord.write(item.records);
         for (const a of item.activations) await this.activate(a);
-        if (item.events.length) await this.deps.events.publish(item.events.map(fitForQueue));
+        const queued = item.events.filter(isQueuedRunEvent).map(fitForQueue);
+        if (queued.length) await this.deps.events.publish(queued);
       } catch (e) {
         this.failures++;
         const delay = Math.min(FLUSH_RETRY_MAX_MS, 1000 * 2 ** (this.failures - 1));

@@ -8,6 +8,7 @@ import { DEFAULT_ACTIVE_GATE_RULES } from "../gates/rules";
 import { DEFAULT_COMPILED } from "../policy/team-policy-cache";
 import type { EngineDeps } from "./engine";
 import { fitForQueue, RunEngine } from "./engine";
+import type { WardenRunEvent } from "./model";
 
 class MemoryStorage implements RunStorage {
   data = new Map<string, unknown>();
@@ -204,8 +205,20 @@ describe("RunEngine", () => {
     let now = 10_000;
     const engine = new RunEngine(storage, f.deps, { now: () => now });
     await engine.load();
-    f.control.failWrites = 2;
     expect((await engine.dispatch("run_e", create)).ok).toBe(true);
+    const order = { order_id: "o1", task_id: "t", goal: "g", input_json: {}, output_schema_id: "s", timeout_sec: 1 };
+    expect((await engine.dispatch("run_e", { op: "add_order", actor, order, skill: null })).ok).toBe(true);
+    const lease = await engine.write("run_e", "lease", { actor, order_id: "o1", worker_id: "w" });
+    if (!lease.ok) throw new Error("lease refused");
+    await engine.idle();
+    const before = f.written.length;
+    // a completion: D1 rows (the attempt) and a queued event (task.completed); run trace events stay in the run's log
+    f.control.failWrites = 2;
+    const complete = {
+      ...{ op: "complete" as const, actor, order_id: "o1", lease_id: lease.value.lease_id, epoch: 1, op_id: "c1" },
+      ...{ outcome: "PASS" as const, failure_class: null, tokens_in: 1, tokens_out: 1, output: null },
+    };
+    expect((await engine.dispatch("run_e", complete)).ok).toBe(true);
     await engine.idle();
     expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toHaveLength(1);
     expect(storage.alarm).toBe(now + 1000);
@@ -214,21 +227,21 @@ describe("RunEngine", () => {
     await engine.alarm();
     await engine.idle();
     expect(storage.alarm).toBe(now + 2000);
-    expect(f.written).toEqual([]);
+    expect(f.written).toHaveLength(before);
 
     now += 2000;
     f.control.failPublish = 1;
     await engine.alarm();
     await engine.idle();
-    expect(f.written).toHaveLength(1);
+    expect(f.written).toHaveLength(before + 1);
     expect(f.published).toEqual([]);
     expect(storage.alarm).toBe(now + 4000); // third failure in a row
 
     now += 4000;
     await engine.alarm();
     await engine.idle();
-    expect(f.published.flat().map((e) => e.type)).toEqual(["run.started"]);
-    expect(f.written).toHaveLength(2); // rewritten: the D1 writes are idempotent
+    expect(f.published.flat().map((e) => e.type)).toEqual(["task.completed", "run.completed"]);
+    expect(f.written).toHaveLength(before + 2); // rewritten: the D1 writes are idempotent
     expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toEqual([]);
     expect(storage.alarm).toBeNull();
   });
@@ -260,13 +273,22 @@ describe("RunEngine", () => {
     await second.idle();
     expect(second.snapshotState()?.orders.o1).toMatchObject({ status: "QUEUED", rescues: 1 });
     expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toEqual([]);
-    const types = f.published.flat().map((e) => e.type);
+    const log = [...storage.data.entries()].filter(([k]) => k.startsWith("ev:")).map(([, e]) => e as WardenRunEvent);
+    const types = log.map((e) => e.type);
     expect(types).toEqual(["run.started", "task.created", "run.running", "task.leased", "task.lease_expired"]);
-    expect(new Set(f.published.flat().map((e) => e.event_id)).size).toBe(types.length);
+    expect(new Set(log.map((e) => e.event_id)).size).toBe(types.length);
+    expect(f.published.flat()).toEqual([]); // trace events never go to the queue
   });
 
   it("sends an event too large for a queue message as its envelope, marked truncated", () => {
-    const base = { event_id: "evt_r_1", type: "run.completed", team_id: "t", run_id: "r", seq: 1, occurred_at: 5 };
+    const base = {
+      event_id: "evt_r_1",
+      type: "run.completed" as const,
+      team_id: "t",
+      run_id: "r",
+      seq: 1,
+      occurred_at: 5,
+    };
     expect(fitForQueue({ ...base, small: "x" })).toEqual({ ...base, small: "x" });
     expect(fitForQueue({ ...base, big: "x".repeat(200_000) })).toEqual({ ...base, truncated: true });
   });

@@ -1,7 +1,8 @@
 // Run state, commands and effects of the per-run reducer (pure data; no I/O).
+
+import type { RunOutboxEvent } from "../../../contracts/internal-events";
 import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
-import type { WardenEvent } from "../../ports/event-bus";
 import type { MemoryHint } from "../../ports/hints";
 import type { RecordOp } from "../../ports/run-record";
 import type { ActiveGateRules, DeployTarget, EarlyApproval, Gate, GateDecision } from "../gates/domain";
@@ -204,8 +205,8 @@ export type Command = { [K in RunWriteOp]: CommandOf<K> }[RunWriteOp] | { type: 
 
 // ---- effects -----------------------------------------------------------------------------
 
-/** A WardenEvent (the EVENTS queue's type) from a run: always with its run id and its sequence number in the run. */
-export type WardenRunEvent = WardenEvent & { run_id: string; seq: number };
+/** An event of a run (kept in its event log; the queued kinds also go to EVENTS), with its sequence number in the run. */
+export type WardenRunEvent = RunOutboxEvent;
 
 export type { RecordOp };
 

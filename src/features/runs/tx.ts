@@ -1,4 +1,5 @@
 // The reducer's copy-on-write transaction and the helpers every step shares (pure: no I/O, no clock).
+import type { RunEventType } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
 import type {
@@ -94,7 +95,7 @@ export class Tx {
     this.dls[dl.id] = dl;
   }
 
-  emit(type: string, fields: Record<string, unknown> = {}): WardenRunEvent {
+  emit(type: RunEventType, fields: Record<string, unknown> = {}): WardenRunEvent {
     const seq = this.run.seq + 1;
     this.run = { ...this.run, seq };
     const event: WardenRunEvent = {
