@@ -5,7 +5,14 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";
-import { approvalEvents, policyDecisions, policyMemoryEntries, runTaskOutcomes, sweepLeases, teamModes } from "./schema";
+import {
+  approvalEvents,
+  policyDecisions,
+  policyMemoryEntries,
+  runTaskOutcomes,
+  sweepLeases,
+  teamModes,
+} from "./schema";
 
 /** a mode's rank (enforce > observe > off); a `sql` CASE because drizzle's builder has no CASE expression */
 const rank = (column: SQLiteColumn | ReturnType<typeof sql>) =>
