@@ -164,7 +164,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     eventDeadLetters: createD1EventDeadLetterStore(db),
     auditLog: createD1AuditLog(db),
     sweepStore: createD1SweepStore(db),
-    memoryMaintenance: createCardRefreshingMaintenance(createD1MemoryMaintenance(env.DB), memory),
+    memoryMaintenance: createCardRefreshingMaintenance(createD1MemoryMaintenance(db), memory),
     memoryIndexSync: createIndexSync(vectorIndex),
     metricsStore: createD1MetricsStore(env.DB),
     hints: createMemoryHints(memory),

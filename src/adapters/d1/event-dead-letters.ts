@@ -1,6 +1,7 @@
 // EventDeadLetterStore over D1 (drizzle, typed rows): one row per dead-lettered EVENTS message, one insert per DLQ batch.
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { EventDeadLetterStore } from "../../ports/event-dead-letters";
+import { batchAll } from "./batch";
 import { eventDeadLetters } from "./schema";
 
 /** D1 caps bound parameters per statement at 100; 7 columns per row → 14 rows per insert. */
@@ -9,7 +10,6 @@ const ROWS_PER_INSERT = 14;
 export function createD1EventDeadLetterStore(db: DrizzleD1Database): EventDeadLetterStore {
   return {
     async record(rows) {
-      if (rows.length === 0) return;
       const inserts = [];
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
         inserts.push(
@@ -19,8 +19,7 @@ export function createD1EventDeadLetterStore(db: DrizzleD1Database): EventDeadLe
             .onConflictDoNothing({ target: eventDeadLetters.id }),
         );
       }
-      const [first, ...rest] = inserts;
-      if (first) await db.batch([first, ...rest]);
+      await batchAll(db, inserts);
     },
   };
 }

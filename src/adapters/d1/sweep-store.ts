@@ -5,6 +5,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";
+import { batchAll } from "./batch";
 import {
   approvalEvents,
   policyDecisions,
@@ -85,8 +86,7 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
           createdAt: now,
         }),
       );
-      const [first, ...rest] = audits;
-      if (first) await db.batch([first, ...rest]);
+      await batchAll(db, audits);
       return out;
     },
 
