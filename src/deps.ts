@@ -166,7 +166,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     sweepStore: createD1SweepStore(db),
     memoryMaintenance: createCardRefreshingMaintenance(createD1MemoryMaintenance(db), memory),
     memoryIndexSync: createIndexSync(vectorIndex),
-    metricsStore: createD1MetricsStore(env.DB),
+    metricsStore: createD1MetricsStore(db),
     hints: createMemoryHints(memory),
     runs: createDurableRunGateway(env.RUN),
     runRecord: createD1RunRecord(db),

@@ -1,11 +1,12 @@
 // SweepStore over D1 (drizzle, typed rows): guarded lease upserts, retention deletes, archiving, decision counts,
 // guarded ceiling lowering.
-import { and, asc, count, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";
 import { batchAll } from "./batch";
+import { decisionCountsQuery } from "./policy-store";
 import {
   approvalEvents,
   policyDecisions,
@@ -105,16 +106,7 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
     },
 
     async decisionCounts(teamId, since) {
-      // sums of boolean expressions: the builder has count() but no conditional sum, hence `sql` over typed columns
-      const [row] = await db
-        .select({
-          decisions: count(),
-          escalations: sql<number>`coalesce(sum(${policyDecisions.selectedAction} = 'escalate'), 0)`,
-          unknownClass: sql<number>`coalesce(sum(${policyDecisions.ruleId} = 'default.unknown_failure_class'), 0)`,
-          missingMetadata: sql<number>`coalesce(sum(${policyDecisions.ruleId} = 'default.missing_metadata'), 0)`,
-        })
-        .from(policyDecisions)
-        .where(and(eq(policyDecisions.teamId, teamId), gte(policyDecisions.createdAt, since)));
+      const [row] = await decisionCountsQuery(db, teamId, since);
       return {
         decisions: row?.decisions ?? 0,
         escalations: row?.escalations ?? 0,
