@@ -46,6 +46,7 @@ import type { GateRuleStore } from "./ports/gate-rule-store";
 import type { HintsProvider } from "./ports/hints";
 import type { LearningStore } from "./ports/learning-store";
 import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintenance";
+import type { MemoryStore } from "./ports/memory-store";
 import type { MetricsStore } from "./ports/metrics-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
@@ -117,82 +118,127 @@ function buildVectorIndex(config: Config, env: Env): VectorIndex {
 export const systemClock: Clock = { now: () => Date.now() };
 export const newId = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`;
 
-const cache = new WeakMap<object, Deps>();
-
-/** One Deps per env object (per isolate), so caches (tokens, compiled profiles) live across requests. */
-export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
-  const cached = Object.keys(overrides).length === 0 ? cache.get(env) : undefined;
-  if (cached) return cached;
+function parseConfig(env: Env): Config {
   const parsed = Config.safeParse(env);
   if (!parsed.success) {
     throw new Error(
       `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
     );
   }
+  return parsed.data;
+}
+
+/** The fields the run engine needs, and what they are built from (memory for the hints). */
+type EngineParts = Pick<
+  Deps,
+  | "config"
+  | "newId"
+  | "events"
+  | "policyStore"
+  | "policies"
+  | "gateRuleStore"
+  | "gateRules"
+  | "runRecord"
+  | "vectorIndex"
+  | "embedder"
+  | "memory"
+  | "hints"
+>;
+
+/**
+ * The shared builder: every field is the override when given, else built — derived services (caches, memory, hints)
+ * from the final fields, so an override is never used by some services and ignored by others.
+ */
+function buildEngineParts(env: Env, o: Partial<Deps>): EngineParts & { memoryStore: MemoryStore } {
+  const config = o.config ?? parseConfig(env);
   const db = drizzle(env.DB);
-  const policyStore = createD1PolicyStore(db);
-  const events = overrides.events ?? createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>);
-  const vectorIndex = overrides.vectorIndex ?? buildVectorIndex(parsed.data, env);
-  const embedder = overrides.embedder ?? buildEmbedder(parsed.data, env);
+  const ids = o.newId ?? newId;
+  const events = o.events ?? createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>);
+  const policyStore = o.policyStore ?? createD1PolicyStore(db);
+  const gateRuleStore = o.gateRuleStore ?? createD1GateRuleStore(db);
+  const vectorIndex = o.vectorIndex ?? buildVectorIndex(config, env);
+  const embedder = o.embedder ?? buildEmbedder(config, env);
   const memoryStore = createD1MemoryStore(db, env.DB);
   const memory =
-    overrides.memory ??
+    o.memory ??
     createMemoryService({
       store: memoryStore,
       index: vectorIndex,
       embedder,
       events,
-      newId: overrides.newId ?? newId,
-      summaryMaxChars: parsed.data.MEMORY_SUMMARY_MAX_CHARS,
+      newId: ids,
+      summaryMaxChars: config.MEMORY_SUMMARY_MAX_CHARS,
     });
-  const gateRuleStore = createD1GateRuleStore(db);
-  const deps: Deps = {
-    config: parsed.data,
-    clock: systemClock,
-    newId,
-    verifyToken: createTokenVerifier(parsed.data.WARDEN_JWT_SECRET),
-    rateLimiter:
-      parsed.data.RATE_LIMITER_KIND === "binding"
-        ? createBindingRateLimiter(env.RATE_LIMITER, 60)
-        : createMemoryRateLimiter(parsed.data.RATE_LIMIT_PER_MINUTE, 60),
+  return {
+    config,
+    newId: ids,
     events,
-    decisionEvents: createBufferedEventBus(events),
     policyStore,
-    policies: createTeamPolicyCache(policyStore),
-    learningStore: createD1LearningStore(env.DB),
-    taskMemory: createTaskMemorySink(memory, () => deps.clock.now()),
-    eventDeadLetters: createD1EventDeadLetterStore(env.DB),
-    auditLog: createD1AuditLog(db),
-    sweepStore: createD1SweepStore(env.DB),
-    memoryMaintenance: createCardRefreshingMaintenance(createD1MemoryMaintenance(env.DB), memory),
-    memoryIndexSync: createIndexSync(vectorIndex),
-    metricsStore: createD1MetricsStore(env.DB),
-    hints: createMemoryHints(memory),
-    runs: createDurableRunGateway(env.RUN),
-    runRecord: createD1RunRecord(db),
+    policies: o.policies ?? createTeamPolicyCache(policyStore),
     gateRuleStore,
-    gateRules: createGateRuleCache(gateRuleStore),
+    gateRules: o.gateRules ?? createGateRuleCache(gateRuleStore),
+    runRecord: o.runRecord ?? createD1RunRecord(db),
     vectorIndex,
     embedder,
     memory,
-    sessions: createSessions({ store: memoryStore, memory, events, newId: overrides.newId ?? newId }),
-    ...overrides,
+    hints: o.hints ?? createMemoryHints(memory),
+    memoryStore,
+  };
+}
+
+const cache = new WeakMap<object, Deps>();
+
+/** One Deps per env object (per isolate), so caches (tokens, compiled profiles) live across requests. */
+export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
+  const cached = Object.keys(overrides).length === 0 ? cache.get(env) : undefined;
+  if (cached) return cached;
+  const o = overrides;
+  const { memoryStore, ...engine } = buildEngineParts(env, o);
+  const { config, events, memory, vectorIndex } = engine;
+  const db = drizzle(env.DB);
+  const clock = o.clock ?? systemClock;
+  const deps: Deps = {
+    ...engine,
+    clock,
+    verifyToken: o.verifyToken ?? createTokenVerifier(config.WARDEN_JWT_SECRET),
+    rateLimiter:
+      o.rateLimiter ??
+      (config.RATE_LIMITER_KIND === "binding"
+        ? createBindingRateLimiter(env.RATE_LIMITER, 60)
+        : createMemoryRateLimiter(config.RATE_LIMIT_PER_MINUTE, 60)),
+    decisionEvents: o.decisionEvents ?? createBufferedEventBus(events),
+    learningStore: o.learningStore ?? createD1LearningStore(env.DB),
+    taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),
+    eventDeadLetters: o.eventDeadLetters ?? createD1EventDeadLetterStore(db),
+    auditLog: o.auditLog ?? createD1AuditLog(db),
+    sweepStore: o.sweepStore ?? createD1SweepStore(db),
+    memoryMaintenance: o.memoryMaintenance ?? createCardRefreshingMaintenance(createD1MemoryMaintenance(db), memory),
+    memoryIndexSync: o.memoryIndexSync ?? createIndexSync(vectorIndex),
+    metricsStore: o.metricsStore ?? createD1MetricsStore(db),
+    runs: o.runs ?? createDurableRunGateway(env.RUN),
+    sessions: o.sessions ?? createSessions({ store: memoryStore, memory, events, newId: engine.newId }),
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);
   return deps;
 }
 
-/** What a run's Durable Object uses, and nothing else: the run engine's needs picked from the isolate's deps. */
+const engineCache = new WeakMap<object, RunEngineNeeds>();
+
+/** What a run's Durable Object uses, and nothing else, built once per isolate with the same builder as makeDeps. */
 export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
-  const d = makeDeps(env);
-  return {
-    policies: d.policies,
-    gateRules: d.gateRules,
-    policyStore: d.policyStore,
-    gateRuleStore: d.gateRuleStore,
-    runRecord: d.runRecord,
-    events: d.events,
-    hints: d.hints,
-    newId: d.newId,
+  const cached = engineCache.get(env);
+  if (cached) return cached;
+  const p = buildEngineParts(env, {});
+  const needs: RunEngineNeeds = {
+    policies: p.policies,
+    gateRules: p.gateRules,
+    policyStore: p.policyStore,
+    gateRuleStore: p.gateRuleStore,
+    runRecord: p.runRecord,
+    events: p.events,
+    hints: p.hints,
+    newId: p.newId,
   };
+  engineCache.set(env, needs);
+  return needs;
 }

@@ -1,5 +1,6 @@
 // D1 adapter for the audit_log table (drizzle, typed rows): idempotent appends and a team's newest-first pages.
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { type AuditEntry, type AuditLogStore, decodeAuditCursor, encodeAuditCursor } from "../../ports/audit-log";
 import { auditLog } from "./schema";
@@ -38,20 +39,31 @@ export function createD1AuditLog(db: DrizzleD1Database): AuditLogStore {
 }
 
 /**
- * The one INSERT into audit_log, as a statement other adapters put in their own db.batch (so the audit row commits in
- * the same transaction as the change it records). `onlyIfChanged`: written only when the batch's previous statement
- * changed exactly one row.
+ * The one INSERT into audit_log, as a drizzle statement other adapters put in their own db.batch (so the audit row
+ * commits in the same transaction as the change it records). Idempotent by id. `onlyIfChanged`: written only when the
+ * batch's previous statement changed exactly one row — `INSERT … SELECT … WHERE changes() = 1`, which drizzle's
+ * builder cannot say, hence the `sql` select (columns in the table's order).
  */
 export function auditInsert(
-  db: D1Database,
+  db: DrizzleD1Database,
   e: AuditEntry,
   opts: { onlyIfChanged?: boolean } = {},
-): D1PreparedStatement {
-  const columns = "INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at)";
-  const values = opts.onlyIfChanged
-    ? "SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1"
-    : "VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+): BatchItem<"sqlite"> {
+  if (!opts.onlyIfChanged) return db.insert(auditLog).values(e).onConflictDoNothing({ target: auditLog.id });
+  const metadata = JSON.stringify(e.metadata);
   return db
-    .prepare(`${columns} ${values}`)
+    .insert(auditLog)
+    .select(
+      sql`select ${e.id}, ${e.teamId}, ${e.actor}, ${e.action}, ${e.subjectType}, ${e.subjectId}, ${metadata}, ${e.createdAt} where changes() = 1`,
+    )
+    .onConflictDoNothing({ target: auditLog.id });
+}
+
+/** The same INSERT for the adapter not yet on drizzle (learning-store.ts); goes when it moves. */
+export function auditInsertD1(db: D1Database, e: AuditEntry): D1PreparedStatement {
+  return db
+    .prepare(
+      "INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
     .bind(e.id, e.teamId, e.actor, e.action, e.subjectType, e.subjectId, JSON.stringify(e.metadata), e.createdAt);
 }

@@ -1,20 +1,25 @@
-// EventDeadLetterStore over D1: one row per dead-lettered EVENTS message, written in one batch per DLQ batch.
+// EventDeadLetterStore over D1 (drizzle, typed rows): one row per dead-lettered EVENTS message, one insert per DLQ batch.
+import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { EventDeadLetterStore } from "../../ports/event-dead-letters";
+import { batchAll } from "./batch";
+import { eventDeadLetters } from "./schema";
 
-export function createD1EventDeadLetterStore(db: D1Database): EventDeadLetterStore {
+/** D1 caps bound parameters per statement at 100; 7 columns per row → 14 rows per insert. */
+const ROWS_PER_INSERT = 14;
+
+export function createD1EventDeadLetterStore(db: DrizzleD1Database): EventDeadLetterStore {
   return {
     async record(rows) {
-      if (rows.length === 0) return;
-      await db.batch(
-        rows.map((r) =>
+      const inserts = [];
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+        inserts.push(
           db
-            .prepare(
-              `INSERT INTO event_dead_letter (id, team_id, event_id, type, body, attempts, received_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-            )
-            .bind(r.id, r.teamId, r.eventId, r.type, r.body, r.attempts, r.receivedAt),
-        ),
-      );
+            .insert(eventDeadLetters)
+            .values(rows.slice(i, i + ROWS_PER_INSERT))
+            .onConflictDoNothing({ target: eventDeadLetters.id }),
+        );
+      }
+      await batchAll(db, inserts);
     },
   };
 }

@@ -12,7 +12,7 @@ import {
   type StagedTaskRow,
   type StoredWithLedger,
 } from "../../ports/learning-store";
-import { auditInsert } from "./audit-log";
+import { auditInsertD1 } from "./audit-log";
 
 /** D1 binds at most 100 parameters per statement. */
 const IN_CHUNK = 90;
@@ -323,7 +323,7 @@ export function createD1LearningStore(db: D1Database): LearningStore {
       for (const w of commit.writes) statements.push(ledgerInsert(w), stateWrite(w));
       if (commit.audit) {
         statements.push(
-          auditInsert(db, {
+          auditInsertD1(db, {
             id: commit.audit.id,
             teamId: commit.teamId,
             actor: "learning",

@@ -1,119 +1,162 @@
-// MetricsStore over D1: every GET /v1/metrics counter for one team in one db.batch of read statements.
-import type { MetricsStore, SessionRow } from "../../ports/metrics-store";
+// MetricsStore over D1 (drizzle, typed rows): every GET /v1/metrics counter for one team in one db.batch of reads.
+// Conditional sums (`sum(x = 'a')`) have no builder operator, so they are `sql` expressions over typed columns.
+import { and, asc, count, desc, eq, gte, isNotNull, notInArray, type SQL, sql } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { MetricsStore } from "../../ports/metrics-store";
+import { decisionCountsQuery } from "./policy-store";
+import {
+  approvalEvents,
+  attempts,
+  auditLog,
+  deadLetters,
+  eventDeadLetters,
+  gateMetrics,
+  runs,
+  sessionEvents,
+  teamModes,
+} from "./schema";
 
-const AUTOMATIC_APPROVERS = "('policy', 'timer', 'system')";
+const AUTOMATIC_APPROVERS = ["policy", "timer", "system"];
 const MAX_LATENCIES = 10_000;
 const MAX_SESSIONS = 20_000;
 
-export function createD1MetricsStore(db: D1Database): MetricsStore {
+/** coalesce(sum(<condition>), 0): how many rows meet the condition */
+const countWhere = (condition: SQL | undefined) => sql<number>`coalesce(sum(${condition}), 0)`;
+
+export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
   return {
     async teamMetrics(teamId, since, historySince) {
-      const q = (sql: string, ...args: unknown[]) => db.prepare(sql).bind(...args);
-      const results = await db.batch<Record<string, unknown>>([
-        q(
-          `SELECT coalesce(sum(a.tokens_in), 0) AS tokens_in, coalesce(sum(a.tokens_out), 0) AS tokens_out
-           FROM attempt a JOIN runs r ON r.run_id = a.run_id WHERE r.team_id = ? AND a.ended_at >= ?`,
-          teamId,
-          since,
-        ),
-        q(
-          `SELECT coalesce(kind, 'unknown') AS kind, count(*) AS n FROM gate_metric
-           WHERE team_id = ? AND opened_at >= ? GROUP BY kind ORDER BY kind`,
-          teamId,
-          since,
-        ),
-        q(
-          `SELECT coalesce(sum(decision = 'auto_allow' OR (decision = 'allow' AND approver = 'policy')), 0) AS auto,
-             coalesce(sum(approver NOT IN ${AUTOMATIC_APPROVERS}), 0) AS human
-           FROM approval_event WHERE team_id = ? AND created_at >= ?`,
-          teamId,
-          since,
-        ),
-        q(
-          `SELECT latency_ms FROM gate_metric
-           WHERE team_id = ? AND decided_at >= ? AND latency_ms IS NOT NULL
-             AND decided_by IS NOT NULL AND decided_by NOT IN ${AUTOMATIC_APPROVERS}
-           ORDER BY latency_ms LIMIT ${MAX_LATENCIES}`,
-          teamId,
-          since,
-        ),
-        q(
-          `SELECT coalesce(sum(resolved_at IS NULL), 0) AS open, coalesce(sum(created_at >= ?), 0) AS created
-           FROM dead_letter WHERE team_id = ?`,
-          since,
-          teamId,
-        ),
-        q("SELECT count(*) AS n FROM event_dead_letter WHERE team_id = ? AND received_at >= ?", teamId, since),
-        q(
-          `SELECT event_id, type, attempts, received_at FROM event_dead_letter WHERE team_id = ?
-           ORDER BY received_at DESC, id LIMIT 10`,
-          teamId,
-        ),
-        q(
-          `SELECT count(*) AS decisions,
-             coalesce(sum(selected_action = 'escalate'), 0) AS escalations,
-             coalesce(sum(rule_id = 'default.unknown_failure_class'), 0) AS unknown_class,
-             coalesce(sum(rule_id = 'default.missing_metadata'), 0) AS missing_metadata
-           FROM policy_decision WHERE team_id = ? AND created_at >= ?`,
-          teamId,
-          since,
-        ),
-        q(
-          `SELECT id, session_kind, outcome, need_fingerprint, route_id, created_at FROM session_event
-           WHERE team_id = ? AND created_at >= ? ORDER BY created_at, id LIMIT ${MAX_SESSIONS}`,
-          teamId,
-          historySince,
-        ),
-        q("SELECT ceiling FROM team_mode WHERE team_id = ?", teamId),
-        q(
-          `SELECT created_at, metadata FROM audit_log WHERE team_id = ? AND action = 'policy.rollback'
-           AND created_at >= ? ORDER BY created_at DESC, id LIMIT 50`,
-          teamId,
-          since,
-        ),
-        q(
-          `SELECT count(*) AS n FROM audit_log WHERE team_id = ? AND action = 'policy_memory.learning_aborted'
-           AND created_at >= ?`,
-          teamId,
-          since,
-        ),
+      const [
+        tokens,
+        gatesByKind,
+        approvals,
+        latencies,
+        orderDeadLetters,
+        [dlq],
+        dlqRecent,
+        [decisions],
+        sessions,
+        [mode],
+        rollbacks,
+        [aborted],
+      ] = await db.batch([
+        db
+          .select({
+            tokensIn: sql<number>`coalesce(sum(${attempts.tokensIn}), 0)`,
+            tokensOut: sql<number>`coalesce(sum(${attempts.tokensOut}), 0)`,
+          })
+          .from(attempts)
+          .innerJoin(runs, eq(runs.runId, attempts.runId))
+          .where(and(eq(runs.teamId, teamId), gte(attempts.endedAt, since))),
+        db
+          .select({ kind: sql<string>`coalesce(${gateMetrics.kind}, 'unknown')`, n: count() })
+          .from(gateMetrics)
+          .where(and(eq(gateMetrics.teamId, teamId), gte(gateMetrics.openedAt, since)))
+          .groupBy(gateMetrics.kind)
+          .orderBy(asc(gateMetrics.kind)),
+        db
+          .select({
+            auto: countWhere(
+              sql`${approvalEvents.decision} = 'auto_allow' OR (${approvalEvents.decision} = 'allow' AND ${approvalEvents.approver} = 'policy')`,
+            ),
+            human: countWhere(notInArray(approvalEvents.approver, AUTOMATIC_APPROVERS)),
+          })
+          .from(approvalEvents)
+          .where(and(eq(approvalEvents.teamId, teamId), gte(approvalEvents.createdAt, since))),
+        db
+          .select({ latencyMs: gateMetrics.latencyMs })
+          .from(gateMetrics)
+          .where(
+            and(
+              eq(gateMetrics.teamId, teamId),
+              gte(gateMetrics.decidedAt, since),
+              isNotNull(gateMetrics.latencyMs),
+              isNotNull(gateMetrics.decidedBy),
+              notInArray(gateMetrics.decidedBy, AUTOMATIC_APPROVERS),
+            ),
+          )
+          .orderBy(asc(gateMetrics.latencyMs))
+          .limit(MAX_LATENCIES),
+        db
+          .select({
+            open: countWhere(sql`${deadLetters.resolvedAt} IS NULL`),
+            created: countWhere(gte(deadLetters.createdAt, since)),
+          })
+          .from(deadLetters)
+          .where(eq(deadLetters.teamId, teamId)),
+        db
+          .select({ n: count() })
+          .from(eventDeadLetters)
+          .where(and(eq(eventDeadLetters.teamId, teamId), gte(eventDeadLetters.receivedAt, since))),
+        db
+          .select({
+            event_id: eventDeadLetters.eventId,
+            type: eventDeadLetters.type,
+            attempts: eventDeadLetters.attempts,
+            received_at: eventDeadLetters.receivedAt,
+          })
+          .from(eventDeadLetters)
+          .where(eq(eventDeadLetters.teamId, teamId))
+          .orderBy(desc(eventDeadLetters.receivedAt), asc(eventDeadLetters.id))
+          .limit(10),
+        decisionCountsQuery(db, teamId, since),
+        db
+          .select({
+            id: sessionEvents.id,
+            session_kind: sessionEvents.sessionKind,
+            outcome: sessionEvents.outcome,
+            need_fingerprint: sessionEvents.needFingerprint,
+            route_id: sessionEvents.routeId,
+            created_at: sessionEvents.createdAt,
+          })
+          .from(sessionEvents)
+          .where(and(eq(sessionEvents.teamId, teamId), gte(sessionEvents.createdAt, historySince)))
+          .orderBy(asc(sessionEvents.createdAt), asc(sessionEvents.id))
+          .limit(MAX_SESSIONS),
+        db.select({ ceiling: teamModes.ceiling }).from(teamModes).where(eq(teamModes.teamId, teamId)),
+        db
+          .select({ createdAt: auditLog.createdAt, metadata: auditLog.metadata })
+          .from(auditLog)
+          .where(
+            and(eq(auditLog.teamId, teamId), eq(auditLog.action, "policy.rollback"), gte(auditLog.createdAt, since)),
+          )
+          .orderBy(desc(auditLog.createdAt), asc(auditLog.id))
+          .limit(50),
+        db
+          .select({ n: count() })
+          .from(auditLog)
+          .where(
+            and(
+              eq(auditLog.teamId, teamId),
+              eq(auditLog.action, "policy_memory.learning_aborted"),
+              gte(auditLog.createdAt, since),
+            ),
+          ),
       ]);
-      const rows = (i: number) => results[i]?.results ?? [];
-      const one = (i: number) => rows(i)[0] ?? {};
-      const n = (v: unknown) => (typeof v === "number" ? v : 0);
-      const decisions = one(7);
       return {
-        tokensIn: n(one(0).tokens_in),
-        tokensOut: n(one(0).tokens_out),
-        gatesByKind: Object.fromEntries(rows(1).map((r) => [String(r.kind), n(r.n)])),
-        autoApprovals: n(one(2).auto),
-        humanApprovals: n(one(2).human),
-        humanLatenciesMs: rows(3).map((r) => n(r.latency_ms)),
-        deadLettersOpen: n(one(4).open),
-        deadLettersCreated: n(one(4).created),
-        dlqCount: n(one(5).n),
-        dlqRecent: rows(6).map((r) => ({
-          event_id: (r.event_id as string | null) ?? null,
-          type: (r.type as string | null) ?? null,
-          attempts: n(r.attempts),
-          received_at: n(r.received_at),
-        })),
+        tokensIn: tokens[0]?.tokensIn ?? 0,
+        tokensOut: tokens[0]?.tokensOut ?? 0,
+        gatesByKind: Object.fromEntries(gatesByKind.map((r) => [r.kind, r.n])),
+        autoApprovals: approvals[0]?.auto ?? 0,
+        humanApprovals: approvals[0]?.human ?? 0,
+        humanLatenciesMs: latencies.map((r) => r.latencyMs ?? 0),
+        deadLettersOpen: orderDeadLetters[0]?.open ?? 0,
+        deadLettersCreated: orderDeadLetters[0]?.created ?? 0,
+        dlqCount: dlq?.n ?? 0,
+        dlqRecent,
         decisions: {
-          decisions: n(decisions.decisions),
-          escalations: n(decisions.escalations),
-          unknownClass: n(decisions.unknown_class),
-          missingMetadata: n(decisions.missing_metadata),
+          decisions: decisions?.decisions ?? 0,
+          escalations: decisions?.escalations ?? 0,
+          unknownClass: decisions?.unknownClass ?? 0,
+          missingMetadata: decisions?.missingMetadata ?? 0,
         },
-        sessions: rows(8) as SessionRow[],
-        ceiling: typeof one(9).ceiling === "string" ? (one(9).ceiling as string) : "enforce",
-        rollbacks: rows(10).map((r) => {
-          let metadata: Record<string, unknown> = {};
-          try {
-            metadata = JSON.parse(String(r.metadata)) as Record<string, unknown>;
-          } catch {}
-          return { at: n(r.created_at), metadata };
-        }),
-        learningAborted: n(one(11).n),
+        sessions,
+        ceiling: mode?.ceiling ?? "enforce",
+        rollbacks: rollbacks.map((r) => ({
+          at: r.createdAt,
+          metadata: r.metadata && typeof r.metadata === "object" ? (r.metadata as Record<string, unknown>) : {},
+        })),
+        learningAborted: aborted?.n ?? 0,
       };
     },
   };

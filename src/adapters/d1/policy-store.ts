@@ -1,5 +1,5 @@
 // PolicyStore over D1 with drizzle: profiles, mode ceilings, retry overrides and the decision log.
-import { and, asc, desc, eq, gte, max, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, max, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
@@ -18,6 +18,23 @@ const toStored = (row: ProfileRow): StoredProfile => ({
 
 /** D1 caps bound parameters per statement at 100; 17 columns per decision row → 5 rows per insert. */
 const DECISION_ROWS_PER_INSERT = 5;
+
+/**
+ * A team's decision counts since a time (the rollback matrix's sample and GET /v1/metrics). Sums of boolean
+ * expressions: the builder has count() but no conditional sum, hence `sql` over typed columns.
+ */
+export function decisionCountsQuery(db: DrizzleD1Database, teamId: string, since: number) {
+  const d = policyDecisions;
+  return db
+    .select({
+      decisions: count(),
+      escalations: sql<number>`coalesce(sum(${d.selectedAction} = 'escalate'), 0)`,
+      unknownClass: sql<number>`coalesce(sum(${d.ruleId} = 'default.unknown_failure_class'), 0)`,
+      missingMetadata: sql<number>`coalesce(sum(${d.ruleId} = 'default.missing_metadata'), 0)`,
+    })
+    .from(d)
+    .where(and(eq(d.teamId, teamId), gte(d.createdAt, since)));
+}
 
 export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
   const store: PolicyStore = {

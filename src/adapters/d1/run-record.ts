@@ -3,7 +3,8 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { RecordOp, RunRecordStore } from "../../ports/run-record";
-import { approvalEvents, attempts, auditLog, deadLetters, retryAdjustments, runs, workOrders } from "./schema";
+import { auditInsert } from "./audit-log";
+import { approvalEvents, attempts, deadLetters, retryAdjustments, runs, workOrders } from "./schema";
 
 export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
   function statement(op: RecordOp): BatchItem<"sqlite"> {
@@ -109,20 +110,18 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
           .set({ resolvedAt: op.resolved_at, resolver: op.resolver })
           .where(and(eq(deadLetters.id, op.id), isNull(deadLetters.resolvedAt)));
       case "audit": {
+        // audit_log's one owner (audit-log.ts) holds the insert
         const r = op.row;
-        return db
-          .insert(auditLog)
-          .values({
-            id: r.id,
-            teamId: r.team_id,
-            actor: r.actor,
-            action: r.action,
-            subjectType: r.subject_type,
-            subjectId: r.subject_id,
-            metadata: r.metadata,
-            createdAt: r.created_at,
-          })
-          .onConflictDoNothing();
+        return auditInsert(db, {
+          id: r.id,
+          teamId: r.team_id,
+          actor: r.actor,
+          action: r.action,
+          subjectType: r.subject_type,
+          subjectId: r.subject_id,
+          metadata: (r.metadata ?? null) as Record<string, unknown> | null,
+          createdAt: r.created_at,
+        });
       }
     }
   }

@@ -1,42 +1,63 @@
-// SweepStore over D1: guarded lease upserts, retention deletes, archiving, decision counts, guarded ceiling lowering.
-
+// SweepStore over D1 (drizzle, typed rows): guarded lease upserts, retention deletes, archiving, decision counts,
+// guarded ceiling lowering.
+import { and, asc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";
+import { batchAll } from "./batch";
+import { decisionCountsQuery } from "./policy-store";
+import {
+  approvalEvents,
+  policyDecisions,
+  policyMemoryEntries,
+  runTaskOutcomes,
+  sweepLeases,
+  teamModes,
+} from "./schema";
 
-const RANK = (column: string) => `(CASE ${column} WHEN 'enforce' THEN 2 WHEN 'observe' THEN 1 ELSE 0 END)`;
+/** a mode's rank (enforce > observe > off); a `sql` CASE because drizzle's builder has no CASE expression */
+const rank = (column: SQLiteColumn | ReturnType<typeof sql>) =>
+  sql`(CASE ${column} WHEN 'enforce' THEN 2 WHEN 'observe' THEN 1 ELSE 0 END)`;
 const DELETE_PAGE = 5000;
 
-export function createD1SweepStore(db: D1Database): SweepStore {
+export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
   return {
     async acquireLease(name, slot, holder, now, ttlMs) {
       const result = await db
-        .prepare(
-          `INSERT INTO sweep_lease (name, holder, expires_at) VALUES (?, ?, ?)
-           ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-           WHERE sweep_lease.expires_at <= ? AND substr(sweep_lease.holder, 1, length(?) + 1) <> ? || '|'`,
-        )
-        .bind(name, holder, now + ttlMs, now, slot, slot)
+        .insert(sweepLeases)
+        .values({ name, holder, expiresAt: now + ttlMs })
+        .onConflictDoUpdate({
+          target: sweepLeases.name,
+          set: { holder: sql`excluded.holder`, expiresAt: sql`excluded.expires_at` },
+          // taken over only once expired, and never by another invocation of the same slot
+          setWhere: and(
+            lte(sweepLeases.expiresAt, now),
+            sql`substr(${sweepLeases.holder}, 1, length(${slot}) + 1) <> ${slot} || '|'`,
+          ),
+        })
         .run();
       return result.meta.changes === 1;
     },
 
     async releaseLease(name, holder, now) {
       await db
-        .prepare("UPDATE sweep_lease SET expires_at = ? WHERE name = ? AND holder = ?")
-        .bind(now, name, holder)
+        .update(sweepLeases)
+        .set({ expiresAt: now })
+        .where(and(eq(sweepLeases.name, name), eq(sweepLeases.holder, holder)))
         .run();
     },
 
     async deleteApprovalEventsBefore(cutoff) {
       let deleted = 0;
       for (;;) {
-        const r = await db
-          .prepare(
-            `DELETE FROM approval_event WHERE id IN
-               (SELECT id FROM approval_event WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
-          )
-          .bind(cutoff, DELETE_PAGE)
-          .run();
+        const page = db
+          .select({ id: approvalEvents.id })
+          .from(approvalEvents)
+          .where(lt(approvalEvents.createdAt, cutoff))
+          .orderBy(asc(approvalEvents.createdAt))
+          .limit(DELETE_PAGE);
+        const r = await db.delete(approvalEvents).where(inArray(approvalEvents.id, page)).run();
         const n = r.meta.changes ?? 0;
         deleted += n;
         if (n < DELETE_PAGE) return deleted;
@@ -44,79 +65,70 @@ export function createD1SweepStore(db: D1Database): SweepStore {
     },
 
     async archivePolicyMemory(cutoff, now, auditId) {
-      const { results } = await db
-        .prepare(
-          `UPDATE policy_memory_entry SET archived = 1 WHERE archived = 0 AND last_used < ?
-           RETURNING team_id, entry_id`,
-        )
-        .bind(cutoff)
-        .all<{ team_id: string; entry_id: string }>();
+      const results = await db
+        .update(policyMemoryEntries)
+        .set({ archived: true })
+        .where(and(eq(policyMemoryEntries.archived, false), lt(policyMemoryEntries.lastUsed, cutoff)))
+        .returning({ teamId: policyMemoryEntries.teamId, entryId: policyMemoryEntries.entryId });
       const byTeam = new Map<string, string[]>();
-      for (const r of results) byTeam.set(r.team_id, [...(byTeam.get(r.team_id) ?? []), r.entry_id]);
+      for (const r of results) byTeam.set(r.teamId, [...(byTeam.get(r.teamId) ?? []), r.entryId]);
       const out = [...byTeam.entries()]
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([teamId, entryIds]) => ({ teamId, entryIds: entryIds.sort() }));
-      if (out.length > 0) {
-        await db.batch(
-          out.map((t) =>
-            auditInsert(db, {
-              id: auditId(),
-              teamId: t.teamId,
-              actor: "sweep",
-              action: "policy_memory.archived",
-              subjectType: "policy_memory",
-              subjectId: t.teamId,
-              metadata: { entry_ids: t.entryIds, cutoff },
-              createdAt: now,
-            }),
-          ),
-        );
-      }
+      const audits = out.map((t) =>
+        auditInsert(db, {
+          id: auditId(),
+          teamId: t.teamId,
+          actor: "sweep",
+          action: "policy_memory.archived",
+          subjectType: "policy_memory",
+          subjectId: t.teamId,
+          metadata: { entry_ids: t.entryIds, cutoff },
+          createdAt: now,
+        }),
+      );
+      await batchAll(db, audits);
       return out;
     },
 
     async pruneStagedTasks(before) {
-      const r = await db.prepare("DELETE FROM run_task_outcome WHERE updated_at < ?").bind(before).run();
+      const r = await db.delete(runTaskOutcomes).where(lt(runTaskOutcomes.updatedAt, before)).run();
       return r.meta.changes ?? 0;
     },
 
     async teamsWithDecisionsSince(since) {
-      const { results } = await db
-        .prepare("SELECT DISTINCT team_id FROM policy_decision WHERE created_at >= ? ORDER BY team_id")
-        .bind(since)
-        .all<{ team_id: string }>();
-      return results.map((r) => r.team_id);
+      const rows = await db
+        .selectDistinct({ teamId: policyDecisions.teamId })
+        .from(policyDecisions)
+        .where(gte(policyDecisions.createdAt, since))
+        .orderBy(asc(policyDecisions.teamId));
+      return rows.map((r) => r.teamId);
     },
 
     async decisionCounts(teamId, since) {
-      const row = await db
-        .prepare(
-          `SELECT count(*) AS decisions,
-             coalesce(sum(selected_action = 'escalate'), 0) AS escalations,
-             coalesce(sum(rule_id = 'default.unknown_failure_class'), 0) AS unknown_class,
-             coalesce(sum(rule_id = 'default.missing_metadata'), 0) AS missing_metadata
-           FROM policy_decision WHERE team_id = ? AND created_at >= ?`,
-        )
-        .bind(teamId, since)
-        .first<{ decisions: number; escalations: number; unknown_class: number; missing_metadata: number }>();
+      const [row] = await decisionCountsQuery(db, teamId, since);
       return {
         decisions: row?.decisions ?? 0,
         escalations: row?.escalations ?? 0,
-        unknownClass: row?.unknown_class ?? 0,
-        missingMetadata: row?.missing_metadata ?? 0,
+        unknownClass: row?.unknownClass ?? 0,
+        missingMetadata: row?.missingMetadata ?? 0,
       };
     },
 
     async lowerCeiling(change) {
       const [upsert] = await db.batch([
         db
-          .prepare(
-            `INSERT INTO team_mode (team_id, ceiling, reason, updated_at) VALUES (?, ?, ?, ?)
-             ON CONFLICT (team_id) DO UPDATE SET ceiling = excluded.ceiling, reason = excluded.reason,
-               updated_at = excluded.updated_at
-             WHERE ${RANK("team_mode.ceiling")} > ${RANK("excluded.ceiling")}`,
-          )
-          .bind(change.teamId, change.to, change.reason, change.now),
+          .insert(teamModes)
+          .values({ teamId: change.teamId, ceiling: change.to, reason: change.reason, updatedAt: change.now })
+          .onConflictDoUpdate({
+            target: teamModes.teamId,
+            set: {
+              ceiling: sql`excluded.ceiling`,
+              reason: sql`excluded.reason`,
+              updatedAt: sql`excluded.updated_at`,
+            },
+            setWhere: sql`${rank(teamModes.ceiling)} > ${rank(sql`excluded.ceiling`)}`,
+          }),
         // written only when the statement above changed the ceiling (same transaction)
         auditInsert(
           db,

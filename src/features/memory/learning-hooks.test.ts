@@ -68,7 +68,7 @@ describe("deps.memoryIndexSync and the daily sweep", () => {
       newId: h.deps.newId,
       useCards: false,
     });
-    const maintenance = createCardRefreshingMaintenance(createD1MemoryMaintenance(env.DB), h.deps.memory);
+    const maintenance = createCardRefreshingMaintenance(createD1MemoryMaintenance(drizzle(env.DB)), h.deps.memory);
     const team = freshTeam();
     const writer: Principal = { teamId: team, scopes: new Set(["memory:write"]), subject: "w", expiresAtMs: 0 };
     const ns = `team/${team}/org`;
