@@ -4,6 +4,8 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 export const TEST_JWT_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+export const TEST_SLACK_SIGNING_SECRET = "test-slack-signing-secret-0123456789";
+export const TEST_SLACK_TOKEN_KEY = "test-slack-token-key-0123456789abcdef0123";
 
 const WORKERS_TESTS = [
   "src/**/*.test.ts",
@@ -22,7 +24,16 @@ function workersProject(name: string, test: { include: string[]; exclude: string
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { WARDEN_JWT_SECRET: TEST_JWT_SECRET, TEST_MIGRATIONS: migrations } },
+        miniflare: {
+          bindings: {
+            WARDEN_JWT_SECRET: TEST_JWT_SECRET,
+            SLACK_SIGNING_SECRET: TEST_SLACK_SIGNING_SECRET,
+            SLACK_TOKEN_KEY: TEST_SLACK_TOKEN_KEY,
+            // nothing listens here: the outbox consumer's calls fail fast inside workerd tests
+            SLACK_API_BASE_URL: "http://127.0.0.1:9/api/",
+            TEST_MIGRATIONS: migrations,
+          },
+        },
       }),
     ],
     test: { name, setupFiles: ["./test/setup.ts"], ...test },
