@@ -44,7 +44,8 @@ type Ctx = Context<FeatureEnv<SlackNeeds>>;
 
 /** The raw body, once its Slack signature checks out; anything else is a 401 before any side effect. */
 async function verified(c: Ctx): Promise<string> {
-  const raw = await c.req.text();
+  // bytes, not text(): Slack signs the exact bytes it sent, form-encoded or JSON
+  const raw = new TextDecoder().decode(await c.req.arrayBuffer());
   const check = await verifySlackRequest({
     secret: c.env.deps.config.SLACK_SIGNING_SECRET,
     timestamp: c.req.header("x-slack-request-timestamp"),
