@@ -21,6 +21,8 @@ export interface SlackStore {
   byTeam(teamId: string): Promise<SlackInstallation | null>;
   /** Records an inbound Slack delivery key; false when it was seen before (a retry or a duplicate). */
   firstDelivery(key: string, now: number): Promise<boolean>;
+  /** Forgets a delivery key whose effect failed, so Slack's retry of it is applied. */
+  forgetDelivery(key: string): Promise<void>;
   /** The posted message for a logical key (e.g. `gate:<gate_id>`), if one was posted. */
   postedMessage(key: string): Promise<{ channel: string; ts: string; version: number } | null>;
   /** Records a posted (or updated) message's ts and content version before the outbox message is acked. */

@@ -67,6 +67,9 @@ export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | 
       const res = await db.insert(slackInbound).values({ key, createdAt: now }).onConflictDoNothing().run();
       return (res.meta?.changes ?? 0) > 0;
     },
+    async forgetDelivery(key) {
+      await db.delete(slackInbound).where(eq(slackInbound.key, key));
+    },
     async postedMessage(key) {
       const [row] = await db.select().from(slackMessages).where(eq(slackMessages.key, key));
       return row ? { channel: row.channel, ts: row.ts, version: row.version } : null;

@@ -127,7 +127,14 @@ export async function handleInteraction(deps: SlackNeeds, p: Payload): Promise<I
       return EMPTY;
     }
     if (!(await deps.slackStore.firstDelivery(key, deps.clock.now()))) return EMPTY;
-    const told = await decide(deps, inst, approver, value, decision, null);
+    let told: string | null;
+    try {
+      told = await decide(deps, inst, approver, value, decision, null);
+    } catch (e) {
+      // Not applied (the run object was unreachable): let Slack's retry of this click try again.
+      await deps.slackStore.forgetDelivery(key);
+      throw e;
+    }
     if (told) await tell(deps, inst.team_id, p.response_url, told);
     return EMPTY;
   }

@@ -22,6 +22,7 @@ function memoryStore(): SlackStore & { posted: Map<string, { channel: string; ts
     byWorkspace: async (w) => (w === INSTALL.workspace_id ? INSTALL : null),
     byTeam: async (t) => (t === INSTALL.team_id ? INSTALL : null),
     firstDelivery: async () => true,
+    forgetDelivery: async () => {},
     postedMessage: async (k) => posted.get(k) ?? null,
     recordPosted: async (m) => {
       posted.set(m.key, { channel: m.channel, ts: m.ts, version: m.version });

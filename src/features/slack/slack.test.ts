@@ -26,8 +26,14 @@ function recordingApp() {
   const deps = makeDeps(env, {
     slackOutbox: { send: async (m) => void sent.push(...m) },
     slackApi: {
-      call: async (method, _token, body) => (apiCalls.push({ method, body }), ok),
-      respond: async (_url, body) => (apiCalls.push({ method: "respond", body }), ok),
+      call: async (method, _token, body) => {
+        apiCalls.push({ method, body });
+        return ok;
+      },
+      respond: async (_url, body) => {
+        apiCalls.push({ method: "respond", body });
+        return ok;
+      },
     },
   });
   const app = createApp();
@@ -257,6 +263,29 @@ describe("approval cards", () => {
     }
     expect(await approvals(g.run_id)).toEqual([{ decision: "deny", approver: "alice", note: null }]);
     expect(app.sent).toEqual([]);
+  });
+
+  it("applies Slack's retry of a click whose first delivery failed to reach the run", async () => {
+    await installSlack("team-a");
+    const g = await pendingGate("schema_invalid");
+    const broken = makeDeps(env, {
+      runs: {
+        get: () => {
+          throw new Error("run object unreachable");
+        },
+      } as unknown as ReturnType<typeof makeDeps>["runs"],
+    });
+    const payload = interactionBody(click(g, "gate_deny", "U0ALICE", "1700000000.000777"));
+    const first = await createApp().fetch(
+      await signedRequest("/slack/interactions", payload),
+      { deps: broken },
+      createExecutionContext(),
+    );
+    expect(first.status).toBe(500);
+    expect(await approvals(g.run_id)).toEqual([]);
+    const app = recordingApp();
+    await app.fetch(await signedRequest("/slack/interactions", payload, { headers: { "x-slack-retry-num": "1" } }));
+    expect(await approvals(g.run_id)).toEqual([{ decision: "deny", approver: "alice", note: null }]);
   });
 
   it("lets one of two racing approvers decide and tells the other who decided and when", async () => {
