@@ -26,11 +26,9 @@ async function deliver(m: SlackOutboxMessage, deps: SlackOutboxNeeds, attempts: 
     return r.ok ? { done: true } : retryOf(r, attempts);
   }
   const inst = await deps.slackStore.byTeam(m.team_id);
-  if (!inst) {
-    // Nobody to post to (the team has no Slack installation): nothing a retry could fix.
-    console.warn(JSON.stringify({ level: "warn", msg: "slack outbox: team not installed", team_id: m.team_id }));
-    return { done: true };
-  }
+  // Nobody to post to (the team has no Slack installation; every gate is queued whether or not its team uses Slack):
+  // nothing a retry could fix, and nothing worth a log line per gate.
+  if (!inst) return { done: true };
   const version = m.version ?? 0;
   const content = { text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) };
   const posted = await deps.slackStore.postedMessage(m.key);
