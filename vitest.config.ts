@@ -4,6 +4,8 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 export const TEST_JWT_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+export const TEST_SLACK_SIGNING_SECRET = "test-slack-signing-secret-0123456789";
+export const TEST_SLACK_TOKEN_KEY = "test-slack-token-key-0123456789abcdef0123";
 
 const WORKERS_TESTS = [
   "src/**/*.test.ts",
@@ -22,7 +24,23 @@ function workersProject(name: string, test: { include: string[]; exclude: string
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { WARDEN_JWT_SECRET: TEST_JWT_SECRET, TEST_MIGRATIONS: migrations } },
+        miniflare: {
+          // Slack Web API calls the queue consumer makes in the background (cards of installed test teams) get a
+          // plain ok; every other outbound request goes out unchanged. The Slack client itself is tested against a
+          // real loopback server (src/features/slack/outbox.node.test.ts).
+          outboundService: (request: Request) =>
+            new URL(request.url).hostname === "slack-api.test"
+              ? Response.json({ ok: true, channel: "C0", ts: "1700000000.000001" })
+              : fetch(request),
+          bindings: {
+            WARDEN_JWT_SECRET: TEST_JWT_SECRET,
+            SLACK_SIGNING_SECRET: TEST_SLACK_SIGNING_SECRET,
+            SLACK_TOKEN_KEY: TEST_SLACK_TOKEN_KEY,
+            // answered by outboundService below: the SLACK_OUTBOX consumer's background posts succeed at once
+            SLACK_API_BASE_URL: "http://slack-api.test/api/",
+            TEST_MIGRATIONS: migrations,
+          },
+        },
       }),
     ],
     test: { name, setupFiles: ["./test/setup.ts"], ...test },

@@ -24,6 +24,7 @@ export type BenchContext = {
 export type BenchSection = { name: string; run: (ctx: BenchContext) => Promise<Row[]> };
 
 export const BENCH_SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
+export const BENCH_SLACK_SECRET = "bench-slack-signing-secret-0123456789";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -68,6 +69,8 @@ export async function startLocalServer(): Promise<LocalServer> {
       `WARDEN_JWT_SECRET:${BENCH_SECRET}`,
       "--var",
       "RATE_LIMIT_PER_MINUTE:1000000000",
+      "--var",
+      `SLACK_SIGNING_SECRET:${BENCH_SLACK_SECRET}`,
       "--log-level",
       "warn",
     ],

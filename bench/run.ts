@@ -5,8 +5,9 @@ import { learningSection } from "./sections/learning";
 import { memorySection } from "./sections/memory";
 import { policySection } from "./sections/policy";
 import { runsSection } from "./sections/runs";
+import { slackSection } from "./sections/slack";
 
-const SECTIONS: BenchSection[] = [policySection, runsSection, learningSection, memorySection];
+const SECTIONS: BenchSection[] = [policySection, runsSection, learningSection, memorySection, slackSection];
 
 const only = process.argv.slice(2);
 const selected = only.length ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;

@@ -12,6 +12,7 @@ import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
 import { policyRoutes } from "./features/policy/routes";
 import { runsRoutes } from "./features/runs/routes";
+import { slackRoutes } from "./features/slack";
 import { jsonBody, limitBody } from "./http/middleware";
 import type { FeatureEnv } from "./http/types";
 
@@ -37,6 +38,7 @@ export function createApp() {
   app.route("/", gatesRoutes);
   app.route("/", memoryRoutes);
   app.route("/", eventsRoutes);
+  app.route("/", slackRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -10,6 +10,7 @@ import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
 import { createD1RunRecord } from "./adapters/d1/run-record";
+import { createD1SlackStore } from "./adapters/d1/slack-store";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { createHashingEmbedder } from "./adapters/embed/hashing";
@@ -18,6 +19,8 @@ import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
+import { createTokenCipher } from "./adapters/slack/token-cipher";
+import { createSlackWebApi, SLACK_DEFAULT_API_BASE_URL } from "./adapters/slack/web-api";
 import { createDoVectorIndex } from "./adapters/vector/durable-object";
 import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
@@ -51,6 +54,7 @@ import type { MetricsStore } from "./ports/metrics-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
 import type { RunRecordStore } from "./ports/run-record";
+import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
 import type { SweepStore } from "./ports/sweep-store";
 import type { TaskMemorySink } from "./ports/task-memory";
 import type { VectorIndex } from "./ports/vector-index";
@@ -64,6 +68,14 @@ const Config = z.object({
   RATE_LIMITER_KIND: z.enum(["memory", "binding"]).default("memory"),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
+  /** Slack's signing secret; without it every /slack/* request is refused (401) */
+  SLACK_SIGNING_SECRET: z.string().min(16).optional(),
+  /** the key (any string ≥ 32 chars) bot tokens are encrypted under (AES-GCM); without it no installation is stored */
+  SLACK_TOKEN_KEY: z.string().min(32).optional(),
+  /** Slack Web API base URL: tests and local runs point it at a loopback server */
+  SLACK_API_BASE_URL: z.url().default(SLACK_DEFAULT_API_BASE_URL),
+  /** where humans reach this Worker (links in Slack messages to the Run Trace page) */
+  PUBLIC_URL: z.string().default(""),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -101,6 +113,12 @@ export type Deps = {
   embedder: Embedder;
   memory: MemoryService;
   sessions: Sessions;
+  /** Slack: installations, roster, posted messages, inbound dedupe */
+  slackStore: SlackStore;
+  /** the one outbound Slack client (SLACK_API_BASE_URL) */
+  slackApi: SlackApi;
+  /** slow Slack work, done by the SLACK_OUTBOX consumer */
+  slackOutbox: SlackOutbox;
 };
 
 function buildEmbedder(config: Config, env: Env): Embedder {
@@ -217,6 +235,17 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     metricsStore: o.metricsStore ?? createD1MetricsStore(db),
     runs: o.runs ?? createDurableRunGateway(env.RUN),
     sessions: o.sessions ?? createSessions({ store: memoryStore, memory, events, newId: engine.newId }),
+    slackStore:
+      o.slackStore ?? createD1SlackStore(db, config.SLACK_TOKEN_KEY ? createTokenCipher(config.SLACK_TOKEN_KEY) : null),
+    slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
+    slackOutbox: o.slackOutbox ?? {
+      send: async (messages) => {
+        if (messages.length)
+          await (env.SLACK_OUTBOX as unknown as Queue<SlackOutboxMessage>).sendBatch(
+            messages.map((body) => ({ body })),
+          );
+      },
+    },
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);
   return deps;

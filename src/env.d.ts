@@ -1,11 +1,15 @@
 // Secrets and test-only bindings that `wrangler types` cannot see (they live in .dev.vars / the vitest config).
 interface Env {
   WARDEN_JWT_SECRET: string;
+  SLACK_SIGNING_SECRET?: string;
+  SLACK_TOKEN_KEY?: string;
 }
 
 declare namespace Cloudflare {
   interface Env {
     WARDEN_JWT_SECRET: string;
+    SLACK_SIGNING_SECRET?: string;
+    SLACK_TOKEN_KEY?: string;
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
   }
 }

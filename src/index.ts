@@ -3,6 +3,7 @@ import { createApp } from "./app";
 import { makeDeps } from "./deps";
 import { consumeEvents } from "./features/events/consumer";
 import { consumeDeadLetters } from "./features/events/dead-letters";
+import { consumeSlackOutbox } from "./features/slack";
 import { runScheduled } from "./features/sweeps/scheduled";
 
 export { RunDO } from "../durable-objects/run-do";
@@ -20,11 +21,18 @@ export default {
     if (batch.queue.startsWith("warden-events")) {
       return batch.queue.endsWith("-dlq") ? consumeDeadLetters(batch, deps) : consumeEvents(batch, deps);
     }
-    // No consumer yet for other queues (SLACK_OUTBOX: nothing sends to it until the Slack feature exists). Retrying
-    // would only exhaust max_retries and delete the message, so it is acknowledged and logged as dropped instead.
+    if (batch.queue === "warden-slack-outbox") return consumeSlackOutbox(batch, deps);
+    // Other queues (the Slack outbox's dead letters): retrying would only delete the message, so it is logged
+    // (with its body, to be re-sent by hand) and acknowledged.
     for (const m of batch.messages) {
       console.warn(
-        JSON.stringify({ level: "warn", msg: "queue has no consumer; message dropped", queue: batch.queue, id: m.id }),
+        JSON.stringify({
+          level: "warn",
+          msg: "queue has no consumer; message dropped",
+          queue: batch.queue,
+          id: m.id,
+          body: m.body,
+        }),
       );
       m.ack();
     }

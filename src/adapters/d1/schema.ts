@@ -458,3 +458,50 @@ export const sweepLeases = sqliteTable("sweep_lease", {
   holder: text("holder").notNull(),
   expiresAt: integer("expires_at").notNull(),
 });
+
+// ---- slack ---------------------------------------------------------------------------------
+
+/** one Slack workspace per Warden team: channels and the bot token (AES-GCM, iv + ciphertext, base64) */
+export const slackInstallations = sqliteTable(
+  "slack_installation",
+  {
+    workspaceId: text("workspace_id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    botTokenEnc: text("bot_token_enc").notNull(),
+    channels: text("channels", { mode: "json" }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("slack_installation_team").on(t.teamId)],
+);
+
+/** the approver roster of a team: which Slack user is which Warden subject, with which role */
+export const slackApprovers = sqliteTable(
+  "slack_approver",
+  {
+    teamId: text("team_id").notNull(),
+    slackUserId: text("slack_user_id").notNull(),
+    subject: text("subject").notNull(),
+    role: text("role").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.slackUserId] })],
+);
+
+/** messages the outbox posted, by logical key: recorded before the ack, so a redelivery updates instead of reposting */
+export const slackMessages = sqliteTable("slack_message", {
+  key: text("key").primaryKey(),
+  teamId: text("team_id").notNull(),
+  channel: text("channel").notNull(),
+  ts: text("ts").notNull(),
+  /** the version of the content last shown (gate cards: opened 1, decided 2); an older one never overwrites it */
+  version: integer("version").notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** inbound Slack deliveries already handled (event ids, interaction and command trigger ids): retries change nothing */
+export const slackInbound = sqliteTable("slack_inbound", {
+  key: text("key").primaryKey(),
+  createdAt: createdAt(),
+});

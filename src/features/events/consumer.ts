@@ -2,6 +2,7 @@
 import { InternalEvent, type InternalEventType, type RefusedWriteEvent } from "../../../contracts/internal-events";
 import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning";
 import { recordDecisionEvents } from "../policy";
+import { enqueueGateCards } from "../slack";
 import { recordRefusals } from "./audit";
 import type { ConsumerNeeds } from "./needs";
 
@@ -20,6 +21,12 @@ const refusals: EventHandler = async (events, deps) => {
   await recordRefusals(events as RefusedWriteEvent[], deps.auditLog);
   return undefined;
 };
+/** Gate events: queue the Slack approval card first (so a failure retries the group before anything is acked), then
+ * the gate metrics. */
+const gateEvents: EventHandler = async (events, deps) => {
+  await enqueueGateCards(events, deps);
+  return recordGateEvents(events, deps);
+};
 /** The rollback sweep writes its audit row in the same D1 transaction as the ceiling change; the event adds nothing. */
 const alreadyAudited: EventHandler = async () => undefined;
 
@@ -30,8 +37,8 @@ export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
   "task.blocked": taskEvents,
   "task.completed": taskEvents,
   "run.completed": applyRunCompletions,
-  "gate.opened": recordGateEvents,
-  "gate.decided": recordGateEvents,
+  "gate.opened": gateEvents,
+  "gate.decided": gateEvents,
   memory_store_failed: refusals,
   "task.memory_store_failed": refusals,
   "policy.rollback": alreadyAudited,

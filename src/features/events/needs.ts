@@ -2,8 +2,9 @@
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { LearningNeeds } from "../learning";
+import type { SlackCardNeeds } from "../slack";
 
 export type EventsNeeds = { auditLog: AuditLogStore };
 
-/** What the queue consumers need: the learning handlers' needs, the decision log and the audit log. */
-export type ConsumerNeeds = EventsNeeds & LearningNeeds & { policyStore: PolicyStore };
+/** What the queue consumers need: the learning handlers' needs, the decision log, the audit log, the Slack outbox. */
+export type ConsumerNeeds = EventsNeeds & LearningNeeds & SlackCardNeeds & { policyStore: PolicyStore };

@@ -162,6 +162,7 @@ export function applyDecision(
     status,
     decision: DECISION_RECORD[decision],
     decided_by: approver,
+    opened_by: gate.opened_by,
     latency_ms: host.now - gate.opened_at,
     ...host.subjectFields(gate.subject),
   });

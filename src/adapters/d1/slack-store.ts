@@ -1,0 +1,84 @@
+// D1 adapter for the Slack tables (drizzle, typed rows): installations with roster, posted messages, inbound dedupe.
+import { eq } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { SlackApprover, SlackChannels, SlackInstallation, SlackStore } from "../../ports/slack";
+import type { TokenCipher } from "../slack/token-cipher";
+import { slackApprovers, slackInbound, slackInstallations, slackMessages } from "./schema";
+
+export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | null): SlackStore {
+  const load = async (row: typeof slackInstallations.$inferSelect | undefined): Promise<SlackInstallation | null> => {
+    if (!row || !cipher) return null;
+    const roster = await db.select().from(slackApprovers).where(eq(slackApprovers.teamId, row.teamId));
+    return {
+      workspace_id: row.workspaceId,
+      team_id: row.teamId,
+      channels: row.channels as SlackChannels,
+      approvers: roster.map((r) => ({
+        slack_user_id: r.slackUserId,
+        subject: r.subject,
+        role: r.role as SlackApprover["role"],
+      })),
+      bot_token: await cipher.decrypt(row.botTokenEnc),
+    };
+  };
+  return {
+    async putInstallation(inst, now) {
+      if (!cipher) throw new Error("SLACK_TOKEN_KEY is not set: bot tokens cannot be stored");
+      const sealed = await cipher.encrypt(inst.bot_token);
+      const row = {
+        workspaceId: inst.workspace_id,
+        teamId: inst.team_id,
+        botTokenEnc: sealed,
+        channels: inst.channels,
+        createdAt: now,
+        updatedAt: now,
+      };
+      // One batch: the installation, the team's previous roster gone, the new roster in.
+      await db.batch([
+        db.delete(slackInstallations).where(eq(slackInstallations.teamId, inst.team_id)),
+        db
+          .insert(slackInstallations)
+          .values(row)
+          .onConflictDoUpdate({
+            target: slackInstallations.workspaceId,
+            set: { teamId: row.teamId, botTokenEnc: sealed, channels: row.channels, updatedAt: now },
+          }),
+        db.delete(slackApprovers).where(eq(slackApprovers.teamId, inst.team_id)),
+        ...inst.approvers.map((a) =>
+          db.insert(slackApprovers).values({
+            teamId: inst.team_id,
+            slackUserId: a.slack_user_id,
+            subject: a.subject,
+            role: a.role,
+            createdAt: now,
+          }),
+        ),
+      ]);
+    },
+    async byWorkspace(workspaceId) {
+      const [row] = await db.select().from(slackInstallations).where(eq(slackInstallations.workspaceId, workspaceId));
+      return load(row);
+    },
+    async byTeam(teamId) {
+      const [row] = await db.select().from(slackInstallations).where(eq(slackInstallations.teamId, teamId));
+      return load(row);
+    },
+    async firstDelivery(key, now) {
+      const res = await db.insert(slackInbound).values({ key, createdAt: now }).onConflictDoNothing().run();
+      return (res.meta?.changes ?? 0) > 0;
+    },
+    async forgetDelivery(key) {
+      await db.delete(slackInbound).where(eq(slackInbound.key, key));
+    },
+    async postedMessage(key) {
+      const [row] = await db.select().from(slackMessages).where(eq(slackMessages.key, key));
+      return row ? { channel: row.channel, ts: row.ts, version: row.version } : null;
+    },
+    async recordPosted({ key, teamId, channel, ts, version }, now) {
+      await db
+        .insert(slackMessages)
+        .values({ key, teamId, channel, ts, version, createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({ target: slackMessages.key, set: { channel, ts, version, updatedAt: now } });
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// Block Kit for the Slack front door (pure): gate approval cards (open and decided), the note modal, command replies.
+import type { SlackOutboxMessage } from "../../ports/slack";
+
+/** What a card needs from a gate.opened / gate.decided event. */
+export type GateCardFacts = {
+  team_id: string;
+  run_id: string;
+  gate_id: string;
+  op_id: string;
+  policy_key: string;
+  kind: string;
+  opened_by?: string;
+  deadline_at?: number | null;
+  order_id?: string;
+  task_id?: string;
+};
+export type GateDecisionFacts = { status: string; decision: string; decided_by: string; decided_at: number };
+
+/** The buttons a card shows; the value carries what ApprovalAction v1 needs. */
+export const CARD_ACTIONS = {
+  gate_approve: { label: "Approve", decision: "approve_retry", style: "primary" },
+  gate_skip: { label: "Skip", decision: "approve_skip", style: undefined },
+  gate_abort: { label: "Abort", decision: "approve_abort", style: "danger" },
+  gate_deny: { label: "Deny", decision: "deny", style: "danger" },
+} as const;
+export type CardActionId = keyof typeof CARD_ACTIONS;
+export type CardValue = { run_id: string; op_id: string; policy_key: string; kind: string; gate_id: string };
+
+export const traceUrl = (publicUrl: string, runId: string) =>
+  `${publicUrl.replace(/\/$/, "")}/runs/${encodeURIComponent(runId)}/trace`;
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+const esc = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
+/** the logical outbox key of a gate's card: one message per gate, updated in place */
+export const cardKey = (gateId: string) => `gate:${gateId}`;
+
+function header(f: GateCardFacts, publicUrl: string): unknown[] {
+  const lines = [
+    `*Run* <${traceUrl(publicUrl, f.run_id)}|${esc(f.run_id)}>${f.order_id ? ` · order \`${esc(f.order_id)}\`` : ""}`,
+    `*Reason* \`${esc(f.policy_key)}\` (${esc(f.kind)} gate) · op \`${esc(f.op_id)}\``,
+    ...(f.opened_by ? [`*Asked by* ${esc(f.opened_by)}`] : []),
+    ...(f.kind === "soft" && f.deadline_at ? [`*Auto-approves at* ${iso(f.deadline_at)}`] : []),
+  ];
+  return [
+    { type: "header", text: { type: "plain_text", text: `Approval needed: ${f.policy_key}`.slice(0, 150) } },
+    { type: "section", text: { type: "mrkdwn", text: lines.join("\n") } },
+  ];
+}
+
+/** The card of a pending gate: header, run, reason, who asked, the soft deadline, the buttons. */
+export function openCard(f: GateCardFacts, publicUrl: string): SlackOutboxMessage {
+  const value: CardValue = {
+    run_id: f.run_id,
+    op_id: f.op_id,
+    policy_key: f.policy_key,
+    kind: f.kind,
+    gate_id: f.gate_id,
+  };
+  const buttons = (Object.keys(CARD_ACTIONS) as CardActionId[]).map((id) => {
+    const a = CARD_ACTIONS[id];
+    return {
+      type: "button",
+      action_id: id,
+      text: { type: "plain_text", text: a.label },
+      value: JSON.stringify(value),
+      ...(a.style ? { style: a.style } : {}),
+    };
+  });
+  return {
+    kind: "post",
+    team_id: f.team_id,
+    key: cardKey(f.gate_id),
+    channel: "approvals",
+    text: `Approval needed: ${f.policy_key} on run ${f.run_id}`,
+    blocks: [...header(f, publicUrl), { type: "actions", block_id: "gate_actions", elements: buttons }],
+    metadata: {
+      event_type: "warden_gate",
+      event_payload: { team_id: f.team_id, run_id: f.run_id, gate_id: f.gate_id, order_id: f.order_id ?? "" },
+    },
+    version: 1,
+  };
+}
+
+/** The same card once decided: no buttons, who or what decided and when. */
+export function decidedCard(f: GateCardFacts, d: GateDecisionFacts, publicUrl: string): SlackOutboxMessage {
+  const by = d.decided_by === "policy" ? "policy" : d.decided_by === "timer" ? "the soft-gate timer" : d.decided_by;
+  const outcome = `*${d.status.replaceAll("_", " ")}* (${d.decision}) by ${esc(by)} at ${iso(d.decided_at)}`;
+  return {
+    kind: "post",
+    team_id: f.team_id,
+    key: cardKey(f.gate_id),
+    channel: "approvals",
+    text: `${f.policy_key} on run ${f.run_id}: ${d.status} by ${by}`,
+    blocks: [...header(f, publicUrl), { type: "context", elements: [{ type: "mrkdwn", text: outcome }] }],
+    version: 2,
+  };
+}
+
+/** The modal a hard-gate approval opens: a required justification note. */
+export function noteModal(value: CardValue & { decision: string; response_url?: string }): unknown {
+  return {
+    type: "modal",
+    callback_id: "gate_note",
+    private_metadata: JSON.stringify(value),
+    title: { type: "plain_text", text: "Approve hard gate" },
+    submit: { type: "plain_text", text: "Approve" },
+    close: { type: "plain_text", text: "Cancel" },
+    blocks: [
+      {
+        type: "section",
+        text: { type: "mrkdwn", text: `\`${esc(value.policy_key)}\` on run \`${esc(value.run_id)}\`` },
+      },
+      {
+        type: "input",
+        block_id: "note",
+        label: { type: "plain_text", text: "Justification" },
+        element: { type: "plain_text_input", action_id: "note", multiline: true, min_length: 3, max_length: 2000 },
+      },
+    ],
+  };
+}

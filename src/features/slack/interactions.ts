@@ -1,0 +1,170 @@
+// Interactivity use-cases: card clicks and the hard-gate note modal become ApprovalAction v1 on the run's decide_gate
+// operation (the API's approval path); roster refusals are audited; answers go to the clicker ephemerally.
+import type { SlackApprover, SlackInstallation } from "../../ports/slack";
+import { CARD_ACTIONS, type CardActionId, type CardValue, noteModal } from "./blocks";
+import type { SlackNeeds } from "./needs";
+
+/** What Slack's interactivity endpoint should answer with (an empty 200 unless a modal needs errors). */
+export type InteractionReply = { status: 200; body: Record<string, unknown> | null };
+const EMPTY: InteractionReply = { status: 200, body: null };
+
+type Payload = {
+  type?: string;
+  team?: { id?: string };
+  user?: { id?: string };
+  trigger_id?: string;
+  response_url?: string;
+  actions?: { action_id?: string; value?: string; action_ts?: string }[];
+  view?: { callback_id?: string; private_metadata?: string; state?: { values?: Record<string, any> } };
+};
+
+const parseValue = (raw: string | undefined): CardValue | null => {
+  try {
+    const v = JSON.parse(raw ?? "");
+    return typeof v?.run_id === "string" && typeof v?.op_id === "string" && typeof v?.policy_key === "string"
+      ? (v as CardValue)
+      : null;
+  } catch {
+    return null;
+  }
+};
+
+async function tell(deps: SlackNeeds, teamId: string, responseUrl: string | undefined, text: string) {
+  if (responseUrl) await deps.slackOutbox.send([{ kind: "respond", team_id: teamId, response_url: responseUrl, text }]);
+}
+
+/** The roster entry of a Slack user, or an audited refusal. */
+async function approverOf(
+  deps: SlackNeeds,
+  inst: SlackInstallation,
+  userId: string,
+  what: Record<string, unknown>,
+): Promise<SlackApprover | null> {
+  const approver = inst.approvers.find((a) => a.slack_user_id === userId);
+  if (approver) return approver;
+  const now = deps.clock.now();
+  await deps.auditLog.append([
+    {
+      id: deps.newId("aud"),
+      teamId: inst.team_id,
+      actor: `slack:${userId}`,
+      action: "slack.approval_refused",
+      subjectType: "gate",
+      subjectId: String(what.gate_id ?? what.run_id ?? ""),
+      metadata: { why: "not on the team's approver roster", workspace_id: inst.workspace_id, ...what },
+      createdAt: now,
+    },
+  ]);
+  return null;
+}
+
+/** Applies one decision through the run's decide_gate; returns the text to tell the clicker, or null when applied. */
+async function decide(
+  deps: SlackNeeds,
+  inst: SlackInstallation,
+  approver: SlackApprover,
+  value: CardValue,
+  decision: (typeof CARD_ACTIONS)[CardActionId]["decision"],
+  note: string | null,
+): Promise<string | null> {
+  const actor = { team_id: inst.team_id, subject: approver.subject };
+  const run = deps.runs.get(value.run_id);
+  const reply = await run.decide_gate(value.run_id, {
+    actor,
+    op_id: value.op_id,
+    policy_key: value.policy_key,
+    decision,
+    note,
+  });
+  if (reply.ok) return null;
+  if (reply.error.code === "conflict" && value.gate_id) {
+    const gate = await run.get_gate(value.run_id, { actor, gate_id: value.gate_id });
+    if (gate.ok && gate.value.status !== "pending") {
+      const at = gate.value.decided_at ? new Date(gate.value.decided_at).toISOString() : "an earlier time";
+      return `This gate was already decided (${gate.value.status}) by ${gate.value.decided_by ?? "someone"} at ${at}.`;
+    }
+  }
+  if (reply.error.code === "forbidden") return "You cannot approve a gate you opened yourself.";
+  return `Not applied: ${"message" in reply.error ? reply.error.message : reply.error.code}`;
+}
+
+/** A verified interactivity payload (block_actions from a card, view_submission from the note modal). */
+export async function handleInteraction(deps: SlackNeeds, p: Payload): Promise<InteractionReply> {
+  const workspace = p.team?.id ?? "";
+  const userId = p.user?.id ?? "";
+  const inst = workspace ? await deps.slackStore.byWorkspace(workspace) : null;
+  if (!inst) {
+    if (p.response_url)
+      await tell(deps, workspace, p.response_url, "This Slack workspace is not connected to Warden yet; ask an admin.");
+    return EMPTY;
+  }
+  if (p.type === "block_actions") {
+    const action = p.actions?.[0];
+    const id = action?.action_id as CardActionId | undefined;
+    const value = parseValue(action?.value);
+    if (!action || !id || !Object.hasOwn(CARD_ACTIONS, id) || !value) return EMPTY;
+    // Slack's payload identity: the same click delivered again (retry, duplicate) does nothing more.
+    const key = `act:${workspace}:${userId}:${action.action_ts ?? p.trigger_id ?? ""}:${id}`;
+    const approver = await approverOf(deps, inst, userId, { ...value, action: id });
+    if (!approver) {
+      await tell(
+        deps,
+        inst.team_id,
+        p.response_url,
+        "You are not on this team's approver roster; nothing was decided.",
+      );
+      return EMPTY;
+    }
+    const { decision } = CARD_ACTIONS[id];
+    if (value.kind === "hard" && decision !== "deny") {
+      // A hard gate needs a justification: the modal's submission carries the decision (trigger ids last 3 s).
+      if (!p.trigger_id) return EMPTY;
+      const opened = await deps.slackApi.call("views.open", inst.bot_token, {
+        trigger_id: p.trigger_id,
+        view: noteModal({ ...value, decision, ...(p.response_url ? { response_url: p.response_url } : {}) }),
+      });
+      if (!opened.ok) await tell(deps, inst.team_id, p.response_url, "Could not open the note dialog; try again.");
+      return EMPTY;
+    }
+    if (!(await deps.slackStore.firstDelivery(key, deps.clock.now()))) return EMPTY;
+    let told: string | null;
+    try {
+      told = await decide(deps, inst, approver, value, decision, null);
+    } catch (e) {
+      // Not applied (the run object was unreachable): let Slack's retry of this click try again.
+      await deps.slackStore.forgetDelivery(key);
+      throw e;
+    }
+    if (told) await tell(deps, inst.team_id, p.response_url, told);
+    return EMPTY;
+  }
+  if (p.type === "view_submission" && p.view?.callback_id === "gate_note") {
+    const meta = (() => {
+      try {
+        return JSON.parse(p.view?.private_metadata ?? "") as CardValue & { decision: string; response_url?: string };
+      } catch {
+        return null;
+      }
+    })();
+    const value = meta && parseValue(JSON.stringify(meta));
+    const decision = Object.values(CARD_ACTIONS).find((a) => a.decision === meta?.decision)?.decision;
+    if (!meta || !value || !decision) return EMPTY;
+    const note = String(p.view?.state?.values?.note?.note?.value ?? "").trim();
+    if (note.length < 3) {
+      return {
+        status: 200,
+        body: { response_action: "errors", errors: { note: "A hard gate needs a justification." } },
+      };
+    }
+    const approver = await approverOf(deps, inst, userId, { ...value, action: "note_submit" });
+    if (!approver)
+      return {
+        status: 200,
+        body: { response_action: "errors", errors: { note: "You are not on the approver roster." } },
+      };
+    const told = await decide(deps, inst, approver, value, decision, note);
+    if (told) return { status: 200, body: { response_action: "errors", errors: { note: told } } };
+    return { status: 200, body: { response_action: "clear" } };
+  }
+  return EMPTY;
+}

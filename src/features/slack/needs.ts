@@ -1,0 +1,19 @@
+// What the Slack feature needs from the composition root.
+import type { AuditLogStore } from "../../ports/audit-log";
+import type { Clock } from "../../ports/clock";
+import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
+import type { RunsService } from "../runs";
+
+export type SlackNeeds = {
+  config: { SLACK_SIGNING_SECRET?: string | undefined; PUBLIC_URL: string };
+  slackStore: SlackStore;
+  slackApi: SlackApi;
+  slackOutbox: SlackOutbox;
+  runs: RunsService;
+  auditLog: AuditLogStore;
+  newId: (prefix: string) => string;
+  clock: Clock;
+};
+
+/** What the EVENTS consumer needs to queue gate cards. */
+export type SlackCardNeeds = { slackOutbox: SlackOutbox; config: { PUBLIC_URL: string } };

@@ -1,0 +1,97 @@
+// The SLACK_OUTBOX consumer: posts each logical message once (ts recorded before the ack), updates it in place after,
+// answers response_urls, and turns Slack's 429 Retry-After into a queue retry delay.
+import type { Clock } from "../../ports/clock";
+import type { SlackApi, SlackApiResult, SlackOutboxMessage, SlackStore } from "../../ports/slack";
+
+export type SlackOutboxNeeds = { slackStore: SlackStore; slackApi: SlackApi; clock: Clock };
+
+/** Queue retry delay when Slack gave no Retry-After: 5 s, 20 s, 80 s … capped at 15 min. */
+export const backoffSeconds = (attempts: number) => Math.min(900, 5 * 4 ** Math.max(0, attempts - 1));
+
+type Outcome = { done: true } | { done: false; delayS: number; error: string };
+
+const retryOf = (r: Extract<SlackApiResult, { ok: false }>, attempts: number): Outcome => ({
+  done: false,
+  delayS: r.retryAfterS ?? backoffSeconds(attempts),
+  error: r.error,
+});
+
+async function deliver(m: SlackOutboxMessage, deps: SlackOutboxNeeds, attempts: number): Promise<Outcome> {
+  if (m.kind === "respond") {
+    const r = await deps.slackApi.respond(m.response_url, {
+      response_type: "ephemeral",
+      text: m.text,
+      ...(m.replace_original === undefined ? {} : { replace_original: m.replace_original }),
+    });
+    return r.ok ? { done: true } : retryOf(r, attempts);
+  }
+  const inst = await deps.slackStore.byTeam(m.team_id);
+  // Nobody to post to (the team has no Slack installation; every gate is queued whether or not its team uses Slack):
+  // nothing a retry could fix, and nothing worth a log line per gate.
+  if (!inst) return { done: true };
+  const version = m.version ?? 0;
+  const content = { text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) };
+  const posted = await deps.slackStore.postedMessage(m.key);
+  if (posted) {
+    // Already posted (a later event or a redelivery): update in place, never repost; an older version changes nothing.
+    if (version < posted.version) return { done: true };
+    const r = await deps.slackApi.call("chat.update", inst.bot_token, {
+      channel: posted.channel,
+      ts: posted.ts,
+      ...content,
+    });
+    if (!r.ok) return retryOf(r, attempts);
+    await deps.slackStore.recordPosted(
+      { key: m.key, teamId: m.team_id, channel: posted.channel, ts: posted.ts, version },
+      deps.clock.now(),
+    );
+    return { done: true };
+  }
+  const channel = inst.channels[m.channel];
+  const thread = m.thread_key ? await deps.slackStore.postedMessage(m.thread_key) : null;
+  const r = await deps.slackApi.call("chat.postMessage", inst.bot_token, {
+    channel,
+    ...content,
+    ...(thread ? { thread_ts: thread.ts } : {}),
+    ...(m.metadata ? { metadata: m.metadata } : {}),
+  });
+  if (!r.ok) return retryOf(r, attempts);
+  const ts = String(r.body.ts ?? "");
+  const postedChannel = String(r.body.channel ?? channel);
+  // Recorded before the ack: a redelivery of this message finds it and updates instead of posting again.
+  await deps.slackStore.recordPosted(
+    { key: m.key, teamId: m.team_id, channel: postedChannel, ts, version },
+    deps.clock.now(),
+  );
+  return { done: true };
+}
+
+/** One batch from SLACK_OUTBOX: ack what was delivered, retry the rest with Slack's delay (or a backoff). */
+export async function consumeSlackOutbox(batch: MessageBatch<unknown>, deps: SlackOutboxNeeds): Promise<void> {
+  for (const message of batch.messages) {
+    const body = message.body as SlackOutboxMessage | null;
+    if (!body || (body.kind !== "post" && body.kind !== "respond")) {
+      message.ack();
+      continue;
+    }
+    try {
+      const outcome = await deliver(body, deps, message.attempts);
+      if (outcome.done) message.ack();
+      else {
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            msg: "slack outbox: retry",
+            id: message.id,
+            error: outcome.error,
+            delay_s: outcome.delayS,
+          }),
+        );
+        message.retry({ delaySeconds: outcome.delayS });
+      }
+    } catch (e) {
+      console.error(JSON.stringify({ level: "error", msg: "slack outbox: failed", id: message.id, error: String(e) }));
+      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    }
+  }
+}

@@ -1,0 +1,159 @@
+// Slack routes: the signed ingress (/slack/commands, /slack/interactions, /slack/events) and PUT /v1/slack/installation.
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { AppFailure } from "../../errors";
+import { requireScope } from "../../http/middleware";
+import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import type { FeatureEnv } from "../../http/types";
+import { handleCommand } from "./commands";
+import { handleInteraction } from "./interactions";
+import type { SlackNeeds } from "./needs";
+import { verifySlackRequest } from "./signature";
+
+const slackId = z.string().regex(/^[A-Z0-9]{2,32}$/, "a Slack id (upper-case letters and digits)");
+export const SlackInstallationBody = z
+  .strictObject({
+    workspace_id: slackId,
+    bot_token: z.string().regex(/^xox[bp]-[\w-]{4,250}$/, "a Slack bot token (xoxb-…)"),
+    channels: z.strictObject({ control: slackId, approvals: slackId, feed: slackId, ops: slackId }),
+    approvers: z
+      .array(
+        z.strictObject({
+          slack_user_id: slackId,
+          subject: z.string().min(1).max(128),
+          role: z.enum(["approver", "admin"]),
+        }),
+      )
+      .min(1)
+      .max(200),
+  })
+  .meta({
+    id: "SlackInstallation",
+    example: {
+      workspace_id: "T0123ABCD",
+      bot_token: "xoxb-…",
+      channels: { control: "C01CTRL", approvals: "C01APPR", feed: "C01FEED", ops: "C01OPS" },
+      approvers: [{ slack_user_id: "U01ALICE", subject: "alice@example.com", role: "approver" }],
+    },
+  });
+const InstallationReply = z
+  .object({ workspace_id: z.string(), team_id: z.string(), approvers: z.int(), status: z.literal("installed") })
+  .meta({ id: "SlackInstallationReply" });
+
+type Ctx = Context<FeatureEnv<SlackNeeds>>;
+
+/** The raw body, once its Slack signature checks out; anything else is a 401 before any side effect. */
+async function verified(c: Ctx): Promise<string> {
+  // bytes, not text(): Slack signs the exact bytes it sent, form-encoded or JSON
+  const raw = new TextDecoder().decode(await c.req.arrayBuffer());
+  const check = await verifySlackRequest({
+    secret: c.env.deps.config.SLACK_SIGNING_SECRET,
+    timestamp: c.req.header("x-slack-request-timestamp"),
+    signature: c.req.header("x-slack-signature"),
+    body: raw,
+    nowMs: c.env.deps.clock.now(),
+  });
+  if (!check.ok) throw new AppFailure({ code: "unauthorized", message: `slack signature refused (${check.reason})` });
+  return raw;
+}
+
+const form = (raw: string) => new URLSearchParams(raw);
+const bad = (message: string) =>
+  new AppFailure({ code: "validation_failed", message, issues: [{ path: "", message }] });
+
+export const slackRoutes = featureApp<SlackNeeds>()
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/v1/slack/installation",
+      tags: ["slack"],
+      summary:
+        "Install Slack for the caller's team: workspace, channels, approver roster, bot token (encrypted at rest)",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      request: { body: jsonBody(SlackInstallationBody) },
+      responses: { 200: jsonResponse(InstallationReply, "installed"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const principal = c.get("principal");
+      const body = c.req.valid("json");
+      const other = await deps.slackStore.byWorkspace(body.workspace_id);
+      if (other && other.team_id !== principal.teamId)
+        throw new AppFailure({ code: "conflict", message: "this Slack workspace belongs to another team" });
+      // The first install applies at once; later roster or channel changes belong behind a slack_channel_change hard
+      // gate, which is not built yet, so they are refused rather than applied silently.
+      if (await deps.slackStore.byTeam(principal.teamId))
+        throw new AppFailure({
+          code: "conflict",
+          message:
+            "Slack is already installed for this team; roster and channel changes need a slack_channel_change gate",
+        });
+      await deps.slackStore.putInstallation({ ...body, team_id: principal.teamId }, deps.clock.now());
+      await deps.auditLog.append([
+        {
+          id: deps.newId("aud"),
+          teamId: principal.teamId,
+          actor: principal.subject,
+          action: "slack.installed",
+          subjectType: "slack_workspace",
+          subjectId: body.workspace_id,
+          metadata: { channels: body.channels, approvers: body.approvers.length },
+          createdAt: deps.clock.now(),
+        },
+      ]);
+      return c.json(
+        {
+          workspace_id: body.workspace_id,
+          team_id: principal.teamId,
+          approvers: body.approvers.length,
+          status: "installed" as const,
+        },
+        200,
+      );
+    },
+  )
+  .post("/slack/commands", async (c) => {
+    const f = form(await verified(c));
+    const team_id = f.get("team_id");
+    const user_id = f.get("user_id");
+    if (!team_id || !user_id) throw bad("a slash command needs team_id and user_id");
+    const trigger_id = f.get("trigger_id");
+    const reply = await handleCommand(c.env.deps, {
+      team_id,
+      user_id,
+      text: f.get("text") ?? "",
+      ...(trigger_id ? { trigger_id } : {}),
+    });
+    return c.json(reply, 200);
+  })
+  .post("/slack/interactions", async (c) => {
+    const raw = form(await verified(c)).get("payload");
+    let payload: unknown;
+    try {
+      payload = JSON.parse(raw ?? "");
+    } catch {
+      throw bad("interactivity needs a JSON `payload` field");
+    }
+    if (!payload || typeof payload !== "object") throw bad("interactivity needs a JSON `payload` field");
+    const reply = await handleInteraction(c.env.deps, payload as Parameters<typeof handleInteraction>[1]);
+    return reply.body ? c.json(reply.body, 200) : c.body(null, 200);
+  })
+  .post("/slack/events", async (c) => {
+    const raw = await verified(c);
+    let body: { type?: string; challenge?: string; event_id?: string; team_id?: string };
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      throw new AppFailure({ code: "invalid_json" });
+    }
+    if (body?.type === "url_verification") {
+      if (typeof body.challenge !== "string") throw bad("url_verification needs a challenge");
+      return c.json({ challenge: body.challenge }, 200);
+    }
+    // event_callback: recorded once by event_id (Slack's retries, X-Slack-Retry-Num, change nothing); no event
+    // subscription acts yet, so the record is all that happens.
+    if (typeof body?.event_id === "string")
+      await c.env.deps.slackStore.firstDelivery(`evt:${body.event_id}`, c.env.deps.clock.now());
+    return c.body(null, 200);
+  });

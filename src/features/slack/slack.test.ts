@@ -1,0 +1,362 @@
+// The Slack front door inside workerd: signed ingress (401 with no side effect), url_verification, retries, the
+// installation, slash commands, and card clicks through the run's decide_gate (idempotent, roster, race, notes).
+import { createExecutionContext, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, readResponse, token } from "../../../test/helpers";
+import { rows } from "../../../test/learning";
+import { startRun } from "../../../test/run-helpers";
+import {
+  CHANNELS,
+  commandBody,
+  installSlack,
+  interactionBody,
+  signedRequest,
+  slackCall,
+  WORKSPACE,
+} from "../../../test/slack";
+import { createApp } from "../../app";
+import { makeDeps } from "../../deps";
+import type { SlackApiResult, SlackOutboxMessage } from "../../ports/slack";
+
+/** The app with a recording outbox and Slack client (the real client is tested against a loopback server in Node). */
+function recordingApp() {
+  const sent: SlackOutboxMessage[] = [];
+  const apiCalls: { method: string; body: any }[] = [];
+  const ok: SlackApiResult = { ok: true, body: { ok: true } };
+  const deps = makeDeps(env, {
+    slackOutbox: { send: async (m) => void sent.push(...m) },
+    slackApi: {
+      call: async (method, _token, body) => {
+        apiCalls.push({ method, body });
+        return ok;
+      },
+      respond: async (_url, body) => {
+        apiCalls.push({ method: "respond", body });
+        return ok;
+      },
+    },
+  });
+  const app = createApp();
+  return {
+    sent,
+    apiCalls,
+    fetch: async (req: Request) => readResponse(await app.fetch(req, { deps }, createExecutionContext())),
+  };
+}
+
+const inboundCount = async () => (await rows<{ n: number }>("SELECT count(*) AS n FROM slack_inbound"))[0]?.n ?? 0;
+
+describe("Slack ingress signature", () => {
+  const event = JSON.stringify({ type: "event_callback", event_id: "Ev1", team_id: WORKSPACE, event: { type: "x" } });
+  const json = { contentType: "application/json" };
+
+  it("accepts a signed event and records it once, however often Slack retries it", async () => {
+    expect((await slackCall("/slack/events", event, json)).status).toBe(200);
+    const retry = await slackCall("/slack/events", event, { ...json, headers: { "x-slack-retry-num": "1" } });
+    expect(retry.status).toBe(200);
+    expect(await inboundCount()).toBe(1);
+  });
+
+  it("refuses with 401 and no side effect: flipped body, wrong secret, missing headers, stale or future timestamps", async () => {
+    const before = await inboundCount();
+    const good = await signedRequest("/slack/events", event, json);
+    const flipped = new Request(good, { body: event.replace("Ev1", "Ev0") });
+    const cases: Request[] = [
+      flipped,
+      await signedRequest("/slack/events", event, { ...json, secret: "another-signing-secret-000000" }),
+      new Request("https://warden.test/slack/events", { method: "POST", body: event }),
+      // ±310 s here (a second may tick between signing and checking); the exact ±299/301 edges are in the unit test
+      await signedRequest("/slack/events", event, { ...json, skewS: -310 }),
+      await signedRequest("/slack/events", event, { ...json, skewS: 310 }),
+    ];
+    for (const req of cases) {
+      const res = await readResponse(await (await import("cloudflare:test")).SELF.fetch(req));
+      expect(res.status).toBe(401);
+      expect(res.json.error.code).toBe("unauthorized");
+    }
+    for (const path of ["/slack/commands", "/slack/interactions"]) {
+      const res = await slackCall(path, commandBody("help"), { secret: "another-signing-secret-000000" });
+      expect(res.status).toBe(401);
+    }
+    expect(await inboundCount()).toBe(before);
+    expect((await slackCall("/slack/events", event, { ...json, skewS: -290 })).status).toBe(200);
+  });
+
+  it("answers url_verification with its challenge", async () => {
+    const body = JSON.stringify({
+      type: "url_verification",
+      token: "t",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+    });
+    const res = await slackCall("/slack/events", body, { contentType: "application/json" });
+    expect(res.json).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
+  });
+
+  it("answers malformed signed bodies with a 4xx envelope, never a 5xx", async () => {
+    expect((await slackCall("/slack/events", "{not json", json)).status).toBe(400);
+    expect((await slackCall("/slack/interactions", "payload=%7Bnope")).status).toBe(400);
+    expect((await slackCall("/slack/interactions", "nothing=here")).status).toBe(400);
+    expect((await slackCall("/slack/commands", "text=help")).status).toBe(400);
+  });
+});
+
+describe("PUT /v1/slack/installation", () => {
+  it("installs once, stores the bot token encrypted, refuses a second install and a foreign workspace", async () => {
+    const res = await installSlack("team-a");
+    expect(res).toMatchObject({ workspace_id: WORKSPACE, team_id: "team-a", approvers: 3, status: "installed" });
+    const [row] = await rows<{ bot_token_enc: string; team_id: string }>("SELECT * FROM slack_installation");
+    expect(row?.team_id).toBe("team-a");
+    expect(row?.bot_token_enc).not.toContain("xoxb");
+    const again = await call("PUT", "/v1/slack/installation", {
+      token: await token("team-b", ["policy:admin"]),
+      body: {
+        workspace_id: WORKSPACE,
+        bot_token: "xoxb-9-9-zzzz",
+        channels: CHANNELS,
+        approvers: [{ slack_user_id: "U1", subject: "x", role: "admin" }],
+      },
+    });
+    expect(again.status).toBe(409);
+    expect(
+      (
+        await call("PUT", "/v1/slack/installation", {
+          token: await token("team-a", ["policy:admin"]),
+          body: {
+            workspace_id: "T9",
+            bot_token: "xoxb-1-2-abcd",
+            channels: CHANNELS,
+            approvers: [{ slack_user_id: "U1", subject: "x", role: "admin" }],
+          },
+        })
+      ).status,
+    ).toBe(409);
+  });
+
+  it("requires policy:admin and a valid body", async () => {
+    const body = { workspace_id: WORKSPACE, bot_token: "xoxb-1-2-abcd", channels: CHANNELS, approvers: [] };
+    expect(
+      (await call("PUT", "/v1/slack/installation", { token: await token("team-a", ["runs:write"]), body })).status,
+    ).toBe(403);
+    const bad = await call("PUT", "/v1/slack/installation", { token: await token("team-a", ["policy:admin"]), body });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe("validation_failed");
+    expect((await call("PUT", "/v1/slack/installation", { body })).status).toBe(401);
+  });
+});
+
+describe("slash commands", () => {
+  it("answers an unknown workspace politely and changes nothing", async () => {
+    const res = await slackCall("/slack/commands", commandBody('new "x"', "U0ALICE", "T0UNKNOWN"));
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ response_type: "ephemeral" });
+    expect(res.json.text).toMatch(/not connected to Warden/);
+    expect(await rows("SELECT * FROM runs")).toEqual([]);
+  });
+
+  it("refuses users outside the roster and shows usage for help and unknown subcommands", async () => {
+    await installSlack("team-a");
+    expect((await slackCall("/slack/commands", commandBody("help", "U0MALLORY"))).json.text).toMatch(
+      /not on this team/,
+    );
+    expect((await slackCall("/slack/commands", commandBody("help"))).json.text).toMatch(/^Usage:/);
+    expect((await slackCall("/slack/commands", commandBody("dance"))).json.text).toMatch(/^Usage:/);
+    expect((await slackCall("/slack/commands", commandBody("new goal-without-quotes"))).json.text).toMatch(
+      /quoted goal/,
+    );
+  });
+
+  it("starts a run with new, opens its feed thread, shows status with a trace link, and stops it", async () => {
+    await installSlack("team-a");
+    const app = recordingApp();
+    const started = await app.fetch(
+      await signedRequest("/slack/commands", commandBody('new "reconcile invoices" template=invoice')),
+    );
+    expect(started.json.text).toMatch(/^Started run `run_/);
+    const runId = /`(run_[0-9a-f]+)`/.exec(started.json.text)?.[1] as string;
+    expect(app.sent).toEqual([expect.objectContaining({ kind: "post", channel: "feed", key: `run:${runId}` })]);
+    const status = await slackCall("/slack/commands", commandBody(`status ${runId}`));
+    expect(status.json.text).toContain("reconcile invoices");
+    expect(status.json.text).toContain(`/runs/${runId}/trace|View Trace>`);
+    expect((await slackCall("/slack/commands", commandBody(`stop ${runId}`))).json.text).toBe(
+      `Stopped run \`${runId}\`.`,
+    );
+    expect((await slackCall("/slack/commands", commandBody("status run_nope"))).json.text).toMatch(/No run/);
+  });
+});
+
+describe("approval cards", () => {
+  async function pendingGate(policyKey: string) {
+    const worker = await token("team-a", ["runs:write", "runs:read"], { sub: "worker" });
+    const run = await startRun(worker);
+    const res = await call("POST", `/v1/runs/${run.run_id}/gates`, {
+      token: worker,
+      body: { policy_key: policyKey, op_id: "op-1", context: {} },
+    });
+    expect(res.json.status).toBe("pending");
+    return {
+      run_id: run.run_id,
+      gate_id: res.json.gate_id as string,
+      kind: res.json.kind as string,
+      op_id: "op-1",
+      policy_key: policyKey,
+    };
+  }
+  const click = (
+    g: { run_id: string; gate_id: string; kind: string; op_id: string; policy_key: string },
+    actionId: string,
+    user: string,
+    actionTs = "1700000000.000100",
+  ) => ({
+    type: "block_actions",
+    team: { id: WORKSPACE },
+    user: { id: user },
+    trigger_id: `trig-${user}-${actionTs}`,
+    response_url: "https://hooks.slack.com/actions/T0TEAMA/1/xyz",
+    actions: [{ action_id: actionId, value: JSON.stringify(g), action_ts: actionTs }],
+  });
+  const approvals = (runId: string) =>
+    rows<{ decision: string; approver: string; note: string | null }>(
+      "SELECT decision, approver, note FROM approval_event WHERE run_id = ?",
+      runId,
+    );
+
+  it("builds a card for soft and hard gates only", async () => {
+    const { gateCardMessages } = await import("./cards");
+    const base = { team_id: "team-a", run_id: "run_1", op_id: "op", policy_key: "k", occurred_at: 0 };
+    const msgs = gateCardMessages(
+      [
+        { ...base, type: "gate.opened", gate_id: "g1", kind: "hard", opened_by: "worker" },
+        { ...base, type: "gate.opened", gate_id: "g2", kind: "auto" },
+        {
+          ...base,
+          type: "gate.decided",
+          gate_id: "g1",
+          kind: "hard",
+          status: "denied",
+          decision: "deny",
+          decided_by: "alice",
+          occurred_at: 1767225600000,
+        },
+      ],
+      "https://w.example",
+    );
+    expect(msgs.map((m) => m.kind === "post" && [m.key, m.version])).toEqual([
+      ["gate:g1", 1],
+      ["gate:g1", 2],
+    ]);
+    expect(JSON.stringify(msgs[0])).toContain("https://w.example/runs/run_1/trace");
+    expect(JSON.stringify(msgs[1])).toContain("by alice at 2026-01-01T00:00:00Z");
+    expect(JSON.stringify(msgs[1])).not.toContain("gate_approve");
+  });
+
+  it("applies the same block_actions payload delivered 3 times once", async () => {
+    await installSlack("team-a");
+    const g = await pendingGate("schema_invalid");
+    const app = recordingApp();
+    for (let i = 0; i < 3; i++) {
+      const res = await app.fetch(
+        await signedRequest("/slack/interactions", interactionBody(click(g, "gate_deny", "U0ALICE")), {
+          headers: i ? { "x-slack-retry-num": String(i) } : {},
+        }),
+      );
+      expect(res.status).toBe(200);
+    }
+    expect(await approvals(g.run_id)).toEqual([{ decision: "deny", approver: "alice", note: null }]);
+    expect(app.sent).toEqual([]);
+  });
+
+  it("applies Slack's retry of a click whose first delivery failed to reach the run", async () => {
+    await installSlack("team-a");
+    const g = await pendingGate("schema_invalid");
+    const broken = makeDeps(env, {
+      runs: {
+        get: () => {
+          throw new Error("run object unreachable");
+        },
+      } as unknown as ReturnType<typeof makeDeps>["runs"],
+    });
+    const payload = interactionBody(click(g, "gate_deny", "U0ALICE", "1700000000.000777"));
+    const first = await createApp().fetch(
+      await signedRequest("/slack/interactions", payload),
+      { deps: broken },
+      createExecutionContext(),
+    );
+    expect(first.status).toBe(500);
+    expect(await approvals(g.run_id)).toEqual([]);
+    const app = recordingApp();
+    await app.fetch(await signedRequest("/slack/interactions", payload, { headers: { "x-slack-retry-num": "1" } }));
+    expect(await approvals(g.run_id)).toEqual([{ decision: "deny", approver: "alice", note: null }]);
+  });
+
+  it("lets one of two racing approvers decide and tells the other who decided and when", async () => {
+    await installSlack("team-a");
+    const g = await pendingGate("schema_invalid");
+    const app = recordingApp();
+    await Promise.all([
+      app.fetch(await signedRequest("/slack/interactions", interactionBody(click(g, "gate_approve", "U0ALICE")))),
+      app.fetch(await signedRequest("/slack/interactions", interactionBody(click(g, "gate_deny", "U0BOB")))),
+    ]);
+    const rowsNow = await approvals(g.run_id);
+    expect(rowsNow).toHaveLength(1);
+    expect(app.sent).toHaveLength(1);
+    const told = app.sent[0] as Extract<SlackOutboxMessage, { kind: "respond" }>;
+    expect(told.kind).toBe("respond");
+    expect(told.text).toMatch(new RegExp(`already decided \\(\\w+\\) by ${rowsNow[0]?.approver} at \\d{4}-`));
+  });
+
+  it("refuses a click from outside the roster with an ephemeral answer and an audit row", async () => {
+    await installSlack("team-a");
+    const g = await pendingGate("schema_invalid");
+    const app = recordingApp();
+    await app.fetch(await signedRequest("/slack/interactions", interactionBody(click(g, "gate_approve", "U0MALLORY"))));
+    expect(await approvals(g.run_id)).toEqual([]);
+    expect(app.sent).toEqual([
+      expect.objectContaining({ kind: "respond", text: expect.stringMatching(/not on this team's approver roster/) }),
+    ]);
+    const audit = await rows<{ action: string; actor: string }>(
+      "SELECT action, actor FROM audit_log WHERE action = 'slack.approval_refused'",
+    );
+    expect(audit).toEqual([{ action: "slack.approval_refused", actor: "slack:U0MALLORY" }]);
+  });
+
+  it("refuses self-approval: the gate's opener cannot approve it from Slack", async () => {
+    await installSlack("team-a");
+    const g = await pendingGate("schema_invalid");
+    const app = recordingApp();
+    await app.fetch(await signedRequest("/slack/interactions", interactionBody(click(g, "gate_deny", "U0WORKER"))));
+    expect(await approvals(g.run_id)).toEqual([]);
+    expect(app.sent).toEqual([expect.objectContaining({ text: "You cannot approve a gate you opened yourself." })]);
+  });
+
+  it("opens a note modal for a hard-gate approval instead of deciding, and decides when the note is submitted", async () => {
+    await installSlack("team-a");
+    const g = await pendingGate("wrong_value");
+    expect(g.kind).toBe("hard");
+    const app = recordingApp();
+    await app.fetch(await signedRequest("/slack/interactions", interactionBody(click(g, "gate_approve", "U0ALICE"))));
+    expect(await approvals(g.run_id)).toEqual([]);
+    expect(app.apiCalls).toHaveLength(1);
+    expect(app.apiCalls[0]?.method).toBe("views.open");
+    const view = app.apiCalls[0]?.body.view;
+    const submit = (note: string) => ({
+      type: "view_submission",
+      team: { id: WORKSPACE },
+      user: { id: "U0ALICE" },
+      view: {
+        callback_id: "gate_note",
+        private_metadata: view.private_metadata,
+        state: { values: { note: { note: { type: "plain_text_input", value: note } } } },
+      },
+    });
+    const empty = await app.fetch(await signedRequest("/slack/interactions", interactionBody(submit("  "))));
+    expect(empty.json).toMatchObject({ response_action: "errors", errors: { note: expect.any(String) } });
+    expect(await approvals(g.run_id)).toEqual([]);
+    const done = await app.fetch(
+      await signedRequest("/slack/interactions", interactionBody(submit("customer confirmed the value"))),
+    );
+    expect(done.json).toEqual({ response_action: "clear" });
+    expect(await approvals(g.run_id)).toEqual([
+      { decision: "retry", approver: "alice", note: "customer confirmed the value" },
+    ]);
+  });
+});

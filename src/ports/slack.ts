@@ -1,0 +1,68 @@
+// Ports of the Slack front door: installations and rosters, posted-message records, inbound dedupe, the outbox and
+// the Slack Web API client.
+
+export type SlackChannels = { control: string; approvals: string; feed: string; ops: string };
+export type SlackRole = "approver" | "admin";
+export type SlackApprover = { slack_user_id: string; subject: string; role: SlackRole };
+
+export type SlackInstallation = {
+  workspace_id: string;
+  team_id: string;
+  channels: SlackChannels;
+  approvers: SlackApprover[];
+  /** the bot token, decrypted (never stored in clear) */
+  bot_token: string;
+};
+
+export interface SlackStore {
+  /** Writes (or replaces) the installation of a workspace for a team, roster included; the token is encrypted here. */
+  putInstallation(inst: SlackInstallation, now: number): Promise<void>;
+  byWorkspace(workspaceId: string): Promise<SlackInstallation | null>;
+  byTeam(teamId: string): Promise<SlackInstallation | null>;
+  /** Records an inbound Slack delivery key; false when it was seen before (a retry or a duplicate). */
+  firstDelivery(key: string, now: number): Promise<boolean>;
+  /** Forgets a delivery key whose effect failed, so Slack's retry of it is applied. */
+  forgetDelivery(key: string): Promise<void>;
+  /** The posted message for a logical key (e.g. `gate:<gate_id>`), if one was posted. */
+  postedMessage(key: string): Promise<{ channel: string; ts: string; version: number } | null>;
+  /** Records a posted (or updated) message's ts and content version before the outbox message is acked. */
+  recordPosted(
+    m: { key: string; teamId: string; channel: string; ts: string; version: number },
+    now: number,
+  ): Promise<void>;
+}
+
+export type SlackApiResult =
+  | { ok: true; body: Record<string, unknown> }
+  | { ok: false; retryAfterS: number | null; status: number; error: string };
+
+/** The one outbound Slack client: Web API methods (bot token) and response_url posts. */
+export interface SlackApi {
+  call(
+    method: "chat.postMessage" | "chat.update" | "views.open",
+    token: string,
+    body: unknown,
+  ): Promise<SlackApiResult>;
+  respond(responseUrl: string, body: unknown): Promise<SlackApiResult>;
+}
+
+/** One unit of slow Slack work, sent to the SLACK_OUTBOX queue and done by its consumer. */
+export type SlackOutboxMessage =
+  | {
+      kind: "post";
+      team_id: string;
+      /** logical key: a message posted once per key; later sends with the key update it in place */
+      key: string;
+      channel: keyof SlackChannels;
+      text: string;
+      blocks?: unknown[];
+      metadata?: { event_type: string; event_payload: Record<string, unknown> };
+      thread_key?: string;
+      /** content version: an update with a lower version than the one shown is dropped (late redelivery) */
+      version?: number;
+    }
+  | { kind: "respond"; team_id: string; response_url: string; text: string; replace_original?: boolean };
+
+export interface SlackOutbox {
+  send(messages: SlackOutboxMessage[]): Promise<void>;
+}

@@ -1,0 +1,70 @@
+// Slack test helpers: requests signed as Slack signs them (v0), form and interactivity bodies, an installed team.
+import { env, SELF } from "cloudflare:test";
+import { slackSignature } from "../src/features/slack/signature";
+import { call, readResponse, token } from "./helpers";
+
+export const WORKSPACE = "T0TEAMA";
+export const CHANNELS = { control: "C0CTRL", approvals: "C0APPR", feed: "C0FEED", ops: "C0OPS" };
+
+/** A request to /slack/* signed with the test signing secret; `skewS` moves its timestamp from now. */
+export async function signedRequest(
+  path: string,
+  body: string,
+  opts: { skewS?: number; secret?: string; headers?: Record<string, string>; contentType?: string } = {},
+): Promise<Request> {
+  const ts = String(Math.floor(Date.now() / 1000) + (opts.skewS ?? 0));
+  const sig = await slackSignature(opts.secret ?? (env.SLACK_SIGNING_SECRET as string), ts, body);
+  return new Request(`https://warden.test${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": opts.contentType ?? "application/x-www-form-urlencoded",
+      "x-slack-request-timestamp": ts,
+      "x-slack-signature": sig,
+      ...opts.headers,
+    },
+    body,
+  });
+}
+
+export async function slackCall(path: string, body: string, opts: Parameters<typeof signedRequest>[2] = {}) {
+  return readResponse(await SELF.fetch(await signedRequest(path, body, opts)));
+}
+
+export const commandBody = (text: string, user = "U0ALICE", team = WORKSPACE, trigger = crypto.randomUUID()) =>
+  new URLSearchParams({
+    token: "legacy-unused",
+    team_id: team,
+    team_domain: "acme",
+    channel_id: CHANNELS.control,
+    user_id: user,
+    user_name: user.toLowerCase(),
+    command: "/warden",
+    text,
+    response_url: "https://hooks.slack.com/commands/T0TEAMA/1/abc",
+    trigger_id: trigger,
+  }).toString();
+
+export const interactionBody = (payload: unknown) =>
+  new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+
+/** Installs Slack for a team (once per file) over PUT /v1/slack/installation: alice, bob and the gate-opening worker
+ * are on the roster, mallory is not. */
+export async function installSlack(teamId: string, workspace = WORKSPACE) {
+  const res = await call("PUT", "/v1/slack/installation", {
+    token: await token(teamId, ["policy:admin"], { sub: "admin" }),
+    body: {
+      workspace_id: workspace,
+      bot_token: "xoxb-1111-2222-abcdefghijkl",
+      channels: CHANNELS,
+      approvers: [
+        { slack_user_id: "U0ALICE", subject: "alice", role: "approver" },
+        { slack_user_id: "U0BOB", subject: "bob", role: "admin" },
+        { slack_user_id: "U0WORKER", subject: "worker", role: "approver" },
+      ],
+    },
+  });
+  // storage lives for the whole file: a team installed by an earlier test stays installed
+  if (res.status === 409 && /already installed/.test(res.text)) return res.json;
+  if (res.status !== 200) throw new Error(`install → ${res.status} ${res.text}`);
+  return res.json;
+}
