@@ -8,6 +8,7 @@ import { createD1LearningStore } from "./adapters/d1/learning-store";
 import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
+import { createD1OverviewStore } from "./adapters/d1/overview-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
@@ -47,6 +48,7 @@ import type { HintsProvider } from "./ports/hints";
 import type { LearningStore } from "./ports/learning-store";
 import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintenance";
 import type { MetricsStore } from "./ports/metrics-store";
+import type { OverviewStore } from "./ports/overview-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
 import type { RunRecordStore } from "./ports/run-record";
@@ -89,6 +91,8 @@ export type Deps = {
   /** removes memories that left the hot tier from the vector index */
   memoryIndexSync: MemoryIndexSync;
   metricsStore: MetricsStore;
+  /** the team overview page's read model (and the trace page's attempt latencies) */
+  overviewStore: OverviewStore;
   /** memory hints for runs (best-effort, over the memory query) */
   hints: HintsProvider;
   /** the per-run Durable Objects */
@@ -167,6 +171,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     memoryMaintenance: createCardRefreshingMaintenance(createD1MemoryMaintenance(env.DB), memory),
     memoryIndexSync: createIndexSync(vectorIndex),
     metricsStore: createD1MetricsStore(env.DB),
+    overviewStore: createD1OverviewStore(db),
     hints: createMemoryHints(memory),
     runs: createDurableRunGateway(env.RUN),
     runRecord: createD1RunRecord(db),

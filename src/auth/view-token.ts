@@ -27,7 +27,7 @@ function fromB64url(s: string): Uint8Array | null {
   }
 }
 
-async function hmacKey(raw: Uint8Array, usages: KeyUsage[]): Promise<CryptoKey> {
+async function hmacKey(raw: Uint8Array, usages: ("sign" | "verify")[]): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, usages);
 }
 
