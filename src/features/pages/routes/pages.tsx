@@ -38,7 +38,8 @@ export const pageRoutes = featureApp<PagesNeeds>()
       run.explain(runId, { actor }),
       deps.overviewStore.runAttempts(view.team_id, runId),
     ]);
-    if (!viewed.ok || !explained.ok) return errorPage(404, "No such run for this link's team.");
+    // a run this link's team does not own looks like any other link that does not open the page
+    if (!viewed.ok || !explained.ok) return errorPage(401, UNAUTHORIZED);
     return page(
       <TracePage
         teamId={view.team_id}
