@@ -77,7 +77,13 @@ export function Sparkline(props: { values: (number | null)[]; label: string }) {
     <svg viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label={props.label} data-chart="sparkline">
       <title>{props.label}</title>
       {points ? (
-        <polyline points={points} transform="translate(2 2)" fill="none" stroke="currentColor" stroke-width="1.5" />
+        <g transform="translate(2 2)">
+          <polyline points={points} fill="none" stroke="currentColor" stroke-width="1.5" />
+          {points.split(" ").map((p) => {
+            const [cx, cy] = p.split(",");
+            return <circle cx={cx} cy={cy} r="2" fill="currentColor" />;
+          })}
+        </g>
       ) : (
         <text x="2" y={h / 2 + 4} font-size="10" fill="currentColor">
           no data

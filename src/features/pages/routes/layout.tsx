@@ -6,12 +6,12 @@ const CSS = `
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--bg:#0d1117;--card:#151b23;--ok:#3fb950;--bad:#f85149;--warn:#d29922;--accent:#4493f8}}
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 main{max-width:1100px;margin:0 auto;padding:12px}h1{font-size:1.3em;margin:.3em 0;overflow-wrap:anywhere}h2{font-size:1.05em;margin:1.2em 0 .4em;border-bottom:1px solid var(--line);padding-bottom:.2em}
-.muted{color:var(--muted)}.ok{color:var(--ok)}.bad{color:var(--bad)}.warn{color:var(--warn)}code{font:13px ui-monospace,monospace;overflow-wrap:anywhere}
+.muted{color:var(--muted)}.ok{color:var(--ok)}.bad{color:var(--bad)}.warn{color:var(--warn)}code{font:13px ui-monospace,monospace;overflow-wrap:break-word}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:8px}.card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:8px}
 .card b{display:block;font-size:1.2em}.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:14px}
 th,td{text-align:left;padding:4px 6px;border-bottom:1px solid var(--line);vertical-align:top}th{font-weight:600;white-space:nowrap}
 .pill{display:inline-block;padding:0 6px;border-radius:9px;border:1px solid currentColor;font-size:12px;white-space:nowrap}
-svg{max-width:100%;height:auto}footer{margin:2em 0 1em;font-size:12px}
+svg{max-width:100%;height:auto}.card svg{display:block;margin:4px 0}footer{margin:2em 0 1em;font-size:12px}
 @media (max-width:600px){td,th{padding:3px 4px;font-size:13px}.hide-sm{display:none}}
 `;
 

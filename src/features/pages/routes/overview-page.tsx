@@ -73,7 +73,7 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
         </div>
         <div class="card">
           human latency p95<b>{formatMs(m.humanLatency.p95)}</b>
-          <span class="muted">{`${m.humanLatency.samples} samples`}</span>
+          <span class="muted">{`${m.humanLatency.samples} sample${m.humanLatency.samples === 1 ? "" : "s"}`}</span>
         </div>
       </div>
 

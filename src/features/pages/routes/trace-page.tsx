@@ -63,7 +63,10 @@ export function TracePage(props: {
         </div>
         <div class="card">
           budget used
-          <b data-field="budget">
+          <b
+            data-field="budget"
+            class={b.used.tokens_in > b.input_tokens || b.used.tokens_out > b.output_tokens ? "bad" : undefined}
+          >
             {b.used.tokens_in} / {b.input_tokens} in · {b.used.tokens_out} / {b.output_tokens} out
           </b>
           {b.total_tokens !== null ? <span class="muted">{`${usedTotal} / ${b.total_tokens} total`}</span> : null}
