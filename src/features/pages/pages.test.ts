@@ -15,6 +15,12 @@ const get = async (url: string) => {
 const pathOf = (url: string) => url.replace(/^https?:\/\/[^/]+/, "https://warden.test");
 
 describe("POST /v1/views", () => {
+  it("is in the OpenAPI document; the HTML pages are not", async () => {
+    const doc = (await call("GET", "/openapi.json")).json;
+    expect(doc.paths["/v1/views"].post.security).toEqual([{ bearerAuth: [] }]);
+    expect(Object.keys(doc.paths).filter((p) => p.endsWith("/trace") || p.endsWith("/overview"))).toEqual([]);
+  });
+
   it("mints a run trace URL on the request's origin, valid for at most 15 minutes", async () => {
     const t = await teamTokens("pv-a");
     const run = await startRun(t.worker, { goal: "extract invoices" });
