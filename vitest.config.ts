@@ -69,6 +69,9 @@ export default defineConfig(async () => ({
           include: ["**/*.node.test.ts", "**/*.unit.test.ts"],
           exclude: ["node_modules/**"],
           testTimeout: 120_000,
+          // one file at a time: the process-level tests each start their own `wrangler dev` (scripts, the pages' browser
+          // test), and two at once on a small machine starve each other past their start-up deadline
+          fileParallelism: false,
         },
       },
     ],

@@ -10,6 +10,7 @@ import { healthRoutes } from "./features/health/routes";
 import { learningRoutes } from "./features/learning/routes";
 import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
+import { pagesRoutes } from "./features/pages";
 import { policyRoutes } from "./features/policy/routes";
 import { runsRoutes } from "./features/runs/routes";
 import { slackRoutes } from "./features/slack";
@@ -39,6 +40,7 @@ export function createApp() {
   app.route("/", memoryRoutes);
   app.route("/", eventsRoutes);
   app.route("/", slackRoutes);
+  app.route("/", pagesRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

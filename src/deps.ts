@@ -8,6 +8,7 @@ import { createD1LearningStore } from "./adapters/d1/learning-store";
 import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
+import { createD1OverviewStore } from "./adapters/d1/overview-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SlackStore } from "./adapters/d1/slack-store";
@@ -51,6 +52,7 @@ import type { LearningStore } from "./ports/learning-store";
 import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintenance";
 import type { MemoryStore } from "./ports/memory-store";
 import type { MetricsStore } from "./ports/metrics-store";
+import type { OverviewStore } from "./ports/overview-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
 import type { RunRecordStore } from "./ports/run-record";
@@ -102,6 +104,8 @@ export type Deps = {
   /** removes memories that left the hot tier from the vector index */
   memoryIndexSync: MemoryIndexSync;
   metricsStore: MetricsStore;
+  /** the team overview page's read model (and the trace page's attempt latencies) */
+  overviewStore: OverviewStore;
   /** memory hints for runs (best-effort, over the memory query) */
   hints: HintsProvider;
   /** the per-run Durable Objects */
@@ -233,6 +237,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     memoryMaintenance: o.memoryMaintenance ?? createCardRefreshingMaintenance(createD1MemoryMaintenance(db), memory),
     memoryIndexSync: o.memoryIndexSync ?? createIndexSync(vectorIndex),
     metricsStore: o.metricsStore ?? createD1MetricsStore(db),
+    overviewStore: o.overviewStore ?? createD1OverviewStore(db),
     runs: o.runs ?? createDurableRunGateway(env.RUN),
     sessions: o.sessions ?? createSessions({ store: memoryStore, memory, events, newId: engine.newId }),
     slackStore:

@@ -28,8 +28,18 @@ function orderView(o: Order) {
       gate_id: o.gate_id,
       dead_letter_id: o.dead_letter_id,
       last: o.last,
+      used_mem_ids: usedMemIds(o.output),
     }),
   };
+}
+
+/** the memory ids a worker's output cites (`used_mem_ids`, seed 003 §10), for the trace page */
+function usedMemIds(output: unknown): string[] | null {
+  if (output === null || typeof output !== "object") return null;
+  const ids = (output as { used_mem_ids?: unknown }).used_mem_ids;
+  if (!Array.isArray(ids)) return null;
+  const kept = ids.filter((x): x is string => typeof x === "string").slice(0, 50);
+  return kept.length > 0 ? kept : null;
 }
 
 const stepView = (s: Step) => s;

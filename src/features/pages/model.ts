@@ -1,0 +1,195 @@
+// The pages' pure read models: the trace timeline from a run view and its attempts, the overview's SLO figures and series.
+import type { AttemptSample, RunAttempt, TeamOverviewRaw } from "../../ports/overview-store";
+
+export const DAY_MS = 86_400_000;
+export const SERIES_DAYS = 7;
+/** the trace page refreshes itself this often while the run is live */
+export const REFRESH_SECONDS = 5;
+export const LIVE_STATUSES: ReadonlySet<string> = new Set(["PENDING", "RUNNING"]);
+
+/** Nearest-rank percentile of ascending values (null when empty). */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1] as number;
+}
+
+/** What an operator does next about a dead letter, by its reason code. */
+export function nextActionFor(reasonCode: string): string {
+  if (reasonCode === "wrong_value") return "check the input and the extractor, then reissue (dead_letter_reissue gate)";
+  if (reasonCode === "schema_invalid") return "fix the output schema or the prompt, then reissue";
+  if (reasonCode === "budget_exhausted") return "raise the budget (budget_increase gate) or stop the run";
+  if (reasonCode === "attempts_exhausted" || reasonCode === "tool_error")
+    return "inspect the failing tool, then reissue once";
+  if (reasonCode === "missing_failure_class" || reasonCode === "unknown_failure_class")
+    return "report a known failure_class from the worker, then reissue";
+  if (reasonCode === "lease_expired" || reasonCode === "rescues_exhausted")
+    return "check the worker is alive, then reissue";
+  if (reasonCode.startsWith("escalated:")) return "a human reviews the escalation, then reissues or stops the run";
+  return "review the order, then reissue (dead_letter_reissue gate) or stop the run";
+}
+
+/** the parts of a run view the trace page reads (the RunView reply, loosely typed where it is loose) */
+export type RunViewLike = {
+  run_id: string;
+  status: string;
+  goal: string;
+  steps: Record<string, unknown>[];
+  orders: Record<string, unknown>[];
+};
+
+export type TraceStep = {
+  seq: number;
+  at: number;
+  order_id: string;
+  task_id: string;
+  /** who did the work: the order's skill, else its task */
+  agent: string;
+  attempt: number;
+  outcome: string;
+  failure_class: string | null;
+  next: string;
+  tokens_in: number;
+  tokens_out: number;
+  latency_ms: number | null;
+  gate_id: string | null;
+  dead_letter_id: string | null;
+  decision: { rule_id: string; action: string; selected_action: string; memrl_mode: string } | null;
+};
+
+const str = (v: unknown, d = ""): string => (typeof v === "string" ? v : d);
+const int = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+const optStr = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/** The trace timeline: the run's steps, oldest first, with each attempt's latency from the D1 record. */
+export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): TraceStep[] {
+  const latency = new Map(attempts.map((a) => [a.op_id, Math.max(0, a.ended_at - a.started_at)]));
+  const skill = new Map(view.orders.map((o) => [str(o.order_id), optStr(o.skill)]));
+  return view.steps.map((s) => {
+    const d = s.decision as Record<string, unknown> | undefined;
+    const orderId = str(s.order_id);
+    const opId = str(s.op_id);
+    return {
+      seq: int(s.seq),
+      at: int(s.at),
+      order_id: orderId,
+      task_id: str(s.task_id),
+      agent: skill.get(orderId) ?? str(s.task_id),
+      attempt: int(s.attempt),
+      outcome: str(s.outcome),
+      failure_class: optStr(s.failure_class),
+      next: str(s.next),
+      tokens_in: int(s.tokens_in),
+      tokens_out: int(s.tokens_out),
+      latency_ms: latency.get(opId) ?? null,
+      gate_id: optStr(s.gate_id),
+      dead_letter_id: optStr(s.dead_letter_id),
+      decision:
+        d && typeof d === "object"
+          ? {
+              rule_id: str(d.rule_id),
+              action: str(d.action),
+              selected_action: str(d.selected_action),
+              memrl_mode: str(d.memrl_mode),
+            }
+          : null,
+    };
+  });
+}
+
+export type DailySlo = {
+  day_start: number;
+  steps: number;
+  step_p95_ms: number | null;
+  success_rate: number | null;
+  dead_letter_rate: number | null;
+};
+
+export type SloFigures = Omit<DailySlo, "day_start">;
+
+function slo(attempts: readonly AttemptSample[], deadLetters: number): SloFigures {
+  const latencies = attempts.map((a) => Math.max(0, a.ended_at - a.started_at)).sort((x, y) => x - y);
+  const passed = attempts.filter((a) => a.outcome === "PASS").length;
+  return {
+    steps: attempts.length,
+    step_p95_ms: percentile(latencies, 95),
+    success_rate: attempts.length === 0 ? null : passed / attempts.length,
+    dead_letter_rate: attempts.length === 0 ? null : deadLetters / attempts.length,
+  };
+}
+
+/** The SLO figures over the whole window and per day for the last `days` days ending at `now` (oldest first). */
+export function sloSeries(
+  attempts: readonly AttemptSample[],
+  deadLetterTimes: readonly number[],
+  now: number,
+  days = SERIES_DAYS,
+): { total: SloFigures; daily: DailySlo[] } {
+  const start = now - days * DAY_MS;
+  const inWindow = attempts.filter((a) => a.ended_at >= start && a.ended_at <= now);
+  const dls = deadLetterTimes.filter((t) => t >= start && t <= now);
+  const daily: DailySlo[] = [];
+  for (let i = 0; i < days; i++) {
+    const from = start + i * DAY_MS;
+    const to = from + DAY_MS;
+    const last = i === days - 1;
+    const inDay = (t: number) => t >= from && (last ? t <= to : t < to);
+    daily.push({
+      day_start: from,
+      ...slo(
+        inWindow.filter((a) => inDay(a.ended_at)),
+        dls.filter(inDay).length,
+      ),
+    });
+  }
+  return { total: slo(inWindow, dls.length), daily };
+}
+
+export type Overview = TeamOverviewRaw & {
+  now: number;
+  slo: { total: SloFigures; daily: DailySlo[] };
+  humanLatency: { p50: number | null; p95: number | null; samples: number };
+};
+
+/** The overview page's model: the raw reads plus the SLO series and the human approval latency percentiles. */
+export function overviewModel(raw: TeamOverviewRaw, now: number): Overview {
+  const sorted = [...raw.approvals.humanLatenciesMs].sort((a, b) => a - b);
+  return {
+    ...raw,
+    now,
+    slo: sloSeries(raw.attempts, raw.deadLetterTimes, now),
+    humanLatency: { p50: percentile(sorted, 50), p95: percentile(sorted, 95), samples: sorted.length },
+  };
+}
+
+/** "3m 20s", "2h 5m", "4d 1h": a short age or duration. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h ${m % 60}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+export const formatPct = (v: number | null): string => (v === null ? "—" : `${(v * 100).toFixed(1)} %`);
+export const formatMs = (v: number | null): string => (v === null ? "—" : `${Math.round(v)} ms`);
+export const isoTime = (ms: number): string => new Date(ms).toISOString().replace(".000Z", "Z");
+
+/** Points of a polyline through `values` in a width × height box (nulls skipped; a flat line when all equal). */
+export function sparkPoints(values: readonly (number | null)[], width: number, height: number): string {
+  const known = values.filter((v): v is number => v !== null);
+  if (known.length === 0) return "";
+  const max = Math.max(...known);
+  const min = Math.min(...known);
+  const span = max - min || 1;
+  const step = values.length > 1 ? width / (values.length - 1) : 0;
+  const pts: string[] = [];
+  values.forEach((v, i) => {
+    if (v === null) return;
+    const y = max === min ? height / 2 : height - ((v - min) / span) * height;
+    pts.push(`${(i * step).toFixed(1)},${y.toFixed(1)}`);
+  });
+  return pts.join(" ");
+}

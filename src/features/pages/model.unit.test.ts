@@ -1,0 +1,135 @@
+// The pages' pure read models: percentiles, the 7-day SLO series, the trace timeline, sparkline points, next actions.
+import { describe, expect, it } from "vitest";
+import {
+  DAY_MS,
+  formatDuration,
+  nextActionFor,
+  overviewModel,
+  percentile,
+  sloSeries,
+  sparkPoints,
+  traceSteps,
+} from "./model";
+
+const NOW = 1_767_225_600_000;
+const attempt = (endedAgoMs: number, latency: number, outcome = "PASS") => ({
+  outcome,
+  next: outcome === "PASS" ? "complete" : "retry",
+  started_at: NOW - endedAgoMs - latency,
+  ended_at: NOW - endedAgoMs,
+});
+
+describe("percentile", () => {
+  it("takes the nearest rank and is null when there is nothing", () => {
+    expect(percentile([], 95)).toBeNull();
+    expect(percentile([5], 50)).toBe(5);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 50)).toBe(5);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95)).toBe(10);
+  });
+});
+
+describe("sloSeries", () => {
+  it("computes p95, success and dead-letter rate in total and per day, oldest day first", () => {
+    const attempts = [attempt(1000, 100), attempt(2000, 300, "ERROR"), attempt(3 * DAY_MS, 50), attempt(8 * DAY_MS, 9)];
+    const { total, daily } = sloSeries(attempts, [NOW - 5000, NOW - 9 * DAY_MS], NOW);
+    expect(total).toEqual({ steps: 3, step_p95_ms: 300, success_rate: 2 / 3, dead_letter_rate: 1 / 3 });
+    expect(daily).toHaveLength(7);
+    expect(daily[6]).toMatchObject({ steps: 2, step_p95_ms: 300, success_rate: 0.5, dead_letter_rate: 0.5 });
+    expect(daily[4]).toMatchObject({ steps: 1, step_p95_ms: 50, success_rate: 1, dead_letter_rate: 0 });
+    expect(daily[0]).toMatchObject({ steps: 0, step_p95_ms: null, success_rate: null, dead_letter_rate: null });
+    expect(daily[0]?.day_start).toBe(NOW - 7 * DAY_MS);
+  });
+
+  it("ignores samples after now (clock skew) and gives nulls for an empty window", () => {
+    const { total } = sloSeries([attempt(-5000, 10)], [], NOW);
+    expect(total).toEqual({ steps: 0, step_p95_ms: null, success_rate: null, dead_letter_rate: null });
+  });
+});
+
+describe("overviewModel", () => {
+  it("adds human approval latency p50/p95 from unsorted samples", () => {
+    const m = overviewModel(
+      {
+        runs: [],
+        openGates: [],
+        deadLetters: [],
+        taskSpend: [],
+        approvals: { auto: 1, human: 3, humanLatenciesMs: [3000, 1000, 2000] },
+        attempts: [],
+        deadLetterTimes: [],
+        mode: { ceiling: "enforce", reason: null, updated_at: null },
+        lastRollback: null,
+      },
+      NOW,
+    );
+    expect(m.humanLatency).toEqual({ p50: 2000, p95: 3000, samples: 3 });
+    expect(m.slo.daily).toHaveLength(7);
+  });
+});
+
+describe("traceSteps", () => {
+  it("joins each step with its attempt's latency, names the agent by skill, and keeps the decision's rule id", () => {
+    const steps = traceSteps(
+      {
+        run_id: "r",
+        status: "RUNNING",
+        goal: "g",
+        orders: [{ order_id: "o1", skill: "extract" }, { order_id: "o2" }],
+        steps: [
+          { seq: 1, at: 10, order_id: "o1", task_id: "t1", op_id: "a", attempt: 1, outcome: "ERROR", next: "retry" },
+          {
+            seq: 2,
+            at: 20,
+            order_id: "o2",
+            task_id: "t2",
+            op_id: "b",
+            attempt: 1,
+            outcome: "DECLINE",
+            failure_class: "wrong_value",
+            next: "dead_letter",
+            tokens_in: 7,
+            decision: {
+              rule_id: "off.vibe_fail.initial",
+              action: "retry",
+              selected_action: "escalate",
+              memrl_mode: "off",
+            },
+          },
+        ],
+      },
+      [{ op_id: "a", order_id: "o1", outcome: "ERROR", tokens_in: 0, tokens_out: 0, started_at: 100, ended_at: 350 }],
+    );
+    expect(steps[0]).toMatchObject({ agent: "extract", latency_ms: 250, decision: null, tokens_in: 0 });
+    expect(steps[1]).toMatchObject({
+      agent: "t2",
+      latency_ms: null,
+      tokens_in: 7,
+      failure_class: "wrong_value",
+      decision: { rule_id: "off.vibe_fail.initial", selected_action: "escalate" },
+    });
+  });
+});
+
+describe("sparkPoints", () => {
+  it("draws nothing without values, a flat line for equal values, and skips gaps", () => {
+    expect(sparkPoints([null, null], 100, 20)).toBe("");
+    expect(sparkPoints([3, 3], 100, 20)).toBe("0.0,10.0 100.0,10.0");
+    expect(sparkPoints([0, null, 10], 100, 20)).toBe("0.0,20.0 100.0,0.0");
+  });
+});
+
+describe("nextActionFor and formatDuration", () => {
+  it("names a next action for every reason, escalations and unknown ones included", () => {
+    expect(nextActionFor("wrong_value")).toContain("reissue");
+    expect(nextActionFor("budget_exhausted")).toContain("budget");
+    expect(nextActionFor("escalated:enforce.tool_error.final")).toContain("human");
+    expect(nextActionFor("something-new")).toContain("reissue");
+  });
+
+  it("formats ages", () => {
+    expect(formatDuration(42_000)).toBe("42s");
+    expect(formatDuration(200_000)).toBe("3m 20s");
+    expect(formatDuration(2 * 3_600_000 + 5 * 60_000)).toBe("2h 5m");
+    expect(formatDuration(3 * DAY_MS + 3_600_000)).toBe("3d 1h");
+  });
+});

@@ -1,0 +1,10 @@
+// What the pages feature needs from the composition root: the run objects, the overview read model, the view-token secret.
+import type { OverviewStore } from "../../ports/overview-store";
+import type { RunsService } from "../runs";
+
+export type PagesNeeds = {
+  runs: RunsService;
+  overviewStore: OverviewStore;
+  /** WARDEN_JWT_SECRET: view tokens use a key derived from it */
+  config: { WARDEN_JWT_SECRET: string };
+};

@@ -1,0 +1,264 @@
+// The pages in a real browser: Chromium (playwright-core) against `npm start`, a scripted run, its trace and overview.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium, type Locator } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readDevVars } from "../../../scripts/dev-vars.mjs";
+import { mintToken } from "../../auth/mint";
+import type { Scope } from "../../auth/tokens";
+import { mintViewToken } from "../../auth/view-token";
+
+const root = join(import.meta.dirname, "../../..");
+const shots = join(root, "test-results");
+const GOAL = "<script>window.__pwned=1</script> Health: Extract & Verify";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** the text as rendered (Playwright's innerText, not the DOM property) */
+// biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, the rendered text
+const text = (l: Locator) => l.innerText();
+
+function chromiumPath(): string | null {
+  try {
+    return execFileSync("which", ["chromium"], { encoding: "utf8" }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+describe("pages in Chromium", () => {
+  let child: ChildProcess;
+  let browser: Browser;
+  let base: string;
+  let secret: string;
+  const persist = mkdtempSync(join(tmpdir(), "warden-pages-"));
+  const scopes: Scope[] = ["runs:read", "runs:write", "approvals:decide"];
+  const tokenFor = (team: string, sub: string) => mintToken({ secret, teamId: team, scopes, sub });
+
+  async function api(tok: string, method: string, path: string, body?: unknown) {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${tok}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as any;
+    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  const order = (id: string, extra: Record<string, unknown> = {}) => ({
+    order_id: id,
+    task_id: `task-${id}`,
+    goal: `work on ${id}`,
+    input_json: { doc: id },
+    output_schema_id: "extractor.v1",
+    timeout_sec: 30,
+    cost_budget_tokens: 1000,
+    ...extra,
+  });
+
+  /** A run as remote agents drive it: a schema_invalid gate another subject approves, a pass, a wrong_value dead letter. */
+  async function scriptedRun(worker: string, approver: string) {
+    const run = await api(worker, "POST", "/v1/runs", { goal: GOAL, skills: ["extract"] });
+    const runId = run.run_id as string;
+    await api(worker, "POST", `/v1/runs/${runId}/orders`, order("o1", { skill: "extract" }));
+    const l1 = await api(worker, "POST", `/v1/runs/${runId}/orders/o1/lease`, { worker_id: "extractor-1" });
+    const c1 = await api(worker, "POST", `/v1/runs/${runId}/orders/o1/complete`, {
+      lease_id: l1.lease_id,
+      epoch: l1.epoch,
+      op_id: "op-1",
+      outcome: "DECLINE",
+      failure_class: "schema_invalid",
+      tokens_in: 610,
+      tokens_out: 120,
+    });
+    expect(c1.next).toBe("gate");
+    await api(approver, "POST", "/v1/approvals", {
+      run_id: runId,
+      op_id: "op-1",
+      policy_key: "schema_invalid",
+      decision: "approve_retry",
+      note: "stricter prompt, <i>once</i>",
+    });
+    const l2 = await api(worker, "POST", `/v1/runs/${runId}/orders/o1/lease`, { worker_id: "extractor-1" });
+    await api(worker, "POST", `/v1/runs/${runId}/orders/o1/complete`, {
+      lease_id: l2.lease_id,
+      epoch: l2.epoch,
+      op_id: "op-2",
+      outcome: "PASS",
+      tokens_in: 300,
+      tokens_out: 50,
+      output: { extracted_fields: { total: 12.5 }, used_mem_ids: ["team/bt-a/org/sop/extract.v1"] },
+    });
+    await api(worker, "POST", `/v1/runs/${runId}/orders`, order("o2", { skill: "verify" }));
+    const l3 = await api(worker, "POST", `/v1/runs/${runId}/orders/o2/lease`, { worker_id: "verifier-1" });
+    const c3 = await api(worker, "POST", `/v1/runs/${runId}/orders/o2/complete`, {
+      lease_id: l3.lease_id,
+      epoch: l3.epoch,
+      op_id: "op-3",
+      outcome: "DECLINE",
+      failure_class: "wrong_value",
+      tokens_in: 200,
+      tokens_out: 40,
+    });
+    expect(c3.next).toBe("dead_letter");
+    return runId;
+  }
+
+  async function open(url: string, name: string, opts: { js?: boolean; mobile?: boolean } = {}) {
+    const context = await browser.newContext({
+      javaScriptEnabled: opts.js ?? true,
+      viewport: opts.mobile ? { width: 390, height: 844 } : { width: 1200, height: 900 },
+    });
+    const page = await context.newPage();
+    const res = await page.goto(url);
+    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    return { page, status: res?.status() ?? 0, close: () => context.close() };
+  }
+
+  beforeAll(async () => {
+    const executablePath = chromiumPath();
+    if (!executablePath) throw new Error("chromium is not installed (apt-get install chromium; .ci/run installs it)");
+    mkdirSync(shots, { recursive: true });
+    const [port, inspector] = [await freePort(), await freePort()];
+    base = `http://127.0.0.1:${port}`;
+    child = spawn(
+      "npm",
+      [
+        "start",
+        "--",
+        "--port",
+        String(port),
+        "--ip",
+        "127.0.0.1",
+        "--inspector-port",
+        String(inspector),
+        "--persist-to",
+        persist,
+      ],
+      { cwd: root, stdio: "ignore", detached: true },
+    );
+    browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) break;
+      } catch {}
+      if (Date.now() > deadline) throw new Error("npm start did not serve /healthz within 90 s");
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    // read after the server is up: npm start created .dev.vars if it was missing
+    secret = readDevVars(join(root, ".dev.vars")).WARDEN_JWT_SECRET as string;
+  }, 150_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    try {
+      process.kill(-(child.pid as number), "SIGTERM");
+    } catch {}
+    rmSync(persist, { recursive: true, force: true });
+  });
+
+  it("renders a scripted run's trace and the team overview; injected script never runs; bad links get 401", async () => {
+    const worker = await tokenFor("bt-a", "worker-bt-a");
+    const approver = await tokenFor("bt-a", "approver-bt-a");
+    const runId = await scriptedRun(worker, approver);
+    // a second, live run holding a hard gate nobody decided yet (the overview's open gates)
+    const live = (await api(worker, "POST", "/v1/runs", { goal: "waiting on a human" })).run_id as string;
+    await api(worker, "POST", `/v1/runs/${live}/gates`, { policy_key: "pii_detected", op_id: "op-pii" });
+
+    // ---- the trace, with JavaScript on (the injected script must not run) and off (the page still reads)
+    const trace = await api(worker, "POST", "/v1/views", { kind: "run", run_id: runId });
+    expect(trace.url).toBe(`${base}/runs/${runId}/trace?view=${trace.url.split("view=")[1]}`);
+    const t = await open(trace.url, "trace");
+    expect(t.status).toBe(200);
+    expect(await t.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await text(t.page.locator("h1"))).toBe(GOAL);
+    expect(await text(t.page.locator("[data-field=status]"))).toBe("DEAD_LETTER");
+    expect(await text(t.page.locator("[data-field=team]"))).toBe("bt-a");
+    const steps = t.page.locator("#steps tbody tr");
+    expect(await steps.count()).toBe(3);
+    expect(await text(steps.nth(0))).toMatch(/extract.*o1.*DECLINE.*schema_invalid.*gate.*\d+ ms.*610 \/ 120/s);
+    expect(await text(steps.nth(1))).toMatch(/extract.*PASS.*complete.*300 \/ 50/s);
+    expect(await text(steps.nth(2))).toMatch(/verify.*o2.*wrong_value.*dead_letter.*200 \/ 40/s);
+    expect(await t.page.locator("[data-field=rule_id]").count()).toBeGreaterThan(0);
+    const gate = t.page.locator("#gates tbody tr").first();
+    expect(await text(gate.locator("[data-field=decided_by]"))).toContain("approver-bt-a");
+    expect(await text(gate.locator("[data-field=note]"))).toBe("stricter prompt, <i>once</i>");
+    expect(await text(t.page.locator("#used-mem-ids"))).toContain("team/bt-a/org/sop/extract.v1");
+    expect(await text(t.page.locator("#dead-letters"))).toMatch(/wrong_value[\s\S]*reissue/);
+    expect(await t.page.locator("svg[data-chart=steps] rect").count()).toBe(3);
+    expect(await t.page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
+    await t.close();
+    const noJs = await open(trace.url, "trace-no-js-mobile", { js: false, mobile: true });
+    expect(await text(noJs.page.locator("h1"))).toBe(GOAL);
+    expect(await noJs.page.locator("#steps tbody tr").count()).toBe(3);
+    // no horizontal overflow of the page itself on a phone (wide tables scroll inside their box)
+    expect(await noJs.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await noJs.close();
+
+    const liveTrace = await api(worker, "POST", "/v1/views", { kind: "run", run_id: live });
+    const lt = await open(liveTrace.url, "trace-live");
+    expect(await lt.page.locator('meta[http-equiv="refresh"]').count()).toBe(1);
+    await lt.close();
+
+    // ---- the overview (open gates arrive through the events queue: poll briefly)
+    const overview = await api(worker, "POST", "/v1/views", { kind: "team" });
+    expect(overview.url).toMatch(new RegExp(`^${base}/teams/bt-a/overview\\?view=`));
+    let o = await open(overview.url, "overview");
+    for (let i = 0; i < 40 && (await o.page.locator("#open-gates tbody tr").count()) === 0; i++) {
+      await o.close();
+      await new Promise((r) => setTimeout(r, 500));
+      o = await open(overview.url, "overview");
+    }
+    expect(o.status).toBe(200);
+    expect(await o.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await text(o.page.locator(`#runs tr[data-run="${runId}"] [data-field=goal]`))).toBe(GOAL);
+    expect(await o.page.locator(`#runs tr[data-run="${live}"]`).count()).toBe(1);
+    expect(await text(o.page.locator("#open-gates"))).toContain("pii_detected");
+    expect(await text(o.page.locator("#dead-letters"))).toContain("wrong_value");
+    expect(await text(o.page.locator("#spend"))).toMatch(/task-o1[\s\S]*910[\s\S]*170/);
+    expect(await o.page.locator("svg[data-chart=sparkline]").count()).toBe(3);
+    expect(await text(o.page.locator("[data-field=mode]"))).toBe("enforce");
+    await o.close();
+    const phone = await open(overview.url, "overview-mobile", { mobile: true });
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.close();
+
+    // ---- wrong, expired and foreign links: a plain 401 page, no data
+    const other = await tokenFor("bt-b", "worker-bt-b");
+    const foreignRun = (await api(other, "POST", "/v1/runs", { goal: "team b's run" })).run_id as string;
+    const foreignRunUrl = (await api(other, "POST", "/v1/views", { kind: "run", run_id: foreignRun })).url as string;
+    const foreignTeamUrl = (await api(other, "POST", "/v1/views", { kind: "team" })).url as string;
+    const expired = (
+      await mintViewToken(secret, { kind: "run", team_id: "bt-a", run_id: runId }, Date.now() - 16 * 60_000)
+    ).token;
+    const view = (url: string) => url.split("view=")[1] as string;
+    const bad: [string, string][] = [
+      ["401-tampered", `${base}/runs/${runId}/trace?view=${view(trace.url).slice(0, -3)}AAA`],
+      ["401-expired", `${base}/runs/${runId}/trace?view=${expired}`],
+      ["401-foreign-run", `${base}/runs/${runId}/trace?view=${view(foreignRunUrl)}`],
+      ["401-foreign-team", `${base}/teams/bt-a/overview?view=${view(foreignTeamUrl)}`],
+      ["401-run-token-on-overview", `${base}/teams/bt-a/overview?view=${view(trace.url)}`],
+      ["401-missing", `${base}/runs/${runId}/trace`],
+    ];
+    for (const [name, url] of bad) {
+      const p = await open(url, name);
+      expect(p.status, name).toBe(401);
+      const body = await text(p.page.locator("body"));
+      expect(body, name).toContain("not valid");
+      expect(body, name).not.toContain("Health");
+      await p.close();
+    }
+  }, 180_000);
+});

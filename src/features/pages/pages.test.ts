@@ -1,0 +1,351 @@
+// The pages over HTTP: POST /v1/views, the trace and overview pages, their 401/404 pages, escaping and headers.
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import { call, token } from "../../../test/helpers";
+import { complete, drain, leasedOrder, startRun, teamTokens } from "../../../test/run-helpers";
+import { mintViewToken } from "../../auth/view-token";
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const views = (tok: string | undefined, body: unknown) => call("POST", "/v1/views", { token: tok, body });
+const get = async (url: string) => {
+  const res = await SELF.fetch(url);
+  return { status: res.status, headers: res.headers, text: await res.text() };
+};
+const pathOf = (url: string) => url.replace(/^https?:\/\/[^/]+/, "https://warden.test");
+
+describe("POST /v1/views", () => {
+  it("is in the OpenAPI document; the HTML pages are not", async () => {
+    const doc = (await call("GET", "/openapi.json")).json;
+    expect(doc.paths["/v1/views"].post.security).toEqual([{ bearerAuth: [] }]);
+    expect(Object.keys(doc.paths).filter((p) => p.endsWith("/trace") || p.endsWith("/overview"))).toEqual([]);
+  });
+
+  it("mints a run trace URL on the request's origin, valid for at most 15 minutes", async () => {
+    const t = await teamTokens("pv-a");
+    const run = await startRun(t.worker, { goal: "extract invoices" });
+    const before = Date.now();
+    const res = await views(t.worker, { kind: "run", run_id: run.run_id });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.json).sort()).toEqual(["expires_at", "url"]);
+    expect(res.json.url).toMatch(
+      new RegExp(`^https://warden\\.test/runs/${run.run_id}/trace\\?view=[\\w-]+\\.[\\w-]+$`),
+    );
+    const expires = Date.parse(res.json.expires_at);
+    expect(expires).toBeGreaterThan(before);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
+  });
+
+  it("mints the caller's team overview URL", async () => {
+    const t = await teamTokens("pv-b");
+    const res = await views(t.worker, { kind: "team" });
+    expect(res.status).toBe(201);
+    expect(res.json.url).toMatch(/^https:\/\/warden\.test\/teams\/pv-b\/overview\?view=[\w-]+\.[\w-]+$/);
+  });
+
+  it("answers 404 for another team's run and for an unknown run", async () => {
+    const a = await teamTokens("pv-c");
+    const b = await teamTokens("pv-d");
+    const run = await startRun(a.worker);
+    expect((await views(b.worker, { kind: "run", run_id: run.run_id })).json.error.code).toBe("not_found");
+    expect((await views(a.worker, { kind: "run", run_id: "run_nope" })).status).toBe(404);
+  });
+
+  it("refuses the team overview to a run-bound token (403)", async () => {
+    const tok = await token("pv-e", ["runs:read"], { runId: "run_x" });
+    const res = await views(tok, { kind: "team" });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("forbidden");
+  });
+
+  it.each([
+    ["an unknown kind", { kind: "org" }],
+    ["a run without run_id", { kind: "run" }],
+    ["an empty run_id", { kind: "run", run_id: "" }],
+    ["an overlong run_id", { kind: "run", run_id: "r".repeat(129) }],
+    ["an extra field", { kind: "team", team_id: "someone-else" }],
+    ["no body fields", {}],
+  ])("refuses %s with 400 validation_failed", async (_name, body) => {
+    const res = await views(await token("pv-f"), body);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("validation_failed");
+  });
+
+  it("refuses a missing token (401), a token without runs:read (403) and a non-JSON body (415)", async () => {
+    expect((await views(undefined, { kind: "team" })).status).toBe(401);
+    expect((await views(await token("pv-g", ["memory:read"]), { kind: "team" })).status).toBe(403);
+    const res = await call("POST", "/v1/views", {
+      token: await token("pv-g"),
+      body: "kind=team",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(res.status).toBe(415);
+  });
+});
+
+describe("GET /runs/:run_id/trace", () => {
+  it("renders the run: header, steps with tokens, the decision's rule id, the gate's approver and note, escaped text", async () => {
+    const t = await teamTokens("pt-a");
+    const goal = `<script>window.__pwned=1</script> & "quotes"`;
+    const { runId, orderId, lease: l } = await leasedOrder(t.worker, "o1", { skill: "extract" }, { goal });
+    const failed = await complete(t.worker, runId, orderId, {
+      lease_id: l.lease_id,
+      epoch: 1,
+      op_id: "op-1",
+      outcome: "DECLINE",
+      failure_class: "schema_invalid",
+      tokens_in: 610,
+      tokens_out: 120,
+    });
+    expect(failed.json.next).toBe("gate");
+    const decided = await call("POST", "/v1/approvals", {
+      token: t.approver,
+      body: {
+        run_id: runId,
+        op_id: "op-1",
+        policy_key: "schema_invalid",
+        decision: "approve_retry",
+        note: "<b>ok</b> retry",
+      },
+    });
+    expect(decided.status).toBe(200);
+    await drain(runId);
+    const { url } = (await views(t.worker, { kind: "run", run_id: runId })).json;
+    const page = await get(pathOf(url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(page.headers.get("content-security-policy")).not.toContain("script-src");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    expect(page.text.startsWith("<!doctype html>")).toBe(true);
+    expect(page.text).not.toContain("<script");
+    expect(page.text).toContain("&lt;script&gt;window.__pwned=1&lt;/script&gt; &amp; &quot;quotes&quot;");
+    expect(page.text).toContain(runId);
+    expect(page.text).toContain("pt-a");
+    expect(page.text).toContain("610 / 800 in");
+    expect(page.text).toContain("extract"); // the agent (the order's skill)
+    expect(page.text).toContain("schema_invalid");
+    expect(page.text).toContain("approver-pt-a"); // who decided the gate
+    expect(page.text).toContain("&lt;b&gt;ok&lt;/b&gt; retry"); // its note, escaped
+    expect(page.text).toContain('data-chart="steps"');
+    // live run: the page refreshes itself
+    expect(page.text).toMatch(/<meta http-equiv="refresh" content="\d+"/);
+    // the stricter re-prompt passes and cites a memory: the run ends, the page stops refreshing
+    const l2 = (
+      await call("POST", `/v1/runs/${runId}/orders/${orderId}/lease`, { token: t.worker, body: { worker_id: "w2" } })
+    ).json;
+    const done = await complete(t.worker, runId, orderId, {
+      lease_id: l2.lease_id,
+      epoch: l2.epoch,
+      op_id: "op-2",
+      outcome: "PASS",
+      tokens_in: 300,
+      tokens_out: 50,
+      output: { extracted_fields: {}, used_mem_ids: ["team/pt-a/org/sop/extract.v1"] },
+    });
+    expect(done.json.next).toBe("complete");
+    const ended = await get(pathOf(url));
+    expect(ended.text).toContain("team/pt-a/org/sop/extract.v1");
+    expect(ended.text).toContain("COMPLETE");
+    expect(ended.text).not.toContain('http-equiv="refresh"');
+  });
+
+  it("shows the policy decision's rule id and a dead letter with its reason and next action; no refresh once ended", async () => {
+    const t = await teamTokens("pt-b");
+    const { runId, orderId, lease: l } = await leasedOrder(t.worker);
+    const res = await complete(t.worker, runId, orderId, {
+      lease_id: l.lease_id,
+      epoch: 1,
+      op_id: "op-w",
+      outcome: "DECLINE",
+      failure_class: "wrong_value",
+    });
+    expect(res.json.next).toBe("dead_letter");
+    const { url } = (await views(t.worker, { kind: "run", run_id: runId })).json;
+    const page = await get(pathOf(url));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('id="dead-letters"');
+    expect(page.text).toContain("wrong_value");
+    expect(page.text).toContain("reissue");
+    expect(page.text).toContain(`data-field="rule_id">${res.json.decision.rule_id}<`);
+    expect(page.text).not.toContain('http-equiv="refresh"');
+  });
+
+  it("answers a plain 401 page for a missing, tampered, expired, other-run or team token, with no run data", async () => {
+    const t = await teamTokens("pt-c");
+    const run = await startRun(t.worker, { goal: "secret goal of pt-c" });
+    const other = await startRun(t.worker, { goal: "the other run" });
+    const secret = env.WARDEN_JWT_SECRET;
+    const now = Date.now();
+    const good = (await mintViewToken(secret, { kind: "run", team_id: "pt-c", run_id: run.run_id }, now)).token;
+    const cases = [
+      "",
+      `${good.slice(0, -2)}AA`,
+      (await mintViewToken(secret, { kind: "run", team_id: "pt-c", run_id: run.run_id }, now - 16 * 60_000)).token,
+      (await mintViewToken(secret, { kind: "run", team_id: "pt-c", run_id: other.run_id }, now)).token,
+      (await mintViewToken(secret, { kind: "team", team_id: "pt-c" }, now)).token,
+      (await mintViewToken(secret, { kind: "run", team_id: "someone-else", run_id: run.run_id }, now)).token,
+      (await mintViewToken(`${secret}-other`, { kind: "run", team_id: "pt-c", run_id: run.run_id }, now)).token,
+    ];
+    for (const view of cases) {
+      const page = await get(`https://warden.test/runs/${run.run_id}/trace?view=${encodeURIComponent(view)}`);
+      expect(page.status).toBe(401);
+      expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(page.text).not.toContain("secret goal");
+    }
+    expect((await get(`https://warden.test/runs/${run.run_id}/trace?view=${good}`)).status).toBe(200);
+    expect((await get(`https://warden.test/runs/${run.run_id}/trace`)).status).toBe(401);
+  });
+
+  it("answers 401 for a valid token whose run does not exist, and a plain 404 page for an overlong run id", async () => {
+    const tok = (
+      await mintViewToken(env.WARDEN_JWT_SECRET, { kind: "run", team_id: "pt-d", run_id: "run_gone" }, Date.now())
+    ).token;
+    const page = await get(`https://warden.test/runs/run_gone/trace?view=${tok}`);
+    expect(page.status).toBe(401);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const long = await get(`https://warden.test/runs/${"r".repeat(200)}/trace?view=${tok}`);
+    expect(long.status).toBe(404);
+    expect(long.headers.get("content-type")).toMatch(/^text\/html/);
+  });
+});
+
+describe("GET /teams/:team_id/overview", () => {
+  const now = Date.now();
+  const H = 3_600_000;
+
+  async function seed(team: string) {
+    const db = env.DB;
+    await db.batch([
+      db
+        .prepare(
+          "INSERT INTO runs (run_id, team_id, goal, status, kind, created_at, updated_at) VALUES (?, ?, ?, ?, 'agent', ?, ?)",
+        )
+        .bind(`run-${team}`, team, "<img src=x onerror=alert(1)> goal", "RUNNING", now - 3 * H, now - H),
+      db
+        .prepare(
+          "INSERT INTO work_order (order_id, run_id, team_id, task_id, goal, status, body, created_at, updated_at) VALUES ('o1', ?, ?, 'extractor', 'g', 'COMPLETE', ?, ?, ?)",
+        )
+        .bind(`run-${team}`, team, JSON.stringify({ cost_budget_tokens: 1000 }), now - 3 * H, now - H),
+      ...[0, 1, 2, 3].map((i) =>
+        db
+          .prepare(
+            "INSERT INTO attempt (attempt_id, run_id, order_id, op_id, outcome, next, tokens_in, tokens_out, started_at, ended_at) VALUES (?, ?, 'o1', ?, ?, ?, 100, 20, ?, ?)",
+          )
+          .bind(
+            `a${i}-${team}`,
+            `run-${team}`,
+            `op${i}`,
+            i === 3 ? "DECLINE" : "PASS",
+            i === 3 ? "dead_letter" : "complete",
+            now - (i + 1) * DAY - 1000 * (i + 1),
+            now - (i + 1) * DAY,
+          ),
+      ),
+      db
+        .prepare(
+          "INSERT INTO dead_letter (id, team_id, run_id, op_id, reason_code, payload, created_at) VALUES (?, ?, ?, 'op3', 'wrong_value', '{}', ?)",
+        )
+        .bind(`dl-${team}`, team, `run-${team}`, now - 4 * DAY),
+      db
+        .prepare(
+          "INSERT INTO gate_metric (gate_id, team_id, run_id, policy_key, kind, opened_at) VALUES (?, ?, ?, 'wrong_value', 'hard', ?)",
+        )
+        .bind(`g-new-${team}`, team, `run-${team}`, now - H),
+      db
+        .prepare(
+          "INSERT INTO gate_metric (gate_id, team_id, run_id, policy_key, kind, opened_at) VALUES (?, ?, ?, 'pii_detected', 'hard', ?)",
+        )
+        .bind(`g-old-${team}`, team, `run-${team}`, now - 5 * H),
+      db
+        .prepare(
+          "INSERT INTO gate_metric (gate_id, team_id, run_id, policy_key, kind, opened_at, decided_at, decision, decided_by, latency_ms) VALUES (?, ?, ?, 'budget_increase', 'hard', ?, ?, 'allow', 'alice', 4000)",
+        )
+        .bind(`g-done-${team}`, team, `run-${team}`, now - 6 * H, now - 6 * H + 4000),
+      db
+        .prepare(
+          "INSERT INTO approval_event (id, team_id, run_id, op_id, gate_id, policy_key, decision, approver, created_at) VALUES (?, ?, ?, 'op9', ?, 'budget_increase', 'allow', 'alice', ?)",
+        )
+        .bind(`ap-${team}`, team, `run-${team}`, `g-done-${team}`, now - 6 * H + 4000),
+      db
+        .prepare(
+          "INSERT INTO approval_event (id, team_id, run_id, op_id, gate_id, policy_key, decision, approver, created_at) VALUES (?, ?, ?, 'op8', ?, 'schema_invalid', 'auto_allow', 'timer', ?)",
+        )
+        .bind(`ap2-${team}`, team, `run-${team}`, `g-auto-${team}`, now - 2 * H),
+      db
+        .prepare("INSERT INTO team_mode (team_id, ceiling, reason, updated_at) VALUES (?, 'observe', 'rollback', ?)")
+        .bind(team, now - 2 * DAY),
+      db
+        .prepare(
+          "INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at) VALUES (?, ?, 'sweep', 'policy.rollback', 'team', ?, ?, ?)",
+        )
+        .bind(
+          `au-${team}`,
+          team,
+          team,
+          JSON.stringify({ trigger_id: "escalation_rate_24h", from: "enforce", to: "observe" }),
+          now - 2 * DAY,
+        ),
+    ]);
+  }
+  const DAY = 86_400_000;
+
+  it("renders runs, open gates oldest first, dead letters, spend vs budget, approvals, SLOs and the mode", async () => {
+    await seed("po-a");
+    await seed("po-other");
+    const t = await teamTokens("po-a");
+    const { url } = (await views(t.worker, { kind: "team" })).json;
+    const page = await get(pathOf(url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const html = page.text;
+    expect(html).toContain("run-po-a");
+    expect(html).not.toContain("run-po-other");
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt; goal");
+    // open gates: the older one first, the decided one not listed
+    expect(html.indexOf("g-old-po-a")).toBeGreaterThan(0);
+    expect(html.indexOf("g-old-po-a")).toBeLessThan(html.indexOf("g-new-po-a"));
+    expect(html).not.toContain("g-done-po-a");
+    expect(html).toContain("Open gates (2)");
+    expect(html).toContain("Unresolved dead letters (1)");
+    expect(html).toContain("wrong_value");
+    // spend: 4 attempts × 120 tokens against the order's 1000-token budget
+    expect(html).toMatch(/<td class="ok">480<\/td><td>1000<\/td>/);
+    // approvals: 1 auto, 1 human with 4 s latency
+    expect(html).toContain("1 auto · 1 human");
+    expect(html).toContain("4000 ms");
+    // SLOs: 3 of 4 attempts passed, 1 dead letter per 4 attempts
+    expect(html).toMatch(/data-field="success_rate"[^>]*>75\.0 %/);
+    expect(html).toContain("25.0 %");
+    expect(html.match(/data-chart="sparkline"/g)?.length).toBe(3);
+    expect(html).toMatch(/data-field="mode">observe/);
+    expect(html).toContain("enforce → observe (escalation_rate_24h)");
+  });
+
+  it("renders an empty team without failing", async () => {
+    const tok = (await mintViewToken(env.WARDEN_JWT_SECRET, { kind: "team", team_id: "po-empty" }, Date.now())).token;
+    const page = await get(`https://warden.test/teams/po-empty/overview?view=${tok}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("No runs yet.");
+    expect(page.text).toContain("no rollback");
+  });
+
+  it("answers a plain 401 page for another team's token, a run token, an expired or a missing token", async () => {
+    await seed("po-b");
+    const s = env.WARDEN_JWT_SECRET;
+    const cases = [
+      (await mintViewToken(s, { kind: "team", team_id: "po-c" }, now)).token,
+      (await mintViewToken(s, { kind: "run", team_id: "po-b", run_id: "run-po-b" }, now)).token,
+      (await mintViewToken(s, { kind: "team", team_id: "po-b" }, now - 15 * 60_000 - 1)).token,
+      "",
+      "not-a-token",
+    ];
+    for (const view of cases) {
+      const page = await get(`https://warden.test/teams/po-b/overview?view=${encodeURIComponent(view)}`);
+      expect(page.status).toBe(401);
+      expect(page.text).not.toContain("run-po-b");
+    }
+  });
+});

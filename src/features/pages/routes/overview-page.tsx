@@ -1,0 +1,212 @@
+// The team overview page (hono/jsx): runs, open gates, dead letters, spend vs budgets, approvals, SLOs, MemRL mode.
+import { formatDuration, formatMs, formatPct, isoTime, type Overview } from "../model";
+import { Sparkline } from "./charts";
+import { Layout } from "./layout";
+
+/** seed 003 §12 SLOs (MVP): p95 LLM step ≤ 6 s, step success ≥ 98 %, dead letters < 1 % */
+export const SLO_TARGETS = { step_p95_ms: 6000, success_rate: 0.98, dead_letter_rate: 0.01 } as const;
+
+const verdict = (good: boolean | null) => (good === null ? "muted" : good ? "ok" : "bad");
+const spendClass = (used: number, budget: number | null) => (budget === null ? "" : used > budget ? "bad" : "ok");
+
+export function OverviewPage(props: { teamId: string; model: Overview; expiresAt: number }) {
+  const m = props.model;
+  const t = m.slo.total;
+  const days = m.slo.daily;
+  return (
+    <Layout title={`Team ${props.teamId} · overview`}>
+      <p class="muted">Warden · team overview</p>
+      <h1>
+        Team <span data-field="team">{props.teamId}</span>
+      </h1>
+
+      <h2>SLOs (last 7 days)</h2>
+      <div class="cards" id="slo">
+        <div class="card">
+          step p95
+          <b class={verdict(t.step_p95_ms === null ? null : t.step_p95_ms <= SLO_TARGETS.step_p95_ms)}>
+            {formatMs(t.step_p95_ms)}
+          </b>
+          <Sparkline values={days.map((d) => d.step_p95_ms)} label="step p95 per day" />
+          <span class="muted">{`target ≤ ${SLO_TARGETS.step_p95_ms} ms`}</span>
+        </div>
+        <div class="card">
+          success rate
+          <b
+            data-field="success_rate"
+            class={verdict(t.success_rate === null ? null : t.success_rate >= SLO_TARGETS.success_rate)}
+          >
+            {formatPct(t.success_rate)}
+          </b>
+          <Sparkline values={days.map((d) => d.success_rate)} label="success rate per day" />
+          <span class="muted">{`${t.steps} steps · target ≥ 98 %`}</span>
+        </div>
+        <div class="card">
+          dead-letter rate
+          <b class={verdict(t.dead_letter_rate === null ? null : t.dead_letter_rate < SLO_TARGETS.dead_letter_rate)}>
+            {formatPct(t.dead_letter_rate)}
+          </b>
+          <Sparkline values={days.map((d) => d.dead_letter_rate)} label="dead-letter rate per day" />
+          <span class="muted">target &lt; 1 %</span>
+        </div>
+        <div class="card" id="mode">
+          MemRL mode (ceiling)
+          <b data-field="mode">{m.mode.ceiling}</b>
+          <span class="muted">
+            {m.lastRollback
+              ? `last rollback ${isoTime(m.lastRollback.at)}: ${String(m.lastRollback.metadata.from ?? "?")} → ${String(
+                  m.lastRollback.metadata.to ?? "?",
+                )} (${String(m.lastRollback.metadata.trigger_id ?? m.lastRollback.metadata.metric ?? "trigger")})`
+              : "no rollback"}
+          </span>
+        </div>
+      </div>
+
+      <h2>Approvals (last 7 days)</h2>
+      <div class="cards" id="approvals">
+        <div class="card">
+          approvals<b data-field="approvals">{m.approvals.auto + m.approvals.human}</b>
+          <span class="muted">{`${m.approvals.auto} auto · ${m.approvals.human} human`}</span>
+        </div>
+        <div class="card">
+          human latency p50<b>{formatMs(m.humanLatency.p50)}</b>
+        </div>
+        <div class="card">
+          human latency p95<b>{formatMs(m.humanLatency.p95)}</b>
+          <span class="muted">{`${m.humanLatency.samples} sample${m.humanLatency.samples === 1 ? "" : "s"}`}</span>
+        </div>
+      </div>
+
+      <h2>{`Open gates (${m.openGates.length})`}</h2>
+      {m.openGates.length === 0 ? (
+        <p class="muted">No gate is waiting.</p>
+      ) : (
+        <div class="scroll">
+          <table id="open-gates">
+            <thead>
+              <tr>
+                <th>gate</th>
+                <th>kind</th>
+                <th>run</th>
+                <th>age</th>
+              </tr>
+            </thead>
+            <tbody>
+              {m.openGates.map((g) => (
+                <tr data-gate={g.gate_id}>
+                  <td>
+                    <b>{g.policy_key ?? "?"}</b> <code class="muted">{g.gate_id}</code>
+                  </td>
+                  <td>{g.kind ?? "?"}</td>
+                  <td>
+                    <code>{g.run_id}</code>
+                  </td>
+                  <td>{formatDuration(m.now - g.opened_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2>{`Unresolved dead letters (${m.deadLetters.length})`}</h2>
+      {m.deadLetters.length === 0 ? (
+        <p class="muted">None.</p>
+      ) : (
+        <div class="scroll">
+          <table id="dead-letters">
+            <thead>
+              <tr>
+                <th>reason</th>
+                <th>run</th>
+                <th>op</th>
+                <th>age</th>
+              </tr>
+            </thead>
+            <tbody>
+              {m.deadLetters.map((d) => (
+                <tr>
+                  <td>
+                    <b>{d.reason_code}</b>
+                  </td>
+                  <td>
+                    <code>{d.run_id}</code>
+                  </td>
+                  <td>
+                    <code>{d.op_id}</code>
+                  </td>
+                  <td>{formatDuration(m.now - d.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2>Recent runs</h2>
+      {m.runs.length === 0 ? (
+        <p class="muted">No runs yet.</p>
+      ) : (
+        <div class="scroll">
+          <table id="runs">
+            <thead>
+              <tr>
+                <th>run</th>
+                <th>status</th>
+                <th>tokens (in+out)</th>
+                <th>budget</th>
+                <th class="hide-sm">started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {m.runs.map((r) => (
+                <tr data-run={r.run_id}>
+                  <td>
+                    <div data-field="goal">{r.goal}</div>
+                    <code class="muted">{r.run_id}</code>
+                    {r.kind === "control" ? <span class="muted"> (control)</span> : null}
+                  </td>
+                  <td>{r.status}</td>
+                  <td class={spendClass(r.tokens_in + r.tokens_out, r.budget_tokens)}>{r.tokens_in + r.tokens_out}</td>
+                  <td>{r.budget_tokens ?? "—"}</td>
+                  <td class="hide-sm">{isoTime(r.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2>Token spend per persona (task, last 7 days)</h2>
+      {m.taskSpend.length === 0 ? (
+        <p class="muted">No spend.</p>
+      ) : (
+        <div class="scroll">
+          <table id="spend">
+            <thead>
+              <tr>
+                <th>task</th>
+                <th>in</th>
+                <th>out</th>
+                <th>budget</th>
+              </tr>
+            </thead>
+            <tbody>
+              {m.taskSpend.map((s) => (
+                <tr>
+                  <td>
+                    <code>{s.task_id}</code>
+                  </td>
+                  <td>{s.tokens_in}</td>
+                  <td>{s.tokens_out}</td>
+                  <td class={spendClass(s.tokens_in + s.tokens_out, s.budget_tokens)}>{s.budget_tokens ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <footer class="muted">{`Read-only view · link valid until ${isoTime(props.expiresAt)} · rendered ${isoTime(m.now)}`}</footer>
+    </Layout>
+  );
+}

@@ -1,0 +1,68 @@
+// Port: the read model behind the team overview and the trace page's per-step latencies (one team, read-only).
+
+export type OverviewRun = {
+  run_id: string;
+  goal: string;
+  status: string;
+  kind: string;
+  created_at: number;
+  updated_at: number;
+  tokens_in: number;
+  tokens_out: number;
+  /** sum of the run's work orders' cost_budget_tokens (null when no order names one) */
+  budget_tokens: number | null;
+};
+
+export type OverviewGate = {
+  gate_id: string;
+  run_id: string;
+  policy_key: string | null;
+  kind: string | null;
+  opened_at: number;
+};
+
+export type OverviewDeadLetter = {
+  id: string;
+  run_id: string;
+  op_id: string;
+  reason_code: string;
+  created_at: number;
+};
+
+/** token spend per task (the agent persona doing the work) across the team's recent runs */
+export type TaskSpend = { task_id: string; tokens_in: number; tokens_out: number; budget_tokens: number | null };
+
+/** one attempt, as the SLO series read it */
+export type AttemptSample = { outcome: string; next: string; started_at: number; ended_at: number };
+
+export type TeamOverviewRaw = {
+  runs: OverviewRun[];
+  openGates: OverviewGate[];
+  deadLetters: OverviewDeadLetter[];
+  taskSpend: TaskSpend[];
+  approvals: { auto: number; human: number; humanLatenciesMs: number[] };
+  /** attempts ended since `since`, oldest first (bounded) */
+  attempts: AttemptSample[];
+  /** creation times of the team's dead letters since `since` */
+  deadLetterTimes: number[];
+  mode: { ceiling: string; reason: string | null; updated_at: number | null };
+  lastRollback: { at: number; metadata: Record<string, unknown> } | null;
+};
+
+/** one attempt of a run with its timing (the trace page's latency per step) */
+export type RunAttempt = {
+  op_id: string;
+  order_id: string;
+  outcome: string;
+  tokens_in: number;
+  tokens_out: number;
+  started_at: number;
+  ended_at: number;
+};
+
+export interface OverviewStore {
+  /** the team's overview: recent runs, open gates, unresolved dead letters, spend, approvals and samples since `since` */
+  teamOverview(teamId: string, since: number): Promise<TeamOverviewRaw>;
+  /** the attempts of one of the team's runs (empty when the run is another team's) */
+  runAttempts(teamId: string, runId: string): Promise<RunAttempt[]>;
+}
