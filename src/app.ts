@@ -7,12 +7,13 @@ import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
 import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
+import { keysRoutes } from "./features/keys";
 import { learningRoutes } from "./features/learning/routes";
 import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
 import { policyRoutes } from "./features/policy/routes";
 import { runsRoutes } from "./features/runs/routes";
-import { jsonBody, limitBody } from "./http/middleware";
+import { authenticate, jsonBody, limitBody } from "./http/middleware";
 import type { FeatureEnv } from "./http/types";
 
 export const API_INFO = {
@@ -26,6 +27,8 @@ export function createApp() {
   const app = new OpenAPIHono<FeatureEnv<Deps>>();
 
   app.use("*", requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
+  // credentials first: a caller without them is refused (401, or 429 per IP) before any body is read
+  app.use("/v1/*", authenticate);
   app.use("*", limitBody);
   app.use("/v1/*", jsonBody);
 
@@ -37,6 +40,7 @@ export function createApp() {
   app.route("/", gatesRoutes);
   app.route("/", memoryRoutes);
   app.route("/", eventsRoutes);
+  app.route("/", keysRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
