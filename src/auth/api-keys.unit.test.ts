@@ -8,8 +8,14 @@ function memoryStore(): ApiKeyStore & { rows: ApiKeyRow[]; reads: number } {
     rows: [] as ApiKeyRow[],
     reads: 0,
     insert: async (r: ApiKeyRow) => void s.rows.push(r),
-    byPrefix: async (p: string) => (s.reads++, s.rows.find((r) => r.prefix === p) ?? null),
-    byId: async (id: string) => (s.reads++, s.rows.find((r) => r.id === id) ?? null),
+    byPrefix: async (p: string) => {
+      s.reads++;
+      return s.rows.find((r) => r.prefix === p) ?? null;
+    },
+    byId: async (id: string) => {
+      s.reads++;
+      return s.rows.find((r) => r.id === id) ?? null;
+    },
     list: async (t: string) => s.rows.filter((r) => r.teamId === t),
     revoke: async (_t: string, id: string, now: number) => {
       const r = s.rows.find((x) => x.id === id);

@@ -47,11 +47,14 @@ describe("createTeamLimits", () => {
   it("reads a team's rows once per TTL and overlays them on the defaults", async () => {
     let reads = 0;
     let rows: TeamLimitRow[] = [{ routeClass: "decide", perTeam: 9, perSubject: 3, periodS: 10 }];
-    const limits = createTeamLimits(
-      { forTeam: async () => (reads++, rows), put: async () => {} },
-      DEFAULT_LIMITS,
-      60_000,
-    );
+    const store = {
+      forTeam: async () => {
+        reads++;
+        return rows;
+      },
+      put: async () => {},
+    };
+    const limits = createTeamLimits(store, DEFAULT_LIMITS, 60_000);
     const a = await limits.forTeam("t", 0);
     expect(a.decide).toEqual({ perTeam: 9, perSubject: 3, periodS: 10 });
     expect(a.runs).toEqual(DEFAULT_LIMITS.runs);

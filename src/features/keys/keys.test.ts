@@ -146,7 +146,7 @@ describe("POST /v1/tokens", () => {
   it("answers 401 to a missing, malformed, unknown or forged key — before reading the body", async () => {
     const k = await createKey("team-t3");
     const forged = `${k.json.key.slice(0, -3)}${k.json.key.endsWith("AAA") ? "BBB" : "AAA"}`;
-    for (const bearer of [undefined, "nope", "wk_000000000000_" + "a".repeat(43), forged, await token("team-t3")]) {
+    for (const bearer of [undefined, "nope", `wk_000000000000_${"a".repeat(43)}`, forged, await token("team-t3")]) {
       const r = await call("POST", "/v1/tokens", { token: bearer, body: "{bad json" });
       expect(r.status, String(bearer)).toBe(401);
       expect(r.json.error.code).toBe("unauthorized");
