@@ -48,6 +48,12 @@ export function createApp() {
     bearerFormat: "JWT",
     description: "HS256 capability token: iss warden, aud warden, exp - iat ≤ 900 s, team_id, scopes",
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "wk_<prefix>_<secret>",
+    description: "a team API key (POST /v1/keys), accepted only by POST /v1/tokens",
+  });
   let document: unknown;
   const openApiDocument = () => {
     document ??= app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO });

@@ -40,3 +40,11 @@ describe("workers binding rate limiter", () => {
     await expect(limiter.limit("k", { limit: 1, periodSeconds: 60 }, 0)).rejects.toThrow(/unavailable/);
   });
 });
+
+describe("upstash rate limiter inside workerd", () => {
+  it("loads in the Workers runtime and turns an unreachable Redis into RateLimiterUnavailable", async () => {
+    const { createUpstashRateLimiter } = await import("./upstash");
+    const limiter = createUpstashRateLimiter({ url: "http://127.0.0.1:9", token: "t", timeoutMs: 2000 });
+    await expect(limiter.limit("k", { limit: 1, periodSeconds: 60 }, Date.now())).rejects.toThrow(/unavailable/);
+  });
+});
