@@ -40,7 +40,7 @@ const config = (o: Partial<IdpConfig> = {}): IdpConfig => ({
   algorithms: ["RS256", "ES256"],
   teamClaim: "org",
   scopesClaim: "scope",
-  timeoutMs: 300,
+  timeoutMs: 5000,
   ...o,
 });
 
