@@ -40,7 +40,9 @@ async function freePort(): Promise<number> {
 export type LocalServer = { url: string; stop: () => Promise<void> };
 
 /** Starts `wrangler dev bench/worker.ts` (the Worker plus /__bench/* hooks) on loopback with its own throw-away state directory and migrated D1. */
-export async function startLocalServer(): Promise<LocalServer> {
+export async function startLocalServer(
+  opts: { vars?: Record<string, string>; sql?: string } = {},
+): Promise<LocalServer> {
   const port = await freePort();
   const persist = mkdtempSync(join(tmpdir(), "warden-bench-"));
   const migrate = spawnSync(
@@ -52,6 +54,16 @@ export async function startLocalServer(): Promise<LocalServer> {
     },
   );
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  if (opts.sql) {
+    const seed = spawnSync(
+      "npx",
+      ["--no-install", "wrangler", "d1", "execute", "DB", "--local", "--persist-to", persist, "--command", opts.sql],
+      { env: { ...process.env, CI: "true" }, encoding: "utf8" },
+    );
+    if (seed.status !== 0) throw new Error(`seeding failed: ${seed.stderr}`);
+  }
+  // Rate limits are off unless a section asks for them (the limits section measures what they cost).
+  const vars = { RATE_LIMITS: "off", ...opts.vars };
   const child: ChildProcess = spawn(
     "npx",
     [
@@ -71,6 +83,7 @@ export async function startLocalServer(): Promise<LocalServer> {
       "RATE_LIMIT_PER_MINUTE:1000000000",
       "--var",
       `SLACK_SIGNING_SECRET:${BENCH_SLACK_SECRET}`,
+      ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
       "--log-level",
       "warn",
     ],

@@ -2,12 +2,20 @@
 import { writeFileSync } from "node:fs";
 import { type BenchSection, benchToken, printTable, type Row, startLocalServer } from "./harness";
 import { learningSection } from "./sections/learning";
+import { limitsSection } from "./sections/limits";
 import { memorySection } from "./sections/memory";
 import { policySection } from "./sections/policy";
 import { runsSection } from "./sections/runs";
 import { slackSection } from "./sections/slack";
 
-const SECTIONS: BenchSection[] = [policySection, runsSection, learningSection, memorySection, slackSection];
+const SECTIONS: BenchSection[] = [
+  policySection,
+  runsSection,
+  learningSection,
+  memorySection,
+  slackSection,
+  limitsSection,
+];
 
 const only = process.argv.slice(2);
 const selected = only.length ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;

@@ -7,6 +7,7 @@ import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
 import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
+import { keysRoutes } from "./features/keys";
 import { learningRoutes } from "./features/learning/routes";
 import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
@@ -14,7 +15,7 @@ import { pagesRoutes } from "./features/pages";
 import { policyRoutes } from "./features/policy/routes";
 import { runsRoutes } from "./features/runs/routes";
 import { slackRoutes } from "./features/slack";
-import { jsonBody, limitBody } from "./http/middleware";
+import { authenticate, jsonBody, limitBody } from "./http/middleware";
 import type { FeatureEnv } from "./http/types";
 
 export const API_INFO = {
@@ -28,6 +29,8 @@ export function createApp() {
   const app = new OpenAPIHono<FeatureEnv<Deps>>();
 
   app.use("*", requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
+  // credentials first: a caller without them is refused (401, or 429 per IP) before any body is read
+  app.use("/v1/*", authenticate);
   app.use("*", limitBody);
   app.use("/v1/*", jsonBody);
 
@@ -41,12 +44,19 @@ export function createApp() {
   app.route("/", eventsRoutes);
   app.route("/", slackRoutes);
   app.route("/", pagesRoutes);
+  app.route("/", keysRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
     description: "HS256 capability token: iss warden, aud warden, exp - iat ≤ 900 s, team_id, scopes",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "wk_<prefix>_<secret>",
+    description: "a team API key (POST /v1/keys), accepted only by POST /v1/tokens",
   });
   let document: unknown;
   const openApiDocument = () => {

@@ -1,6 +1,7 @@
 // makeDeps(env): the only place configuration is validated and adapters are built.
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
+import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
@@ -13,18 +14,22 @@ import { createD1PolicyStore } from "./adapters/d1/policy-store";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SlackStore } from "./adapters/d1/slack-store";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
+import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { createHashingEmbedder } from "./adapters/embed/hashing";
 import { createWorkersAiEmbedder } from "./adapters/embed/workers-ai";
 import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/buffered-event-bus";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
+import { createUpstashRateLimiter } from "./adapters/ratelimit/upstash";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createTokenCipher } from "./adapters/slack/token-cipher";
 import { createSlackWebApi, SLACK_DEFAULT_API_BASE_URL } from "./adapters/slack/web-api";
 import { createDoVectorIndex } from "./adapters/vector/durable-object";
 import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
-import { createTokenVerifier, type TokenVerifier } from "./auth/tokens";
+import { type ApiKeyAuth, createApiKeyAuth } from "./auth/api-keys";
+import { createExternalVerifier } from "./auth/external";
+import { createTokenVerifier, type SigningKey, type TokenVerifier } from "./auth/tokens";
 import { createGateRuleCache, type GateRuleCache } from "./features/gates";
 import {
   createCardRefreshingMaintenance,
@@ -43,6 +48,9 @@ import type { Clock } from "./ports/clock";
 
 export type { Clock };
 
+import { createTeamLimits, DEFAULT_LIMITS, DEFAULT_PREAUTH_PER_MINUTE } from "./http/rate-limits";
+import type { HttpLimits } from "./http/types";
+import type { ApiKeyStore } from "./ports/api-key-store";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
@@ -59,6 +67,7 @@ import type { RunRecordStore } from "./ports/run-record";
 import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
 import type { SweepStore } from "./ports/sweep-store";
 import type { TaskMemorySink } from "./ports/task-memory";
+import type { TeamLimitStore } from "./ports/team-limits";
 import type { VectorIndex } from "./ports/vector-index";
 
 const Config = z.object({
@@ -66,9 +75,39 @@ const Config = z.object({
   WARDEN_VERSION: z.string().default("0.0.0"),
   EMBEDDER: z.enum(["hashing", "workers-ai"]).default("hashing"),
   VECTOR_INDEX_KIND: z.enum(["local", "vectorize"]).default("local"),
-  /** memory: per-isolate sliding window (local default); binding: the Workers rate-limiting binding */
-  RATE_LIMITER_KIND: z.enum(["memory", "binding"]).default("memory"),
+  /** key id of WARDEN_JWT_SECRET (the current secret; new tokens carry it as `kid`) */
+  WARDEN_JWT_KID: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/)
+    .default("k1"),
+  /** during a rotation: the previous secret and its key id, still accepted (docs/security.md "Key rotation") */
+  WARDEN_JWT_SECRET_PREVIOUS: z.string().min(32).optional(),
+  WARDEN_JWT_KID_PREVIOUS: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/)
+    .optional(),
+  /** external identity provider (optional): RS256/ES256 tokens through the issuer's JWKS */
+  WARDEN_IDP_ISSUER: z.string().min(1).optional(),
+  WARDEN_IDP_JWKS_URL: z.url().optional(),
+  WARDEN_IDP_AUDIENCE: z.string().min(1).default("warden"),
+  WARDEN_IDP_ALGORITHMS: z
+    .string()
+    .regex(/^(RS256|ES256)(,(RS256|ES256))*$/)
+    .default("RS256,ES256"),
+  WARDEN_IDP_TEAM_CLAIM: z.string().min(1).default("team_id"),
+  WARDEN_IDP_SCOPES_CLAIM: z.string().min(1).default("scope"),
+  /**
+   * memory: per-isolate sliding window (local default); binding: the Workers rate-limiting binding (production);
+   * upstash is chosen whenever UPSTASH_REDIS_REST_URL and _TOKEN are set
+   */
+  RATE_LIMITER_KIND: z.enum(["memory", "binding", "upstash"]).default("memory"),
+  UPSTASH_REDIS_REST_URL: z.url().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  /** "off" only for the bench's limits-disabled row */
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** per team per minute for the "other" route class (the per-class defaults: src/http/rate-limits.ts) */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  RATE_LIMIT_PREAUTH_PER_MINUTE: z.coerce.number().int().positive().default(DEFAULT_PREAUTH_PER_MINUTE),
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
   /** Slack's signing secret; without it every /slack/* request is refused (401) */
   SLACK_SIGNING_SECRET: z.string().min(16).optional(),
@@ -86,7 +125,13 @@ export type Deps = {
   clock: Clock;
   newId: (prefix: string) => string;
   verifyToken: TokenVerifier;
+  /** signs capability tokens with the current secret and its kid (POST /v1/tokens) */
+  signingKey: SigningKey;
   rateLimiter: RateLimiter;
+  limits: HttpLimits;
+  teamLimitStore: TeamLimitStore;
+  apiKeyStore: ApiKeyStore;
+  apiKeys: ApiKeyAuth;
   events: EventBus;
   /** coalesces high-rate events (the decision log) into one queue batch */
   decisionEvents: BufferedEventBus;
@@ -135,6 +180,39 @@ function buildVectorIndex(config: Config, env: Env): VectorIndex {
   if (config.VECTOR_INDEX_KIND === "local") return createDoVectorIndex(env.VECTOR_INDEX);
   if (!env.VECTORIZE) throw new Error("invalid configuration: VECTOR_INDEX_KIND=vectorize needs the VECTORIZE binding");
   return createVectorizeIndex(env.VECTORIZE as unknown as VectorizeBinding);
+}
+
+function buildRateLimiter(config: Config, env: Env): RateLimiter {
+  if (config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN) {
+    return createUpstashRateLimiter({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN });
+  }
+  if (config.RATE_LIMITER_KIND === "upstash") {
+    throw new Error("invalid configuration: RATE_LIMITER_KIND=upstash needs UPSTASH_REDIS_REST_URL and _TOKEN");
+  }
+  if (config.RATE_LIMITER_KIND === "binding") return createBindingRateLimiter(env.RATE_LIMITER);
+  return createMemoryRateLimiter();
+}
+
+function buildVerifier(config: Config): TokenVerifier {
+  const keys: SigningKey[] = [{ kid: config.WARDEN_JWT_KID, secret: config.WARDEN_JWT_SECRET }];
+  if (config.WARDEN_JWT_SECRET_PREVIOUS) {
+    if (!config.WARDEN_JWT_KID_PREVIOUS || config.WARDEN_JWT_KID_PREVIOUS === config.WARDEN_JWT_KID) {
+      throw new Error("invalid configuration: WARDEN_JWT_SECRET_PREVIOUS needs its own WARDEN_JWT_KID_PREVIOUS");
+    }
+    keys.push({ kid: config.WARDEN_JWT_KID_PREVIOUS, secret: config.WARDEN_JWT_SECRET_PREVIOUS });
+  }
+  const external =
+    config.WARDEN_IDP_ISSUER && config.WARDEN_IDP_JWKS_URL
+      ? createExternalVerifier({
+          issuer: config.WARDEN_IDP_ISSUER,
+          jwksUrl: config.WARDEN_IDP_JWKS_URL,
+          audience: config.WARDEN_IDP_AUDIENCE,
+          algorithms: config.WARDEN_IDP_ALGORITHMS.split(",") as ("RS256" | "ES256")[],
+          teamClaim: config.WARDEN_IDP_TEAM_CLAIM,
+          scopesClaim: config.WARDEN_IDP_SCOPES_CLAIM,
+        })
+      : undefined;
+  return createTokenVerifier(keys, { external });
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
@@ -219,15 +297,25 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   const { config, events, memory, vectorIndex } = engine;
   const db = drizzle(env.DB);
   const clock = o.clock ?? systemClock;
+  const teamLimitStore = o.teamLimitStore ?? createD1TeamLimitStore(db);
+  const apiKeyStore = o.apiKeyStore ?? createD1ApiKeyStore(db);
   const deps: Deps = {
     ...engine,
     clock,
-    verifyToken: o.verifyToken ?? createTokenVerifier(config.WARDEN_JWT_SECRET),
-    rateLimiter:
-      o.rateLimiter ??
-      (config.RATE_LIMITER_KIND === "binding"
-        ? createBindingRateLimiter(env.RATE_LIMITER, 60)
-        : createMemoryRateLimiter(config.RATE_LIMIT_PER_MINUTE, 60)),
+    verifyToken: o.verifyToken ?? buildVerifier(config),
+    signingKey: o.signingKey ?? { kid: config.WARDEN_JWT_KID, secret: config.WARDEN_JWT_SECRET },
+    rateLimiter: o.rateLimiter ?? buildRateLimiter(config, env),
+    limits: o.limits ?? {
+      enabled: config.RATE_LIMITS === "on",
+      preauthPerMinute: config.RATE_LIMIT_PREAUTH_PER_MINUTE,
+      team: createTeamLimits(teamLimitStore, {
+        ...DEFAULT_LIMITS,
+        other: { ...DEFAULT_LIMITS.other, perTeam: config.RATE_LIMIT_PER_MINUTE },
+      }),
+    },
+    teamLimitStore,
+    apiKeyStore,
+    apiKeys: o.apiKeys ?? createApiKeyAuth(apiKeyStore),
     decisionEvents: o.decisionEvents ?? createBufferedEventBus(events),
     learningStore: o.learningStore ?? createD1LearningStore(env.DB),
     taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),

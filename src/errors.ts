@@ -14,7 +14,7 @@ export type AppError =
   | { code: "redaction_required"; message?: string; ruleIds: string[] }
   | { code: "pii_detected"; message?: string; ruleIds: string[] }
   | { code: "rejected"; message: string; ruleIds?: string[] }
-  | { code: "rate_limited"; retryAfterSeconds: number };
+  | { code: "rate_limited"; retryAfterSeconds: number; message?: string; headers?: Record<string, string> };
 
 export type ErrorCode = AppError["code"] | "internal";
 
@@ -69,7 +69,10 @@ export function toWire(error: AppError, requestId: string): WireError {
     case "rejected":
       return wire(422, error.message, error.ruleIds ? { rule_ids: error.ruleIds } : undefined);
     case "rate_limited":
-      return wire(429, "too many requests", undefined, { "Retry-After": String(error.retryAfterSeconds) });
+      return wire(429, error.message ?? "too many requests", undefined, {
+        ...error.headers,
+        "Retry-After": String(error.retryAfterSeconds),
+      });
     default: {
       const unreachable: never = error;
       return unreachable;

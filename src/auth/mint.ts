@@ -12,6 +12,10 @@ export type MintOptions = {
   personaId?: string;
   lifetimeSeconds?: number;
   nowSeconds?: number;
+  /** the secret's key id (rotation); omitted → no `kid` header, verified against the current secret */
+  kid?: string;
+  /** the API key the token is minted from (POST /v1/tokens) */
+  keyId?: string;
 };
 
 export async function mintToken(o: MintOptions): Promise<string> {
@@ -20,8 +24,9 @@ export async function mintToken(o: MintOptions): Promise<string> {
   if (o.runId) claims.run_id = o.runId;
   if (o.taskId) claims.task_id = o.taskId;
   if (o.personaId) claims.persona_id = o.personaId;
+  if (o.keyId) claims.key_id = o.keyId;
   const jwt = new SignJWT(claims)
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setProtectedHeader(o.kid ? { alg: "HS256", typ: "JWT", kid: o.kid } : { alg: "HS256", typ: "JWT" })
     .setIssuer("warden")
     .setAudience("warden")
     .setIssuedAt(iat)

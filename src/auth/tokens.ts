@@ -1,5 +1,5 @@
-// Capability tokens: HS256 JWT verification with jose (alg pinned, iss/aud, lifetime ≤ 900 s), cached until expiry.
-import { errors as joseErrors, jwtVerify } from "jose";
+// Capability tokens: HS256 JWT verification with jose (alg pinned, iss/aud, lifetime ≤ 900 s, secret by kid), cached.
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from "jose";
 import { z } from "zod";
 import { err, ok, type Result } from "../lib/result";
 
@@ -28,6 +28,8 @@ const Claims = z.object({
   run_id: idClaim.optional(),
   task_id: idClaim.optional(),
   persona_id: idClaim.optional(),
+  /** set on tokens minted by POST /v1/tokens: the API key they came from (revocation stops them) */
+  key_id: idClaim.optional(),
 });
 
 export type Principal = {
@@ -38,14 +40,32 @@ export type Principal = {
   runId?: string;
   taskId?: string;
   personaId?: string;
+  /** the API key this token was minted from (POST /v1/tokens) */
+  keyId?: string;
   expiresAtMs: number;
 };
 
 export type TokenVerifier = (token: string, nowMs: number) => Promise<Result<Principal, string>>;
 
-/** Builds a verifier for one secret; verified tokens are cached until they expire (bounded size). */
-export function createTokenVerifier(secret: string, maxCached = 10_000): TokenVerifier {
-  const key = new TextEncoder().encode(secret);
+/** An HS256 secret with its key id; during a rotation two are active (docs/security.md "Key rotation"). */
+export type SigningKey = { kid: string; secret: string };
+
+export type VerifierOptions = {
+  maxCached?: number;
+  /** verifies tokens signed with another algorithm (an external identity provider's RS256/ES256), when configured */
+  external?: TokenVerifier;
+};
+
+/**
+ * Builds a verifier: HS256 tokens are checked against the secret their `kid` names (a token without `kid` against the
+ * first, current, secret); other algorithms go to `external` or are refused. Verified tokens are cached until expiry.
+ */
+export function createTokenVerifier(keys: string | SigningKey[], opts: VerifierOptions = {}): TokenVerifier {
+  const list: SigningKey[] = typeof keys === "string" ? [{ kid: "", secret: keys }] : keys;
+  if (list.length === 0) throw new Error("createTokenVerifier needs at least one secret");
+  const secrets = new Map(list.map((k) => [k.kid, new TextEncoder().encode(k.secret)]));
+  const current = secrets.get((list[0] as SigningKey).kid) as Uint8Array;
+  const maxCached = opts.maxCached ?? 10_000;
   const cache = new Map<string, Principal>();
   return async (token, nowMs) => {
     const cached = cache.get(token);
@@ -53,6 +73,18 @@ export function createTokenVerifier(secret: string, maxCached = 10_000): TokenVe
       if (cached.expiresAtMs + CLOCK_TOLERANCE_S * 1000 > nowMs) return ok(cached);
       cache.delete(token);
     }
+    let header: ReturnType<typeof decodeProtectedHeader>;
+    try {
+      header = decodeProtectedHeader(token);
+    } catch {
+      return err("token is malformed or its signature does not verify");
+    }
+    if (header.alg !== "HS256") {
+      if (opts.external && (header.alg === "RS256" || header.alg === "ES256")) return opts.external(token, nowMs);
+      return err("token is malformed or its signature does not verify");
+    }
+    const key = header.kid === undefined ? current : secrets.get(header.kid);
+    if (!key) return err("token names an unknown key id");
     let payload: unknown;
     try {
       ({ payload } = await jwtVerify(token, key, {
@@ -80,6 +112,7 @@ export function createTokenVerifier(secret: string, maxCached = 10_000): TokenVe
       runId: claims.data.run_id,
       taskId: claims.data.task_id,
       personaId: claims.data.persona_id,
+      keyId: claims.data.key_id,
       expiresAtMs: exp * 1000,
     };
     if (cache.size >= maxCached) cache.clear();

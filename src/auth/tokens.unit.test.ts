@@ -51,3 +51,42 @@ describe("createTokenVerifier", () => {
     expect((await verify(t, nowS * 1000)).ok).toBe(false);
   });
 });
+
+describe("key rotation (kid)", () => {
+  const current = { kid: "k2", secret: "current-secret-0123456789abcdef0123456789" };
+  const previous = { kid: "k1", secret: "previous-secret-0123456789abcdef012345678" };
+  const verify = createTokenVerifier([current, previous]);
+  const mint = (s: { kid: string; secret: string }, kid: string | null = s.kid) =>
+    mintToken({ secret: s.secret, kid: kid ?? undefined, teamId: "t1", scopes: ["runs:read"] });
+
+  it("accepts tokens of both active secrets, each selected by its kid", async () => {
+    expect((await verify(await mint(current), Date.now())).ok).toBe(true);
+    expect((await verify(await mint(previous), Date.now())).ok).toBe(true);
+  });
+
+  it("checks a token without kid against the current secret only", async () => {
+    expect((await verify(await mint(current, null), Date.now())).ok).toBe(true);
+    expect((await verify(await mint(previous, null), Date.now())).ok).toBe(false);
+  });
+
+  it("refuses an unknown kid, and a kid naming the other secret", async () => {
+    expect(await verify(await mint(current, "k9"), Date.now())).toEqual({
+      ok: false,
+      error: "token names an unknown key id",
+    });
+    expect((await verify(await mint(previous, "k2"), Date.now())).ok).toBe(false);
+  });
+
+  it("once the previous secret is dropped, its tokens stop", async () => {
+    const after = createTokenVerifier([current]);
+    expect((await after(await mint(previous), Date.now())).ok).toBe(false);
+  });
+
+  it("refuses RS256/ES256 tokens when no identity provider is configured, and alg none always", async () => {
+    const head = (h: object) => btoa(JSON.stringify(h)).replaceAll("=", "");
+    const body = head({ team_id: "t1", scopes: [], iss: "warden", aud: "warden", iat: 1, exp: 2 });
+    for (const alg of ["RS256", "ES256", "none"]) {
+      expect((await verify(`${head({ alg })}.${body}.sig`, Date.now())).ok).toBe(false);
+    }
+  });
+});

@@ -1,11 +1,16 @@
-// Request plumbing: body limit, JSON-only bodies, bearer-token auth with scopes, rate limits.
-import type { MiddlewareHandler } from "hono";
+// Request plumbing, in order: authenticate (before any body is read, with the per-IP pre-auth limit), body limit,
+// JSON-only bodies, then per route: scopes and the rate limits of the route's class.
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Scope } from "../auth/tokens";
 import { AppFailure } from "../errors";
-import type { FeatureEnv } from "./types";
+import { type Bucket, failsOpen, routeClassOf, spend } from "./rate-limits";
+import type { FeatureEnv, HttpNeeds } from "./types";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The one /v1 route whose bearer is an API key rather than a capability token. */
+export const TOKENS_PATH = "/v1/tokens";
 
 /** 413 for bodies over 1 MiB, also when chunked without Content-Length (hono counts the stream). */
 export const limitBody = bodyLimit({
@@ -17,6 +22,66 @@ export const limitBody = bodyLimit({
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const hasBody = (method: string) => method === "POST" || method === "PUT" || method === "PATCH";
+const isRead = (method: string) => method === "GET" || method === "HEAD" || method === "OPTIONS";
+const JWT_BEARER = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)\s*$/i;
+const KEY_BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+type Ctx = Context<FeatureEnv<unknown>>;
+
+/**
+ * Per client IP, before anything else is spent on a caller that has not proven who it is. Keyed by
+ * `CF-Connecting-IP`, which Cloudflare always sets; without it (local runs, tests) there is no client IP to key on.
+ * An outage fails open: the request is refused with 401 anyway.
+ */
+async function preAuthLimit(c: Ctx, now: number) {
+  const { deps } = c.env;
+  const ip = c.req.header("cf-connecting-ip");
+  if (!deps.limits.enabled || !ip) return;
+  const bucket: Bucket = {
+    name: "preauth-ip",
+    key: `ip:${ip.slice(0, 64)}`,
+    rule: { limit: deps.limits.preauthPerMinute, periodSeconds: 60 },
+  };
+  await spend(deps.rateLimiter, [bucket], now, true);
+}
+
+/**
+ * /v1/*: verifies the bearer before the body is read. A capability token (or an API key on POST /v1/tokens) becomes
+ * the principal; a missing or failed one spends the caller IP's pre-auth budget (429 once spent) and, on a request
+ * that may carry a body (anything but GET/HEAD/OPTIONS), answers 401 at once — so a caller without credentials never gets 400/413/415. Body-less
+ * requests go on, and requireScope answers 401 (a route without requireScope is public).
+ */
+export const authenticate: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) => {
+  const { deps } = c.env;
+  const now = deps.clock.now();
+  const header = c.req.header("authorization");
+  let failure: string | undefined;
+  if (c.req.path === TOKENS_PATH) {
+    const m = header ? KEY_BEARER.exec(header) : null;
+    if (!m) failure = "missing API key (Authorization: Bearer wk_…)";
+    else {
+      const r = await deps.apiKeys.verify(m[1] as string, now);
+      if (r.ok) c.set("apiKey", r.value);
+      else failure = r.error;
+    }
+  } else {
+    const m = header ? JWT_BEARER.exec(header) : null;
+    if (!m) failure = header ? "malformed bearer token" : "missing bearer token";
+    else {
+      const r = await deps.verifyToken(m[1] as string, now);
+      if (!r.ok) failure = r.error;
+      else if (r.value.keyId && (await deps.apiKeys.isRevoked(r.value.keyId, now)))
+        failure = "token's API key was revoked";
+      else c.set("principal", r.value);
+    }
+  }
+  if (failure !== undefined) {
+    await preAuthLimit(c, now);
+    c.set("authFailure", failure);
+    if (!isRead(c.req.method)) throw new AppFailure({ code: "unauthorized", message: failure });
+  }
+  return next();
+};
 
 /**
  * JSON routes: a body must be declared JSON (415) and parse (400 invalid_json). The parsed value stays in
@@ -44,23 +109,43 @@ export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) 
   return next();
 };
 
-/** Verifies the bearer token, requires one of `scopes`, and applies the team's rate limit. */
+/**
+ * Spends the buckets of the request's route class: the subject's within its team first, then the team's, so a runaway
+ * agent exhausts its own bucket before the team's. Sets `RateLimit-Policy` / `RateLimit` on the answer.
+ */
+export async function applyRateLimits(
+  deps: HttpNeeds,
+  req: { method: string; path: string },
+  teamId: string,
+  subject: string,
+  now: number,
+): Promise<Record<string, string>> {
+  if (!deps.limits.enabled) return {};
+  const cls = routeClassOf(req.method, req.path);
+  const l = (await deps.limits.team.forTeam(teamId, now))[cls];
+  const buckets: Bucket[] = [
+    {
+      name: `${cls}-subject`,
+      key: `s:${cls}:${teamId}:${subject}`,
+      rule: { limit: l.perSubject, periodSeconds: l.periodS },
+    },
+    { name: `${cls}-team`, key: `t:${cls}:${teamId}`, rule: { limit: l.perTeam, periodSeconds: l.periodS } },
+  ];
+  return spend(deps.rateLimiter, buckets, now, failsOpen(req.method, cls));
+}
+
+/** Requires the principal `authenticate` verified, one of `scopes`, and room in the route class's rate limits. */
 export function requireScope(...scopes: Scope[]): MiddlewareHandler<FeatureEnv<unknown>> {
   return async (c, next) => {
-    const { deps } = c.env;
-    const header = c.req.header("authorization") ?? "";
-    const match = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)\s*$/i.exec(header);
-    if (!match) throw new AppFailure({ code: "unauthorized", message: "missing or malformed bearer token" });
-    const now = deps.clock.now();
-    const verified = await deps.verifyToken(match[1] as string, now);
-    if (!verified.ok) throw new AppFailure({ code: "unauthorized", message: verified.error });
-    const principal = verified.value;
+    const principal = c.get("principal");
+    if (!principal)
+      throw new AppFailure({ code: "unauthorized", message: c.get("authFailure") ?? "missing bearer token" });
     if (!scopes.some((s) => principal.scopes.has(s))) {
       throw new AppFailure({ code: "forbidden", message: `token lacks scope ${scopes.join(" or ")}` });
     }
-    const limit = await deps.rateLimiter.limit(`team:${principal.teamId}`, now);
-    if (!limit.success) throw new AppFailure({ code: "rate_limited", retryAfterSeconds: limit.retryAfterSeconds });
-    c.set("principal", principal);
-    return next();
+    const { deps } = c.env;
+    const headers = await applyRateLimits(deps, c.req, principal.teamId, principal.subject, deps.clock.now());
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
   };
 }

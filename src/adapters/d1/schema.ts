@@ -505,3 +505,37 @@ export const slackInbound = sqliteTable("slack_inbound", {
   key: text("key").primaryKey(),
   createdAt: createdAt(),
 });
+
+// ---- limits and identity ---------------------------------------------------------------------
+
+/** Per-team rate limits by route class (absent rows: the documented defaults in src/http/rate-limits.ts). */
+export const teamLimits = sqliteTable(
+  "team_limit",
+  {
+    teamId: text("team_id").notNull(),
+    routeClass: text("route_class").notNull(),
+    perTeam: integer("per_team").notNull(),
+    perSubject: integer("per_subject").notNull(),
+    periodS: integer("period_s").notNull().default(60),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.routeClass] })],
+);
+
+/** Team API keys: only the SHA-256 of the secret is stored; `prefix` (public, in the key) finds the row. */
+export const apiKeys = sqliteTable(
+  "api_key",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    subject: text("subject").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    runId: text("run_id"),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_key_prefix").on(t.prefix), index("api_key_team").on(t.teamId, t.createdAt)],
+);

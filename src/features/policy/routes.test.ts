@@ -209,8 +209,9 @@ describe("capability tokens", () => {
 describe("rate limits", () => {
   it("answers 429 with Retry-After once the team's limit is spent", async () => {
     const { createApp } = await import("../../app");
-    const { createMemoryRateLimiter } = await import("../../adapters/ratelimit/memory");
-    const deps = makeDeps(env, { rateLimiter: createMemoryRateLimiter(2, 60) });
+    const deps = makeDeps(env);
+    // the team's own limit for decide: a team_limit row (read through the per-isolate cache)
+    await deps.teamLimitStore.put("team-limited", { routeClass: "decide", perTeam: 2, perSubject: 2, periodS: 60 }, 0);
     const app = createApp();
     const t = await token("team-limited");
     const send = () =>

@@ -1,0 +1,3 @@
+// The keys feature's public entry: team API keys (POST/GET/DELETE /v1/keys) and capability tokens from them (POST /v1/tokens).
+export type { KeysNeeds } from "./needs";
+export { keysRoutes } from "./routes";

@@ -1,0 +1,210 @@
+// POST/GET/DELETE /v1/keys (policy:admin) and POST /v1/tokens (bearer: an API key → a capability token ≤ 900 s).
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { generateApiKey, hashApiKey } from "../../auth/api-keys";
+import { mintToken } from "../../auth/mint";
+import { MAX_TOKEN_LIFETIME_S, SCOPES, type Scope } from "../../auth/tokens";
+import { AppFailure } from "../../errors";
+import { applyRateLimits, requireScope } from "../../http/middleware";
+import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import type { ApiKeyRow } from "../../ports/api-key-store";
+import type { KeysNeeds } from "./needs";
+
+const Id = z.string().min(1).max(128);
+const ScopeList = z
+  .array(z.enum(SCOPES))
+  .min(1)
+  .max(SCOPES.length)
+  .refine((s) => new Set(s).size === s.length, "scopes must not repeat");
+
+const CreateKeyBody = z
+  .strictObject({
+    subject: z
+      .string()
+      .regex(/^[\w.:@-]{1,128}$/, "letters, digits and . _ : @ - (the identity tokens from this key carry as sub)"),
+    scopes: ScopeList,
+    run_id: Id.optional(),
+  })
+  .meta({ id: "CreateApiKey", example: { subject: "agent:builder-7", scopes: ["policy:decide", "runs:write"] } });
+
+const KeyView = z
+  .object({
+    id: z.string(),
+    prefix: z.string(),
+    subject: z.string(),
+    scopes: z.array(z.string()),
+    run_id: z.string().nullable(),
+    created_by: z.string(),
+    created_at: z.string(),
+    revoked_at: z.string().nullable(),
+  })
+  .meta({ id: "ApiKey" });
+
+const CreatedKey = KeyView.extend({
+  key: z.string().describe("the secret: shown once, stored only as a SHA-256 hash"),
+}).meta({ id: "CreatedApiKey" });
+
+const TokenBody = z
+  .strictObject({
+    scopes: ScopeList.optional().describe("a subset of the key's scopes (default: all of them)"),
+    ttl_s: z.number().int().min(1).max(MAX_TOKEN_LIFETIME_S).optional().describe("lifetime, ≤ 900 s (default 900)"),
+  })
+  .meta({ id: "TokenRequest", example: { scopes: ["policy:decide"], ttl_s: 600 } });
+
+const TokenAnswer = z.object({ token: z.string(), expires_at: z.string() }).meta({ id: "CapabilityToken" });
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const view = (r: ApiKeyRow) => ({
+  id: r.id,
+  prefix: r.prefix,
+  subject: r.subject,
+  scopes: r.scopes,
+  run_id: r.runId,
+  created_by: r.createdBy,
+  created_at: new Date(r.createdAt).toISOString(),
+  revoked_at: iso(r.revokedAt),
+});
+
+export const keysRoutes = featureApp<KeysNeeds>()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/keys",
+      tags: ["keys"],
+      summary: "Creates a team API key (the secret is answered once); its scopes must be within the caller's",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      request: { body: jsonBody(CreateKeyBody) },
+      responses: { 201: jsonResponse(CreatedKey, "the key, with its secret (shown once)"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const p = c.get("principal");
+      const body = c.req.valid("json");
+      const beyond = body.scopes.filter((s) => !p.scopes.has(s));
+      if (beyond.length > 0) {
+        throw new AppFailure({
+          code: "forbidden",
+          message: `cannot grant scopes the caller lacks: ${beyond.join(", ")}`,
+        });
+      }
+      if (p.runId && body.run_id !== p.runId) {
+        throw new AppFailure({ code: "forbidden", message: "a run-bound token can only create keys bound to its run" });
+      }
+      const now = deps.clock.now();
+      const { prefix, key } = generateApiKey();
+      const row: ApiKeyRow = {
+        id: deps.newId("key"),
+        teamId: p.teamId,
+        prefix,
+        secretHash: await hashApiKey(key),
+        subject: body.subject,
+        scopes: body.scopes,
+        runId: body.run_id ?? null,
+        createdBy: p.subject,
+        createdAt: now,
+        revokedAt: null,
+      };
+      await deps.apiKeyStore.insert(row);
+      await deps.auditLog.append([
+        {
+          id: `aud_key_created:${row.id}`,
+          teamId: p.teamId,
+          actor: p.subject,
+          action: "api_key.created",
+          subjectType: "api_key",
+          subjectId: row.id,
+          metadata: { prefix, subject: row.subject, scopes: row.scopes, run_id: row.runId },
+          createdAt: now,
+        },
+      ]);
+      return c.json({ ...view(row), key }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/keys",
+      tags: ["keys"],
+      summary: "The team's API keys (never their secrets), newest first",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      responses: { 200: jsonResponse(z.object({ keys: z.array(KeyView) }), "the team's keys"), ...commonErrors },
+    }),
+    async (c) => {
+      const rows = await c.env.deps.apiKeyStore.list(c.get("principal").teamId);
+      return c.json({ keys: rows.map(view) }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "delete",
+      path: "/v1/keys/{id}",
+      tags: ["keys"],
+      summary: "Revokes a key: no new tokens from it; its tokens stop within 30 s (at once on this isolate)",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      request: { params: z.object({ id: Id }) },
+      responses: { 200: jsonResponse(KeyView, "the revoked key"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const p = c.get("principal");
+      const now = deps.clock.now();
+      const row = await deps.apiKeyStore.revoke(p.teamId, c.req.valid("param").id, now);
+      if (!row) throw new AppFailure({ code: "not_found", message: "no such API key in this team" });
+      deps.apiKeys.markRevoked(row.id);
+      await deps.auditLog.append([
+        {
+          id: `aud_key_revoked:${row.id}`,
+          teamId: p.teamId,
+          actor: p.subject,
+          action: "api_key.revoked",
+          subjectType: "api_key",
+          subjectId: row.id,
+          metadata: { prefix: row.prefix, subject: row.subject },
+          createdAt: row.revokedAt ?? now,
+        },
+      ]);
+      return c.json(view(row), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/tokens",
+      tags: ["keys"],
+      summary: "Exchanges an API key (Authorization: Bearer wk_…) for a capability token: ≤ 900 s, scopes ⊆ the key's",
+      security: [{ apiKey: [] as string[] }],
+      request: { body: { ...jsonBody(TokenBody), required: false } },
+      responses: { 200: jsonResponse(TokenAnswer, "a capability token"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const key = c.get("apiKey");
+      if (!key) throw new AppFailure({ code: "unauthorized", message: c.get("authFailure") ?? "missing API key" });
+      const now = deps.clock.now();
+      const headers = await applyRateLimits(deps, c.req, key.teamId, key.subject, now);
+      const body = c.req.valid("json") ?? {};
+      const scopes: Scope[] = body.scopes ?? key.scopes;
+      const beyond = scopes.filter((s) => !key.scopes.includes(s));
+      if (beyond.length > 0) {
+        throw new AppFailure({ code: "forbidden", message: `the API key does not hold: ${beyond.join(", ")}` });
+      }
+      const ttl = body.ttl_s ?? MAX_TOKEN_LIFETIME_S;
+      const nowSeconds = Math.floor(now / 1000);
+      const token = await mintToken({
+        secret: deps.signingKey.secret,
+        kid: deps.signingKey.kid,
+        teamId: key.teamId,
+        scopes,
+        sub: key.subject,
+        runId: key.runId,
+        keyId: key.id,
+        lifetimeSeconds: ttl,
+        nowSeconds,
+      });
+      for (const [k, v] of Object.entries(headers)) c.header(k, v);
+      return c.json({ token, expires_at: new Date((nowSeconds + ttl) * 1000).toISOString() }, 200);
+    },
+  );

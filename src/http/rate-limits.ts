@@ -1,0 +1,166 @@
+// Rate-limit policy: route classes, documented per-team/per-subject defaults, D1 overrides (cached), headers, outages.
+import { AppFailure } from "../errors";
+import { type LimitRule, type RateLimiter, RateLimiterUnavailable, type RateLimitResult } from "../ports/rate-limiter";
+import type { TeamLimitStore } from "../ports/team-limits";
+
+export const ROUTE_CLASSES = [
+  "decide",
+  "runs",
+  "approvals",
+  "memory_write",
+  "memory_read",
+  "events",
+  "slack",
+  "other",
+] as const;
+export type RouteClass = (typeof ROUTE_CLASSES)[number];
+
+export type ClassLimit = { perTeam: number; perSubject: number; periodS: number };
+export type ClassLimits = Record<RouteClass, ClassLimit>;
+
+/**
+ * Defaults per minute, sized for a fleet of agents per team (docs/storage.md "Rate limits"). A subject is one token
+ * identity (`sub`), so one runaway agent spends its own bucket long before the team's. Approvals and stop commands
+ * have their own class: agent traffic never spends them.
+ */
+export const DEFAULT_LIMITS: ClassLimits = {
+  decide: { perTeam: 6000, perSubject: 1200, periodS: 60 },
+  runs: { perTeam: 3000, perSubject: 600, periodS: 60 },
+  approvals: { perTeam: 1200, perSubject: 600, periodS: 60 },
+  memory_write: { perTeam: 1200, perSubject: 600, periodS: 60 },
+  memory_read: { perTeam: 3000, perSubject: 600, periodS: 60 },
+  events: { perTeam: 3000, perSubject: 600, periodS: 60 },
+  slack: { perTeam: 600, perSubject: 600, periodS: 60 },
+  other: { perTeam: 600, perSubject: 600, periodS: 60 },
+};
+
+/** Per client IP (CF-Connecting-IP), counted only for unauthenticated and failed-auth requests. */
+export const DEFAULT_PREAUTH_PER_MINUTE = 120;
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The bucket a request spends, from its method and path alone (no body is read). */
+export function routeClassOf(method: string, path: string): RouteClass {
+  const m = method.toUpperCase();
+  if (path.startsWith("/slack/")) return "slack";
+  if (path === "/v1/policy/decide") return "decide";
+  if (path === "/v1/approvals" || /^\/v1\/gates\/[^/]+\/decision$/.test(path) || /^\/v1\/runs\/[^/]+\/stop$/.test(path))
+    return "approvals";
+  if (path === "/v1/memory" || path.startsWith("/v1/memory/") || path.startsWith("/v1/sessions")) {
+    if (READ_METHODS.has(m) || path === "/v1/memory/query" || path === "/v1/memory/activate") return "memory_read";
+    return "memory_write";
+  }
+  if (path === "/v1/events") return "events";
+  if (path.startsWith("/v1/runs") || path.startsWith("/v1/orders")) return "runs";
+  return "other";
+}
+
+/** Reads, decide (an agent's read of policy) and approvals stay available in a limiter outage; writes do not. */
+export function failsOpen(method: string, cls: RouteClass): boolean {
+  return READ_METHODS.has(method.toUpperCase()) || cls === "decide" || cls === "memory_read" || cls === "approvals";
+}
+
+export type TeamLimits = { forTeam(teamId: string, now: number): Promise<ClassLimits> };
+
+/** D1 overrides on top of the defaults, cached per isolate for `ttlMs`; a store failure serves the defaults. */
+export function createTeamLimits(
+  store: TeamLimitStore,
+  defaults: ClassLimits = DEFAULT_LIMITS,
+  ttlMs = 60_000,
+  maxTeams = 10_000,
+): TeamLimits {
+  const cache = new Map<string, { limits: ClassLimits; until: number }>();
+  return {
+    async forTeam(teamId, now) {
+      const hit = cache.get(teamId);
+      if (hit && hit.until > now) return hit.limits;
+      let limits: ClassLimits = defaults;
+      try {
+        const rows = await store.forTeam(teamId);
+        if (rows.length > 0) {
+          limits = { ...defaults };
+          for (const r of rows) {
+            if ((ROUTE_CLASSES as readonly string[]).includes(r.routeClass)) {
+              limits[r.routeClass as RouteClass] = { perTeam: r.perTeam, perSubject: r.perSubject, periodS: r.periodS };
+            }
+          }
+        }
+      } catch (e) {
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            msg: "team limits unreadable; defaults apply",
+            team_id: teamId,
+            error: String(e),
+          }),
+        );
+      }
+      if (cache.size >= maxTeams) cache.clear();
+      cache.set(teamId, { limits, until: now + ttlMs });
+      return limits;
+    },
+  };
+}
+
+/** Outages seen by this isolate (logged one line each; `GET /v1/metrics` can read them through limiterOutages()). */
+const outages = { failed_open: 0, failed_closed: 0 };
+export const limiterOutages = () => ({ ...outages });
+
+export type Bucket = { name: string; key: string; rule: LimitRule };
+
+/** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers): every bucket the request spent, with quota and window. */
+export const policyHeader = (buckets: Bucket[]) =>
+  buckets.map((b) => `"${b.name}";q=${b.rule.limit};w=${b.rule.periodSeconds}`).join(", ");
+
+/** `RateLimit`: the bucket closest to its limit, with what remains and the seconds until it resets. */
+function stateHeader(b: Bucket, r: RateLimitResult, now: number) {
+  return `"${b.name}";r=${r.remaining};t=${Math.max(0, Math.ceil((r.resetMs - now) / 1000))}`;
+}
+
+/**
+ * Spends the buckets in order (most specific first, so a refused subject spends nothing of its team's) and answers
+ * the headers to set, or throws 429 `rate_limited`. A limiter outage fails open or closed as `openOnOutage` says.
+ */
+export async function spend(
+  limiter: RateLimiter,
+  buckets: Bucket[],
+  now: number,
+  openOnOutage: boolean,
+): Promise<Record<string, string>> {
+  const policy = policyHeader(buckets);
+  let tightest: { b: Bucket; r: RateLimitResult } | undefined;
+  for (const b of buckets) {
+    let r: RateLimitResult;
+    try {
+      r = await limiter.limit(b.key, b.rule, now);
+    } catch (e) {
+      if (!(e instanceof RateLimiterUnavailable)) throw e;
+      outages[openOnOutage ? "failed_open" : "failed_closed"]++;
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          msg: "rate limiter unavailable",
+          outcome: openOnOutage ? "failed_open" : "failed_closed",
+          bucket: b.name,
+          error: e.message,
+        }),
+      );
+      if (openOnOutage) return { "RateLimit-Policy": policy };
+      throw new AppFailure({
+        code: "rate_limited",
+        retryAfterSeconds: 5,
+        message: "rate limiter unavailable; writes are refused until it is back",
+        headers: { "RateLimit-Policy": policy },
+      });
+    }
+    if (!r.success) {
+      throw new AppFailure({
+        code: "rate_limited",
+        retryAfterSeconds: r.retryAfterSeconds,
+        headers: { "RateLimit-Policy": policy, RateLimit: stateHeader(b, r, now) },
+      });
+    }
+    if (!tightest || r.remaining < tightest.r.remaining) tightest = { b, r };
+  }
+  return tightest ? { "RateLimit-Policy": policy, RateLimit: stateHeader(tightest.b, tightest.r, now) } : {};
+}
