@@ -5,12 +5,14 @@ import type { Deps } from "./deps";
 import { AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
+import { gateInboxRoutes } from "./features/gates/inbox-routes";
 import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
 import { learningRoutes } from "./features/learning/routes";
 import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
 import { policyRoutes } from "./features/policy/routes";
+import { runsFleetRoutes } from "./features/runs/fleet-routes";
 import { runsRoutes } from "./features/runs/routes";
 import { jsonBody, limitBody } from "./http/middleware";
 import type { FeatureEnv } from "./http/types";
@@ -35,6 +37,8 @@ export function createApp() {
   app.route("/", metricsRoutes);
   app.route("/", runsRoutes);
   app.route("/", gatesRoutes);
+  app.route("/", runsFleetRoutes);
+  app.route("/", gateInboxRoutes);
   app.route("/", memoryRoutes);
   app.route("/", eventsRoutes);
 

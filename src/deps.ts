@@ -9,6 +9,7 @@ import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1RunIndex } from "./adapters/d1/run-index";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
@@ -49,6 +50,7 @@ import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintena
 import type { MetricsStore } from "./ports/metrics-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { RunIndex } from "./ports/run-index";
 import type { RunRecordStore } from "./ports/run-record";
 import type { SweepStore } from "./ports/sweep-store";
 import type { TaskMemorySink } from "./ports/task-memory";
@@ -94,6 +96,8 @@ export type Deps = {
   /** the per-run Durable Objects */
   runs: RunsService;
   runRecord: RunRecordStore;
+  /** team-wide lists over the run record: runs, open gates, orders available to lease */
+  runIndex: RunIndex;
   gateRuleStore: GateRuleStore;
   gateRules: GateRuleCache;
   vectorIndex: VectorIndex;
@@ -170,6 +174,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     hints: createMemoryHints(memory),
     runs: createDurableRunGateway(env.RUN),
     runRecord: createD1RunRecord(db),
+    runIndex: createD1RunIndex(db),
     gateRuleStore,
     gateRules: createGateRuleCache(gateRuleStore),
     vectorIndex,

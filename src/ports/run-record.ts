@@ -24,7 +24,26 @@ export type RecordOp =
         goal: string;
         status: string;
         body: unknown;
+        skill: string | null;
         created_at: number;
+        updated_at: number;
+      };
+    }
+  | {
+      t: "gate";
+      row: {
+        gate_id: string;
+        team_id: string;
+        run_id: string;
+        op_id: string;
+        policy_key: string;
+        kind: string;
+        status: string;
+        opened_by: string;
+        opened_at: number;
+        deadline_at: number | null;
+        decided_by: string | null;
+        decided_at: number | null;
         updated_at: number;
       };
     }
