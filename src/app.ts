@@ -15,6 +15,7 @@ import { policyRoutes } from "./features/policy/routes";
 import { runsFleetRoutes } from "./features/runs/fleet-routes";
 import { runsRoutes } from "./features/runs/routes";
 import { jsonBody, limitBody } from "./http/middleware";
+import { documentScopes } from "./http/scopes-doc";
 import type { FeatureEnv } from "./http/types";
 
 export const API_INFO = {
@@ -50,7 +51,7 @@ export function createApp() {
   });
   let document: unknown;
   const openApiDocument = () => {
-    document ??= app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO });
+    document ??= documentScopes(app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO }), app.routes);
     return document;
   };
   app.get("/openapi.json", (c) => c.json(openApiDocument()));

@@ -44,8 +44,16 @@ export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) 
   return next();
 };
 
-/** Verifies the bearer token, requires one of `scopes`, and applies the team's rate limit. */
+/** Verifies the bearer token, requires one of `scopes`, and applies the team's rate limit. The handler carries its
+ * scopes (`SCOPES_OF`), so the OpenAPI document can list them per route (`documentScopes`). */
 export function requireScope(...scopes: Scope[]): MiddlewareHandler<FeatureEnv<unknown>> {
+  return Object.assign(scopeCheck(scopes), { [SCOPES_OF]: scopes });
+}
+
+/** The property under which requireScope's handler carries the scopes it accepts. */
+export const SCOPES_OF = Symbol("warden.scopes");
+
+function scopeCheck(scopes: Scope[]): MiddlewareHandler<FeatureEnv<unknown>> {
   return async (c, next) => {
     const { deps } = c.env;
     const header = c.req.header("authorization") ?? "";

@@ -78,7 +78,7 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       tags: ["gates"],
       summary: "The team's gates by status (default open), oldest first: run, op, policy key, kind, age, deadline",
       description:
-        "Scopes: runs:read or approvals:decide. Read from the D1 gate index, which the run objects write a few " +
+        "Read from the D1 gate index, which the run objects write a few " +
         "milliseconds after a gate opens or is decided.",
       security: bearer,
       middleware: [requireScope("runs:read", "approvals:decide")] as const,
@@ -111,7 +111,7 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       tags: ["gates"],
       summary: "Decide a gate by its gate_id (same rules as POST /v1/approvals; note required for hard gates)",
       description:
-        "Scope: approvals:decide. Nobody decides a gate they opened; repeating the same decision changes nothing; " +
+        "Nobody decides a gate they opened; repeating the same decision changes nothing; " +
         "a decided gate answers 409.",
       security: bearer,
       middleware: [requireScope("approvals:decide")] as const,

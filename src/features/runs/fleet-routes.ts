@@ -87,7 +87,7 @@ export const runsFleetRoutes = featureApp<RunsFleetNeeds>()
       path: "/v1/runs",
       tags: ["runs"],
       summary: "The team's runs, newest first, with cursor pagination (?status=, ?kind=, ?cursor=, ?limit=)",
-      description: "Scopes: runs:read or runs:write. Read from the D1 run index (written just after each change).",
+      description: "Read from the D1 run index (written just after each change).",
       security: bearer,
       middleware: [requireScope("runs:read", "runs:write")] as const,
       request: { query: RunListQuery },
@@ -127,7 +127,7 @@ export const runsFleetRoutes = featureApp<RunsFleetNeeds>()
       tags: ["runs"],
       summary: "Lease the team's oldest available order matching the worker's skills, or 204 + Retry-After",
       description:
-        "Scope: runs:write. Tries the oldest queued orders of the team's open runs (an order without a skill matches " +
+        "Tries the oldest queued orders of the team's open runs (an order without a skill matches " +
         "any worker; without `skills` every order matches) and leases the first one it can. 204 with Retry-After " +
         "(seconds) when none is available now.",
       security: bearer,
