@@ -11,6 +11,7 @@ import { healthRoutes } from "./features/health/routes";
 import { learningRoutes } from "./features/learning/routes";
 import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
+import { classesRoutes } from "./features/policy/classes-routes";
 import { policyRoutes } from "./features/policy/routes";
 import { runsFleetRoutes } from "./features/runs/fleet-routes";
 import { runsRoutes } from "./features/runs/routes";
@@ -40,6 +41,7 @@ export function createApp() {
   app.route("/", gatesRoutes);
   app.route("/", runsFleetRoutes);
   app.route("/", gateInboxRoutes);
+  app.route("/", classesRoutes);
   app.route("/", memoryRoutes);
   app.route("/", eventsRoutes);
 
