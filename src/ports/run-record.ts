@@ -1,5 +1,8 @@
 // Port: the durable, queryable D1 record of runs (index, work orders, attempts, approval events, dead letters, audit).
 
+/** The approval_event reason of a gate aborted by stopping its run: not a human approval (GET /v1/metrics). */
+export const STOP_ABORT_REASON = "run stopped";
+
 /** Rows for the D1 record; one command's rows are written in one db.batch(). */
 export type RecordOp =
   | {

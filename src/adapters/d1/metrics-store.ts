@@ -1,5 +1,6 @@
 // MetricsStore over D1: every GET /v1/metrics counter for one team in one db.batch of read statements.
 import type { MetricsStore, SessionRow } from "../../ports/metrics-store";
+import { STOP_ABORT_REASON } from "../../ports/run-record";
 
 const AUTOMATIC_APPROVERS = "('policy', 'timer', 'system')";
 const MAX_LATENCIES = 10_000;
@@ -24,8 +25,9 @@ export function createD1MetricsStore(db: D1Database): MetricsStore {
         ),
         q(
           `SELECT coalesce(sum(decision = 'auto_allow' OR (decision = 'allow' AND approver = 'policy')), 0) AS auto,
-             coalesce(sum(approver NOT IN ${AUTOMATIC_APPROVERS}), 0) AS human
+             coalesce(sum(approver NOT IN ${AUTOMATIC_APPROVERS} AND coalesce(reason, '') <> ?), 0) AS human
            FROM approval_event WHERE team_id = ? AND created_at >= ?`,
+          STOP_ABORT_REASON,
           teamId,
           since,
         ),
@@ -33,9 +35,12 @@ export function createD1MetricsStore(db: D1Database): MetricsStore {
           `SELECT latency_ms FROM gate_metric
            WHERE team_id = ? AND decided_at >= ? AND latency_ms IS NOT NULL
              AND decided_by IS NOT NULL AND decided_by NOT IN ${AUTOMATIC_APPROVERS}
+             AND NOT EXISTS (SELECT 1 FROM approval_event ae
+                             WHERE ae.team_id = gate_metric.team_id AND ae.gate_id = gate_metric.gate_id AND ae.reason = ?)
            ORDER BY latency_ms LIMIT ${MAX_LATENCIES}`,
           teamId,
           since,
+          STOP_ABORT_REASON,
         ),
         q(
           `SELECT coalesce(sum(resolved_at IS NULL), 0) AS open, coalesce(sum(created_at >= ?), 0) AS created
