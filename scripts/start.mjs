@@ -9,11 +9,15 @@ const quiet = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFI
 
 const persist = args.includes("--persist-to") ? ["--persist-to", args[args.indexOf("--persist-to") + 1]] : [];
 // wrangler prints its migration table once per migration: keep its output, print one line, show it all on failure
-const migrated = spawnSync("npx", ["--no-install", "wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist], {
-  env: { ...quiet, CI: "true" },
-  encoding: "utf8",
-  stdio: ["ignore", "pipe", "pipe"],
-});
+const migrated = spawnSync(
+  "npx",
+  ["--no-install", "wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist],
+  {
+    env: { ...quiet, CI: "true" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  },
+);
 if (migrated.status !== 0) {
   process.stdout.write(migrated.stdout ?? "");
   process.stderr.write(migrated.stderr ?? "");

@@ -646,7 +646,9 @@ describe("mode ceiling deploys", () => {
       action: "escalate",
       rule_id: "enforce.crank_blocked.initial",
     });
-    expect((await call("GET", "/v1/policy/mode-ceiling", { token: t.admin })).json).toMatchObject({ ceiling: "enforce" });
+    expect((await call("GET", "/v1/policy/mode-ceiling", { token: t.admin })).json).toMatchObject({
+      ceiling: "enforce",
+    });
   });
 
   it("leave the ceiling where it is when the deploy is denied", async () => {
