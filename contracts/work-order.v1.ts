@@ -12,6 +12,8 @@ export const WorkOrderV1 = z
     output_schema_id: z.string().min(1).max(256),
     timeout_sec: z.int().min(1),
     cost_budget_tokens: z.int().min(0).optional(),
+    /** optional: the skill this order exercises; POST /v1/orders/lease-next hands it only to workers with that skill */
+    skill: z.string().min(1).max(128).optional(),
   })
   .meta({ id: "WorkOrderV1", title: "WorkOrder v1" });
 export type WorkOrderV1 = z.infer<typeof WorkOrderV1>;

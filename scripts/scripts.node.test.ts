@@ -8,7 +8,7 @@ import { jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..");
-const tsx = join(root, "node_modules/.bin/tsx");
+const tokenScript = join(root, "scripts/token.mjs");
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -24,8 +24,8 @@ describe("npm run token", () => {
     const dir = mkdtempSync(join(tmpdir(), "warden-token-"));
     try {
       const out = execFileSync(
-        tsx,
-        [join(root, "scripts/token.ts"), "--team", "t-cli", "--scopes", "policy:decide,runs:read", "--sub", "ops"],
+        process.execPath,
+        [tokenScript, "--team", "t-cli", "--scopes", "policy:decide,runs:read", "--sub", "ops"],
         { cwd: dir, encoding: "utf8" },
       ).trim();
       const token = out.split("\n").at(-1) as string;
@@ -43,7 +43,7 @@ describe("npm run token", () => {
   });
 
   it("refuses to run without --team", () => {
-    expect(() => execFileSync(tsx, [join(root, "scripts/token.ts")], { cwd: root, stdio: "pipe" })).toThrow();
+    expect(() => execFileSync(process.execPath, [tokenScript], { cwd: root, stdio: "pipe" })).toThrow();
   });
 });
 
@@ -79,7 +79,7 @@ describe("npm start", () => {
 
   it("serves the API with migrated D1 and the secrets from .dev.vars", async () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });
-    const token = execFileSync(tsx, ["scripts/token.ts", "--team", "t-start", "--scopes", "policy:admin"], {
+    const token = execFileSync(process.execPath, [tokenScript, "--team", "t-start", "--scopes", "policy:admin"], {
       cwd: root,
       encoding: "utf8",
     })

@@ -5,6 +5,7 @@ import type { Deps } from "./deps";
 import { AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
+import { gateInboxRoutes } from "./features/gates/inbox-routes";
 import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
 import { keysRoutes } from "./features/keys";
@@ -12,10 +13,13 @@ import { learningRoutes } from "./features/learning/routes";
 import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
 import { pagesRoutes } from "./features/pages";
+import { classesRoutes } from "./features/policy/classes-routes";
 import { policyRoutes } from "./features/policy/routes";
+import { runsFleetRoutes } from "./features/runs/fleet-routes";
 import { runsRoutes } from "./features/runs/routes";
 import { slackRoutes } from "./features/slack";
 import { authenticate, jsonBody, limitBody } from "./http/middleware";
+import { documentScopes } from "./http/scopes-doc";
 import type { FeatureEnv } from "./http/types";
 
 export const API_INFO = {
@@ -40,6 +44,9 @@ export function createApp() {
   app.route("/", metricsRoutes);
   app.route("/", runsRoutes);
   app.route("/", gatesRoutes);
+  app.route("/", runsFleetRoutes);
+  app.route("/", gateInboxRoutes);
+  app.route("/", classesRoutes);
   app.route("/", memoryRoutes);
   app.route("/", eventsRoutes);
   app.route("/", slackRoutes);
@@ -60,7 +67,7 @@ export function createApp() {
   });
   let document: unknown;
   const openApiDocument = () => {
-    document ??= app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO });
+    document ??= documentScopes(app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO }), app.routes);
     return document;
   };
   app.get("/openapi.json", (c) => c.json(openApiDocument()));

@@ -11,6 +11,7 @@ import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
 import { createD1OverviewStore } from "./adapters/d1/overview-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1RunIndex } from "./adapters/d1/run-index";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SlackStore } from "./adapters/d1/slack-store";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
@@ -63,6 +64,7 @@ import type { MetricsStore } from "./ports/metrics-store";
 import type { OverviewStore } from "./ports/overview-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { RunIndex } from "./ports/run-index";
 import type { RunRecordStore } from "./ports/run-record";
 import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
 import type { SweepStore } from "./ports/sweep-store";
@@ -156,6 +158,8 @@ export type Deps = {
   /** the per-run Durable Objects */
   runs: RunsService;
   runRecord: RunRecordStore;
+  /** team-wide lists over the run record: runs, open gates, orders available to lease */
+  runIndex: RunIndex;
   gateRuleStore: GateRuleStore;
   gateRules: GateRuleCache;
   vectorIndex: VectorIndex;
@@ -327,6 +331,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     metricsStore: o.metricsStore ?? createD1MetricsStore(db),
     overviewStore: o.overviewStore ?? createD1OverviewStore(db),
     runs: o.runs ?? createDurableRunGateway(env.RUN),
+    runIndex: o.runIndex ?? createD1RunIndex(db),
     sessions: o.sessions ?? createSessions({ store: memoryStore, memory, events, newId: engine.newId }),
     slackStore:
       o.slackStore ?? createD1SlackStore(db, config.SLACK_TOKEN_KEY ? createTokenCipher(config.SLACK_TOKEN_KEY) : null),

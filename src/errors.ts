@@ -8,7 +8,11 @@ export type AppError =
   | { code: "unauthorized"; message: string }
   | { code: "forbidden"; message: string }
   | { code: "not_found"; message: string }
-  | { code: "conflict"; message: string }
+  | {
+      code: "conflict";
+      message: string /** a back-off refusal: when to try again (Retry-After) */;
+      retryAfterSeconds?: number;
+    }
   | { code: "payload_too_large"; limitBytes: number }
   | { code: "unsupported_media_type"; message?: string }
   | { code: "redaction_required"; message?: string; ruleIds: string[] }
@@ -55,7 +59,12 @@ export function toWire(error: AppError, requestId: string): WireError {
     case "not_found":
       return wire(404, error.message);
     case "conflict":
-      return wire(409, error.message);
+      return wire(
+        409,
+        error.message,
+        undefined,
+        error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(error.retryAfterSeconds) },
+      );
     case "payload_too_large":
       return wire(413, `request body exceeds ${error.limitBytes} bytes`);
     case "unsupported_media_type":

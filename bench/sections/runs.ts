@@ -105,6 +105,7 @@ async function deploySoftRule(base: string, admin: string, approver: string) {
     op_id: put.op_id,
     policy_key: "policy_deploy",
     decision: "approve_retry",
+    note: "bench rule",
   });
 }
 

@@ -1,6 +1,6 @@
 // Mints capability tokens (used by `npm run token`, the tests and the bench).
 import { SignJWT } from "jose";
-import type { Scope } from "./tokens";
+import { claimProblem, MAX_TOKEN_LIFETIME_S, type Scope } from "./tokens";
 
 export type MintOptions = {
   secret: string;
@@ -18,7 +18,13 @@ export type MintOptions = {
   keyId?: string;
 };
 
+/** Mints a token; throws (naming the bad value) on an unknown scope, a bad team id or a lifetime above 900 s. */
 export async function mintToken(o: MintOptions): Promise<string> {
+  const problem = claimProblem(o.teamId, o.scopes);
+  if (problem) throw new Error(problem);
+  const ttl = o.lifetimeSeconds ?? MAX_TOKEN_LIFETIME_S;
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_LIFETIME_S)
+    throw new Error(`ttl ${ttl} is not a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_S} (the cap)`);
   const iat = o.nowSeconds ?? Math.floor(Date.now() / 1000);
   const claims: Record<string, unknown> = { team_id: o.teamId, scopes: o.scopes };
   if (o.runId) claims.run_id = o.runId;
@@ -30,7 +36,7 @@ export async function mintToken(o: MintOptions): Promise<string> {
     .setIssuer("warden")
     .setAudience("warden")
     .setIssuedAt(iat)
-    .setExpirationTime(iat + (o.lifetimeSeconds ?? 900));
+    .setExpirationTime(iat + ttl);
   if (o.sub) jwt.setSubject(o.sub);
   return jwt.sign(new TextEncoder().encode(o.secret));
 }

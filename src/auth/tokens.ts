@@ -17,7 +17,20 @@ export type Scope = (typeof SCOPES)[number];
 
 export const MAX_TOKEN_LIFETIME_S = 900;
 export const CLOCK_TOLERANCE_S = 30;
+/** a team id is one memory-namespace segment (`team/<team_id>/…`): 1–128 of A-Z a-z 0-9 _ . : @ + - */
+export const TEAM_ID_PATTERN = /^[A-Za-z0-9_.:@+-]{1,128}$/;
 const idClaim = z.string().min(1).max(128);
+
+/** What is wrong with a token's team id and scopes, naming the bad value; null when both are valid. */
+export function claimProblem(teamId: unknown, scopes: unknown): string | null {
+  if (typeof teamId !== "string" || !TEAM_ID_PATTERN.test(teamId) || teamId === "." || teamId === "..")
+    return `team_id ${JSON.stringify(teamId)} is not 1-128 characters of A-Z a-z 0-9 _ . : @ + -`;
+  if (!Array.isArray(scopes)) return "scopes must be an array";
+  const unknown = scopes.filter((s) => !(SCOPES as readonly unknown[]).includes(s));
+  if (unknown.length > 0)
+    return `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(", ")} (known: ${SCOPES.join(", ")})`;
+  return null;
+}
 
 const Claims = z.object({
   iat: z.number(),
@@ -100,6 +113,9 @@ export function createTokenVerifier(keys: string | SigningKey[], opts: VerifierO
       if (e instanceof joseErrors.JWTClaimValidationFailed) return err(`token claim "${e.claim}" is invalid`);
       return err("token is malformed or its signature does not verify");
     }
+    const p = payload as { team_id?: unknown; scopes?: unknown };
+    const problem = claimProblem(p.team_id, p.scopes);
+    if (problem) return err(`token refused: ${problem}`);
     const claims = Claims.safeParse(payload);
     if (!claims.success) return err("token lacks team_id or valid scopes");
     const { iat, exp } = claims.data;

@@ -134,8 +134,18 @@ export async function applyRateLimits(
   return spend(deps.rateLimiter, buckets, now, failsOpen(req.method, cls));
 }
 
-/** Requires the principal `authenticate` verified, one of `scopes`, and room in the route class's rate limits. */
+/**
+ * Requires the principal `authenticate` verified, one of `scopes`, and room in the route class's rate limits. The
+ * handler carries its scopes (`SCOPES_OF`), so the OpenAPI document lists them per route (`documentScopes`).
+ */
 export function requireScope(...scopes: Scope[]): MiddlewareHandler<FeatureEnv<unknown>> {
+  return Object.assign(scopeCheck(scopes), { [SCOPES_OF]: scopes });
+}
+
+/** The property under which requireScope's handler carries the scopes it accepts. */
+export const SCOPES_OF = Symbol("warden.scopes");
+
+function scopeCheck(scopes: Scope[]): MiddlewareHandler<FeatureEnv<unknown>> {
   return async (c, next) => {
     const principal = c.get("principal");
     if (!principal)

@@ -41,6 +41,8 @@ export interface PolicyStore {
   activateProfile(teamId: string, version: number, now: number): Promise<boolean>;
   /** the team's mode ceiling; "enforce" (no restriction) when never lowered */
   modeCeiling(teamId: string): Promise<MemrlMode>;
+  /** why the ceiling is what it is (a demotion names its rollback trigger); null when never set */
+  modeCeilingReason(teamId: string): Promise<{ ceiling: MemrlMode; reason: string; updated_at: number } | null>;
   setModeCeiling(teamId: string, ceiling: MemrlMode, reason: string, now: number): Promise<void>;
   /** stores an admin's pending ceiling change (version max + 1) and returns its version */
   addCeilingRequest(teamId: string, ceiling: MemrlMode, requestedBy: string, now: number): Promise<number>;

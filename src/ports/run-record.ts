@@ -1,5 +1,8 @@
 // Port: the durable, queryable D1 record of runs (index, work orders, attempts, approval events, dead letters, audit).
 
+/** The approval_event reason of a gate aborted by stopping its run: not a human approval (GET /v1/metrics). */
+export const STOP_ABORT_REASON = "run stopped";
+
 /** Rows for the D1 record; one command's rows are written in one db.batch(). */
 export type RecordOp =
   | {
@@ -24,7 +27,26 @@ export type RecordOp =
         goal: string;
         status: string;
         body: unknown;
+        skill: string | null;
         created_at: number;
+        updated_at: number;
+      };
+    }
+  | {
+      t: "gate";
+      row: {
+        gate_id: string;
+        team_id: string;
+        run_id: string;
+        op_id: string;
+        policy_key: string;
+        kind: string;
+        status: string;
+        opened_by: string;
+        opened_at: number;
+        deadline_at: number | null;
+        decided_by: string | null;
+        decided_at: number | null;
         updated_at: number;
       };
     }

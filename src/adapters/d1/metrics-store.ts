@@ -1,8 +1,9 @@
 // MetricsStore over D1 (drizzle, typed rows): every GET /v1/metrics counter for one team in one db.batch of reads.
 // Conditional sums (`sum(x = 'a')`) have no builder operator, so they are `sql` expressions over typed columns.
-import { and, asc, count, desc, eq, gte, isNotNull, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNotNull, notExists, notInArray, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MetricsStore } from "../../ports/metrics-store";
+import { STOP_ABORT_REASON } from "../../ports/run-record";
 import { decisionCountsQuery } from "./policy-store";
 import {
   approvalEvents,
@@ -59,7 +60,13 @@ export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
             auto: countWhere(
               sql`${approvalEvents.decision} = 'auto_allow' OR (${approvalEvents.decision} = 'allow' AND ${approvalEvents.approver} = 'policy')`,
             ),
-            human: countWhere(notInArray(approvalEvents.approver, AUTOMATIC_APPROVERS)),
+            // a gate aborted by stopping its run was decided by nobody: not a human approval
+            human: countWhere(
+              and(
+                notInArray(approvalEvents.approver, AUTOMATIC_APPROVERS),
+                sql`coalesce(${approvalEvents.reason}, '') <> ${STOP_ABORT_REASON}`,
+              ),
+            ),
           })
           .from(approvalEvents)
           .where(and(eq(approvalEvents.teamId, teamId), gte(approvalEvents.createdAt, since))),
@@ -73,6 +80,18 @@ export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
               isNotNull(gateMetrics.latencyMs),
               isNotNull(gateMetrics.decidedBy),
               notInArray(gateMetrics.decidedBy, AUTOMATIC_APPROVERS),
+              notExists(
+                db
+                  .select({ one: sql`1` })
+                  .from(approvalEvents)
+                  .where(
+                    and(
+                      eq(approvalEvents.teamId, gateMetrics.teamId),
+                      eq(approvalEvents.gateId, gateMetrics.gateId),
+                      eq(approvalEvents.reason, STOP_ABORT_REASON),
+                    ),
+                  ),
+              ),
             ),
           )
           .orderBy(asc(gateMetrics.latencyMs))

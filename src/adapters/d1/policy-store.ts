@@ -102,6 +102,11 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
       return (row?.ceiling as MemrlMode | undefined) ?? "enforce";
     },
 
+    async modeCeilingReason(teamId) {
+      const [row] = await db.select().from(teamModes).where(eq(teamModes.teamId, teamId));
+      return row ? { ceiling: row.ceiling as MemrlMode, reason: row.reason, updated_at: row.updatedAt } : null;
+    },
+
     async setModeCeiling(teamId, ceiling, reason, now) {
       await db
         .insert(teamModes)

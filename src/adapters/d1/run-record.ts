@@ -4,7 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { RecordOp, RunRecordStore } from "../../ports/run-record";
 import { auditInsert } from "./audit-log";
-import { approvalEvents, attempts, deadLetters, retryAdjustments, runs, workOrders } from "./schema";
+import { approvalEvents, attempts, deadLetters, gates, retryAdjustments, runs, workOrders } from "./schema";
 
 export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
   function statement(op: RecordOp): BatchItem<"sqlite"> {
@@ -41,6 +41,7 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
             goal: r.goal,
             status: r.status,
             body: r.body,
+            skill: r.skill,
             createdAt: r.created_at,
             updatedAt: r.updated_at,
           })
@@ -48,6 +49,37 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
             target: [workOrders.runId, workOrders.orderId],
             set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
             setWhere: sql`${workOrders.updatedAt} <= excluded.updated_at`,
+          });
+      }
+      case "gate": {
+        const r = op.row;
+        return db
+          .insert(gates)
+          .values({
+            gateId: r.gate_id,
+            teamId: r.team_id,
+            runId: r.run_id,
+            opId: r.op_id,
+            policyKey: r.policy_key,
+            kind: r.kind,
+            status: r.status,
+            openedBy: r.opened_by,
+            openedAt: r.opened_at,
+            deadlineAt: r.deadline_at,
+            decidedBy: r.decided_by,
+            decidedAt: r.decided_at,
+            updatedAt: r.updated_at,
+          })
+          .onConflictDoUpdate({
+            target: gates.gateId,
+            set: {
+              status: sql`excluded.status`,
+              decidedBy: sql`excluded.decided_by`,
+              decidedAt: sql`excluded.decided_at`,
+              updatedAt: sql`excluded.updated_at`,
+            },
+            // a decided gate never goes back to pending through a late retried write
+            setWhere: sql`${gates.status} = 'pending'`,
           });
       }
       case "attempt": {

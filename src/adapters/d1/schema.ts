@@ -19,7 +19,10 @@ export const runs = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("runs_team_created").on(t.teamId, t.createdAt)],
+  (t) => [
+    index("runs_team_created").on(t.teamId, t.createdAt),
+    index("runs_team_status_created").on(t.teamId, t.status, t.createdAt),
+  ],
 );
 
 export const workOrders = sqliteTable(
@@ -32,10 +35,38 @@ export const workOrders = sqliteTable(
     goal: text("goal").notNull(),
     status: text("status").notNull(),
     body: text("body", { mode: "json" }).notNull(),
+    /** the order's optional skill (WorkOrder v1 `skill`), matched by POST /v1/orders/lease-next */
+    skill: text("skill"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.orderId] })],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.orderId] }),
+    index("work_order_team_status_created").on(t.teamId, t.status, t.createdAt),
+  ],
+);
+
+/** the team-wide gate index (GET /v1/gates): one row per gate, status updated as it is decided */
+export const gates = sqliteTable(
+  "gate",
+  {
+    gateId: text("gate_id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    runId: text("run_id").notNull(),
+    opId: text("op_id").notNull(),
+    policyKey: text("policy_key").notNull(),
+    /** auto | soft | hard | deny */
+    kind: text("kind").notNull(),
+    /** pending | approved | auto_allowed | denied | aborted | skipped */
+    status: text("status").notNull(),
+    openedBy: text("opened_by").notNull(),
+    openedAt: integer("opened_at").notNull(),
+    deadlineAt: integer("deadline_at"),
+    decidedBy: text("decided_by"),
+    decidedAt: integer("decided_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("gate_team_status_opened").on(t.teamId, t.status, t.openedAt)],
 );
 
 export const attempts = sqliteTable(

@@ -8,10 +8,16 @@ export async function proposeDeploy(
   principal: Principal,
   target: DeployTarget,
   version: number,
+  context?: Record<string, unknown>,
 ) {
   const runId = await deps.runs.controlRunId(principal.teamId);
   // the control run belongs to the team, not to whichever run a token may be bound to
   const { run_id: _bound, task_id: _task, ...actor } = actorOf(principal);
-  const { value } = await callRun(deps.runs, runId, "propose_deploy", { actor, target, version });
+  const { value } = await callRun(deps.runs, runId, "propose_deploy", {
+    actor,
+    target,
+    version,
+    ...(context ? { context } : {}),
+  });
   return { version, status: "pending" as const, run_id: value.run_id, op_id: value.op_id, gate_id: value.gate_id };
 }

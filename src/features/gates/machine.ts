@@ -120,6 +120,8 @@ function decideOnOpen(host: GateHost, gate: Gate): void {
   if (gate.kind === "deny") {
     applyDecision(host, gate, "deny", "policy", null, gate.reason);
     ignore("deny gate");
+  } else if (early && gate.kind === "hard" && !early.note) {
+    ignore("a hard gate needs a note");
   } else if (early && early.approver !== gate.opened_by) {
     const why = `decided before the gate was armed (received ${early.received_at})`;
     applyDecision(host, gate, early.decision, early.approver, early.note, why);
@@ -199,7 +201,14 @@ export function decideGate(
     if (gate.decision === req.decision && gate.decided_by === req.approver) return gateView(host.run.run_id, gate);
     return { ok: false, error: { code: "conflict", message: `gate ${gate_id} is already ${gate.status}` } };
   }
+  if (gate.kind === "hard" && !req.note?.trim()) return noteRequired(gate);
   return gateView(host.run.run_id, applyDecision(host, gate, req.decision, req.approver, req.note, null));
+}
+
+/** A hard gate is decided by a human who says why: 400 naming `note`. */
+function noteRequired(gate: Gate): { ok: false; error: AppError } {
+  const message = `note is required to decide hard gate ${gate.gate_id} (${gate.policy_key})`;
+  return { ok: false, error: { code: "validation_failed", message, issues: [{ path: "note", message }] } };
 }
 
 /** A decision for a gate not armed yet: kept (once per gate) and applied when it opens. */

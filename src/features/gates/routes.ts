@@ -9,6 +9,7 @@ import { actorOf, callRun, runErrors } from "../runs";
 import { proposeDeploy } from "./deploy";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import type { GatesNeeds } from "./index";
+import { diffGateRules, mergeGateRules } from "./rule-diff";
 import { GateRuleSet } from "./rules";
 import {
   ApprovalResponse,
@@ -123,10 +124,45 @@ export const gatesRoutes = featureApp<GatesNeeds>()
   )
   .openapi(
     createRoute({
+      method: "patch",
+      path: "/v1/policy/gates",
+      tags: ["gates"],
+      summary:
+        "Merge gate rules: the body's rules replace the active rules of each policy_key they name; other keys stay. Pending behind a policy_deploy hard gate",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      request: { body: jsonBody(GateRuleSet) },
+      responses: {
+        202: jsonResponse(
+          DeployAccepted,
+          "the merged set stored as pending, with its diff; approve the gate to activate",
+        ),
+        ...errors,
+      },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const principal = c.get("principal");
+      const now = deps.clock.now();
+      const active = await deps.gateRules.get(principal.teamId, now);
+      const merged = { rules: mergeGateRules(active.rules, c.req.valid("json").rules) };
+      const checked = GateRuleSet.safeParse(merged);
+      if (!checked.success) {
+        const message = `the merged rule set is invalid: ${checked.error.issues[0]?.message ?? "see issues"}`;
+        throw new AppFailure({ code: "validation_failed", message, issues: [{ path: "rules", message }] });
+      }
+      const diff = diffGateRules(active.rules, merged.rules);
+      const version = await deps.gateRuleStore.addPending(principal.teamId, checked.data, now);
+      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff })), diff }, 202);
+    },
+  )
+  .openapi(
+    createRoute({
       method: "put",
       path: "/v1/policy/gates",
       tags: ["gates"],
-      summary: "Propose new gate rules: pending behind a policy_deploy hard gate on the team's control run",
+      summary:
+        "Replace the team's gate rules (PUT replaces the whole set: a key you leave out falls back to hard; PATCH merges): pending behind a policy_deploy hard gate",
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
       request: { body: jsonBody(GateRuleSet) },
@@ -136,7 +172,10 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const now = deps.clock.now();
-      const version = await deps.gateRuleStore.addPending(principal.teamId, c.req.valid("json"), now);
-      return c.json(await proposeDeploy(deps, principal, "gates", version), 202);
+      const proposed = c.req.valid("json");
+      const active = await deps.gateRules.get(principal.teamId, now);
+      const diff = diffGateRules(active.rules, proposed.rules);
+      const version = await deps.gateRuleStore.addPending(principal.teamId, proposed, now);
+      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff })), diff }, 202);
     },
   );

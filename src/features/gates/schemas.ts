@@ -27,6 +27,8 @@ export const GateViewSchema = z.object({
   decided_by: z.string().optional(),
   decided_at: z.int().optional(),
   note: z.string().optional(),
+  /** a policy_deploy gate's context: target, version and, for gate rules, the diff against the active rules */
+  context: z.record(z.string(), z.unknown()).optional(),
 });
 export const GateView = GateViewSchema.meta({
   id: "Gate",
@@ -107,6 +109,16 @@ export const DeployAccepted = z
     run_id: z.string(),
     op_id: z.string(),
     gate_id: z.string(),
+    diff: z
+      .object({
+        added: z.array(z.string()),
+        removed: z.array(z.string()),
+        changed: z.array(
+          z.object({ policy_key: z.string(), before: z.array(z.unknown()), after: z.array(z.unknown()) }),
+        ),
+      })
+      .optional()
+      .meta({ description: "gate rules: what the proposal changes against the active rules, per policy_key" }),
   })
   .meta({
     id: "DeployAccepted",

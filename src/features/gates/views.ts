@@ -23,6 +23,7 @@ export function gateView(runId: string, g: Gate) {
       decided_at: g.decided_at,
       note: g.note,
     }),
+    ...(g.policy_key === "policy_deploy" ? { context: g.context } : {}),
   };
 }
 

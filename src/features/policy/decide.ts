@@ -1,5 +1,12 @@
 // Use-case: decide retry/escalate for a failed step and hand the decision to the (batched) decision log.
 
+import {
+  isMemrlFailureClass,
+  isRunFailureClass,
+  RUN_FAILURE_CLASSES,
+  RUN_TO_MEMRL,
+} from "../../../contracts/failure-classes";
+import { FAILURE_CLASSES, type MemrlMode } from "../../../contracts/memrl-policy";
 import type { BufferedEventBus } from "../../adapters/queue/buffered-event-bus";
 import type { Principal } from "../../auth/tokens";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
@@ -15,7 +22,36 @@ export type DecideDeps = {
   newId: (prefix: string) => string;
 };
 
-export type DecideResult = Decision & { decision_id: string; profile: { team_id: string; version: number } };
+export type DecideResult = Decision & {
+  decision_id: string;
+  profile: { team_id: string; version: number };
+  /** the team's current mode ceiling (the effective mode is never above it) */
+  mode_ceiling: MemrlMode;
+  warnings?: string[];
+};
+
+/** A run-taxonomy class is decided as its MemRL class; an unknown class stays as sent (fail-closed) with a warning. */
+export function normalizeFailureClass(fc: string | undefined): {
+  failure_class: string | undefined;
+  warnings: string[];
+} {
+  if (fc === undefined || isMemrlFailureClass(fc)) return { failure_class: fc, warnings: [] };
+  if (isRunFailureClass(fc)) {
+    const mapped = RUN_TO_MEMRL[fc];
+    return {
+      failure_class: mapped,
+      warnings: [`failure_class "${fc}" is a run-taxonomy class: decided as MemRL class "${mapped}"`],
+    };
+  }
+  return {
+    failure_class: fc,
+    warnings: [
+      `unknown failure_class "${fc}": decided fail-closed and counted by the rollback matrix; MemRL classes: ` +
+        `${FAILURE_CLASSES.join(", ")}; run-taxonomy classes (mapped): ${RUN_FAILURE_CLASSES.join(", ")} ` +
+        "(GET /v1/policy/classes)",
+    ],
+  };
+}
 
 /** `defer` keeps the log write off the response path (ctx.waitUntil); it is called once per coalesced batch. */
 export async function decidePolicy(
@@ -25,6 +61,9 @@ export async function decidePolicy(
   now: number,
   defer: (work: Promise<unknown>) => void,
 ): Promise<DecideResult> {
+  const normalized = normalizeFailureClass(request.failure_class);
+  if (normalized.failure_class !== request.failure_class)
+    request = { ...request, failure_class: normalized.failure_class };
   const { compiled, ceiling } = await deps.policies.get(principal.teamId, now);
   const needsOverride = request.max_attempts === undefined && request.attempt !== undefined && !request.attempt_bucket;
   const maxAttemptsOverrides = needsOverride
@@ -58,5 +97,11 @@ export async function decidePolicy(
     { event_id: decision_id, type: "policy.decided", team_id: principal.teamId, occurred_at: now, decision: logged },
   ]);
   if (flush) defer(flush);
-  return { decision_id, ...decision, profile: { team_id: principal.teamId, version: compiled.version } };
+  return {
+    decision_id,
+    ...decision,
+    profile: { team_id: principal.teamId, version: compiled.version },
+    mode_ceiling: ceiling,
+    ...(normalized.warnings.length > 0 ? { warnings: normalized.warnings } : {}),
+  };
 }

@@ -53,15 +53,27 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       responses: {
         200: {
           ...jsonResponse(MemrlPolicyProfile, "the active profile; its version is in the X-Profile-Version header"),
-          headers: { "X-Profile-Version": { schema: { type: "integer" } } },
+          headers: {
+            "X-Profile-Version": { schema: { type: "integer" } },
+            "X-Mode-Ceiling": { schema: { type: "string" }, description: "off | observe | enforce" },
+            "X-Mode-Ceiling-Reason": {
+              schema: { type: "string" },
+              description: "why the ceiling is set: after a demotion, the rollback trigger with its value",
+            },
+          },
         },
         ...commonErrors,
       },
     }),
     async (c) => {
       const { deps } = c.env;
-      const { compiled } = await deps.policies.get(c.get("principal").teamId, deps.clock.now());
+      const teamId = c.get("principal").teamId;
+      const { compiled, ceiling } = await deps.policies.get(teamId, deps.clock.now());
       c.header("X-Profile-Version", String(compiled.version));
+      // the mode ceiling and, after a demotion, the trigger that lowered it (the profile body stays schema-valid)
+      c.header("X-Mode-Ceiling", ceiling);
+      const why = await deps.policyStore.modeCeilingReason(teamId);
+      if (why) c.header("X-Mode-Ceiling-Reason", why.reason.replaceAll(/[^\x20-\x7e]/g, "?"));
       return c.json(compiled.profile, 200);
     },
   )
@@ -125,8 +137,10 @@ export const policyRoutes = featureApp<PolicyNeeds>()
     }),
     async (c) => {
       const { deps } = c.env;
-      const { ceiling } = await deps.policies.get(c.get("principal").teamId, deps.clock.now());
-      return c.json({ ceiling }, 200);
+      const teamId = c.get("principal").teamId;
+      const { ceiling } = await deps.policies.get(teamId, deps.clock.now());
+      const why = await deps.policyStore.modeCeilingReason(teamId);
+      return c.json({ ceiling, ...(why ? { reason: why.reason, set_at: why.updated_at } : {}) }, 200);
     },
   )
   .openapi(

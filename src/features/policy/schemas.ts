@@ -1,5 +1,6 @@
 // Wire shapes of the policy routes (zod, with OpenAPI examples).
 import { z } from "zod";
+import { MemrlFailureClass, RunFailureClass } from "../../../contracts/failure-classes";
 import { Action, AttemptBucket, MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 
 const id = z.string().min(1).max(128);
@@ -7,7 +8,13 @@ const id = z.string().min(1).max(128);
 export const DecideBody = z
   .strictObject({
     memrl_mode: MemrlMode.optional(),
-    failure_class: z.string().min(1).max(64).optional(),
+    failure_class: z
+      .union([MemrlFailureClass, RunFailureClass, z.string().min(1).max(64)])
+      .optional()
+      .meta({
+        description:
+          "a MemRL class, or a run-taxonomy class (decided as its MemRL class); anything else is decided fail-closed with a warning",
+      }),
     attempt: z.int().min(0).max(1_000_000).optional(),
     max_attempts: z.int().min(-1_000_000).max(1_000_000).optional(),
     attempt_bucket: AttemptBucket.optional(),
@@ -32,6 +39,11 @@ export const DecideResponse = z
     reason: z.string(),
     selected_action: Action,
     profile: z.object({ team_id: z.string(), version: z.int() }),
+    mode_ceiling: MemrlMode.meta({ description: "the team's current mode ceiling (lowered by the rollback matrix)" }),
+    warnings: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "a run-taxonomy class that was mapped, or an unknown class (decided fail-closed)" }),
   })
   .meta({
     id: "DecideResponse",
@@ -46,6 +58,7 @@ export const DecideResponse = z
       reason: "enforce rule enforce.vibe_fail.middle (class vibe_fail, bucket middle, priority 100)",
       selected_action: "retry",
       profile: { team_id: "team-a", version: 0 },
+      mode_ceiling: "enforce",
     },
   });
 
@@ -97,8 +110,19 @@ export const ModeCeilingBody = z
   .meta({ id: "ModeCeilingRequest", example: { ceiling: "enforce" } });
 
 export const ModeCeilingView = z
-  .object({ ceiling: MemrlMode })
-  .meta({ id: "ModeCeiling", example: { ceiling: "observe" } });
+  .object({
+    ceiling: MemrlMode,
+    reason: z.string().optional().meta({ description: "why: the rollback trigger that lowered it, or the deploy" }),
+    set_at: z.int().optional(),
+  })
+  .meta({
+    id: "ModeCeiling",
+    example: {
+      ceiling: "observe",
+      reason: "rollback trigger escalation-rate: escalation_rate > 0.35 (value 0.5, 12 decisions in 24h)",
+      set_at: 1767225600000,
+    },
+  });
 
 export const ModeCeilingAccepted = z
   .object({

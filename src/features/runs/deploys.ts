@@ -22,7 +22,7 @@ export function proposeDeploy(
     openGate(gateHost(tx), {
       op_id,
       policy_key: "policy_deploy",
-      context: { target, version },
+      context: { ...cmd.context, target, version },
       subject: { type: "deploy", target, version },
       opener: cmd.actor.subject,
       rules: { version: 0, rules: [] },

@@ -1,6 +1,7 @@
 // Run lifecycle steps of the reducer (pure): create a run, who may touch it, its timers (tick), stop, and settling
 // it (a run ends when every order is settled and no gate is pending).
 import type { AppError } from "../../errors";
+import { STOP_ABORT_REASON } from "../../ports/run-record";
 import { applyDecision } from "../gates/domain";
 import { gateHost } from "./gate-ops";
 import type {
@@ -170,7 +171,7 @@ export function stop(tx: Tx, cmd: CommandOf<"stop">): Failure | RunOpReply<"stop
   for (const g of tx.allGates().sort((a, b) => a.seq - b.seq)) {
     if (g.status !== "pending") continue;
     aborted_gates.push(g.gate_id);
-    applyDecision(gateHost(tx), g, "approve_abort", cmd.actor.subject, cmd.reason, "run stopped");
+    applyDecision(gateHost(tx), g, "approve_abort", cmd.actor.subject, cmd.reason, STOP_ABORT_REASON);
   }
   tx.setStatus("STOPPED");
   endRun(

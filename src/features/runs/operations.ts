@@ -79,7 +79,12 @@ export const RUN_OPS = {
     reply: ApprovalResponse,
   },
   propose_deploy: {
-    request: withActor({ target: z.enum(DEPLOY_TARGETS), version: z.int() }),
+    request: withActor({
+      target: z.enum(DEPLOY_TARGETS),
+      version: z.int(),
+      /** what the approver sees besides target and version (e.g. a gate-rule diff) */
+      context: z.record(z.string(), z.unknown()).optional(),
+    }),
     reply: DeployAccepted,
   },
   stop: { request: withActor({ reason: z.string().nullable() }), reply: StopResponse },

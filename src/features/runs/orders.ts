@@ -57,6 +57,11 @@ export function addOrder(tx: Tx, cmd: CommandOf<"add_order">): Failure | RunOpRe
   return { order_id: created.order_id, status: created.status };
 }
 
+/** A lease refused for a while (back-off or a held lease): 409 with Retry-After in whole seconds (at least 1). */
+function backOff(message: string, waitMs: number): Failure {
+  return { ok: false, error: { code: "conflict", message, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } };
+}
+
 export function orderFor(tx: Tx, actor: Actor, orderId: string): Order | { ok: false; error: AppError } {
   const order = tx.order(orderId);
   if (!order) return notFound(`order ${orderId} not found`);
@@ -105,13 +110,17 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
   if (order.status === "LEASED") {
     const held = order.lease as NonNullable<Order["lease"]>;
     if (held.expires_at > tx.now)
-      return conflict(`order ${order.order_id} is leased until ${held.expires_at} (epoch ${held.epoch})`);
+      return backOff(
+        `order ${order.order_id} is leased until ${held.expires_at} (epoch ${held.epoch})`,
+        held.expires_at - tx.now,
+      );
     rescue(tx, order);
     order = tx.order(order.order_id) as Order;
   }
   if (order.status === "RETRY_WAIT") {
-    if ((order.not_before ?? 0) > tx.now)
-      return conflict(`order ${order.order_id} may be retried from ${order.not_before}`);
+    const notBefore = order.not_before ?? 0;
+    if (notBefore > tx.now)
+      return backOff(`order ${order.order_id} may be retried from ${notBefore}`, notBefore - tx.now);
   } else if (order.status !== "QUEUED") {
     const why = order.status === "GATED" ? ` (waiting on gate ${order.gate_id})` : "";
     return conflict(`order ${order.order_id} is ${order.status}${why}`);

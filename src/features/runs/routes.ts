@@ -102,7 +102,7 @@ export const runsRoutes = featureApp<RunsNeeds>()
       method: "post",
       path: "/v1/runs/{run_id}/orders",
       tags: ["runs"],
-      summary: "Post a work order (WorkOrder v1, plus an optional skill); idempotent by order_id",
+      summary: "Post a work order (WorkOrder v1, with its optional skill); idempotent by order_id",
       security: bearer,
       middleware: [requireScope("runs:write")] as const,
       request: { params: RunParams, body: jsonBody(OrderBody) },

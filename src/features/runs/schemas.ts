@@ -108,10 +108,7 @@ export const ExplainExit = z
   })
   .meta({ id: "ExplainExit" });
 
-export const OrderBody = WorkOrderV1.extend({
-  /** Warden extension: the skill this order exercises (for learning); not part of WorkOrder v1 */
-  skill: z.string().min(1).max(128).optional(),
-}).meta({
+export const OrderBody = WorkOrderV1.meta({
   id: "WorkOrderRequest",
   example: {
     order_id: "ord-1",

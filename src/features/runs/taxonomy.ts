@@ -1,21 +1,13 @@
 // The retry taxonomy (what each failure class gets: back-off retries, a gate, a dead letter or a replan) combined
 // with the MemRL decision and the run's policy-memory snapshot: the next step after a failed attempt.
 
+import { RUN_FAILURE_CLASSES, RUN_TO_MEMRL } from "../../../contracts/failure-classes";
 import type { MemrlMode } from "../../../contracts/memrl-policy";
 import { FAILURE_CLASSES, type FailureClass } from "../../../contracts/memrl-policy";
 import { type CompiledProfile, type Decision, decide } from "../policy/domain";
 import type { PolicySnapshot } from "./snapshot";
 
-export const TAXONOMY_CLASSES = [
-  "rate_limit",
-  "transient",
-  "timeout",
-  "schema_invalid",
-  "wrong_value",
-  "capability_missing",
-  "tool_error",
-  "budget_exceeded",
-] as const;
+export const TAXONOMY_CLASSES = RUN_FAILURE_CLASSES;
 export type TaxonomyClass = (typeof TAXONOMY_CLASSES)[number];
 
 type TaxonomyRule =
@@ -30,14 +22,14 @@ type TaxonomyRule =
  * decision is asked with, so a team's MemRL profile applies to taxonomy classes too.
  */
 export const TAXONOMY: Record<TaxonomyClass, TaxonomyRule> = {
-  rate_limit: { kind: "retry", backoff_ms: [1000, 4000, 10000], max_retries: 3, memrl: "phase_stall" },
-  transient: { kind: "retry", backoff_ms: [1000, 4000, 10000], max_retries: 3, memrl: "phase_stall" },
-  timeout: { kind: "retry", backoff_ms: [1000, 4000], max_retries: 2, memrl: "phase_timeout" },
-  tool_error: { kind: "retry", backoff_ms: [1000, 4000], max_retries: 2, memrl: "phase_exit_error" },
-  schema_invalid: { kind: "gate", policy_key: "schema_invalid", max_retries: 1, memrl: "vibe_fail" },
-  wrong_value: { kind: "dead_letter", memrl: "vibe_fail" },
-  capability_missing: { kind: "replan", memrl: "crank_blocked" },
-  budget_exceeded: { kind: "retry", backoff_ms: [0], max_retries: 1, memrl: "crank_partial" },
+  rate_limit: { kind: "retry", backoff_ms: [1000, 4000, 10000], max_retries: 3, memrl: RUN_TO_MEMRL.rate_limit },
+  transient: { kind: "retry", backoff_ms: [1000, 4000, 10000], max_retries: 3, memrl: RUN_TO_MEMRL.transient },
+  timeout: { kind: "retry", backoff_ms: [1000, 4000], max_retries: 2, memrl: RUN_TO_MEMRL.timeout },
+  tool_error: { kind: "retry", backoff_ms: [1000, 4000], max_retries: 2, memrl: RUN_TO_MEMRL.tool_error },
+  schema_invalid: { kind: "gate", policy_key: "schema_invalid", max_retries: 1, memrl: RUN_TO_MEMRL.schema_invalid },
+  wrong_value: { kind: "dead_letter", memrl: RUN_TO_MEMRL.wrong_value },
+  capability_missing: { kind: "replan", memrl: RUN_TO_MEMRL.capability_missing },
+  budget_exceeded: { kind: "retry", backoff_ms: [0], max_retries: 1, memrl: RUN_TO_MEMRL.budget_exceeded },
 };
 
 /** A MemRL failure class reported directly: retried like a transient error, at most 3 attempts by default. */

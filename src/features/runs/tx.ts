@@ -75,7 +75,9 @@ export class Tx {
   }
   putGate(gate: Gate) {
     this.gates ??= { ...this.base.gates };
+    const before = this.gates[gate.gate_id];
     this.gates[gate.gate_id] = gate;
+    if (!before || before.status !== gate.status) this.record({ t: "gate", row: gateRow(this.run, gate, this.now) });
   }
   putEarly(e: EarlyApproval) {
     this.early ??= { ...this.base.early };
@@ -174,8 +176,26 @@ export const orderRow = (run: RunMeta, o: Order) => ({
   goal: o.goal,
   status: o.status,
   body: o.body,
+  skill: skillOf(run, o),
   created_at: o.created_at,
   updated_at: o.updated_at,
+});
+
+/** the gate's row in the team-wide gate index (GET /v1/gates) */
+export const gateRow = (run: RunMeta, g: Gate, now: number) => ({
+  gate_id: g.gate_id,
+  team_id: run.team_id,
+  run_id: run.run_id,
+  op_id: g.op_id,
+  policy_key: g.policy_key,
+  kind: g.kind,
+  status: g.status,
+  opened_by: g.opened_by,
+  opened_at: g.opened_at,
+  deadline_at: g.deadline_at,
+  decided_by: g.decided_by,
+  decided_at: g.decided_at,
+  updated_at: now,
 });
 
 export const skillOf = (run: RunMeta, order: Order): string | null =>

@@ -318,6 +318,7 @@ describe("rollback matrix", () => {
       action: { from: "enforce", to: "observe" },
     });
     expect(await deps.policyStore.modeCeiling("team-rb1")).toBe("observe");
+    expect((await deps.policyStore.modeCeilingReason("team-rb1"))?.reason).toContain("enforce_escalation_rate_high");
     expect((await deps.policies.get("team-rb1", now)).ceiling).toBe("observe");
     const audit = await rows<{ actor: string; metadata: string }>(
       "SELECT actor, metadata FROM audit_log WHERE team_id = 'team-rb1' AND action = 'policy.rollback'",
