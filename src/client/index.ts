@@ -1,15 +1,11 @@
 // The typed Warden client for Node, Deno, browsers and agents: `hono/client` over the app's route types, plus local token minting.
 import { hc } from "hono/client";
-import type { FeatureRoutes } from "./app-type.ts";
+import type { Api } from "./app-type.ts";
 
 export { type MintOptions, mintToken } from "../auth/mint.ts";
 export type { Scope } from "../auth/tokens.ts";
 export * from "./pending.ts";
-
-type ClientOf<T> = ReturnType<typeof hc<T>>;
-type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-/** One client over every feature's routes (all mounted at "/"): `api.v1.runs.$post({ json })`, fully typed. */
-export type Api = Intersect<FeatureRoutes extends infer R ? (R extends unknown ? ClientOf<R> : never) : never>;
+export type { Api };
 
 export type ClientOptions = { baseUrl: string; token?: string; fetch?: typeof fetch; headers?: Record<string, string> };
 
@@ -22,15 +18,17 @@ export function createApi(o: ClientOptions): Api {
 
 /** An error answer: the wire envelope's code and message, with the HTTP status (0 when the server was unreachable). */
 export class WardenError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly requestId?: string,
-    readonly details?: unknown,
-  ) {
+  readonly status: number;
+  readonly code: string;
+  readonly requestId: string | undefined;
+  readonly details: unknown;
+  constructor(status: number, code: string, message: string, requestId?: string, details?: unknown) {
     super(message);
     this.name = "WardenError";
+    this.status = status;
+    this.code = code;
+    this.requestId = requestId;
+    this.details = details;
   }
 }
 
