@@ -10,7 +10,6 @@ import type { metricsRoutes } from "../features/metrics/routes";
 import type { policyRoutes } from "../features/policy/routes";
 import type { runsRoutes } from "../features/runs/routes";
 
-// biome-ignore lint/suspicious/noExplicitAny: the constraint of hc<T> itself
 type ClientOf<T extends Hono<any, any, any>> = ReturnType<typeof hc<T>>;
 
 /** Every feature is mounted at "/", so one client over all of them is the intersection of their clients. */
