@@ -1,7 +1,7 @@
 // Writes test/fixtures/golden/ from RecordGen's recipe (`npx tsx demo/write-golden.ts`); a test fails when they drift.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { goldenCases } from "./health/golden";
+import { goldenCases } from "./health/golden.ts";
 
 const dir = join(import.meta.dirname, "../test/fixtures/golden");
 mkdirSync(dir, { recursive: true });

@@ -1,9 +1,9 @@
 // The Health DAG as pure steps: extractor → JsonRestyler → SchemaGuard (one stricter re-prompt on schema_invalid) → Persister → Verifier.
-import type { ExtractOptions, Extractor } from "./extractor";
-import { restyle } from "./restyler";
-import type { GoldenCase } from "./schema";
-import { type Finding, schemaGuard } from "./schema-guard";
-import { type Persisted, persistRecord, verify } from "./verifier";
+import type { ExtractOptions, Extractor } from "./extractor.ts";
+import { restyle } from "./restyler.ts";
+import type { GoldenCase } from "./schema.ts";
+import { type Finding, schemaGuard } from "./schema-guard.ts";
+import { type Persisted, persistRecord, verify } from "./verifier.ts";
 
 export type Attempt = {
   strict: boolean;

@@ -1,5 +1,5 @@
 // The deterministic rule-based Extractor: labelled lines → ExtractorLLM output v1; ignores any instruction in the text.
-import { CODE_PATTERN, type Doc, type ExtractorOutput, type Field, type Truth } from "./schema";
+import { CODE_PATTERN, type Doc, type ExtractorOutput, type Field, type Truth } from "./schema.ts";
 
 export type MemoryHint = { id: string; text: string };
 export type ExtractOptions = { strict?: boolean; memories?: readonly MemoryHint[] };

@@ -1,6 +1,6 @@
 // The golden set (12 documents from RecordGen's recipe), the jailbreak set, and the demo's two deliberately hard documents.
-import { GOLDEN_RECIPE, recordGen } from "./recordgen";
-import type { GoldenCase } from "./schema";
+import { GOLDEN_RECIPE, recordGen } from "./recordgen.ts";
+import type { GoldenCase } from "./schema.ts";
 
 export const goldenCases = (): GoldenCase[] => GOLDEN_RECIPE.map((r) => recordGen(r.kind, r.noise, r.seed));
 

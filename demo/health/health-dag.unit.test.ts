@@ -2,14 +2,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runDag } from "./dag";
-import { type Extractor, ruleExtractor } from "./extractor";
-import { goldenCases, hardCases, jailbreakCases } from "./golden";
-import { recordGen } from "./recordgen";
-import { restyle } from "./restyler";
-import type { GoldenCase, Truth } from "./schema";
-import { schemaGuard } from "./schema-guard";
-import { persistRecord, verify } from "./verifier";
+import { runDag } from "./dag.ts";
+import { type Extractor, ruleExtractor } from "./extractor.ts";
+import { goldenCases, hardCases, jailbreakCases } from "./golden.ts";
+import { recordGen } from "./recordgen.ts";
+import { restyle } from "./restyler.ts";
+import type { GoldenCase, Truth } from "./schema.ts";
+import { schemaGuard } from "./schema-guard.ts";
+import { persistRecord, verify } from "./verifier.ts";
 
 const GOLDEN_DIR = join(import.meta.dirname, "../../test/fixtures/golden");
 const fixtures = (): GoldenCase[] =>

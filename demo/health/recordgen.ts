@@ -1,5 +1,5 @@
 // RecordGen: seeded synthetic invoice/ticket/status documents with their ground truth, at low/med/high noise.
-import type { Doc, GoldenCase, Kind, Noise, Truth } from "./schema";
+import type { Doc, GoldenCase, Kind, Noise, Truth } from "./schema.ts";
 
 /** mulberry32: a tiny seeded PRNG, so the same seed always yields the same document. */
 export function seeded(seed: number): () => number {

@@ -1,5 +1,5 @@
 // JsonRestyler: normalises an extractor's JSON towards the schema (trim, numeric strings, unambiguous dates); adds no facts.
-import { parseAmount, parseDate } from "./extractor";
+import { parseAmount, parseDate } from "./extractor.ts";
 
 /** Parses a string answer (LLMs may wrap JSON in a code fence); returns the value untouched when it is not a string. */
 function parsed(raw: unknown): unknown {

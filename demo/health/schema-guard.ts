@@ -1,5 +1,5 @@
 // SchemaGuard (seed 003 §10): checks extractor output against the schema and the ground truth; classifies the failure.
-import { CODE_PATTERN, FIELDS, type Field, isIsoDate, type Truth } from "./schema";
+import { CODE_PATTERN, FIELDS, type Field, isIsoDate, type Truth } from "./schema.ts";
 
 export type Reason = "missing_field" | "wrong_type" | "wrong_value" | "extra_field" | "pattern_mismatch";
 export type Finding = { path: string; reason: Reason };

@@ -1,6 +1,6 @@
 // Persister's summary and the Verifier: a canonical digest of what was persisted, checked against the accepted output.
 import { createHash } from "node:crypto";
-import type { Doc, Truth } from "./schema";
+import type { Doc, Truth } from "./schema.ts";
 
 /** JSON with sorted keys, so equal values always serialise (and hash) the same. */
 export function canonicalJson(value: unknown): string {
