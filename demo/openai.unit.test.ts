@@ -17,12 +17,20 @@ describe("openAiExtractor", () => {
   const c = goldenCases()[0] as GoldenCase;
 
   it("asks the configured base URL at temperature 0, in JSON-schema mode, with at most 200 output tokens", async () => {
-    const { f, calls } = fakeFetch({ choices: [{ message: { content: '{"extracted_fields":{},"used_mem_ids":[]}' } }], usage: { prompt_tokens: 120, completion_tokens: 12 } });
+    const { f, calls } = fakeFetch({
+      choices: [{ message: { content: '{"extracted_fields":{},"used_mem_ids":[]}' } }],
+      usage: { prompt_tokens: 120, completion_tokens: 12 },
+    });
     const ex = openAiExtractor({ apiKey: "k", baseUrl: "http://llm.local/v1/", fetch: f });
     const r = await ex(c.doc, { memories: [{ id: "mem_1", text: "invoice hint" }] });
     expect(calls[0]?.url).toBe("http://llm.local/v1/chat/completions");
     expect(calls[0]?.headers.authorization).toBe("Bearer k");
-    expect(calls[0]?.body).toMatchObject({ model: "gpt-4o-mini", temperature: 0, max_tokens: 200, response_format: { type: "json_schema" } });
+    expect(calls[0]?.body).toMatchObject({
+      model: "gpt-4o-mini",
+      temperature: 0,
+      max_tokens: 200,
+      response_format: { type: "json_schema" },
+    });
     expect(calls[0]?.body.response_format.json_schema.schema.required).toEqual(["extracted_fields", "used_mem_ids"]);
     expect(calls[0]?.body.messages[1].content).toContain("[mem_1] invoice hint");
     expect(r).toEqual({ output: '{"extracted_fields":{},"used_mem_ids":[]}', tokens_in: 120, tokens_out: 12 });
