@@ -8,7 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pendingCalls, rawFetcher } from "../src/client/index.ts";
+import { runHealthDag } from "../demo/driver.ts";
+// @ts-expect-error plain ESM helper shared with scripts/start.mjs
+import { readDevVars } from "../scripts/dev-vars.mjs";
+import { createApi, mintToken, pendingCalls, rawFetcher, unwrap } from "../src/client/index.ts";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "cli/warden.mjs");
@@ -436,5 +439,37 @@ describe("warden against the real local server (npm start)", () => {
     const minted = await warden(["token", "mint", "--team-id", "t-cli-e2e", "--scopes", "memory:read"]);
     const r = await warden(["runs", "start", "--goal", "x"], { WARDEN_URL: url, WARDEN_TOKEN: minted.stdout.trim() });
     expect(r.code).toBe(3);
+  });
+
+  it("npm run demo's driver: the golden set passes, schema_invalid is gated and re-prompted once, wrong_value is dead-lettered", async () => {
+    const secret = (readDevVars(join(root, ".dev.vars")) as { WARDEN_JWT_SECRET: string }).WARDEN_JWT_SECRET;
+    const teamId = "t-cli-demo";
+    const worker = await mintToken({
+      secret,
+      teamId,
+      sub: "orchestrator",
+      scopes: ["runs:read", "runs:write", "memory:read", "memory:write", "events:write"],
+    });
+    const approver = await mintToken({ secret, teamId, sub: "approver", scopes: ["runs:read", "approvals:decide"] });
+    const s = await runHealthDag({ baseUrl: url, teamId, workerToken: worker, approverToken: approver });
+    expect(s).toMatchObject({ documents: 14, passed: 13, reprompts: 1, status: "DEAD_LETTER" });
+    expect(s.gates).toEqual([expect.objectContaining({ doc_id: "hard-note-2001", policy_key: "schema_invalid" })]);
+    expect(s.dead_letters).toEqual([
+      expect.objectContaining({ doc_id: "hard-euro-2002", failure_class: "wrong_value" }),
+    ]);
+    expect(s.used_mem_ids.length).toBeGreaterThan(0);
+    // The server's own record agrees: one dead letter for that order, and the gate approved by the other identity.
+    const view = await unwrap(
+      createApi({ baseUrl: url, token: worker }).v1.runs[":run_id"].$get({ param: { run_id: s.run_id } }),
+    );
+    expect(view.dead_letters.map((d) => d.order_id)).toEqual(["extract-hard-euro-2002"]);
+    const exit = await unwrap(
+      createApi({ baseUrl: url, token: worker }).v1.runs[":run_id"]["explain-exit"].$get({
+        param: { run_id: s.run_id },
+      }),
+    );
+    expect(exit.gates.map((g: { policy_key: string; status: string }) => [g.policy_key, g.status])).toEqual([
+      ["schema_invalid", "approved"],
+    ]);
   });
 });
