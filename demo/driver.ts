@@ -105,8 +105,7 @@ export async function runHealthDag(o: DemoOptions): Promise<DemoSummary> {
           namespaces: [ns],
           output_schema_id: "extractor-output.v1",
           timeout_sec: 60,
-          skill: "extract",
-        } as never,
+        },
       }),
     );
     for (let n = 1; ; n++) {
@@ -144,7 +143,7 @@ export async function runHealthDag(o: DemoOptions): Promise<DemoSummary> {
             output: verdict.pass
               ? { fields: verdict.fields, used_mem_ids: verdict.used_mem_ids }
               : { findings: verdict.findings },
-          } as never,
+          },
         }),
       );
       if (verdict.pass) {
@@ -227,7 +226,7 @@ export async function runHealthDag(o: DemoOptions): Promise<DemoSummary> {
             context: c.doc.kind,
           };
         }),
-      } as never,
+      },
     }),
   );
   summary.status = (await unwrap(R.$get({ param: { run_id: runId } }))).status;
