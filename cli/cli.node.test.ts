@@ -412,6 +412,8 @@ describe("warden against the real local server (npm start)", () => {
         "task.failed",
         "--run-id",
         "run_ext_1",
+        "--task-id",
+        "task_1",
         "--skill",
         "extract",
         "--reason",
