@@ -88,6 +88,18 @@ module.exports = {
       to: { path: "^src/adapters/" },
     },
     {
+      name: "client-is-portable",
+      comment:
+        "The typed client (src/client, the package's ./client export) runs in Node and browsers: it reaches the " +
+        "routes only through type-only imports, never the Worker's runtime code, storage or cloudflare:*.",
+      severity: "error",
+      from: { path: "^src/client/" },
+      to: {
+        path: "^(cloudflare:|drizzle-orm|src/(features|adapters|deps|http|index|app)|durable-objects/)",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       name: "production-not-bench",
       comment: "Nothing in the production Worker imports the bench (its hooks live in bench/worker.ts).",
       severity: "error",

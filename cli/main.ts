@@ -1,0 +1,561 @@
+// The `warden` CLI: every agent decision point of the API as a command (commander), over the typed client.
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+// @ts-expect-error plain ESM helper shared with scripts/start.mjs and scripts/token.ts
+import { readDevVars } from "../scripts/dev-vars.mjs";
+import {
+  createApi,
+  mintToken,
+  pendingCalls,
+  rawFetcher,
+  type Scope,
+  unwrap,
+  WardenError,
+} from "../src/client/index.ts";
+import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, progress, spinning } from "./io.ts";
+
+export const ALL_SCOPES: Scope[] = [
+  "policy:decide",
+  "policy:admin",
+  "runs:read",
+  "runs:write",
+  "approvals:decide",
+  "memory:read",
+  "memory:write",
+  "events:write",
+];
+
+type Globals = { url: string; token?: string; pretty?: boolean; team?: string };
+
+const int = (v: string) => {
+  if (!/^-?\d+$/.test(v)) throw new InvalidArgumentError("not an integer");
+  return Number(v);
+};
+const list = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+const jsonArg = (v: string) => {
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw new InvalidArgumentError("not valid JSON");
+  }
+};
+function readJsonFile(path: string): unknown {
+  if (!existsSync(path)) throw new CliExit(EXIT.usage, `no such file: ${path}`);
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    throw new CliExit(EXIT.usage, `${path} is not valid JSON`);
+  }
+}
+/** Drops undefined values, so flags that were not given are not sent. */
+const defined = <T extends Record<string, unknown>>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
+
+/** The session kind of seed 002: WARDEN_AGENT_ID → warden.agent.<id>; WARDEN_SESSION_KIND; else warden.operator. */
+export function sessionKind(env: NodeJS.ProcessEnv = process.env): string {
+  const agent = env.WARDEN_AGENT_ID?.trim().toLowerCase();
+  if (agent) return `warden.agent.${agent}`;
+  return env.WARDEN_SESSION_KIND?.trim() || "warden.operator";
+}
+/** A need is only ever sent as a digest. */
+export const fingerprint = (need: string) => `sha256:${createHash("sha256").update(need).digest("hex")}`;
+
+async function tokenFor(g: Globals): Promise<string> {
+  const given = g.token ?? process.env.WARDEN_TOKEN;
+  if (given) return given;
+  if (existsSync(".dev.vars")) {
+    const { WARDEN_JWT_SECRET } = readDevVars(".dev.vars") as { WARDEN_JWT_SECRET?: string };
+    if (WARDEN_JWT_SECRET)
+      return mintToken({
+        secret: WARDEN_JWT_SECRET,
+        teamId: g.team ?? process.env.WARDEN_TEAM ?? "team-local",
+        scopes: ALL_SCOPES,
+        sub: process.env.WARDEN_SUB ?? "warden-cli",
+      });
+  }
+  throw new CliExit(
+    EXIT.auth,
+    "no token: set WARDEN_TOKEN (or --token), or run where .dev.vars holds WARDEN_JWT_SECRET",
+  );
+}
+
+export function buildProgram(): Command {
+  const program = new Command("warden")
+    .description("Warden's command line: decisions, gates, leases, memory and learning for agent runs")
+    .addOption(new Option("--url <url>", "Warden base URL").env("WARDEN_URL").default("http://localhost:8787"))
+    .addOption(new Option("--token <jwt>", "bearer token").env("WARDEN_TOKEN"))
+    .addOption(new Option("--team <team_id>", "team for a locally minted token").env("WARDEN_TEAM"))
+    .option("--pretty", "human-readable tables instead of JSON")
+    .addHelpText("after", EXIT_HELP)
+    .exitOverride()
+    .showHelpAfterError(false);
+
+  const globals = (cmd: Command) => cmd.optsWithGlobals() as Globals;
+  const api = async (cmd: Command) => createApi({ baseUrl: globals(cmd).url, token: await tokenFor(globals(cmd)) });
+  const pending = async (cmd: Command) => pendingCalls(rawFetcher(globals(cmd).url, await tokenFor(globals(cmd))));
+  const out = (cmd: Command, v: unknown) => print(v, globals(cmd).pretty === true);
+  /** A pending-route answer → its body, or the same failures as the typed calls. */
+  const ok = <T>(r: { ok: boolean; status: number; body: T }): T => {
+    if (r.ok) return r.body;
+    const e = (r.body as { error?: { code?: string; message?: string } } | undefined)?.error;
+    throw new WardenError(r.status, e?.code ?? `http_${r.status}`, e?.message ?? `HTTP ${r.status}`);
+  };
+  const safe = <T>(p: Promise<T>) =>
+    p.catch((e) => {
+      throw e instanceof TypeError ? new WardenError(0, "unavailable", `server unreachable: ${e.message}`) : e;
+    });
+
+  // token
+  const token = program.command("token").description("capability tokens");
+  token
+    .command("mint")
+    .description("mint a local token from ./.dev.vars (HS256, ≤ 900 s); prints the token")
+    .requiredOption("--team-id <team_id>", "team the token belongs to")
+    .option("--scopes <list>", "comma-separated scopes", list, ALL_SCOPES)
+    .option("--sub <subject>", "caller identity (the approver name)")
+    .option("--run-id <run_id>")
+    .option("--task-id <task_id>")
+    .option("--persona-id <persona_id>")
+    .option("--ttl <seconds>", "lifetime, at most 900", int, 900)
+    .option("--json", "print {token, expires_at} instead of the bare token")
+    .action(async (o) => {
+      if (!existsSync(".dev.vars"))
+        throw new CliExit(EXIT.usage, "no .dev.vars here: run `npm start` once (it creates it)");
+      const { WARDEN_JWT_SECRET } = readDevVars(".dev.vars") as { WARDEN_JWT_SECRET?: string };
+      if (!WARDEN_JWT_SECRET) throw new CliExit(EXIT.usage, ".dev.vars has no WARDEN_JWT_SECRET");
+      const bad = (o.scopes as string[]).filter((s) => !(ALL_SCOPES as string[]).includes(s));
+      if (bad.length) throw new CliExit(EXIT.usage, `unknown scope(s): ${bad.join(", ")}`);
+      if (o.ttl < 1 || o.ttl > 900) throw new CliExit(EXIT.usage, "--ttl must be 1..900 seconds");
+      const now = Math.floor(Date.now() / 1000);
+      const jwt = await mintToken({
+        secret: WARDEN_JWT_SECRET,
+        teamId: o.teamId,
+        scopes: o.scopes,
+        sub: o.sub,
+        runId: o.runId,
+        taskId: o.taskId,
+        personaId: o.personaId,
+        lifetimeSeconds: o.ttl,
+        nowSeconds: now,
+      });
+      if (o.json) print({ token: jwt, expires_at: new Date((now + o.ttl) * 1000).toISOString() }, false);
+      else process.stdout.write(`${jwt}\n`);
+    });
+
+  // memory
+  const memory = program.command("memory").description("team memory: activate, write, query, import");
+  memory
+    .command("activate")
+    .description(
+      "session start (seed 002): stabilized routes, recent episodes, hints; records the episode with --outcome",
+    )
+    .option("--json", "JSON output (the default; kept for agents' muscle memory)")
+    .option("--query <text>", "what the session is about (used for hints)")
+    .option("--need <text>", "the need; sent only as its sha256 fingerprint")
+    .option("--need-fingerprint <digest>", "the need's digest, when already computed")
+    .addOption(
+      new Option("--outcome <outcome>", "record this session's episode").choices(["resolved", "escalated", "skipped"]),
+    )
+    .option("--command <command>", "the episode's command", "warden memory activate")
+    .option("--route-id <route_id>", "the route taken (default: the covered route, else 'unrouted')")
+    .option("--session-id <id>", "session id (default: a new uuid)")
+    .option("--diagnostic-codes <list>", "comma-separated diagnostic codes", list, [])
+    .action(async (o, cmd: Command) => {
+      const kind = sessionKind();
+      if (process.env.WARDEN_MEMORY === "0") {
+        out(cmd, {
+          disabled: true,
+          reason: "WARDEN_MEMORY=0",
+          session_kind: kind,
+          stabilized_routes: [],
+          recent_episodes: [],
+          hints: [],
+        });
+        return;
+      }
+      const a = await api(cmd);
+      const agentId = process.env.WARDEN_AGENT_ID?.trim().toLowerCase() || undefined;
+      const need = o.needFingerprint ?? (o.need ? fingerprint(o.need) : undefined);
+      const activation = await unwrap(
+        a.v1.memory.activate.$post({
+          json: defined({ session_kind: kind, agent_id: agentId, need_fingerprint: need, query: o.query }),
+        }),
+      );
+      let recorded: unknown;
+      if (o.outcome) {
+        recorded = await unwrap(
+          a.v1.sessions.events.$post({
+            json: {
+              schema: "phase_memory.ops_warden.session_event.v1",
+              session_kind: kind,
+              command: o.command,
+              outcome: o.outcome,
+              need_fingerprint: need ?? fingerprint(o.query ?? o.command),
+              route_id: o.routeId ?? activation.covered_route ?? "unrouted",
+              agent_id: agentId ?? (kind === "warden.operator" ? "operator" : kind),
+              session_id: o.sessionId ?? randomUUID(),
+              diagnostic_codes: o.diagnosticCodes,
+            },
+          }),
+        );
+      }
+      out(cmd, { session_kind: kind, ...activation, ...(recorded ? { recorded } : {}) });
+    });
+  memory
+    .command("write")
+    .description("store one memory (refused with exit 4 when it holds a secret, PII or a raw URL)")
+    .requiredOption("--namespace <ns>", "team/<team_id>/...")
+    .addOption(new Option("--class <class>").choices(["working", "episodic", "semantic", "kb"]).makeOptionMandatory())
+    .requiredOption("--text <text>")
+    .option("--tags <list>", "comma-separated tags", list)
+    .option("--metadata <json>", "JSON object", jsonArg)
+    .option("--pinned", "exempt from decay")
+    .action(async (o, cmd: Command) => {
+      const a = await api(cmd);
+      out(
+        cmd,
+        await unwrap(
+          a.v1.memory.$post({
+            json: defined({
+              namespace: o.namespace,
+              class: o.class,
+              text: o.text,
+              tags: o.tags,
+              metadata: o.metadata,
+              pinned: o.pinned,
+            }),
+          }),
+        ),
+      );
+    });
+  memory
+    .command("query")
+    .description("rank memories by similarity × importance × recency")
+    .requiredOption("--namespaces <list>", "comma-separated namespaces", list)
+    .requiredOption("--text <text>")
+    .option("--top-k <n>", "how many", int)
+    .option("--classes <list>", "comma-separated classes", list)
+    .action(async (o, cmd: Command) => {
+      const a = await api(cmd);
+      const r = await unwrap(
+        a.v1.memory.query.$post({
+          json: defined({ namespaces: o.namespaces, text: o.text, top_k: o.topK, classes: o.classes }),
+        }),
+      );
+      out(cmd, globals(cmd).pretty ? r.results : r);
+    });
+  memory
+    .command("import <file>")
+    .description(
+      "import rigid memory (charter/allowlist) from a JSON file {namespace, kind, entries[], replace?}; 100 entries a call",
+    )
+    .action(async (file: string, _o, cmd: Command) => {
+      const body = readJsonFile(file) as { namespace?: string; kind?: string; entries?: unknown[]; replace?: boolean };
+      if (!Array.isArray(body.entries)) throw new CliExit(EXIT.usage, `${file}: entries must be an array`);
+      const a = await api(cmd);
+      const bar = progress(body.entries.length, "importing");
+      const result = { imported: 0, ids: [] as string[], archived: [] as string[] };
+      for (let i = 0; i < body.entries.length || i === 0; i += 100) {
+        const chunk = body.entries.slice(i, i + 100);
+        const r = await unwrap(
+          a.v1.memory.import.$post({
+            json: { ...body, entries: chunk, replace: i === 0 ? body.replace : false } as never,
+          }),
+        );
+        result.imported += r.imported;
+        result.ids.push(...r.ids);
+        result.archived.push(...r.archived);
+        bar.tick(chunk.length);
+        if (body.entries.length === 0) break;
+      }
+      bar.end();
+      out(cmd, result);
+    });
+
+  // sessions
+  program
+    .command("sessions")
+    .description("ops-warden session episodes")
+    .command("record")
+    .description("record one session_event.v1 episode")
+    .requiredOption("--command <command>")
+    .addOption(new Option("--outcome <outcome>").choices(["resolved", "escalated", "skipped"]).makeOptionMandatory())
+    .option("--need <text>", "the need; sent only as its sha256 fingerprint")
+    .option("--need-fingerprint <digest>")
+    .requiredOption("--route-id <route_id>")
+    .option("--session-id <id>", "default: a new uuid")
+    .option("--agent-id <id>", "default: WARDEN_AGENT_ID or operator")
+    .option("--session-kind <kind>", "default: from WARDEN_AGENT_ID / WARDEN_SESSION_KIND")
+    .option("--diagnostic-codes <list>", "comma-separated", list, [])
+    .action(async (o, cmd: Command) => {
+      const need = o.needFingerprint ?? (o.need ? fingerprint(o.need) : undefined);
+      if (!need) throw new CliExit(EXIT.usage, "give --need or --need-fingerprint");
+      const a = await api(cmd);
+      out(
+        cmd,
+        await unwrap(
+          a.v1.sessions.events.$post({
+            json: {
+              schema: "phase_memory.ops_warden.session_event.v1",
+              session_kind: o.sessionKind ?? sessionKind(),
+              command: o.command,
+              outcome: o.outcome,
+              need_fingerprint: need,
+              route_id: o.routeId,
+              agent_id: o.agentId ?? (process.env.WARDEN_AGENT_ID?.trim().toLowerCase() || "operator"),
+              session_id: o.sessionId ?? randomUUID(),
+              diagnostic_codes: o.diagnosticCodes,
+            },
+          }),
+        ),
+      );
+    });
+
+  // runs
+  const runs = program.command("runs").description("runs: start, status, stop, explain-exit, trace-url, list");
+  runs
+    .command("start")
+    .description("start a run; prints {run_id, status, hints, policy_snapshot}")
+    .requiredOption("--goal <goal>")
+    .option("--template <template>")
+    .option("--skills <list>", "comma-separated skills", list)
+    .option("--budget-input-tokens <n>", "per-step input cap", int)
+    .option("--budget-output-tokens <n>", "per-step output cap", int)
+    .option("--budget-total-tokens <n>", "whole-run cap", int)
+    .action(async (o, cmd: Command) => {
+      const budget = defined({
+        input_tokens: o.budgetInputTokens,
+        output_tokens: o.budgetOutputTokens,
+        total_tokens: o.budgetTotalTokens,
+      });
+      const a = await api(cmd);
+      out(
+        cmd,
+        await unwrap(
+          a.v1.runs.$post({
+            json: defined({
+              goal: o.goal,
+              template: o.template,
+              skills: o.skills,
+              budget: Object.keys(budget).length ? budget : undefined,
+            }),
+          }),
+        ),
+      );
+    });
+  runs
+    .command("status <run_id>")
+    .description("the run: status, last steps, orders, gates, budget, dead letters")
+    .action(async (runId: string, _o, cmd: Command) => {
+      const a = await api(cmd);
+      out(cmd, await unwrap(a.v1.runs[":run_id"].$get({ param: { run_id: runId } })));
+    });
+  runs
+    .command("stop <run_id>")
+    .description("stop the run; open leases are revoked")
+    .option("--reason <reason>")
+    .action(async (runId: string, o, cmd: Command) => {
+      const a = await api(cmd);
+      out(
+        cmd,
+        await unwrap(
+          a.v1.runs[":run_id"].stop.$post({ param: { run_id: runId }, json: defined({ reason: o.reason }) }),
+        ),
+      );
+    });
+  runs
+    .command("explain-exit <run_id>")
+    .description("why the run ended: terminal step, decisions, gates, hints")
+    .action(async (runId: string, _o, cmd: Command) => {
+      const a = await api(cmd);
+      out(cmd, await unwrap(a.v1.runs[":run_id"]["explain-exit"].$get({ param: { run_id: runId } })));
+    });
+  runs
+    .command("trace-url <run_id>")
+    .description("a signed read-only Run Trace URL (POST /v1/views, ≤ 15 min)")
+    .action(async (runId: string, _o, cmd: Command) => {
+      const p = await pending(cmd);
+      out(cmd, ok(await safe(p.createView({ kind: "run", run_id: runId }))));
+    });
+  runs
+    .command("list")
+    .description("the team's runs (GET /v1/runs)")
+    .option("--status <status>")
+    .option("--cursor <cursor>")
+    .action(async (o, cmd: Command) => {
+      const p = await pending(cmd);
+      const r = ok(await safe(p.listRuns(defined({ status: o.status, cursor: o.cursor }))));
+      out(cmd, globals(cmd).pretty ? r.runs : r);
+    });
+
+  // policy
+  const policy = program.command("policy").description("MemRL policy: decide, show, replay, deploy");
+  policy
+    .command("decide")
+    .description("retry or escalate? (flags mirror the request's JSON fields)")
+    .addOption(new Option("--memrl-mode <mode>").choices(["off", "observe", "enforce"]))
+    .option("--failure-class <class>")
+    .option("--attempt <n>", "1-indexed attempt", int)
+    .option("--max-attempts <n>", "", int)
+    .addOption(new Option("--attempt-bucket <bucket>").choices(["initial", "middle", "final", "overflow"]))
+    .addOption(new Option("--legacy-action <action>").choices(["retry", "escalate"]))
+    .option("--run-id <run_id>")
+    .option("--task-id <task_id>")
+    .action(async (o, cmd: Command) => {
+      const a = await api(cmd);
+      const json = defined({
+        memrl_mode: o.memrlMode,
+        failure_class: o.failureClass,
+        attempt: o.attempt,
+        max_attempts: o.maxAttempts,
+        attempt_bucket: o.attemptBucket,
+        legacy_action: o.legacyAction,
+        run_id: o.runId,
+        task_id: o.taskId,
+      });
+      out(cmd, await unwrap(a.v1.policy.decide.$post({ json: json as never })));
+    });
+  policy
+    .command("show")
+    .description("the team's active MemRL profile")
+    .action(async (_o, cmd: Command) => {
+      const a = await api(cmd);
+      out(cmd, await unwrap(a.v1.policy.profile.$get()));
+    });
+  policy
+    .command("replay <profile>")
+    .description("how a candidate profile (JSON file) would have decided the logged decisions")
+    .option("--since <iso|ms>", "only decisions since then")
+    .action(async (file: string, o, cmd: Command) => {
+      const profile = readJsonFile(file);
+      const since = o.since === undefined ? undefined : /^\d+$/.test(o.since) ? Number(o.since) : o.since;
+      const a = await api(cmd);
+      out(
+        cmd,
+        await spinning("replaying", unwrap(a.v1.policy.replay.$post({ json: defined({ profile, since }) as never }))),
+      );
+    });
+  policy
+    .command("deploy <profile>")
+    .description("propose a profile (JSON file); it activates when its policy_deploy gate is approved")
+    .action(async (file: string, _o, cmd: Command) => {
+      const profile = readJsonFile(file);
+      const a = await api(cmd);
+      out(cmd, await unwrap(a.v1.policy.profile.$put({ json: profile as never })));
+    });
+
+  // gates
+  const gates = program.command("gates").description("approval gates: list open ones, approve, deny");
+  gates
+    .command("list")
+    .description("the team's open gates, oldest first (GET /v1/gates?status=open)")
+    .action(async (_o, cmd: Command) => {
+      const p = await pending(cmd);
+      const r = ok(await safe(p.openGates()));
+      out(cmd, globals(cmd).pretty ? r.gates : r);
+    });
+  for (const [name, decision, what] of [
+    ["approve", "approve_retry", "approve a gate (--decision approve_skip|approve_abort to skip or abort instead)"],
+    ["deny", "deny", "deny a gate"],
+  ] as const) {
+    const c = gates
+      .command(`${name} <gate_id>`)
+      .description(what)
+      .option("--note <note>", "why (required for hard gates)");
+    if (name === "approve")
+      c.addOption(
+        new Option("--decision <decision>")
+          .choices(["approve_retry", "approve_skip", "approve_abort"])
+          .default(decision),
+      );
+    c.action(async (gateId: string, o, cmd: Command) => {
+      const p = await pending(cmd);
+      out(cmd, ok(await safe(p.decideGate(gateId, o.decision ?? decision, o.note))));
+    });
+  }
+
+  // events
+  program
+    .command("events")
+    .description("task and run events for the learning consumer")
+    .command("send")
+    .description("send one task_event.v1 (flags, or --file event.json)")
+    .option("--file <event.json>")
+    .addOption(new Option("--type <type>").choices(["task.failed", "task.blocked", "task.completed", "run.completed"]))
+    .option("--event-id <id>", "default: a new uuid")
+    .option("--run-id <run_id>")
+    .option("--task-id <task_id>")
+    .option("--skill <skill>")
+    .option("--reason <bucket>")
+    .option("--failure-class <class>")
+    .option("--extra <json>", "more fields, as a JSON object", jsonArg)
+    .action(async (o, cmd: Command) => {
+      const fromFile = o.file ? (readJsonFile(o.file) as Record<string, unknown>) : {};
+      const event = {
+        ...fromFile,
+        ...defined({
+          event_id: o.eventId,
+          type: o.type,
+          run_id: o.runId,
+          task_id: o.taskId,
+          skill: o.skill,
+          reason: o.reason,
+          failure_class: o.failureClass,
+        }),
+        ...(o.extra ?? {}),
+      };
+      if (event.type === undefined || event.run_id === undefined)
+        throw new CliExit(EXIT.usage, "give --type and --run-id (or --file)");
+      event.event_id ??= randomUUID();
+      const a = await api(cmd);
+      out(cmd, await unwrap(a.v1.events.$post({ json: event as never })));
+    });
+
+  program
+    .command("overview-url")
+    .description("a signed read-only team overview URL (POST /v1/views, ≤ 15 min)")
+    .action(async (_o, cmd: Command) => {
+      const p = await pending(cmd);
+      out(cmd, ok(await safe(p.createView({ kind: "team" }))));
+    });
+
+  return program;
+}
+
+/** Runs the CLI and returns its exit code (errors as JSON on stderr). */
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.help" || e.code === "commander.version")
+        return EXIT.ok;
+      return EXIT.usage; // commander has printed the message
+    }
+    if (e instanceof CliExit) {
+      process.stderr.write(
+        `${JSON.stringify({ error: { code: e.code === EXIT.auth ? "unauthorized" : "usage", message: e.message } })}\n`,
+      );
+      return e.code;
+    }
+    if (e instanceof WardenError) {
+      process.stderr.write(
+        `${JSON.stringify({ error: { status: e.status, code: e.code, message: e.message, request_id: e.requestId, details: e.details } })}\n`,
+      );
+      return exitCodeFor(e);
+    }
+    process.stderr.write(
+      `${JSON.stringify({ error: { code: "internal", message: String((e as Error)?.message ?? e) } })}\n`,
+    );
+    return EXIT.failure;
+  }
+}

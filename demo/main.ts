@@ -1,0 +1,74 @@
+// `npm run demo`: the Health DAG against the local server (WARDEN_URL, default http://localhost:8787), then a summary.
+import { existsSync } from "node:fs";
+// @ts-expect-error plain ESM helper shared with scripts/start.mjs
+import { readDevVars } from "../scripts/dev-vars.mjs";
+import { mintToken, WardenError } from "../src/client/index.ts";
+import { runHealthDag } from "./driver.ts";
+import { openAiExtractor } from "./openai.ts";
+
+const baseUrl = process.env.WARDEN_URL ?? "http://localhost:8787";
+const teamId = process.env.WARDEN_TEAM ?? "team-demo";
+
+async function tokens(): Promise<{ worker: string; approver: string }> {
+  if (process.env.WARDEN_TOKEN && process.env.WARDEN_APPROVER_TOKEN)
+    return { worker: process.env.WARDEN_TOKEN, approver: process.env.WARDEN_APPROVER_TOKEN };
+  const { WARDEN_JWT_SECRET: secret } = (existsSync(".dev.vars") ? readDevVars(".dev.vars") : {}) as {
+    WARDEN_JWT_SECRET?: string;
+  };
+  if (!secret) {
+    console.error(
+      "no .dev.vars: start the server first with `npm start` (it creates one), or set WARDEN_TOKEN and WARDEN_APPROVER_TOKEN",
+    );
+    process.exit(3);
+  }
+  return {
+    worker: await mintToken({
+      secret,
+      teamId,
+      sub: "health-orchestrator",
+      scopes: ["runs:read", "runs:write", "memory:read", "memory:write", "events:write", "policy:decide"],
+    }),
+    approver: await mintToken({ secret, teamId, sub: "demo-approver", scopes: ["runs:read", "approvals:decide"] }),
+  };
+}
+
+const t = await tokens();
+const extractor = process.env.OPENAI_API_KEY
+  ? openAiExtractor({
+      apiKey: process.env.OPENAI_API_KEY,
+      baseUrl: process.env.OPENAI_BASE_URL,
+      model: process.env.OPENAI_MODEL,
+    })
+  : undefined;
+console.log(
+  `Health DAG against ${baseUrl} (team ${teamId}, extractor: ${extractor ? "OpenAI-compatible" : "deterministic rules"})`,
+);
+try {
+  const s = await runHealthDag({
+    baseUrl,
+    teamId,
+    workerToken: t.worker,
+    approverToken: t.approver,
+    extractor,
+    log: console.log,
+  });
+  console.log(`
+run ${s.run_id}: ${s.status}
+  documents   ${s.documents} (12 golden + 2 hard), passed ${s.passed}, dead letters ${s.dead_letters.length}
+  gates       ${s.gates.map((g) => `${g.policy_key} (${g.doc_id})`).join(", ") || "none"}; stricter re-prompts ${s.reprompts}
+  leases      ${s.heartbeats} heartbeats; tokens in ${s.tokens.in}, out ${s.tokens.out}
+  memory      ${s.memories_written} written; used_mem_ids ${s.used_mem_ids.join(", ") || "none"}
+  dead letters ${s.dead_letters.map((d) => `${d.doc_id}: ${d.failure_class}`).join("; ") || "none"}
+  trace       ${s.trace_url ?? "(not available)"}
+  overview    ${s.overview_url ?? "(not available)"}${s.links_note ? `\n  note        ${s.links_note}` : ""}
+
+Try: npx warden runs explain-exit ${s.run_id} --pretty`);
+} catch (e) {
+  if (e instanceof WardenError) {
+    console.error(
+      `Warden answered ${e.status} ${e.code}: ${e.message}${e.status === 0 ? ` — is the server running? (npm start)` : ""}`,
+    );
+    process.exit(e.status === 0 ? 5 : e.status === 401 || e.status === 403 ? 3 : 4);
+  }
+  throw e;
+}

@@ -1,0 +1,23 @@
+// The API's route types for `hono/client`: type-only imports of each feature's routes, so nothing worker-side runs in Node.
+import type { Hono } from "hono";
+import type { hc } from "hono/client";
+import type { eventsRoutes } from "../features/events/routes";
+import type { gatesRoutes } from "../features/gates/routes";
+import type { healthRoutes } from "../features/health/routes";
+import type { learningRoutes } from "../features/learning/routes";
+import type { memoryRoutes } from "../features/memory/routes";
+import type { metricsRoutes } from "../features/metrics/routes";
+import type { policyRoutes } from "../features/policy/routes";
+import type { runsRoutes } from "../features/runs/routes";
+
+type ClientOf<T extends Hono<any, any, any>> = ReturnType<typeof hc<T>>;
+
+/** Every feature is mounted at "/", so one client over all of them is the intersection of their clients. */
+export type Api = ClientOf<typeof healthRoutes> &
+  ClientOf<typeof policyRoutes> &
+  ClientOf<typeof learningRoutes> &
+  ClientOf<typeof metricsRoutes> &
+  ClientOf<typeof runsRoutes> &
+  ClientOf<typeof gatesRoutes> &
+  ClientOf<typeof memoryRoutes> &
+  ClientOf<typeof eventsRoutes>;

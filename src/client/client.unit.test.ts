@@ -1,0 +1,56 @@
+// The typed client in plain Node: URL and auth header, success bodies, the error envelope and an unreachable server.
+import { describe, expect, it } from "vitest";
+import { createApi, unwrap, WardenError } from "./index.ts";
+
+function fake(status: number, body: unknown) {
+  const seen: Request[] = [];
+  const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    seen.push(new Request(input, init));
+    return new Response(body === undefined ? null : JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json" },
+    });
+  }) as typeof fetch;
+  return { f, seen };
+}
+
+describe("createApi / unwrap", () => {
+  it("calls the typed path with the bearer token and returns the success body", async () => {
+    const { f, seen } = fake(201, { run_id: "run_1", status: "PENDING", hints: [], policy_snapshot: {} });
+    const api = createApi({ baseUrl: "http://warden.test/", token: "tok", fetch: f });
+    const run = await unwrap(api.v1.runs.$post({ json: { goal: "g" } }));
+    expect(run.run_id).toBe("run_1");
+    expect(seen[0]?.url).toBe("http://warden.test/v1/runs");
+    expect(seen[0]?.headers.get("authorization")).toBe("Bearer tok");
+    expect(await seen[0]?.json()).toEqual({ goal: "g" });
+  });
+
+  it("fills path parameters", async () => {
+    const { f, seen } = fake(200, { run_id: "r 1" });
+    const api = createApi({ baseUrl: "http://warden.test", fetch: f });
+    await unwrap(api.v1.runs[":run_id"]["explain-exit"].$get({ param: { run_id: "r1" } }));
+    expect(seen[0]?.url).toBe("http://warden.test/v1/runs/r1/explain-exit");
+    expect(seen[0]?.headers.get("authorization")).toBeNull();
+  });
+
+  it("throws a WardenError carrying the envelope's code, message and request id", async () => {
+    const { f } = fake(422, { error: { code: "redaction_required", message: "holds a secret", request_id: "req_9" } });
+    const api = createApi({ baseUrl: "http://warden.test", token: "t", fetch: f });
+    const e = await unwrap(api.v1.memory.$post({ json: { namespace: "team/a/org", class: "kb", text: "x" } })).catch(
+      (x) => x,
+    );
+    expect(e).toBeInstanceOf(WardenError);
+    expect(e).toMatchObject({ status: 422, code: "redaction_required", message: "holds a secret", requestId: "req_9" });
+  });
+
+  it("names a non-envelope error by its status, and an unreachable server as status 0", async () => {
+    const { f } = fake(502, "bad gateway");
+    const e = await unwrap(createApi({ baseUrl: "http://warden.test", fetch: f }).healthz.$get()).catch((x) => x);
+    expect(e).toMatchObject({ status: 502, code: "http_502" });
+    const down = (async () => {
+      throw new TypeError("fetch failed");
+    }) as typeof fetch;
+    const e2 = await unwrap(createApi({ baseUrl: "http://warden.test", fetch: down }).healthz.$get()).catch((x) => x);
+    expect(e2).toMatchObject({ status: 0, code: "unavailable" });
+  });
+});
