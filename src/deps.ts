@@ -9,6 +9,7 @@ import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1RouteLedger } from "./adapters/d1/route-ledger";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
@@ -49,6 +50,7 @@ import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintena
 import type { MetricsStore } from "./ports/metrics-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { RouteLedger } from "./ports/route-ledger";
 import type { RunRecordStore } from "./ports/run-record";
 import type { SweepStore } from "./ports/sweep-store";
 import type { TaskMemorySink } from "./ports/task-memory";
@@ -89,6 +91,8 @@ export type Deps = {
   /** removes memories that left the hot tier from the vector index */
   memoryIndexSync: MemoryIndexSync;
   metricsStore: MetricsStore;
+  /** sessions joined with the route their activation served; operators' route overrides and pending pins */
+  routeLedger: RouteLedger;
   /** memory hints for runs (best-effort, over the memory query) */
   hints: HintsProvider;
   /** the per-run Durable Objects */
@@ -146,6 +150,8 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
       summaryMaxChars: parsed.data.MEMORY_SUMMARY_MAX_CHARS,
     });
   const gateRuleStore = createD1GateRuleStore(db);
+  const routeLedger = createD1RouteLedger(db);
+  const auditLog = createD1AuditLog(db);
   const deps: Deps = {
     config: parsed.data,
     clock: systemClock,
@@ -162,11 +168,12 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     learningStore: createD1LearningStore(env.DB),
     taskMemory: createTaskMemorySink(memory, () => deps.clock.now()),
     eventDeadLetters: createD1EventDeadLetterStore(env.DB),
-    auditLog: createD1AuditLog(db),
+    auditLog,
     sweepStore: createD1SweepStore(env.DB),
     memoryMaintenance: createCardRefreshingMaintenance(createD1MemoryMaintenance(env.DB), memory),
     memoryIndexSync: createIndexSync(vectorIndex),
     metricsStore: createD1MetricsStore(env.DB),
+    routeLedger,
     hints: createMemoryHints(memory),
     runs: createDurableRunGateway(env.RUN),
     runRecord: createD1RunRecord(db),
@@ -175,7 +182,14 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     vectorIndex,
     embedder,
     memory,
-    sessions: createSessions({ store: memoryStore, memory, events, newId: overrides.newId ?? newId }),
+    sessions: createSessions({
+      store: memoryStore,
+      routeLedger,
+      auditLog,
+      memory,
+      events,
+      newId: overrides.newId ?? newId,
+    }),
     ...overrides,
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);
