@@ -2,11 +2,12 @@
 import { writeFileSync } from "node:fs";
 import { type BenchSection, benchToken, printTable, type Row, startLocalServer } from "./harness";
 import { learningSection } from "./sections/learning";
+import { learningValueSection } from "./sections/learning-value";
 import { memorySection } from "./sections/memory";
 import { policySection } from "./sections/policy";
 import { runsSection } from "./sections/runs";
 
-const SECTIONS: BenchSection[] = [policySection, runsSection, learningSection, memorySection];
+const SECTIONS: BenchSection[] = [policySection, runsSection, learningSection, learningValueSection, memorySection];
 
 const only = process.argv.slice(2);
 const selected = only.length ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;

@@ -11,6 +11,7 @@ import { learningRoutes } from "./features/learning/routes";
 import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
 import { policyRoutes } from "./features/policy/routes";
+import { routeOverrideRoutes } from "./features/policy/routes/route-overrides";
 import { runsRoutes } from "./features/runs/routes";
 import { jsonBody, limitBody } from "./http/middleware";
 import type { FeatureEnv } from "./http/types";
@@ -31,6 +32,7 @@ export function createApp() {
 
   app.route("/", healthRoutes);
   app.route("/", policyRoutes);
+  app.route("/", routeOverrideRoutes);
   app.route("/", learningRoutes);
   app.route("/", metricsRoutes);
   app.route("/", runsRoutes);

@@ -204,6 +204,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     gateRules: d.gateRules,
     policyStore: d.policyStore,
     gateRuleStore: d.gateRuleStore,
+    routeLedger: d.routeLedger,
     runRecord: d.runRecord,
     events: d.events,
     hints: d.hints,
