@@ -40,7 +40,10 @@ type Step = {
 const compiled = new WeakMap<MemrlPolicyProfile, ReturnType<typeof compileProfile>>();
 function compiledOf(profile: MemrlPolicyProfile, version: number) {
   let c = compiled.get(profile);
-  if (!c) compiled.set(profile, (c = compileProfile(profile, version)));
+  if (!c) {
+    c = compileProfile(profile, version);
+    compiled.set(profile, c);
+  }
   return c;
 }
 
