@@ -24,7 +24,10 @@ const RouteOverrideBody = z
     action: z.enum(["retire", "pin", "clear"]),
     note: z.string().max(500).optional(),
   })
-  .meta({ id: "RouteOverrideBody" });
+  .meta({
+    id: "RouteOverrideBody",
+    example: { need_fingerprint: `sha256:${"9f2c".repeat(16)}`, route_id: "route.rotate-access", action: "retire" },
+  });
 
 const RouteOverrideResult = z
   .object({
