@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { type BenchSection, benchToken, printTable, type Row, startLocalServer } from "./harness";
 import { learningSection } from "./sections/learning";
+import { learningValueSection } from "./sections/learning-value";
 import { limitsSection } from "./sections/limits";
 import { memorySection } from "./sections/memory";
 import { policySection } from "./sections/policy";
@@ -15,6 +16,7 @@ const SECTIONS: BenchSection[] = [
   memorySection,
   slackSection,
   limitsSection,
+  learningValueSection,
 ];
 
 const only = process.argv.slice(2);

@@ -21,6 +21,10 @@ export const SessionEventV1 = z
     agent_id: z.string().min(1).max(128),
     session_id: z.string().min(1).max(128),
     diagnostic_codes: z.array(z.string().min(1).max(64)).max(32),
+    /** the activation_id POST /v1/memory/activate answered before this session, linking the route to memory */
+    activation_id: z.string().min(1).max(128).optional(),
+    /** memory: the route was the one activation served; reasoned: the agent worked it out */
+    route_source: z.enum(["memory", "reasoned"]).optional(),
   })
   .meta({ id: "SessionEventV1", title: "ops-warden session_event.v1" });
 export type SessionEventV1 = z.infer<typeof SessionEventV1>;

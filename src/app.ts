@@ -15,6 +15,7 @@ import { metricsRoutes } from "./features/metrics/routes";
 import { pagesRoutes } from "./features/pages";
 import { classesRoutes } from "./features/policy/classes-routes";
 import { policyRoutes } from "./features/policy/routes";
+import { routeOverrideRoutes } from "./features/policy/routes/route-overrides";
 import { runsFleetRoutes } from "./features/runs/fleet-routes";
 import { runsRoutes } from "./features/runs/routes";
 import { slackRoutes } from "./features/slack";
@@ -40,6 +41,7 @@ export function createApp() {
 
   app.route("/", healthRoutes);
   app.route("/", policyRoutes);
+  app.route("/", routeOverrideRoutes);
   app.route("/", learningRoutes);
   app.route("/", metricsRoutes);
   app.route("/", runsRoutes);

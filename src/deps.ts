@@ -11,6 +11,7 @@ import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
 import { createD1OverviewStore } from "./adapters/d1/overview-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1RouteLedger } from "./adapters/d1/route-ledger";
 import { createD1RunIndex } from "./adapters/d1/run-index";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SlackStore } from "./adapters/d1/slack-store";
@@ -64,6 +65,7 @@ import type { MetricsStore } from "./ports/metrics-store";
 import type { OverviewStore } from "./ports/overview-store";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
+import type { RouteLedger } from "./ports/route-ledger";
 import type { RunIndex } from "./ports/run-index";
 import type { RunRecordStore } from "./ports/run-record";
 import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
@@ -153,6 +155,8 @@ export type Deps = {
   metricsStore: MetricsStore;
   /** the team overview page's read model (and the trace page's attempt latencies) */
   overviewStore: OverviewStore;
+  /** sessions joined with the route their activation served; operators' route overrides and pending pins */
+  routeLedger: RouteLedger;
   /** memory hints for runs (best-effort, over the memory query) */
   hints: HintsProvider;
   /** the per-run Durable Objects */
@@ -243,6 +247,7 @@ type EngineParts = Pick<
   | "gateRuleStore"
   | "gateRules"
   | "runRecord"
+  | "routeLedger"
   | "vectorIndex"
   | "embedder"
   | "memory"
@@ -282,6 +287,7 @@ function buildEngineParts(env: Env, o: Partial<Deps>): EngineParts & { memorySto
     gateRuleStore,
     gateRules: o.gateRules ?? createGateRuleCache(gateRuleStore),
     runRecord: o.runRecord ?? createD1RunRecord(db),
+    routeLedger: o.routeLedger ?? createD1RouteLedger(db),
     vectorIndex,
     embedder,
     memory,
@@ -303,6 +309,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   const clock = o.clock ?? systemClock;
   const teamLimitStore = o.teamLimitStore ?? createD1TeamLimitStore(db);
   const apiKeyStore = o.apiKeyStore ?? createD1ApiKeyStore(db);
+  const auditLog = o.auditLog ?? createD1AuditLog(db);
   const deps: Deps = {
     ...engine,
     clock,
@@ -324,7 +331,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     learningStore: o.learningStore ?? createD1LearningStore(env.DB),
     taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),
     eventDeadLetters: o.eventDeadLetters ?? createD1EventDeadLetterStore(db),
-    auditLog: o.auditLog ?? createD1AuditLog(db),
+    auditLog,
     sweepStore: o.sweepStore ?? createD1SweepStore(db),
     memoryMaintenance: o.memoryMaintenance ?? createCardRefreshingMaintenance(createD1MemoryMaintenance(db), memory),
     memoryIndexSync: o.memoryIndexSync ?? createIndexSync(vectorIndex),
@@ -332,7 +339,16 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     overviewStore: o.overviewStore ?? createD1OverviewStore(db),
     runs: o.runs ?? createDurableRunGateway(env.RUN),
     runIndex: o.runIndex ?? createD1RunIndex(db),
-    sessions: o.sessions ?? createSessions({ store: memoryStore, memory, events, newId: engine.newId }),
+    sessions:
+      o.sessions ??
+      createSessions({
+        store: memoryStore,
+        routeLedger: engine.routeLedger,
+        auditLog,
+        memory,
+        events,
+        newId: engine.newId,
+      }),
     slackStore:
       o.slackStore ?? createD1SlackStore(db, config.SLACK_TOKEN_KEY ? createTokenCipher(config.SLACK_TOKEN_KEY) : null),
     slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
@@ -361,6 +377,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     gateRules: p.gateRules,
     policyStore: p.policyStore,
     gateRuleStore: p.gateRuleStore,
+    routeLedger: p.routeLedger,
     runRecord: p.runRecord,
     events: p.events,
     hints: p.hints,

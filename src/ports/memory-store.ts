@@ -46,6 +46,10 @@ export type SessionEventRow = {
   agentId: string;
   sessionId: string;
   diagnosticCodes: string[];
+  /** the activation that preceded the session, when the agent sent its id */
+  activationId?: string | null;
+  /** memory | reasoned, when the agent said */
+  routeSource?: string | null;
   createdAt: number;
 };
 

@@ -291,6 +291,10 @@ export const sessionEvents = sqliteTable(
     agentId: text("agent_id").notNull(),
     sessionId: text("session_id").notNull(),
     diagnosticCodes: text("diagnostic_codes", { mode: "json" }).$type<string[]>().notNull(),
+    /** the activation that preceded the session (POST /v1/memory/activate's activation_id), when the agent sent it */
+    activationId: text("activation_id"),
+    /** memory | reasoned: where the agent says its route came from */
+    routeSource: text("route_source"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -313,6 +317,38 @@ export const memActivations = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("mem_activation_team_created").on(t.teamId, t.createdAt)],
+);
+
+/** an operator's standing decision about one route of one need: retired (never served) or pinned (always served) */
+export const routeOverrides = sqliteTable(
+  "route_override",
+  {
+    teamId: text("team_id").notNull(),
+    needFingerprint: text("need_fingerprint").notNull(),
+    routeId: text("route_id").notNull(),
+    /** retired | pinned */
+    state: text("state").notNull(),
+    setBy: text("set_by").notNull(),
+    setAt: integer("set_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.needFingerprint, t.routeId] })],
+);
+
+/** a pin waiting behind its policy_deploy hard gate (deploy target "route_pin") */
+export const routePinRequests = sqliteTable(
+  "route_pin_request",
+  {
+    teamId: text("team_id").notNull(),
+    version: integer("version").notNull(),
+    needFingerprint: text("need_fingerprint").notNull(),
+    routeId: text("route_id").notNull(),
+    /** pending | applied */
+    status: text("status").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    createdAt: createdAt(),
+    appliedAt: integer("applied_at"),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
 );
 
 // ---- learning -----------------------------------------------------------------------------

@@ -2,15 +2,17 @@
 // mode ceiling) declares here its table, how a pending version is activated and which caches then go stale.
 import type { GateRuleStore } from "../../ports/gate-rule-store";
 import type { PolicyStore } from "../../ports/policy-store";
+import type { RouteLedger } from "../../ports/route-ledger";
 
 /** The only list of deploy targets: everything else is typed and dispatched from it. */
-export const DEPLOY_TARGETS = ["profile", "gates", "ceiling"] as const;
+export const DEPLOY_TARGETS = ["profile", "gates", "ceiling", "route_pin"] as const;
 export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
 
 /** What a target needs to activate a version and drop the cached copies of the old one. */
 export type DeployNeeds = {
   policyStore: Pick<PolicyStore, "activateProfile" | "applyCeilingRequest">;
   gateRuleStore: Pick<GateRuleStore, "activate">;
+  routeLedger: Pick<RouteLedger, "applyPinRequest">;
   policies: { invalidate(teamId: string): void };
   gateRules: { invalidate(teamId: string): void };
 };
@@ -39,6 +41,13 @@ export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
     table: "mode_ceiling_request",
     activate: (n, team, version, now) => n.policyStore.applyCeilingRequest(team, version, now),
     invalidate: (n, team) => n.policies.invalidate(team),
+  },
+  // pinning a route makes memory serve it whatever its record: a hard gate, like any deploy (activation reads
+  // route_override on every request, so there is no cache to drop)
+  route_pin: {
+    table: "route_pin_request",
+    activate: (n, team, version, now) => n.routeLedger.applyPinRequest(team, version, now),
+    invalidate: () => {},
   },
 };
 

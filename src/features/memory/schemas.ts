@@ -178,12 +178,16 @@ export const Episode = z.object({
 });
 export const ActivateResponse = z
   .object({
+    /** send it back as session_event.v1 activation_id so the session is linked to what memory served */
+    activation_id: z.string(),
     stabilized_routes: z.array(
       z.object({
         need_fingerprint: z.string(),
         route_id: z.string(),
         resolved_count: z.int(),
         last_resolved_at: z.int(),
+        lifetime_resolved: z.int(),
+        pinned: z.boolean(),
       }),
     ),
     recent_episodes: z.array(Episode),

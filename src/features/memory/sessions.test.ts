@@ -60,7 +60,16 @@ describe("stabilizedRoutes", () => {
         row(3, "resolved", "r"),
         row(4, "resolved", "r"),
       ]),
-    ).toEqual([{ need_fingerprint: "f1", route_id: "r", resolved_count: 3, last_resolved_at: 4 }]);
+    ).toEqual([
+      {
+        need_fingerprint: "f1",
+        route_id: "r",
+        resolved_count: 3,
+        last_resolved_at: 4,
+        lifetime_resolved: 3,
+        pinned: false,
+      },
+    ]);
     expect(
       stabilizedRoutes([
         row(1, "resolved", "r"),
@@ -92,7 +101,14 @@ describe("stabilizedRoutes", () => {
       row(8, "escalated", "x", "f2"),
     ];
     expect(stabilizedRoutes(events)).toEqual([
-      { need_fingerprint: "f1", route_id: "r2", resolved_count: 4, last_resolved_at: 7 },
+      {
+        need_fingerprint: "f1",
+        route_id: "r2",
+        resolved_count: 4,
+        last_resolved_at: 7,
+        lifetime_resolved: 4,
+        pinned: false,
+      },
     ]);
   });
 });
@@ -108,7 +124,8 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
       expect(res.status, JSON.stringify(res.json)).toBe(201);
       return res.json.id as string;
     };
-    // rotate-access: resolved twice, escalated once, then resolved 3× by worker and agent sessions
+    // rotate-access: resolved twice; route.manual escalated once (which leaves rotate-access standing); rotate-access
+    // then resolved 3× more by worker and agent sessions
     await post({});
     await post({ session_kind: "warden.operator", session_id: "s-2" });
     await post({ outcome: "escalated", route_id: "route.manual" });
@@ -134,7 +151,7 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
       expect.objectContaining({
         need_fingerprint: "a1".repeat(32),
         route_id: "route.rotate-access",
-        resolved_count: 3,
+        resolved_count: 5,
       }),
     ]);
     expect(a.json.llm_calls_avoided).toBe(1);
@@ -175,6 +192,63 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
       body: { session_kind: "warden.worker", need_fingerprint: FP_ROTATE },
     });
     expect(other.json).toMatchObject({ stabilized_routes: [], recent_episodes: [], llm_calls_avoided: 0 });
+  });
+
+  it("links a session to its activation: served routes count in GET /v1/metrics; bad links are refused", async () => {
+    const h = memoryHarness();
+    const team = freshTeam();
+    const t = await tok(team, ["memory:read", "memory:write", "events:write", "runs:read"]);
+    const post = async (over: Partial<Record<string, unknown>>, status = 201) => {
+      h.advance(60_000);
+      const res = await h.call("POST", "/v1/sessions/events", { token: t, body: ev(over) });
+      expect(res.status, JSON.stringify(res.json)).toBe(status);
+      return res;
+    };
+    for (const s of ["s-1", "s-2", "s-3"]) await post({ session_id: s });
+    const act = await h.call("POST", "/v1/memory/activate", {
+      token: t,
+      body: { session_kind: "warden.agent.claude", need_fingerprint: FP_ROTATE },
+    });
+    expect(act.json).toMatchObject({ covered_route: "route.rotate-access", activation_id: expect.any(String) });
+    const id = act.json.activation_id as string;
+    // the same session posted three times counts once
+    for (let i = 0; i < 3; i++)
+      await post({ session_id: "s-4", session_kind: "warden.agent.claude", activation_id: id, route_source: "memory" });
+    const stale = await h.call("POST", "/v1/memory/activate", {
+      token: t,
+      body: { session_kind: "warden.worker", need_fingerprint: FP_ROTATE },
+    });
+    await post({ session_id: "s-5", outcome: "escalated", activation_id: stale.json.activation_id });
+    const m = await h.call("GET", "/v1/metrics?window=1h", { token: t });
+    expect(m.status).toBe(200);
+    expect(m.json).toMatchObject({
+      routes_served: 2,
+      llm_calls_avoided_count: 1,
+      routing_repeat_accuracy: 0.5,
+      stale_serves: 1,
+    });
+
+    // an activation for another need, an unknown id, another team's id: 422, nothing stored
+    const other = await h.call("POST", "/v1/memory/activate", {
+      token: await tok(freshTeam()),
+      body: { session_kind: "warden.worker", need_fingerprint: FP_ROTATE },
+    });
+    for (const bad of [
+      { need_fingerprint: FP_DISK, activation_id: id },
+      { activation_id: "act-nope" },
+      { activation_id: other.json.activation_id },
+    ]) {
+      const res = await post({ session_id: "s-bad", ...bad }, 422);
+      expect(res.json.error.code).toBe("rejected");
+    }
+    const badSource = await post({ route_source: "guessed" }, 400);
+    expect(badSource.json.error.code).toBe("validation_failed");
+    const stored = await env.DB.prepare(
+      "SELECT count(*) AS n FROM session_event WHERE team_id = ? AND session_id = 's-bad'",
+    )
+      .bind(team)
+      .first<{ n: number }>();
+    expect(stored?.n).toBe(0);
   });
 
   it("returns hints for a query and rigid memory that was imported, never promoted from episodes", async () => {

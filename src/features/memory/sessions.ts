@@ -3,8 +3,10 @@ import type { SessionEventV1 } from "../../../contracts/session-event.v1";
 import type { Principal } from "../../auth/tokens";
 import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
+import type { AuditLogStore } from "../../ports/audit-log";
 import type { EventBus } from "../../ports/event-bus";
 import type { MemoryStore, SessionEventRow } from "../../ports/memory-store";
+import type { RouteLedger } from "../../ports/route-ledger";
 import { normalizeFingerprint, stabilizedRoutes } from "./activation";
 import { scanFields } from "./guard/guard";
 import type { Caller } from "./namespaces";
@@ -15,6 +17,8 @@ const RECENT_LIMIT = 20;
 
 export type SessionDeps = {
   store: MemoryStore;
+  routeLedger: RouteLedger;
+  auditLog: AuditLogStore;
   memory: MemoryService;
   events: EventBus;
   newId: (prefix: string) => string;
@@ -79,6 +83,15 @@ export function createSessions(d: SessionDeps) {
       );
       return err({ code: verdict.code, ruleIds: verdict.ruleIds });
     }
+    if (e.activation_id !== undefined) {
+      // the link must name one of the team's activations for this very need, or the metrics would count a lie
+      const act = await d.routeLedger.activation(principal.teamId, e.activation_id);
+      if (!act || act.needFingerprint !== normalizeFingerprint(e.need_fingerprint))
+        return err({
+          code: "rejected",
+          message: "activation_id names no activation of this team for this need_fingerprint",
+        });
+    }
     const row: SessionEventRow = {
       id: d.newId("sev"),
       teamId: principal.teamId,
@@ -90,6 +103,8 @@ export function createSessions(d: SessionDeps) {
       agentId: e.agent_id,
       sessionId: e.session_id,
       diagnosticCodes: e.diagnostic_codes,
+      activationId: e.activation_id ?? null,
+      routeSource: e.route_source ?? null,
       createdAt: now,
     };
     await d.store.insertSessionEvent(row);
@@ -118,7 +133,7 @@ export function createSessions(d: SessionDeps) {
       if (!v.ok) return err({ code: v.code, ruleIds: v.ruleIds });
     }
     const fp = body.need_fingerprint ? normalizeFingerprint(body.need_fingerprint) : undefined;
-    const [history, recent, rigidDocs] = await Promise.all([
+    const [history, recent, rigidDocs, overrides] = await Promise.all([
       d.store.sessionEventsForFingerprints(principal.teamId, fp ? [fp] : null, HISTORY_LIMIT),
       d.store.recentSessionEvents(
         principal.teamId,
@@ -126,8 +141,9 @@ export function createSessions(d: SessionDeps) {
         RECENT_LIMIT,
       ),
       d.store.rigidDocs(principal.teamId, 100),
+      d.routeLedger.overrides(principal.teamId, fp ? [fp] : null),
     ]);
-    const routes = stabilizedRoutes(history);
+    const routes = stabilizedRoutes(history, overrides);
     const covered = fp ? routes.find((r) => r.need_fingerprint === fp) : undefined;
     let hints: QueryResult[] = [];
     if (body.query) {
@@ -151,9 +167,12 @@ export function createSessions(d: SessionDeps) {
         );
       }
     }
+    // what this activation serves; the session that follows names it by activation_id, and GET /v1/metrics counts an
+    // avoided call only when that session resolved on this route
     const llmCallsAvoided = covered ? 1 : 0;
+    const activationId = d.newId("act");
     await d.store.recordActivation({
-      id: d.newId("act"),
+      id: activationId,
       teamId: principal.teamId,
       sessionKind: body.session_kind,
       agentId: body.agent_id ?? null,
@@ -163,6 +182,7 @@ export function createSessions(d: SessionDeps) {
       createdAt: now,
     });
     return ok({
+      activation_id: activationId,
       stabilized_routes: routes,
       recent_episodes: recent.map(episode),
       hints,

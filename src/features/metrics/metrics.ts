@@ -1,23 +1,29 @@
 // Use-case: GET /v1/metrics for one team over a window — counters, approval latency, decision rates, ops-warden.
 import type { MetricsStore } from "../../ports/metrics-store";
+import type { RouteLedger } from "../../ports/route-ledger";
 import { metricValue } from "../sweeps";
 import { opsWardenMetrics, percentile } from "./ops-warden";
 
 /** How far back session history reaches to find a need's earlier resolution. */
 export const SESSION_HISTORY_MS = 30 * 86_400_000;
+/** session episodes read per metrics request (history included) */
+export const MAX_SESSION_ROWS = 20_000;
 
 const round4 = (x: number | null) => (x === null ? null : Math.round(x * 10_000) / 10_000);
 
 export async function teamMetrics(
-  deps: { metricsStore: MetricsStore },
+  deps: { metricsStore: MetricsStore; routeLedger: Pick<RouteLedger, "sessionsWithServes"> },
   teamId: string,
   window: string,
   windowMs: number,
   now: number,
 ) {
   const since = now - windowMs;
-  const raw = await deps.metricsStore.teamMetrics(teamId, since, since - SESSION_HISTORY_MS);
-  const ops = opsWardenMetrics(raw.sessions, since);
+  const [raw, sessionRows] = await Promise.all([
+    deps.metricsStore.teamMetrics(teamId, since, since - SESSION_HISTORY_MS),
+    deps.routeLedger.sessionsWithServes(teamId, since - SESSION_HISTORY_MS, MAX_SESSION_ROWS),
+  ]);
+  const ops = opsWardenMetrics(sessionRows, since);
   const byKind = { auto: 0, soft: 0, hard: 0, deny: 0, ...raw.gatesByKind };
   return {
     team_id: teamId,
@@ -46,7 +52,10 @@ export async function teamMetrics(
     llm_calls_avoided_count: ops.llm_calls_avoided_count,
     routing_repeat_accuracy: round4(ops.routing_repeat_accuracy),
     cross_runtime_continuity: round4(ops.cross_runtime_continuity),
+    stale_serves: ops.stale_serves,
+    routing_sessions: ops.sessions,
     routing_repeats: ops.repeats,
+    routes_served: ops.served,
     cross_runtime_repeats: ops.cross_runtime_repeats,
     mode_ceiling: raw.ceiling,
     rollback_count: raw.rollbacks.length,

@@ -1,49 +1,108 @@
-// ops-warden evaluation metrics, pure: routing_repeat_accuracy, cross_runtime_continuity, llm_calls_avoided.
-import type { SessionRow } from "../../ports/metrics-store";
+// ops-warden evaluation metrics, pure: served routes, llm_calls_avoided, routing_repeat_accuracy, stale serves.
+import type { ServedSessionRow } from "../../ports/route-ledger";
+import { RouteBook } from "../memory/domain";
 
-export type { SessionRow };
+export type { ServedSessionRow };
 
 export type OpsWardenMetrics = {
-  /** episodes in the window whose need had been resolved before (by any runtime) */
+  /** distinct sessions (session_id × need) with an episode in the window */
+  sessions: number;
+  /** sessions in the window whose need another session had resolved before this one began */
   repeats: number;
+  /** sessions in the window whose linked activation served a route for their need */
+  served: number;
   llm_calls_avoided_count: number;
   routing_repeat_accuracy: number | null;
+  stale_serves: number;
   cross_runtime_repeats: number;
   cross_runtime_continuity: number | null;
 };
 
+type Session = {
+  first: ServedSessionRow;
+  last: ServedSessionRow;
+  served: string | null;
+  repeat: boolean;
+  /** session_kind of the served route's latest resolution when the session began */
+  priorKind: string | null;
+};
+
 /**
- * A repeat is an episode whose need_fingerprint already had a resolved episode. It is verified when it is resolved
- * on the same route as the need's latest resolution (the stabilized route): memory covered the need, so no LLM call
- * was needed. routing_repeat_accuracy = verified / repeats; llm_calls_avoided_count = verified;
- * cross_runtime_continuity = the same ratio over repeats whose session_kind differs from the earlier resolution's.
- * `rows` must be oldest first; rows before `since` only establish history.
+ * Each session counts once: its episodes are grouped by (session_id, need_fingerprint); the session's outcome is its
+ * latest episode, its start is its first. A session is **served** when an episode names (activation_id) an activation
+ * of the team for the same need that served a route — what memory actually handed the agent, not what it might have.
+ *
+ * - llm_calls_avoided_count = served sessions whose outcome is resolved on the served route, not marked
+ *   route_source "reasoned" (the agent did not think it out again)
+ * - routing_repeat_accuracy = served sessions resolved on the served route / served sessions (null when none)
+ * - stale_serves = served sessions whose outcome is escalated
+ * - cross_runtime_continuity = the accuracy over served sessions whose session_kind differs from that of the served
+ *   route's latest resolution before the session began (null when none)
+ * - repeats = sessions whose need had been resolved by an earlier session (RouteBook, the activation's definition)
+ *
+ * `rows` oldest first; rows before `since` only establish history.
  */
-export function opsWardenMetrics(rows: SessionRow[], since: number): OpsWardenMetrics {
-  const resolved = new Map<string, { route: string; kind: string }>();
-  let repeats = 0;
-  let verified = 0;
-  let cross = 0;
-  let crossVerified = 0;
+export function opsWardenMetrics(rows: ServedSessionRow[], since: number): OpsWardenMetrics {
+  const book = new RouteBook();
+  const sessions = new Map<string, Session>();
   for (const r of rows) {
-    const prior = resolved.get(r.need_fingerprint);
-    if (prior && r.created_at >= since) {
-      repeats += 1;
-      const ok = r.outcome === "resolved" && r.route_id === prior.route;
-      if (ok) verified += 1;
-      if (r.session_kind !== prior.kind) {
-        cross += 1;
-        if (ok) crossVerified += 1;
+    const key = `${r.session_id}\u0000${r.need_fingerprint}`;
+    let s = sessions.get(key);
+    if (!s && r.created_at >= since) {
+      s = {
+        first: r,
+        last: r,
+        served: null,
+        repeat: book.everResolved(r.need_fingerprint),
+        priorKind: null,
+      };
+      sessions.set(key, s);
+    }
+    if (s) {
+      s.last = r;
+      if (s.served === null && r.served_route_id !== null) {
+        s.served = r.served_route_id;
+        s.priorKind = book.lastResolvedKind(r.need_fingerprint, r.served_route_id);
       }
     }
-    if (r.outcome === "resolved") resolved.set(r.need_fingerprint, { route: r.route_id, kind: r.session_kind });
+    book.apply({
+      needFingerprint: r.need_fingerprint,
+      routeId: r.route_id,
+      sessionId: r.session_id,
+      outcome: r.outcome as "resolved" | "escalated" | "skipped",
+      createdAt: r.created_at,
+      sessionKind: r.session_kind,
+    });
+  }
+  let repeats = 0;
+  let served = 0;
+  let right = 0;
+  let avoided = 0;
+  let stale = 0;
+  let cross = 0;
+  let crossRight = 0;
+  for (const s of sessions.values()) {
+    if (s.repeat) repeats += 1;
+    if (s.served === null) continue;
+    served += 1;
+    const ok = s.last.outcome === "resolved" && s.last.route_id === s.served;
+    if (ok) right += 1;
+    if (ok && s.last.route_source !== "reasoned") avoided += 1;
+    if (s.last.outcome === "escalated") stale += 1;
+    if (s.priorKind !== null && s.priorKind !== s.first.session_kind) {
+      cross += 1;
+      if (ok) crossRight += 1;
+    }
   }
   return {
+    sessions: sessions.size,
     repeats,
-    llm_calls_avoided_count: verified,
-    routing_repeat_accuracy: repeats === 0 ? null : verified / repeats,
+    served,
+    llm_calls_avoided_count: avoided,
+    routing_repeat_accuracy: served === 0 ? null : right / served,
+    stale_serves: stale,
     cross_runtime_repeats: cross,
-    cross_runtime_continuity: cross === 0 ? null : crossVerified / cross,
+    cross_runtime_continuity: cross === 0 ? null : crossRight / cross,
   };
 }
 

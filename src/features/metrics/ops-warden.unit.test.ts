@@ -1,52 +1,146 @@
-// ops-warden metrics over session events: repeats, verified repeats, cross-runtime continuity; percentiles.
+// ops-warden metrics over linked sessions: served routes, avoided calls, accuracy, stale serves, continuity; percentiles.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { opsWardenMetrics, percentile, type SessionRow } from "./ops-warden";
+import { opsWardenMetrics, percentile, type ServedSessionRow } from "./ops-warden";
 
 let n = 0;
-const ev = (fp: string, kind: string, route: string, outcome: string, at: number): SessionRow => ({
-  id: `s${++n}`,
+const ev = (
+  fp: string,
+  kind: string,
+  route: string,
+  outcome: string,
+  at: number,
+  over: Partial<ServedSessionRow> = {},
+): ServedSessionRow => ({
+  id: `e${++n}`,
+  session_id: `s${n}`,
   session_kind: kind,
   outcome,
   need_fingerprint: fp,
   route_id: route,
+  route_source: null,
+  activation_id: null,
+  served_route_id: null,
+  activation_found: false,
   created_at: at,
+  ...over,
+});
+const served = (route: string, extra: Partial<ServedSessionRow> = {}) => ({
+  activation_id: `act-${n}`,
+  served_route_id: route,
+  activation_found: true,
+  ...extra,
 });
 
 describe("opsWardenMetrics", () => {
-  it("counts repeats of resolved needs, verified when resolved on the stabilized route", () => {
+  it("counts only what memory served: avoided, accuracy, stale serves, continuity", () => {
+    const W = "warden.worker";
+    const A = "warden.agent.claude";
     const rows = [
-      ev("a", "warden.worker", "r1", "resolved", 1), // history (before the window)
-      ev("a", "warden.agent.claude", "r1", "resolved", 10), // cross-runtime, verified
-      ev("a", "warden.agent.claude", "r2", "resolved", 11), // same runtime, other route: not verified
-      ev("a", "warden.operator", "r2", "escalated", 12), // cross-runtime, not resolved
-      ev("b", "warden.worker", "r9", "escalated", 13), // never resolved before: not a repeat
-      ev("b", "warden.worker", "r9", "resolved", 14), // still not a repeat (no earlier resolution)
-      ev("b", "warden.worker", "r9", "resolved", 15), // verified repeat
+      ev("a", W, "r1", "resolved", 1), // history
+      ev("a", W, "r1", "resolved", 2),
+      ev("a", W, "r1", "resolved", 3),
+      ev("a", W, "r1", "resolved", 10), // repeat, reasoned out (no activation): not avoided
+      ev("a", A, "r1", "resolved", 11, served("r1")), // served, right, cross-runtime: avoided
+      ev("a", W, "r1", "resolved", 12, served("r1", { route_source: "reasoned" })), // right but thought out again
+      ev("a", W, "r1", "escalated", 13, served("r1")), // stale serve
+      ev("a", W, "r2", "resolved", 14, served("r1")), // served r1, resolved on r2: wrong
+      ev("b", W, "r9", "resolved", 15), // first resolution: not a repeat
     ];
     expect(opsWardenMetrics(rows, 5)).toEqual({
-      repeats: 4,
-      llm_calls_avoided_count: 2,
+      sessions: 6,
+      repeats: 5,
+      served: 4,
+      llm_calls_avoided_count: 1,
       routing_repeat_accuracy: 0.5,
-      cross_runtime_repeats: 2,
-      cross_runtime_continuity: 0.5,
+      stale_serves: 1,
+      cross_runtime_repeats: 2, // t=11 (worker → claude) and t=12 (claude → worker)
+      cross_runtime_continuity: 1,
     });
   });
 
-  it("has no ratio without repeats", () => {
+  it("counts a session posted three times once, with its latest outcome", () => {
+    const rows = [
+      ev("a", "warden.worker", "r", "resolved", 1),
+      ...[10, 11, 12].map((t) =>
+        ev("a", "warden.worker", "r", "resolved", t, { session_id: "same", ...served("r", { activation_id: "x" }) }),
+      ),
+    ];
+    expect(opsWardenMetrics(rows, 5)).toMatchObject({
+      sessions: 1,
+      served: 1,
+      llm_calls_avoided_count: 1,
+      routing_repeat_accuracy: 1,
+    });
+  });
+
+  it("has no ratio without served routes", () => {
     expect(opsWardenMetrics([ev("a", "warden.worker", "r", "resolved", 1)], 0)).toMatchObject({
-      repeats: 0,
+      served: 0,
       routing_repeat_accuracy: null,
       cross_runtime_continuity: null,
     });
   });
+
+  const rowArb = fc.record({
+    fp: fc.constantFrom("a", "b", "c"),
+    kind: fc.constantFrom("warden.worker", "warden.operator"),
+    route: fc.constantFrom("r1", "r2"),
+    outcome: fc.constantFrom("resolved", "escalated", "skipped"),
+    session: fc.integer({ min: 0, max: 12 }),
+    servedRoute: fc.option(fc.constantFrom("r1", "r2"), { nil: null }),
+    source: fc.constantFrom(null, "memory", "reasoned"),
+  });
+  type Gen = Array<{
+    fp: string;
+    kind: string;
+    route: string;
+    outcome: string;
+    session: number;
+    servedRoute: string | null;
+    source: string | null;
+  }>;
+  const toRows = (xs: Gen) =>
+    xs.map((x, i) =>
+      ev(x.fp, x.kind, x.route, x.outcome, i, {
+        session_id: `s${x.session}`,
+        route_source: x.source,
+        served_route_id: x.servedRoute,
+        activation_found: x.servedRoute !== null,
+        activation_id: x.servedRoute === null ? null : `act${x.session}`,
+      }),
+    );
+
+  it("property: avoided ≤ right ≤ served ≤ sessions, stale ≤ served, ratios in [0, 1]", () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { maxLength: 60 }), fc.integer({ min: 0, max: 60 }), (xs, since) => {
+        const m = opsWardenMetrics(toRows(xs), since);
+        const right = m.routing_repeat_accuracy === null ? 0 : Math.round(m.routing_repeat_accuracy * m.served);
+        expect(m.llm_calls_avoided_count).toBeLessThanOrEqual(right);
+        expect(m.served).toBeLessThanOrEqual(m.sessions);
+        expect(m.stale_serves + right).toBeLessThanOrEqual(m.served);
+        expect(m.repeats).toBeLessThanOrEqual(m.sessions);
+        for (const r of [m.routing_repeat_accuracy, m.cross_runtime_continuity])
+          if (r !== null) expect(r >= 0 && r <= 1).toBe(true);
+      }),
+    );
+  });
+
+  it("property: posting every episode again (a retried POST) changes no figure", () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { maxLength: 40 }), (xs) => {
+        const rows = toRows(xs);
+        const doubled = rows.flatMap((r) => [r, { ...r, id: `${r.id}-again` }]);
+        expect(opsWardenMetrics(doubled, 0)).toEqual(opsWardenMetrics(rows, 0));
+      }),
+    );
+  });
 });
 
 describe("percentile", () => {
-  it("is nearest-rank", () => {
-    const xs = Array.from({ length: 20 }, (_, i) => (i + 1) * 10);
-    expect(percentile(xs, 50)).toBe(100);
-    expect(percentile(xs, 95)).toBe(190);
-    expect(percentile([7], 95)).toBe(7);
+  it("is nearest-rank, null when empty", () => {
     expect(percentile([], 50)).toBeNull();
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2);
+    expect(percentile([1, 2, 3, 4], 95)).toBe(4);
   });
 });

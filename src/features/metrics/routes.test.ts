@@ -87,21 +87,40 @@ async function seed(team: string, now: number) {
       now - HOUR,
     );
   }
-  const session = (i: number, kind: string, route: string, outcome: string, at: number) =>
-    exec(
+  const FP = "aaaaaaaaaaaaaaaa";
+  /** one session episode; `servedRoute` links it to an activation that served that route */
+  const session = async (i: number, kind: string, route: string, outcome: string, at: number, servedRoute?: string) => {
+    if (servedRoute)
+      await exec(
+        `INSERT INTO mem_activation (id, team_id, session_kind, agent_id, need_fingerprint, route_id, llm_calls_avoided,
+           created_at) VALUES (?, ?, ?, NULL, ?, ?, 1, ?)`,
+        `${team}-act${i}`,
+        team,
+        kind,
+        FP,
+        servedRoute,
+        at - 1,
+      );
+    await exec(
       `INSERT INTO session_event (id, team_id, session_kind, command, outcome, need_fingerprint, route_id, agent_id,
-         session_id, diagnostic_codes, created_at)
-       VALUES (?, ?, ?, 'warden route', ?, 'sha256:aaaaaaaaaaaaaaaa', ?, 'a', 's', '[]', ?)`,
+         session_id, diagnostic_codes, activation_id, created_at)
+       VALUES (?, ?, ?, 'warden route', ?, ?, ?, 'a', ?, '[]', ?, ?)`,
       `${team}-s${i}`,
       team,
       kind,
       outcome,
+      FP,
       route,
+      `s${i}`,
+      servedRoute ? `${team}-act${i}` : null,
       at,
     );
+  };
   await session(1, "warden.worker", "r1", "resolved", now - 5 * 24 * HOUR);
-  await session(2, "warden.agent.claude", "r1", "resolved", now - 3 * HOUR);
-  await session(3, "warden.worker", "r2", "escalated", now - 2 * HOUR);
+  // served r1 and resolved on it, after a worker resolution: avoided, cross-runtime
+  await session(2, "warden.agent.claude", "r1", "resolved", now - 3 * HOUR, "r1");
+  // served r1 and escalated: a stale serve (cross-runtime: r1 was last resolved by claude)
+  await session(3, "warden.worker", "r2", "escalated", now - 2 * HOUR, "r1");
 }
 
 describe("GET /v1/metrics", () => {
@@ -202,7 +221,11 @@ describe("GET /v1/metrics", () => {
       llm_calls_avoided_count: 1,
       routing_repeat_accuracy: 0.5,
       cross_runtime_continuity: 0.5,
+      stale_serves: 1,
+      routing_sessions: 2,
       routing_repeats: 2,
+      routes_served: 2,
+      cross_runtime_repeats: 2,
       mode_ceiling: "enforce",
       rollback_count: 0,
     });

@@ -7,6 +7,7 @@ import type { DecideDeps } from "./decide";
 export { recordDecisionEvents } from "./decision-log";
 export * from "./domain";
 export { policyRoutes } from "./routes";
+export type { RouteOverrideNeeds } from "./routes/route-overrides";
 export { createTeamPolicyCache } from "./team-policy-cache";
 
 /** What the policy routes need besides the HTTP basics: the decide use-case's needs and the run objects (deploys). */

@@ -13,7 +13,7 @@ import {
 } from "./model";
 import type { RunOpReply } from "./operations";
 import { checkLease, orderFor } from "./orders";
-import { nextAfterFailure, type StepDecision } from "./taxonomy";
+import { decisionLogInputs, nextAfterFailure, type StepDecision } from "./taxonomy";
 import { conflict, deadLetterOrder, type Tx, taskFields } from "./tx";
 
 export function budgetBreach(tx: Tx, order: Order, tokensIn: number, tokensOut: number): Breach | null {
@@ -294,13 +294,7 @@ export function logDecision(tx: Tx, d: StepDecision, decisionId: string, order: 
       team_id: tx.run.team_id,
       run_id: tx.run.run_id,
       task_id: order.task_id,
-      inputs: {
-        failure_class: d.failure_class ?? undefined,
-        reported_failure_class: reported,
-        attempt: d.attempt,
-        max_attempts: d.max_attempts,
-        legacy_action: d.selected_action === d.action ? undefined : d.selected_action,
-      },
+      inputs: decisionLogInputs(d, reported),
       inputs_digest: "",
       profile_version: d.profile_version,
       requested_mode: d.requested_mode,

@@ -51,7 +51,23 @@ export type StepDecision = Decision & {
   max_attempts: number;
   attempt: number;
   ceiling: MemrlMode;
+  /** the taxonomy's own action, given to the evaluator as legacy_action */
+  legacy_action: "retry" | "escalate";
 };
+
+/**
+ * The decision log's inputs for a run-step decision: exactly what the evaluator was given (legacy_action always,
+ * even when it equals the policy's action), so a replay under the same profile reproduces every logged decision.
+ */
+export function decisionLogInputs(d: StepDecision, reported: string | null): Record<string, unknown> {
+  return {
+    failure_class: d.failure_class ?? undefined,
+    reported_failure_class: reported,
+    attempt: d.attempt,
+    max_attempts: d.max_attempts,
+    legacy_action: d.legacy_action,
+  };
+}
 
 export type PolicyContext = { compiled: CompiledProfile; ceiling: MemrlMode };
 
@@ -138,6 +154,7 @@ export function nextAfterFailure(
     ceiling: policy.ceiling,
     max_attempts: plan.maxAttempts,
     attempt: input.attempt,
+    legacy_action: legacy,
   };
   if (raw.selected_action === "escalate" && (plan.step.next === "retry" || plan.step.next === "gate")) {
     return { step: { next: "dead_letter", reason_code: `escalated:${raw.rule_id}` }, decision };
