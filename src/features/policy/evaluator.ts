@@ -78,9 +78,14 @@ export type CompiledProfile = {
   readonly profile: MemrlPolicyProfile;
   /** the winning rule per `${mode}|${class}|${bucket}`; absent when no rule matches */
   readonly rules: ReadonlyMap<string, PolicyRule>;
-  /** every rule-matched decision, frozen, indexed by `slot()` */
+  /** every decision over known or missing classes and known or missing buckets, frozen, indexed by `slot()` */
   readonly decisions: readonly Decision[];
+  /** per unknown class string: its decisions (they echo the class), filled on first use, indexed by `unknownSlot()` */
+  readonly unknownClasses: Map<string, (Decision | undefined)[]>;
 };
+
+/** How many distinct unknown class strings one compiled profile remembers; the oldest is dropped past this. */
+export const UNKNOWN_CLASS_CACHE = 256;
 
 // Index spaces of the precomputed decision table.
 const MODE_INDEX: Record<string, number> = { off: 0, observe: 1, enforce: 2 };
@@ -91,12 +96,21 @@ const CLASS_INDEX: Record<string, number | undefined> = Object.assign(
 );
 const BUCKET_INDEX: Record<string, number> = { initial: 0, middle: 1, final: 2, overflow: 3 };
 const LEGACY_INDEX: Record<string, number> = { retry: 1, escalate: 2 };
+const LEGACIES = [undefined, "retry", "escalate"] as const;
 const N_MODES = MEMRL_MODES.length;
-const N_CLASSES = FAILURE_CLASSES.length;
-const N_BUCKETS = ATTEMPT_BUCKETS.length;
+/** class index N_CLASSES - 1 stands for "no failure_class" */
+const N_CLASSES = FAILURE_CLASSES.length + 1;
+const MISSING_CLASS = FAILURE_CLASSES.length;
+/** bucket index N_BUCKETS - 1 stands for "no attempt information" */
+const N_BUCKETS = ATTEMPT_BUCKETS.length + 1;
+const MISSING_BUCKET = ATTEMPT_BUCKETS.length;
 
 function slot(requested: number, ceiling: number, legacy: number, failureClass: number, bucket: number): number {
   return (((requested * N_MODES + ceiling) * 3 + legacy) * N_CLASSES + failureClass) * N_BUCKETS + bucket;
+}
+
+function unknownSlot(requested: number, ceiling: number, legacy: number, bucket: number): number {
+  return ((requested * N_MODES + ceiling) * 3 + legacy) * N_BUCKETS + bucket;
 }
 
 const ruleKey = (mode: MemrlMode, failureClass: FailureClass, bucket: AttemptBucket) =>
@@ -171,58 +185,88 @@ export function compileProfile(profile: MemrlPolicyProfile, version: number): Co
     }
   }
   const decisions: Decision[] = [];
-  const legacies = [undefined, "retry", "escalate"] as const;
   for (const [r, requested] of MEMRL_MODES.entries())
     for (const [c, ceiling] of MEMRL_MODES.entries())
-      for (const [l, legacy] of legacies.entries())
-        for (const [f, failureClass] of FAILURE_CLASSES.entries())
-          for (const [b, bucket] of ATTEMPT_BUCKETS.entries())
+      for (const [l, legacy] of LEGACIES.entries())
+        for (let f = 0; f < N_CLASSES; f++)
+          for (let b = 0; b < N_BUCKETS; b++)
             decisions[slot(r, c, l, f, b)] = buildDecision(
               profile,
               requested,
               ceiling,
               legacy,
-              failureClass,
-              bucket,
+              f === MISSING_CLASS ? null : (FAILURE_CLASSES[f] as FailureClass),
+              b === MISSING_BUCKET ? null : (ATTEMPT_BUCKETS[b] as AttemptBucket),
               rules,
             );
-  return { version, profile, rules, decisions };
+  return { version, profile, rules, decisions, unknownClasses: new Map() };
 }
 
-/** Index of the attempt bucket (see attemptBucket), or -1 when the input carries no attempt information. */
+/** The decision for a class string outside FAILURE_CLASSES: built once per (class, slot), then a lookup. */
+function unknownClassDecision(
+  compiled: CompiledProfile,
+  failureClass: string,
+  requested: number,
+  ceiling: number,
+  legacy: number,
+  bucket: number,
+): Decision {
+  let table = compiled.unknownClasses.get(failureClass);
+  if (table === undefined) {
+    if (compiled.unknownClasses.size >= UNKNOWN_CLASS_CACHE) {
+      // Caller-chosen strings are unbounded: drop the oldest so the cache stays a fixed size.
+      compiled.unknownClasses.delete(compiled.unknownClasses.keys().next().value as string);
+    }
+    table = new Array(N_MODES * N_MODES * 3 * N_BUCKETS).fill(undefined);
+    compiled.unknownClasses.set(failureClass, table);
+  }
+  const i = unknownSlot(requested, ceiling, legacy, bucket);
+  const hit = table[i];
+  if (hit !== undefined) return hit;
+  const built = buildDecision(
+    compiled.profile,
+    MEMRL_MODES[requested] as MemrlMode,
+    MEMRL_MODES[ceiling] as MemrlMode,
+    LEGACIES[legacy],
+    failureClass,
+    bucket === MISSING_BUCKET ? null : (ATTEMPT_BUCKETS[bucket] as AttemptBucket),
+    compiled.rules,
+  );
+  table[i] = built;
+  return built;
+}
+
+/** Index of the attempt bucket (see attemptBucket), or MISSING_BUCKET when the input carries no attempt information. */
 function bucketIndex(input: DecisionInput, context: DecisionContext): number {
-  if (input.attempt_bucket !== undefined) return BUCKET_INDEX[input.attempt_bucket] as number;
+  const given = input.attempt_bucket;
+  if (given !== undefined) return BUCKET_INDEX[given] as number;
   const attempt = input.attempt;
-  if (attempt === undefined) return -1;
+  if (attempt === undefined) return MISSING_BUCKET;
   let max = input.max_attempts;
   if (max === undefined) {
-    const override =
-      input.failure_class === undefined ? undefined : context.maxAttemptsOverrides?.[input.failure_class];
+    const overrides = context.maxAttemptsOverrides;
+    const failureClass = input.failure_class;
+    const override = overrides === undefined || failureClass === undefined ? undefined : overrides[failureClass];
     max = override ?? DEFAULT_MAX_ATTEMPTS;
   }
   return bucketOf(attempt, max);
 }
 
-/** Deterministic: same input, same compiled profile, same context → same decision (a shared frozen object). */
+/**
+ * Deterministic: same input, same compiled profile, same context → same decision (a shared frozen object).
+ * Every input is a table lookup: known and missing classes and buckets index `decisions`, unknown classes their
+ * own lazily filled table.
+ */
 export function decide(compiled: CompiledProfile, input: DecisionInput, context: DecisionContext): Decision {
-  const requested = input.memrl_mode ?? compiled.profile.default_mode;
+  const requested = MODE_INDEX[input.memrl_mode ?? compiled.profile.default_mode] as number;
+  const ceiling = MODE_INDEX[context.ceiling] as number;
+  const legacyAction = input.legacy_action;
+  const legacy = legacyAction === undefined ? 0 : (LEGACY_INDEX[legacyAction] as number);
   const bucket = bucketIndex(input, context);
   const failureClass = input.failure_class;
-  const classIndex = failureClass === undefined ? undefined : CLASS_INDEX[failureClass];
-  if (classIndex === undefined || bucket < 0) {
-    // Fail-closed paths echo the caller's class, so they are built per call (they are the rare path).
-    return buildDecision(
-      compiled.profile,
-      requested,
-      context.ceiling,
-      input.legacy_action,
-      failureClass ?? null,
-      bucket < 0 ? null : (ATTEMPT_BUCKETS[bucket] as AttemptBucket),
-      compiled.rules,
-    );
+  const classIndex = failureClass === undefined ? MISSING_CLASS : CLASS_INDEX[failureClass];
+  if (classIndex === undefined) {
+    return unknownClassDecision(compiled, failureClass as string, requested, ceiling, legacy, bucket);
   }
-  const legacy = input.legacy_action === undefined ? 0 : (LEGACY_INDEX[input.legacy_action] as number);
-  return compiled.decisions[
-    slot(MODE_INDEX[requested] as number, MODE_INDEX[context.ceiling] as number, legacy, classIndex, bucket)
-  ] as Decision;
+  return compiled.decisions[slot(requested, ceiling, legacy, classIndex, bucket)] as Decision;
 }
