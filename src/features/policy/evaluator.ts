@@ -78,40 +78,35 @@ export type CompiledProfile = {
   readonly profile: MemrlPolicyProfile;
   /** the winning rule per `${mode}|${class}|${bucket}`; absent when no rule matches */
   readonly rules: ReadonlyMap<string, PolicyRule>;
-  /** every decision over known or missing classes and known or missing buckets, frozen, indexed by `slot()` */
-  readonly decisions: readonly Decision[];
-  /** per unknown class string: its decisions (they echo the class), filled on first use, indexed by `unknownSlot()` */
-  readonly unknownClasses: Map<string, (Decision | undefined)[]>;
+  /**
+   * Per class string, its frozen decisions indexed by `slot()`: every known class filled at compile time, each
+   * unknown class (its decisions echo the string) added on first use and filled slot by slot, at most
+   * UNKNOWN_CLASS_CACHE of them, oldest dropped first.
+   */
+  readonly byClass: Map<string, (Decision | undefined)[]>;
+  /** the decisions of inputs without a failure_class, indexed by `slot()` */
+  readonly noClass: readonly Decision[];
 };
 
 /** How many distinct unknown class strings one compiled profile remembers; the oldest is dropped past this. */
 export const UNKNOWN_CLASS_CACHE = 256;
 
-// Index spaces of the precomputed decision table.
-const MODE_INDEX: Record<string, number> = { off: 0, observe: 1, enforce: 2 };
-// A null-prototype dictionary: caller strings like "constructor" or "__proto__" find nothing.
-const CLASS_INDEX: Record<string, number | undefined> = Object.assign(
-  Object.create(null),
-  Object.fromEntries(FAILURE_CLASSES.map((c, i) => [c, i])),
-);
-const BUCKET_INDEX: Record<string, number> = { initial: 0, middle: 1, final: 2, overflow: 3 };
-const LEGACY_INDEX: Record<string, number> = { retry: 1, escalate: 2 };
+// Index spaces of a class's decision table: requested mode × ceiling × legacy action × bucket (or none).
 const LEGACIES = [undefined, "retry", "escalate"] as const;
 const N_MODES = MEMRL_MODES.length;
-/** class index N_CLASSES - 1 stands for "no failure_class" */
-const N_CLASSES = FAILURE_CLASSES.length + 1;
-const MISSING_CLASS = FAILURE_CLASSES.length;
 /** bucket index N_BUCKETS - 1 stands for "no attempt information" */
 const N_BUCKETS = ATTEMPT_BUCKETS.length + 1;
 const MISSING_BUCKET = ATTEMPT_BUCKETS.length;
+const TABLE_SIZE = N_MODES * N_MODES * LEGACIES.length * N_BUCKETS;
 
-function slot(requested: number, ceiling: number, legacy: number, failureClass: number, bucket: number): number {
-  return (((requested * N_MODES + ceiling) * 3 + legacy) * N_CLASSES + failureClass) * N_BUCKETS + bucket;
-}
-
-function unknownSlot(requested: number, ceiling: number, legacy: number, bucket: number): number {
+function slot(requested: number, ceiling: number, legacy: number, bucket: number): number {
   return ((requested * N_MODES + ceiling) * 3 + legacy) * N_BUCKETS + bucket;
 }
+
+// Plain comparisons instead of keyed lookups: the inputs are already validated against these enums.
+const modeIndex = (m: MemrlMode): number => (m === "enforce" ? 2 : m === "observe" ? 1 : 0);
+const legacyIndex = (a: Action | undefined): number => (a === undefined ? 0 : a === "retry" ? 1 : 2);
+const bucketIndexOf = (b: AttemptBucket): number => (b === "initial" ? 0 : b === "middle" ? 1 : b === "final" ? 2 : 3);
 
 const ruleKey = (mode: MemrlMode, failureClass: FailureClass, bucket: AttemptBucket) =>
   `${mode}|${failureClass}|${bucket}`;
@@ -184,45 +179,54 @@ export function compileProfile(profile: MemrlPolicyProfile, version: number): Co
       }
     }
   }
-  const decisions: Decision[] = [];
-  for (const [r, requested] of MEMRL_MODES.entries())
-    for (const [c, ceiling] of MEMRL_MODES.entries())
-      for (const [l, legacy] of LEGACIES.entries())
-        for (let f = 0; f < N_CLASSES; f++)
+  const tableOf = (failureClass: string | null): Decision[] => {
+    const table: Decision[] = new Array(TABLE_SIZE);
+    for (const [r, requested] of MEMRL_MODES.entries())
+      for (const [c, ceiling] of MEMRL_MODES.entries())
+        for (const [l, legacy] of LEGACIES.entries())
           for (let b = 0; b < N_BUCKETS; b++)
-            decisions[slot(r, c, l, f, b)] = buildDecision(
+            table[slot(r, c, l, b)] = buildDecision(
               profile,
               requested,
               ceiling,
               legacy,
-              f === MISSING_CLASS ? null : (FAILURE_CLASSES[f] as FailureClass),
+              failureClass,
               b === MISSING_BUCKET ? null : (ATTEMPT_BUCKETS[b] as AttemptBucket),
               rules,
             );
-  return { version, profile, rules, decisions, unknownClasses: new Map() };
+    return table;
+  };
+  const byClass = new Map<string, (Decision | undefined)[]>(FAILURE_CLASSES.map((c) => [c, tableOf(c)]));
+  return { version, profile, rules, byClass, noClass: tableOf(null) };
 }
 
-/** The decision for a class string outside FAILURE_CLASSES: built once per (class, slot), then a lookup. */
-function unknownClassDecision(
+/** The table of a class string outside FAILURE_CLASSES: added empty, after dropping the oldest unknown one if full. */
+function addUnknownClass(compiled: CompiledProfile, failureClass: string): (Decision | undefined)[] {
+  const byClass = compiled.byClass;
+  if (byClass.size >= FAILURE_CLASSES.length + UNKNOWN_CLASS_CACHE) {
+    // Caller-chosen strings are unbounded: the known classes come first in insertion order and are never dropped.
+    for (const key of byClass.keys())
+      if (!isKnownFailureClass(key)) {
+        byClass.delete(key);
+        break;
+      }
+  }
+  const table: (Decision | undefined)[] = new Array(TABLE_SIZE).fill(undefined);
+  byClass.set(failureClass, table);
+  return table;
+}
+
+/** Builds, stores and returns an unknown class's decision for one slot (known classes' tables are full). */
+function fillSlot(
   compiled: CompiledProfile,
+  table: (Decision | undefined)[],
   failureClass: string,
+  i: number,
   requested: number,
   ceiling: number,
   legacy: number,
   bucket: number,
 ): Decision {
-  let table = compiled.unknownClasses.get(failureClass);
-  if (table === undefined) {
-    if (compiled.unknownClasses.size >= UNKNOWN_CLASS_CACHE) {
-      // Caller-chosen strings are unbounded: drop the oldest so the cache stays a fixed size.
-      compiled.unknownClasses.delete(compiled.unknownClasses.keys().next().value as string);
-    }
-    table = new Array(N_MODES * N_MODES * 3 * N_BUCKETS).fill(undefined);
-    compiled.unknownClasses.set(failureClass, table);
-  }
-  const i = unknownSlot(requested, ceiling, legacy, bucket);
-  const hit = table[i];
-  if (hit !== undefined) return hit;
   const built = buildDecision(
     compiled.profile,
     MEMRL_MODES[requested] as MemrlMode,
@@ -239,7 +243,7 @@ function unknownClassDecision(
 /** Index of the attempt bucket (see attemptBucket), or MISSING_BUCKET when the input carries no attempt information. */
 function bucketIndex(input: DecisionInput, context: DecisionContext): number {
   const given = input.attempt_bucket;
-  if (given !== undefined) return BUCKET_INDEX[given] as number;
+  if (given !== undefined) return bucketIndexOf(given);
   const attempt = input.attempt;
   if (attempt === undefined) return MISSING_BUCKET;
   let max = input.max_attempts;
@@ -254,19 +258,17 @@ function bucketIndex(input: DecisionInput, context: DecisionContext): number {
 
 /**
  * Deterministic: same input, same compiled profile, same context → same decision (a shared frozen object).
- * Every input is a table lookup: known and missing classes and buckets index `decisions`, unknown classes their
- * own lazily filled table.
+ * Every input is one Map.get of its class (or the no-class table) and one array read; an unknown class's slot is
+ * built once, on its first use.
  */
 export function decide(compiled: CompiledProfile, input: DecisionInput, context: DecisionContext): Decision {
-  const requested = MODE_INDEX[input.memrl_mode ?? compiled.profile.default_mode] as number;
-  const ceiling = MODE_INDEX[context.ceiling] as number;
-  const legacyAction = input.legacy_action;
-  const legacy = legacyAction === undefined ? 0 : (LEGACY_INDEX[legacyAction] as number);
+  const requested = modeIndex(input.memrl_mode ?? compiled.profile.default_mode);
+  const ceiling = modeIndex(context.ceiling);
+  const legacy = legacyIndex(input.legacy_action);
   const bucket = bucketIndex(input, context);
+  const i = slot(requested, ceiling, legacy, bucket);
   const failureClass = input.failure_class;
-  const classIndex = failureClass === undefined ? MISSING_CLASS : CLASS_INDEX[failureClass];
-  if (classIndex === undefined) {
-    return unknownClassDecision(compiled, failureClass as string, requested, ceiling, legacy, bucket);
-  }
-  return compiled.decisions[slot(requested, ceiling, legacy, classIndex, bucket)] as Decision;
+  if (failureClass === undefined) return compiled.noClass[i] as Decision;
+  const table = compiled.byClass.get(failureClass) ?? addUnknownClass(compiled, failureClass);
+  return table[i] ?? fillSlot(compiled, table, failureClass, i, requested, ceiling, legacy, bucket);
 }

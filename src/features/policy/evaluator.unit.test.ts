@@ -440,6 +440,6 @@ describe("decide against a straightforward reference over the whole input space"
       expect(d.failure_class).toBe(`gremlin_${i}`);
       expect(d.rule_id).toBe("default.unknown_failure_class");
     }
-    expect(compiled.unknownClasses.size).toBe(UNKNOWN_CLASS_CACHE);
+    expect(compiled.byClass.size).toBe(FAILURE_CLASSES.length + UNKNOWN_CLASS_CACHE);
   });
 });
