@@ -76,7 +76,8 @@ export function project(f: Fleet): Load[] {
       limit: "D1 single-writer throughput (decision log + memory writes)",
       utilisation: (decisionsPerSecond + memoryWritesPerSecond) / LIMITS.d1WritesPerSecond,
       detail: `${fmt(decisionsPerSecond)} decision rows/s + ${fmt(memoryWritesPerSecond)} memory rows/s, one row per write`,
-      action: "batch decision rows through the queue (100 per insert), then shard the log by team across D1 databases",
+      action:
+        "already batched (one D1 batch per queue batch, 5 rows per insert), so this one-row-per-write figure is a floor; next: shard the log by team across D1 databases",
     },
     {
       limit: "Queue throughput (decision log messages)",
