@@ -16,6 +16,8 @@ export type Row = {
   ceiling?: number;
   ratio?: number;
   target?: string;
+  /** whether the row meets its target, judged against the ceiling measured in the same run; printed PASS/MISS */
+  pass?: boolean;
 };
 export type BenchContext = {
   server: LocalServer;
@@ -143,6 +145,26 @@ export async function load(
   };
 }
 
+/** The bench worker's bare route (bench/worker.ts): the HTTP ceiling every HTTP row is divided by. */
+export const BARE_PATH = "/__bench/bare";
+
+/** Alternates rounds of every load in turn so drift on a shared machine hits all; returns the per-load means. */
+export async function alternateAll(rounds: number, loads: (() => Promise<LoadResult>)[]): Promise<LoadResult[]> {
+  const results: LoadResult[][] = loads.map(() => []);
+  for (let i = 0; i < rounds; i++) for (const [j, run] of loads.entries()) results[j]?.push(await run());
+  return results.map(meanOf);
+}
+
+function meanOf(xs: LoadResult[]): LoadResult {
+  return {
+    rps: xs.reduce((s, x) => s + x.rps, 0) / xs.length,
+    p50: xs.reduce((s, x) => s + x.p50, 0) / xs.length,
+    p99: Math.max(...xs.map((x) => x.p99)),
+    errors: xs.reduce((s, x) => s + x.errors, 0),
+    non2xx: xs.reduce((s, x) => s + x.non2xx, 0),
+  };
+}
+
 /** Alternates rounds of a and b so drift on a shared machine hits both; returns the per-side means. */
 export async function alternate(
   rounds: number,
@@ -183,8 +205,9 @@ export function printTable(rows: Row[]): void {
     ceiling: r.ceiling === undefined ? "" : `${fmt(r.ceiling)} ${r.unit}`,
     ratio: r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}×`,
     target: r.target ?? "",
+    verdict: r.pass === undefined ? "" : r.pass ? "PASS" : "MISS",
   }));
-  const cols = ["section", "metric", "value", "ceiling", "ratio", "target"] as const;
+  const cols = ["section", "metric", "value", "ceiling", "ratio", "target", "verdict"] as const;
   const width = Object.fromEntries(cols.map((c) => [c, Math.max(c.length, ...table.map((t) => t[c].length))]));
   const line = (t: Record<string, string>) => cols.map((c) => t[c]?.padEnd(width[c] as number)).join(" | ");
   console.log(line(Object.fromEntries(cols.map((c) => [c, c]))));

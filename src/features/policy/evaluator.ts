@@ -78,26 +78,35 @@ export type CompiledProfile = {
   readonly profile: MemrlPolicyProfile;
   /** the winning rule per `${mode}|${class}|${bucket}`; absent when no rule matches */
   readonly rules: ReadonlyMap<string, PolicyRule>;
-  /** every rule-matched decision, frozen, indexed by `slot()` */
-  readonly decisions: readonly Decision[];
+  /**
+   * Per class string, its frozen decisions indexed by `slot()`: every known class filled at compile time, each
+   * unknown class (its decisions echo the string) added on first use and filled slot by slot, at most
+   * UNKNOWN_CLASS_CACHE of them, oldest dropped first.
+   */
+  readonly byClass: Map<string, (Decision | undefined)[]>;
+  /** the decisions of inputs without a failure_class, indexed by `slot()` */
+  readonly noClass: readonly Decision[];
 };
 
-// Index spaces of the precomputed decision table.
-const MODE_INDEX: Record<string, number> = { off: 0, observe: 1, enforce: 2 };
-// A null-prototype dictionary: caller strings like "constructor" or "__proto__" find nothing.
-const CLASS_INDEX: Record<string, number | undefined> = Object.assign(
-  Object.create(null),
-  Object.fromEntries(FAILURE_CLASSES.map((c, i) => [c, i])),
-);
-const BUCKET_INDEX: Record<string, number> = { initial: 0, middle: 1, final: 2, overflow: 3 };
-const LEGACY_INDEX: Record<string, number> = { retry: 1, escalate: 2 };
-const N_MODES = MEMRL_MODES.length;
-const N_CLASSES = FAILURE_CLASSES.length;
-const N_BUCKETS = ATTEMPT_BUCKETS.length;
+/** How many distinct unknown class strings one compiled profile remembers; the oldest is dropped past this. */
+export const UNKNOWN_CLASS_CACHE = 256;
 
-function slot(requested: number, ceiling: number, legacy: number, failureClass: number, bucket: number): number {
-  return (((requested * N_MODES + ceiling) * 3 + legacy) * N_CLASSES + failureClass) * N_BUCKETS + bucket;
+// Index spaces of a class's decision table: requested mode × ceiling × legacy action × bucket (or none).
+const LEGACIES = [undefined, "retry", "escalate"] as const;
+const N_MODES = MEMRL_MODES.length;
+/** bucket index N_BUCKETS - 1 stands for "no attempt information" */
+const N_BUCKETS = ATTEMPT_BUCKETS.length + 1;
+const MISSING_BUCKET = ATTEMPT_BUCKETS.length;
+const TABLE_SIZE = N_MODES * N_MODES * LEGACIES.length * N_BUCKETS;
+
+function slot(requested: number, ceiling: number, legacy: number, bucket: number): number {
+  return ((requested * N_MODES + ceiling) * 3 + legacy) * N_BUCKETS + bucket;
 }
+
+// Plain comparisons instead of keyed lookups: the inputs are already validated against these enums.
+const modeIndex = (m: MemrlMode): number => (m === "enforce" ? 2 : m === "observe" ? 1 : 0);
+const legacyIndex = (a: Action | undefined): number => (a === undefined ? 0 : a === "retry" ? 1 : 2);
+const bucketIndexOf = (b: AttemptBucket): number => (b === "initial" ? 0 : b === "middle" ? 1 : b === "final" ? 2 : 3);
 
 const ruleKey = (mode: MemrlMode, failureClass: FailureClass, bucket: AttemptBucket) =>
   `${mode}|${failureClass}|${bucket}`;
@@ -170,59 +179,96 @@ export function compileProfile(profile: MemrlPolicyProfile, version: number): Co
       }
     }
   }
-  const decisions: Decision[] = [];
-  const legacies = [undefined, "retry", "escalate"] as const;
-  for (const [r, requested] of MEMRL_MODES.entries())
-    for (const [c, ceiling] of MEMRL_MODES.entries())
-      for (const [l, legacy] of legacies.entries())
-        for (const [f, failureClass] of FAILURE_CLASSES.entries())
-          for (const [b, bucket] of ATTEMPT_BUCKETS.entries())
-            decisions[slot(r, c, l, f, b)] = buildDecision(
+  const tableOf = (failureClass: string | null): Decision[] => {
+    const table: Decision[] = new Array(TABLE_SIZE);
+    for (const [r, requested] of MEMRL_MODES.entries())
+      for (const [c, ceiling] of MEMRL_MODES.entries())
+        for (const [l, legacy] of LEGACIES.entries())
+          for (let b = 0; b < N_BUCKETS; b++)
+            table[slot(r, c, l, b)] = buildDecision(
               profile,
               requested,
               ceiling,
               legacy,
               failureClass,
-              bucket,
+              b === MISSING_BUCKET ? null : (ATTEMPT_BUCKETS[b] as AttemptBucket),
               rules,
             );
-  return { version, profile, rules, decisions };
+    return table;
+  };
+  const byClass = new Map<string, (Decision | undefined)[]>(FAILURE_CLASSES.map((c) => [c, tableOf(c)]));
+  return { version, profile, rules, byClass, noClass: tableOf(null) };
 }
 
-/** Index of the attempt bucket (see attemptBucket), or -1 when the input carries no attempt information. */
+/** The table of a class string outside FAILURE_CLASSES: added empty, after dropping the oldest unknown one if full. */
+function addUnknownClass(compiled: CompiledProfile, failureClass: string): (Decision | undefined)[] {
+  const byClass = compiled.byClass;
+  if (byClass.size >= FAILURE_CLASSES.length + UNKNOWN_CLASS_CACHE) {
+    // Caller-chosen strings are unbounded: the known classes come first in insertion order and are never dropped.
+    for (const key of byClass.keys())
+      if (!isKnownFailureClass(key)) {
+        byClass.delete(key);
+        break;
+      }
+  }
+  const table: (Decision | undefined)[] = new Array(TABLE_SIZE).fill(undefined);
+  byClass.set(failureClass, table);
+  return table;
+}
+
+/** Builds, stores and returns an unknown class's decision for one slot (known classes' tables are full). */
+function fillSlot(
+  compiled: CompiledProfile,
+  table: (Decision | undefined)[],
+  failureClass: string,
+  i: number,
+  requested: number,
+  ceiling: number,
+  legacy: number,
+  bucket: number,
+): Decision {
+  const built = buildDecision(
+    compiled.profile,
+    MEMRL_MODES[requested] as MemrlMode,
+    MEMRL_MODES[ceiling] as MemrlMode,
+    LEGACIES[legacy],
+    failureClass,
+    bucket === MISSING_BUCKET ? null : (ATTEMPT_BUCKETS[bucket] as AttemptBucket),
+    compiled.rules,
+  );
+  table[i] = built;
+  return built;
+}
+
+/** Index of the attempt bucket (see attemptBucket), or MISSING_BUCKET when the input carries no attempt information. */
 function bucketIndex(input: DecisionInput, context: DecisionContext): number {
-  if (input.attempt_bucket !== undefined) return BUCKET_INDEX[input.attempt_bucket] as number;
+  const given = input.attempt_bucket;
+  if (given !== undefined) return bucketIndexOf(given);
   const attempt = input.attempt;
-  if (attempt === undefined) return -1;
+  if (attempt === undefined) return MISSING_BUCKET;
   let max = input.max_attempts;
   if (max === undefined) {
-    const override =
-      input.failure_class === undefined ? undefined : context.maxAttemptsOverrides?.[input.failure_class];
+    const overrides = context.maxAttemptsOverrides;
+    const failureClass = input.failure_class;
+    const override = overrides === undefined || failureClass === undefined ? undefined : overrides[failureClass];
     max = override ?? DEFAULT_MAX_ATTEMPTS;
   }
   return bucketOf(attempt, max);
 }
 
-/** Deterministic: same input, same compiled profile, same context → same decision (a shared frozen object). */
+/**
+ * Deterministic: same input, same compiled profile, same context → same decision (a shared frozen object).
+ * Every input is one Map.get of its class (or the no-class table) and one array read; an unknown class's slot is
+ * built once, on its first use.
+ */
 export function decide(compiled: CompiledProfile, input: DecisionInput, context: DecisionContext): Decision {
-  const requested = input.memrl_mode ?? compiled.profile.default_mode;
+  const requested = modeIndex(input.memrl_mode ?? compiled.profile.default_mode);
+  const ceiling = modeIndex(context.ceiling);
+  const legacy = legacyIndex(input.legacy_action);
   const bucket = bucketIndex(input, context);
+  const i = slot(requested, ceiling, legacy, bucket);
   const failureClass = input.failure_class;
-  const classIndex = failureClass === undefined ? undefined : CLASS_INDEX[failureClass];
-  if (classIndex === undefined || bucket < 0) {
-    // Fail-closed paths echo the caller's class, so they are built per call (they are the rare path).
-    return buildDecision(
-      compiled.profile,
-      requested,
-      context.ceiling,
-      input.legacy_action,
-      failureClass ?? null,
-      bucket < 0 ? null : (ATTEMPT_BUCKETS[bucket] as AttemptBucket),
-      compiled.rules,
-    );
-  }
-  const legacy = input.legacy_action === undefined ? 0 : (LEGACY_INDEX[input.legacy_action] as number);
-  return compiled.decisions[
-    slot(MODE_INDEX[requested] as number, MODE_INDEX[context.ceiling] as number, legacy, classIndex, bucket)
-  ] as Decision;
+  if (failureClass === undefined) return compiled.noClass[i] as Decision;
+  const table = compiled.byClass.get(failureClass) ?? addUnknownClass(compiled, failureClass);
+  return table[i] ?? fillSlot(compiled, table, failureClass, i, requested, ceiling, legacy, bucket);
 }

@@ -10,7 +10,7 @@ import {
   type PolicyRule,
 } from "../../../contracts/memrl-policy";
 import { DEFAULT_PROFILE } from "./default-profile";
-import { attemptBucket, compileProfile, type DecisionInput, decide } from "./evaluator";
+import { attemptBucket, compileProfile, type DecisionInput, decide, UNKNOWN_CLASS_CACHE } from "./evaluator";
 
 const compiledDefault = compileProfile(DEFAULT_PROFILE, 0);
 const open = { ceiling: "enforce" as const };
@@ -319,5 +319,127 @@ describe("decide properties", () => {
         expect(rank[decide(compiledDefault, input, { ceiling }).memrl_mode]).toBeLessThanOrEqual(rank[ceiling]);
       }),
     );
+  });
+});
+
+describe("decide against a straightforward reference over the whole input space", () => {
+  /** decide() written out plainly: no tables, no caches; every field of the decision from the contract. */
+  function referenceFull(
+    profile: MemrlPolicyProfile,
+    input: DecisionInput,
+    ceiling: MemrlMode,
+    overrides: Partial<Record<string, number>> | undefined,
+  ) {
+    const rank = { off: 0, observe: 1, enforce: 2 };
+    const requested = input.memrl_mode ?? profile.default_mode;
+    const mode = rank[requested] <= rank[ceiling] ? requested : ceiling;
+    const failureClass = input.failure_class ?? null;
+    let bucket: string | null = input.attempt_bucket ?? null;
+    if (bucket === null && input.attempt !== undefined) {
+      const fromOverride =
+        input.failure_class !== undefined && overrides !== undefined ? overrides[input.failure_class] : undefined;
+      bucket = attemptBucket(input.attempt, input.max_attempts ?? fromOverride ?? 3);
+    }
+    const out = (action: "retry" | "escalate", rule_id: string, reason: string) => ({
+      requested_mode: requested,
+      memrl_mode: mode,
+      failure_class: failureClass,
+      attempt_bucket: bucket,
+      action,
+      rule_id,
+      reason,
+      selected_action: mode !== "enforce" && input.legacy_action !== undefined ? input.legacy_action : action,
+    });
+    if (failureClass === null || bucket === null) {
+      const what = failureClass === null ? "failure_class" : "attempt information";
+      return out(profile.missing_metadata_action, "default.missing_metadata", `missing ${what}: fail closed`);
+    }
+    if (!(FAILURE_CLASSES as readonly string[]).includes(failureClass)) {
+      return out(
+        profile.unknown_failure_class_action,
+        "default.unknown_failure_class",
+        `unknown failure_class "${failureClass}": fail closed`,
+      );
+    }
+    const r = referenceDecide(profile, mode, failureClass, bucket);
+    if (r === undefined) {
+      return out(
+        profile.unknown_failure_class_action,
+        "default.no_matching_rule",
+        `no ${mode} rule matches ${failureClass}/${bucket}: fail closed`,
+      );
+    }
+    return out(
+      r.action,
+      r.rule_id,
+      `${mode} rule ${r.rule_id} (class ${r.failure_class}, bucket ${r.attempt_bucket}, priority ${r.priority})`,
+    );
+  }
+
+  const arbRule = fc.record({
+    rule_id: fc.string({ minLength: 1, maxLength: 6 }),
+    memrl_mode: fc.constantFrom(...MEMRL_MODES),
+    failure_class: fc.constantFrom("*", ...FAILURE_CLASSES),
+    attempt_bucket: fc.constantFrom("*", ...ATTEMPT_BUCKETS),
+    action: fc.constantFrom("retry", "escalate"),
+    priority: fc.integer({ min: 0, max: 3 }),
+  }) as fc.Arbitrary<PolicyRule>;
+  const arbClass = fc.oneof(
+    fc.constantFrom(...FAILURE_CLASSES),
+    fc.constantFrom("constructor", "__proto__", "toString", "", "VIBE_FAIL"),
+    fc.string({ maxLength: 12 }),
+  );
+  const arbInput: fc.Arbitrary<DecisionInput> = fc.record(
+    {
+      memrl_mode: fc.constantFrom(...MEMRL_MODES),
+      failure_class: arbClass,
+      attempt: fc.integer({ min: -2, max: 12 }),
+      max_attempts: fc.integer({ min: -2, max: 10 }),
+      attempt_bucket: fc.constantFrom(...ATTEMPT_BUCKETS),
+      legacy_action: fc.constantFrom("retry" as const, "escalate" as const),
+    },
+    { requiredKeys: [] },
+  );
+  const arbOverrides = fc.option(
+    fc.dictionary(fc.constantFrom(...FAILURE_CLASSES), fc.integer({ min: 0, max: 6 }), { maxKeys: 3 }),
+    { nil: undefined },
+  );
+
+  it("equals the reference on random profiles, inputs, ceilings and overrides, repeated calls included", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(arbRule, { minLength: 1, maxLength: 20, selector: (r) => r.rule_id }),
+        fc.constantFrom(...MEMRL_MODES),
+        fc.constantFrom("retry" as const, "escalate" as const),
+        fc.constantFrom("retry" as const, "escalate" as const),
+        fc.array(fc.tuple(arbInput, fc.constantFrom(...MEMRL_MODES), arbOverrides), { minLength: 1, maxLength: 20 }),
+        (rules, default_mode, unknownAction, missingAction, calls) => {
+          const profile = profileWith(rules, {
+            default_mode,
+            unknown_failure_class_action: unknownAction,
+            missing_metadata_action: missingAction,
+          });
+          const compiled = compileProfile(profile, 1);
+          // Twice over: the second pass reads what the first one cached.
+          for (const _ of [1, 2])
+            for (const [input, ceiling, overrides] of calls) {
+              const got = decide(compiled, input, { ceiling, maxAttemptsOverrides: overrides });
+              expect({ ...got }).toEqual(referenceFull(profile, input, ceiling, overrides));
+              expect(Object.isFrozen(got)).toBe(true);
+            }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("keeps at most UNKNOWN_CLASS_CACHE unknown classes and still answers right past it", () => {
+    const compiled = compileProfile(DEFAULT_PROFILE, 0);
+    for (let i = 0; i < UNKNOWN_CLASS_CACHE + 50; i++) {
+      const d = decide(compiled, { memrl_mode: "enforce", failure_class: `gremlin_${i}`, attempt: 1 }, open);
+      expect(d.failure_class).toBe(`gremlin_${i}`);
+      expect(d.rule_id).toBe("default.unknown_failure_class");
+    }
+    expect(compiled.byClass.size).toBe(FAILURE_CLASSES.length + UNKNOWN_CLASS_CACHE);
   });
 });

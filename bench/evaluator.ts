@@ -1,0 +1,108 @@
+// In-process evaluator bench: decide() on the uniform stream over the whole input space and on well-formed input, each against a Map.get ceiling.
+import { FAILURE_CLASSES, MEMRL_MODES } from "../contracts/memrl-policy";
+import { DEFAULT_PROFILE } from "../src/features/policy/default-profile";
+import { compileProfile, type DecisionInput, decide } from "../src/features/policy/evaluator";
+import type { Row } from "./harness";
+
+/** Every combination of mode × class (known, unknown, missing) × attempt × max_attempts × legacy action. */
+export function wholeInputSpace(): DecisionInput[] {
+  const modes = [...MEMRL_MODES, undefined];
+  const classes = [...FAILURE_CLASSES, "gremlin", "VIBE_FAIL", undefined];
+  const attempts = [undefined, 0, 1, 2, 3, 4, 7];
+  const maxes = [undefined, 0, 1, 3, 5];
+  const legacies = [undefined, "retry", "escalate"] as const;
+  const inputs: DecisionInput[] = [];
+  for (const memrl_mode of modes)
+    for (const failure_class of classes)
+      for (const attempt of attempts)
+        for (const max_attempts of maxes)
+          for (const legacy_action of legacies) {
+            // Absent fields are absent keys, as in parsed JSON, so input shapes vary as they do in production.
+            const input: DecisionInput = {};
+            if (memrl_mode !== undefined) input.memrl_mode = memrl_mode;
+            if (failure_class !== undefined) input.failure_class = failure_class;
+            if (attempt !== undefined) input.attempt = attempt;
+            if (max_attempts !== undefined) input.max_attempts = max_attempts;
+            if (legacy_action !== undefined) input.legacy_action = legacy_action;
+            inputs.push(input);
+          }
+  return inputs;
+}
+
+/** Mode × known class × attempt 1..4 of 3: the friendly stream. */
+export function wellFormedInputs(): DecisionInput[] {
+  const inputs: DecisionInput[] = [];
+  for (const memrl_mode of MEMRL_MODES)
+    for (const failure_class of FAILURE_CLASSES)
+      for (let attempt = 1; attempt <= 4; attempt++)
+        inputs.push({ memrl_mode, failure_class, attempt, max_attempts: 3 });
+  return inputs;
+}
+
+/** A fixed pseudo-random stream of indices into n items, drawn uniformly (mulberry32, seeded). */
+function uniformStream(n: number, length: number, seed = 0x5eed): Uint32Array {
+  const out = new Uint32Array(length);
+  let a = seed;
+  for (let i = 0; i < length; i++) {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    out[i] = (((t ^ (t >>> 14)) >>> 0) % n) >>> 0;
+  }
+  return out;
+}
+
+function opsPerSecond(iterations: number, fn: (i: number) => unknown): number {
+  let sink = 0;
+  for (let i = 0; i < 300_000; i++) sink ^= fn(i) ? 1 : 0; // warm-up
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) sink ^= fn(i) ? 1 : 0;
+  const seconds = (performance.now() - start) / 1000;
+  if (sink === 42) console.log(""); // keep the results alive
+  return iterations / seconds;
+}
+
+/** Median of `rounds` alternating measurements of a and b, so drift on a shared machine hits both. */
+function paired(rounds: number, iterations: number, a: (i: number) => unknown, b: (i: number) => unknown) {
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    as.push(opsPerSecond(iterations, a));
+    bs.push(opsPerSecond(iterations, b));
+  }
+  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
+  return [median(as), median(bs)] as const;
+}
+
+export function evaluatorRows(): Row[] {
+  const compiled = compileProfile(DEFAULT_PROFILE, 0);
+  const context = { ceiling: "enforce" as const };
+  const rows: Row[] = [];
+  const streams = [
+    ["uniform, whole input space", wholeInputSpace()],
+    ["well-formed input", wellFormedInputs()],
+  ] as const;
+  for (const [label, inputs] of streams) {
+    const keys = inputs.map((i) => JSON.stringify(i));
+    const ceilingMap = new Map(keys.map((k, i) => [k, inputs[i]]));
+    const stream = uniformStream(inputs.length, 1 << 16);
+    const mask = stream.length - 1;
+    const [ceilingOps, decideOps] = paired(
+      5,
+      2_000_000,
+      (i) => ceilingMap.get(keys[stream[i & mask] as number] as string),
+      (i) => decide(compiled, inputs[stream[i & mask] as number] as DecisionInput, context),
+    );
+    rows.push({
+      section: "policy",
+      metric: `decide() in-process, ${label} (${inputs.length} combinations)`,
+      value: decideOps,
+      unit: "ops/s",
+      ceiling: ceilingOps,
+      ratio: decideOps / ceilingOps,
+      target: "≥ 0.50× Map.get of a precomputed key",
+      pass: decideOps / ceilingOps >= 0.5,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,5 @@
+// npm run bench:pure: the in-process rows only (no local server), printed as the bench table.
+import { evaluatorRows } from "./evaluator";
+import { printTable } from "./harness";
+
+printTable(evaluatorRows());
