@@ -210,15 +210,16 @@ describe("wire", () => {
 
 describe("ids named like Object.prototype members", () => {
   it("answers 404 for unknown gates and orders named __proto__, constructor, toString and serves them once created", async () => {
+    const own = (await startRun(tok)).run_id; // the wire and fuzz rows may stop the shared run
     for (const id of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
-      const gate = await call("GET", `/v1/runs/${runId}/gates/${id}`, { token: tok });
+      const gate = await call("GET", `/v1/runs/${own}/gates/${id}`, { token: tok });
       expect(check("prototype ids", gate.status === 404 && isEnvelope(gate.json)), `gate ${id}`).toBe(true);
-      const missing = await lease(tok, runId, id);
+      const missing = await lease(tok, own, id);
       expect(check("prototype ids", missing.status === 404), `lease ${id} → ${missing.status}`).toBe(true);
-      await addOrder(tok, runId, id);
-      const leased = await lease(tok, runId, id);
+      await addOrder(tok, own, id);
+      const leased = await lease(tok, own, id);
       expect(check("prototype ids", leased.status === 200), `lease ${id} → ${leased.status} ${leased.text}`).toBe(true);
-      const view = await call("GET", `/v1/runs/${runId}`, { token: tok });
+      const view = await call("GET", `/v1/runs/${own}`, { token: tok });
       const order = (view.json.orders ?? []).find((o: any) => o.order_id === id);
       expect(check("prototype ids", order?.status === "LEASED"), `view ${id}`).toBe(true);
     }
