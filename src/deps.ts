@@ -168,7 +168,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     memoryIndexSync: createIndexSync(vectorIndex),
     metricsStore: createD1MetricsStore(env.DB),
     hints: createMemoryHints(memory),
-    runs: createDurableRunGateway(env.RUN),
+    runs: createDurableRunGateway(env.RUN, parsed.data.WARDEN_JWT_SECRET),
     runRecord: createD1RunRecord(db),
     gateRuleStore,
     gateRules: createGateRuleCache(gateRuleStore),

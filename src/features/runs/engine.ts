@@ -225,7 +225,12 @@ export class RunEngine {
       gate_rules: await this.deps.gateRules.get(req.actor.team_id, now),
     }),
     decide_gate: async (_runId, req) => ({ type: "decide_gate", ...req }),
-    propose_deploy: async (runId, req) => ({ type: "propose_deploy", ...req, run_id: runId }),
+    propose_deploy: async (runId, req) => ({
+      type: "propose_deploy",
+      ...req,
+      run_id: runId,
+      nonce: this.deps.newId("dop"),
+    }),
     stop: async (_runId, req) => ({ type: "stop", ...req }),
   };
 

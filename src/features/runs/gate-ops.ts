@@ -183,5 +183,7 @@ function apiSubject(tx: Tx, cmd: CommandOf<"open_gate">): GateSubject | Failure 
 export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | RunOpReply<"decide_gate"> {
   const { op_id, policy_key, decision, note } = cmd;
   const req = { op_id, policy_key, decision, note, approver: cmd.actor.subject };
+  if (tx.run.kind === "control" && !tx.gate(gateIdFor(tx.run.run_id, op_id, policy_key)))
+    return conflict("a control run's gates are decided only once proposed");
   return decideGate(gateHost(tx), req, tx.run.status === "STOPPED");
 }

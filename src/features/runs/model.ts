@@ -194,7 +194,8 @@ type Prepared = {
   };
   open_gate: { gate_rules: ActiveGateRules };
   decide_gate: { decision: GateDecision };
-  propose_deploy: { run_id: string };
+  /** nonce: the random part of the deploy gate's op_id */
+  propose_deploy: { run_id: string; nonce: string };
   stop: Record<never, never>;
 };
 

@@ -1,6 +1,6 @@
 // Read models of a run (pure): the run status view, explain-exit, and gate views for the HTTP responses.
 import { omitNull } from "../../lib/omit-null";
-import { gateView } from "../gates/domain";
+import { earlyView, gateView } from "../gates/domain";
 import { type Order, type RunState, STEPS_SHOWN, type Step } from "./model";
 
 function orderView(o: Order) {
@@ -53,6 +53,10 @@ export function runView(state: RunState) {
     steps_total: run.steps_total,
     orders: orders.map(orderView),
     gates: gates.map((g) => gateView(run.run_id, g)),
+    /** approvals kept for gates not armed yet: what will apply the moment such a gate opens */
+    early_approvals: Object.values(state.early)
+      .sort((a, b) => a.received_at - b.received_at)
+      .map((e) => earlyView(run.run_id, e)),
     hints: run.hints,
     budget: {
       input_tokens: run.budget.input_tokens,
