@@ -71,12 +71,14 @@ export type OpenGateInput = {
   subject: GateSubject;
   opener: string;
   rules: ActiveGateRules;
+  /** what the rules see instead of `context` (e.g. a budget increase counted cumulatively); `context` is stored */
+  resolveWith?: Record<string, unknown>;
 };
 
 /** Arms a gate: resolves its kind, decides auto/deny gates at once, applies an approval that came first. */
 export function openGate(host: GateHost, input: OpenGateInput): Gate {
   const gate_id = gateIdFor(host.run.run_id, input.op_id, input.policy_key);
-  const resolution = resolveGate(input.rules, input.policy_key, input.context);
+  const resolution = resolveGate(input.rules, input.policy_key, input.resolveWith ?? input.context);
   const gate: Gate = {
     gate_id,
     op_id: input.op_id,

@@ -18,7 +18,7 @@ function orderView(o: Order) {
       skill: o.skill,
       lease: o.lease
         ? {
-            lease_id: o.lease.lease_id,
+            // no lease_id: a live lease id is for its holder only (the lease response), never for readers
             epoch: o.lease.epoch,
             worker_id: o.lease.worker_id,
             expires_at: o.lease.expires_at,
