@@ -11,6 +11,7 @@ import { check, table, tally } from "./table";
 import "./rows/early-approvals";
 import "./rows/leases-budget";
 import "./rows/concurrency";
+import "./rows/run-bound-admin";
 
 type Route = { method: string; path: string; body: boolean };
 let routes: Route[] = [];

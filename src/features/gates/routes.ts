@@ -6,7 +6,7 @@ import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { actorOf, callRun, runErrors } from "../runs";
-import { proposeDeploy } from "./deploy";
+import { proposeDeploy, teamWideProposer } from "./deploy";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import type { GatesNeeds } from "./index";
 import { GateRuleSet } from "./rules";
@@ -136,6 +136,8 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const now = deps.clock.now();
+      const bound = teamWideProposer(principal);
+      if (bound) throw new AppFailure(bound);
       const version = await deps.gateRuleStore.addPending(principal.teamId, c.req.valid("json"), now);
       return c.json(await proposeDeploy(deps, principal, "gates", version), 202);
     },
