@@ -12,6 +12,7 @@ import "./rows/early-approvals";
 import "./rows/leases-budget";
 import "./rows/concurrency";
 import "./rows/run-bound-admin";
+import "./rows/guarded-fields";
 
 type Route = { method: string; path: string; body: boolean };
 let routes: Route[] = [];
