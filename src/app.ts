@@ -1,8 +1,9 @@
 // Builds the Hono app: request id, body limit, JSON bodies, one route group per feature, one error mapper.
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Deps } from "./deps";
-import { AppFailure, internalError, toWire, type WireError } from "./errors";
+import { type AppError, AppFailure, internalError, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
 import { gateInboxRoutes } from "./features/gates/inbox-routes";
@@ -19,7 +20,7 @@ import { routeOverrideRoutes } from "./features/policy/routes/route-overrides";
 import { runsFleetRoutes } from "./features/runs/fleet-routes";
 import { runsRoutes } from "./features/runs/routes";
 import { slackRoutes } from "./features/slack";
-import { authenticate, jsonBody, limitBody } from "./http/middleware";
+import { authenticate, jsonBody, limitBody, MAX_BODY_BYTES } from "./http/middleware";
 import { documentScopes } from "./http/scopes-doc";
 import type { FeatureEnv } from "./http/types";
 
@@ -29,6 +30,28 @@ export const API_INFO = {
   description:
     "Edge control plane for AI agent runs: retry/escalate decisions, approval gates, leases, memory and learning.",
 };
+
+/** hono's own 4xx exceptions (validator, media-type gate, body limit) as the matching envelope error. */
+export function frameworkError(e: HTTPException): AppError {
+  switch (e.status) {
+    case 413:
+      return { code: "payload_too_large", limitBytes: MAX_BODY_BYTES };
+    case 415:
+      return { code: "unsupported_media_type" };
+    case 401:
+      return { code: "unauthorized", message: "missing or malformed bearer token" };
+    case 403:
+      return { code: "forbidden", message: "forbidden" };
+    case 404:
+      return { code: "not_found", message: "not found" };
+    case 409:
+      return { code: "conflict", message: "conflict" };
+    case 429:
+      return { code: "rate_limited", retryAfterSeconds: 1 };
+    default:
+      return { code: "invalid_json", message: "request body is not valid JSON" };
+  }
+}
 
 export function createApp() {
   const app = new OpenAPIHono<FeatureEnv<Deps>>();
@@ -88,6 +111,7 @@ export function createApp() {
     const id = c.get("requestId") ?? "unknown";
     let res: Response;
     if (e instanceof AppFailure) res = send(toWire(e.error, id));
+    else if (e instanceof HTTPException && e.status < 500) res = send(toWire(frameworkError(e), id));
     else {
       // Unexpected: log the details here, answer with the envelope only.
       console.error(JSON.stringify({ level: "error", request_id: id, error: String(e), stack: (e as Error)?.stack }));

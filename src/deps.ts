@@ -337,7 +337,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     memoryIndexSync: o.memoryIndexSync ?? createIndexSync(vectorIndex),
     metricsStore: o.metricsStore ?? createD1MetricsStore(db),
     overviewStore: o.overviewStore ?? createD1OverviewStore(db),
-    runs: o.runs ?? createDurableRunGateway(env.RUN),
+    runs: o.runs ?? createDurableRunGateway(env.RUN, config.WARDEN_JWT_SECRET),
     runIndex: o.runIndex ?? createD1RunIndex(db),
     sessions:
       o.sessions ??

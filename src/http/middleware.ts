@@ -20,7 +20,8 @@ export const limitBody = bodyLimit({
   },
 });
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+/** The JSON media types the route validators accept (the same grammar as @hono/zod-openapi's, so both agree). */
+const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 const hasBody = (method: string) => method === "POST" || method === "PUT" || method === "PATCH";
 const isRead = (method: string) => method === "GET" || method === "HEAD" || method === "OPTIONS";
 const JWT_BEARER = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)\s*$/i;
@@ -83,24 +84,47 @@ export const authenticate: MiddlewareHandler<FeatureEnv<unknown>> = async (c, ne
   return next();
 };
 
+/** The deepest nesting of objects and arrays a JSON body may have (documented in docs/security.md). */
+export const MAX_JSON_DEPTH = 64;
+
+/** The nesting depth of JSON text, counted without parsing (strings skipped), so a deep body never reaches a parser. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92)
+        i++; // backslash: skip the escaped character
+      else if (ch === 34) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (ch === 125 || ch === 93) depth--;
+  }
+  return max;
+}
+
 /**
- * JSON routes: a body must be declared JSON (415) and parse (400 invalid_json). The parsed value stays in
- * hono's body cache, so the zod validator reads it without parsing twice. An empty body reads as {}.
+ * JSON routes: a body must be declared JSON (415), stay within MAX_JSON_DEPTH and parse (400 invalid_json). An empty
+ * or blank body reads as {}. The text hono's validators read is replaced by the checked one, so they parse it as-is.
  */
 export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) => {
   if (!hasBody(c.req.method)) return next();
   const text = await c.req.text();
+  const type = c.req.header("content-type") ?? "";
   if (text.trim() === "") {
+    if (type !== "" && !JSON_TYPE.test(type.trim())) throw unsupported(type);
+    // hono keeps promises in its body cache although the type says values
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve("{}");
     c.req.bodyCache.json = {};
     return next();
   }
-  const type = c.req.header("content-type") ?? "";
-  if (!JSON_TYPE.test(type)) {
-    throw new AppFailure({
-      code: "unsupported_media_type",
-      message: `this route accepts application/json, not "${type.slice(0, 64) || "(none)"}"`,
-    });
-  }
+  if (!JSON_TYPE.test(type)) throw unsupported(type);
+  if (jsonDepth(text) > MAX_JSON_DEPTH)
+    throw new AppFailure({ code: "invalid_json", message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels` });
   try {
     c.req.bodyCache.json = JSON.parse(text);
   } catch {
@@ -108,6 +132,12 @@ export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) 
   }
   return next();
 };
+
+const unsupported = (type: string) =>
+  new AppFailure({
+    code: "unsupported_media_type",
+    message: `this route accepts application/json, not "${type.slice(0, 64) || "(none)"}"`,
+  });
 
 /**
  * Spends the buckets of the request's route class: the subject's within its team first, then the team's, so a runaway

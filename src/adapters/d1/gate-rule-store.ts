@@ -1,7 +1,8 @@
 // GateRuleStore over D1 with drizzle: versioned gate rule sets per team, activated by a guarded batch.
-import { and, desc, eq, max, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { GateRuleStore, StoredGateRules } from "../../ports/gate-rule-store";
+import { nextVersion } from "./next-version";
 import { gateRules } from "./schema";
 
 type Row = typeof gateRules.$inferSelect;
@@ -35,17 +36,12 @@ export function createD1GateRuleStore(db: DrizzleD1Database): GateRuleStore {
     async addPending(teamId, body, now) {
       // (team_id, version) is the primary key: a concurrent writer's insert fails instead of overwriting
       for (let attempt = 0; attempt < 5; attempt++) {
-        const [{ top } = { top: null }] = await db
-          .select({ top: max(gateRules.version) })
-          .from(gateRules)
-          .where(eq(gateRules.teamId, teamId));
-        const version = (top ?? 0) + 1;
         const inserted = await db
           .insert(gateRules)
-          .values({ teamId, version, status: "pending", body, createdAt: now })
+          .values({ teamId, version: nextVersion(gateRules, teamId), status: "pending", body, createdAt: now })
           .onConflictDoNothing()
           .returning({ version: gateRules.version });
-        if (inserted.length === 1) return version;
+        if (inserted[0]) return inserted[0].version;
       }
       throw new Error("could not allocate a gate rule version");
     },

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gte, max, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
+import { nextVersion } from "./next-version";
 import { modeCeilingRequests, policyDecisions, policyProfiles, retryAdjustments, teamModes } from "./schema";
 
 type ProfileRow = typeof policyProfiles.$inferSelect;
@@ -59,17 +60,19 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
     async addPendingProfile(teamId, body, createdBy, now) {
       // The primary key (team_id, version) makes a concurrent writer's insert fail instead of overwriting.
       for (let attempt = 0; attempt < 5; attempt++) {
-        const [{ top } = { top: null }] = await db
-          .select({ top: max(policyProfiles.version) })
-          .from(policyProfiles)
-          .where(eq(policyProfiles.teamId, teamId));
-        const version = (top ?? 0) + 1;
         const inserted = await db
           .insert(policyProfiles)
-          .values({ teamId, version, status: "pending", body, createdBy, createdAt: now })
+          .values({
+            teamId,
+            version: nextVersion(policyProfiles, teamId),
+            status: "pending",
+            body,
+            createdBy,
+            createdAt: now,
+          })
           .onConflictDoNothing()
           .returning({ version: policyProfiles.version });
-        if (inserted.length === 1) return version;
+        if (inserted[0]) return inserted[0].version;
       }
       throw new Error("could not allocate a profile version");
     },
@@ -116,17 +119,19 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
 
     async addCeilingRequest(teamId, ceiling, requestedBy, now) {
       for (let attempt = 0; attempt < 5; attempt++) {
-        const [{ top } = { top: null }] = await db
-          .select({ top: max(modeCeilingRequests.version) })
-          .from(modeCeilingRequests)
-          .where(eq(modeCeilingRequests.teamId, teamId));
-        const version = (top ?? 0) + 1;
         const inserted = await db
           .insert(modeCeilingRequests)
-          .values({ teamId, version, ceiling, status: "pending", requestedBy, createdAt: now })
+          .values({
+            teamId,
+            version: nextVersion(modeCeilingRequests, teamId),
+            ceiling,
+            status: "pending",
+            requestedBy,
+            createdAt: now,
+          })
           .onConflictDoNothing()
           .returning({ version: modeCeilingRequests.version });
-        if (inserted.length === 1) return version;
+        if (inserted[0]) return inserted[0].version;
       }
       throw new Error("could not allocate a ceiling request version");
     },

@@ -51,5 +51,9 @@ export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
   },
 };
 
-/** The op_id of a deploy's gate on the team's control run: one gate per target and version. */
-export const deployOpId = (target: DeployTarget, version: number) => `deploy-${target}-v${version}`;
+/**
+ * The op_id of a deploy's gate on the team's control run: one gate per target and version, with a random part
+ * (`nonce`, from the id source) so nobody can name, and so pre-approve, a deploy before it is proposed.
+ */
+export const deployOpId = (target: DeployTarget, version: number, nonce: string) =>
+  `deploy-${target}-v${version}-${nonce}`;

@@ -1,5 +1,6 @@
 // Use-case: put a stored pending version of a deploy target behind a policy_deploy hard gate on the team's control run.
 import type { Principal } from "../../auth/tokens";
+import type { AppError } from "../../errors";
 import { actorOf, callRun, type RunsService } from "../runs";
 import type { DeployTarget } from "./deploy-targets";
 
@@ -20,4 +21,16 @@ export async function proposeDeploy(
     ...(context ? { context } : {}),
   });
   return { version, status: "pending" as const, run_id: value.run_id, op_id: value.op_id, gate_id: value.gate_id };
+}
+
+/**
+ * Team-wide settings (profile, gate rules, mode ceiling) are proposed only by a token not bound to a run: a run-bound
+ * token, even with policy:admin, speaks for one run (docs/security.md, finding 11). Checked before anything is stored.
+ */
+export function teamWideProposer(principal: Principal): AppError | null {
+  if (principal.runId === undefined) return null;
+  return {
+    code: "forbidden",
+    message: "a run-bound token cannot propose team-wide policy; use an unbound admin token",
+  };
 }

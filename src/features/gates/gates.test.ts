@@ -342,7 +342,11 @@ describe("team gate rules", () => {
     ];
     const put = await call("PUT", "/v1/policy/gates", { token: t.admin, body: { rules } });
     expect(put.status, put.text).toBe(202);
-    expect(put.json).toMatchObject({ version: 1, status: "pending", op_id: "deploy-gates-v1" });
+    expect(put.json).toMatchObject({
+      version: 1,
+      status: "pending",
+      op_id: expect.stringMatching(/^deploy-gates-v1-/),
+    });
     expect(put.json.run_id).toMatch(/^ctl_/);
     expect((await call("GET", "/v1/policy/gates", { token: t.admin })).json.version).toBe(0);
 
@@ -452,7 +456,11 @@ describe("profile deploys", () => {
 
     const put = await call("PUT", "/v1/policy/profile", { token: t.admin, body: strict });
     expect(put.status, put.text).toBe(202);
-    expect(put.json).toMatchObject({ version: 1, status: "pending", op_id: "deploy-profile-v1" });
+    expect(put.json).toMatchObject({
+      version: 1,
+      status: "pending",
+      op_id: expect.stringMatching(/^deploy-profile-v1-/),
+    });
 
     const before = await complete(t.worker, runId, orderId, {
       lease_id: l.lease_id,
@@ -621,7 +629,12 @@ describe("mode ceiling deploys", () => {
 
     const put = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
     expect(put.status, put.text).toBe(202);
-    expect(put.json).toMatchObject({ version: 1, status: "pending", ceiling: "enforce", op_id: "deploy-ceiling-v1" });
+    expect(put.json).toMatchObject({
+      version: 1,
+      status: "pending",
+      ceiling: "enforce",
+      op_id: expect.stringMatching(/^deploy-ceiling-v1-/),
+    });
     expect((await decideEnforce(t.admin)).json.memrl_mode).toBe("off");
     expect((await call("GET", "/v1/policy/mode-ceiling", { token: t.admin })).json).toMatchObject({ ceiling: "off" });
 

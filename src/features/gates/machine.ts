@@ -59,6 +59,9 @@ const DECISION_RECORD: Record<GateDecision, string> = {
 };
 export const isAllow = (d: GateDecision) => d === "approve_retry" || d === "auto_allow" || d === "allow";
 
+/** The gate that guards policy deploys (never pre-approved). */
+export const DEPLOY_POLICY_KEY = "policy_deploy";
+
 export const gateIdFor = (runId: string, opId: string, policyKey: string) => stableId("gate", runId, opId, policyKey);
 
 export type OpenGateInput = {
@@ -68,12 +71,14 @@ export type OpenGateInput = {
   subject: GateSubject;
   opener: string;
   rules: ActiveGateRules;
+  /** what the rules see instead of `context` (e.g. a budget increase counted cumulatively); `context` is stored */
+  resolveWith?: Record<string, unknown>;
 };
 
 /** Arms a gate: resolves its kind, decides auto/deny gates at once, applies an approval that came first. */
 export function openGate(host: GateHost, input: OpenGateInput): Gate {
   const gate_id = gateIdFor(host.run.run_id, input.op_id, input.policy_key);
-  const resolution = resolveGate(input.rules, input.policy_key, input.context);
+  const resolution = resolveGate(input.rules, input.policy_key, input.resolveWith ?? input.context);
   const gate: Gate = {
     gate_id,
     op_id: input.op_id,
@@ -225,6 +230,11 @@ function keepEarly(
     return { ok: false, error: { code: "conflict", message } };
   }
   if (stopped) return { ok: false, error: { code: "conflict", message: "run is stopped" } };
+  if (req.policy_key === DEPLOY_POLICY_KEY) {
+    // nobody approves a deploy before its content exists: the version is proposed first, then decided
+    const message = "a policy_deploy gate is decided only after its version is proposed";
+    return { ok: false, error: { code: "conflict", message } };
+  }
   const queued: EarlyApproval = {
     gate_id,
     op_id: req.op_id,

@@ -5,8 +5,8 @@ import approvalExample from "../../../contracts/approval-action.v1.example.json"
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { actorOf, callRun, runErrors } from "../runs";
-import { proposeDeploy } from "./deploy";
+import { actorOf, callRun, guardStored, runErrors } from "../runs";
+import { proposeDeploy, teamWideProposer } from "./deploy";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import type { GatesNeeds } from "./index";
 import { diffGateRules, mergeGateRules } from "./rule-diff";
@@ -44,6 +44,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const context = body.context ?? {};
       if (JSON.stringify(context).length > MAX_CONTEXT_BYTES)
         throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_CONTEXT_BYTES });
+      await guardStored({ context });
       const reply = await callRun(c.env.deps.runs, run_id, "open_gate", {
         actor: actorOf(c.get("principal")),
         op_id: body.op_id,
@@ -90,6 +91,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const body = c.req.valid("json");
+      await guardStored({ note: body.note ?? null });
       const reply = await callRun(deps.runs, body.run_id, "decide_gate", {
         actor: actorOf(principal),
         op_id: body.op_id,
@@ -172,6 +174,8 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const now = deps.clock.now();
+      const bound = teamWideProposer(principal);
+      if (bound) throw new AppFailure(bound);
       const proposed = c.req.valid("json");
       const active = await deps.gateRules.get(principal.teamId, now);
       const diff = diffGateRules(active.rules, proposed.rules);

@@ -109,7 +109,12 @@ export function resolveGate(set: ActiveGateRules, policyKey: string, context: Re
     const rule = set.rules[i] as GateRule;
     if (rule.policy_key !== policyKey) continue;
     const when = rule.when ?? {};
-    if (!Object.entries(when).every(([field, cond]) => holds(cond, context[field]))) continue;
+    if (
+      !Object.entries(when).every(([field, cond]) =>
+        holds(cond, Object.hasOwn(context, field) ? context[field] : undefined),
+      )
+    )
+      continue;
     const rule_id = `rules.v${set.version}#${i}`;
     const conditions = Object.keys(when).length ? ` when ${JSON.stringify(when)}` : "";
     return {

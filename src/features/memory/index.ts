@@ -1,4 +1,5 @@
 // The memory feature's public entry: its routes, the services other features and the composition root may use, its needs.
+export { metadataFields, scanFields } from "./guard/guard";
 export { createMemoryHints, DEFAULT_PROJECT, HINTS_TOP_K } from "./hints";
 export { createCardRefreshingMaintenance, createIndexSync, createTaskMemorySink } from "./learning-hooks";
 export { type Caller, teamCaller } from "./namespaces";

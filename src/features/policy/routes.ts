@@ -1,9 +1,10 @@
 // /v1/policy: decide, read and propose the MemRL profile, replay logged decisions under a candidate.
 import { createRoute } from "@hono/zod-openapi";
 import { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
+import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { proposeDeploy } from "../gates";
+import { proposeDeploy, teamWideProposer } from "../gates";
 import { decidePolicy } from "./decide";
 import { DEFAULT_PROFILE } from "./default-profile";
 import type { PolicyNeeds } from "./index";
@@ -94,6 +95,8 @@ export const policyRoutes = featureApp<PolicyNeeds>()
     async (c) => {
       const { deps } = c.env;
       const principal = c.get("principal");
+      const bound = teamWideProposer(principal);
+      if (bound) throw new AppFailure(bound);
       const version = await deps.policyStore.addPendingProfile(
         principal.teamId,
         c.req.valid("json"),
@@ -158,6 +161,8 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const { ceiling } = c.req.valid("json");
+      const bound = teamWideProposer(principal);
+      if (bound) throw new AppFailure(bound);
       const version = await deps.policyStore.addCeilingRequest(
         principal.teamId,
         ceiling,

@@ -61,7 +61,7 @@ export function complete(tx: Tx, cmd: CommandOf<"complete">): Failure | RunOpRep
     if (seen.digest === cmd.digest && seen.order_id === cmd.order_id) return seen.reply;
     return conflict(`op_id ${cmd.op_id} was already used with a different body`);
   }
-  const stale = checkLease(tx, found, cmd.lease_id, cmd.epoch);
+  const stale = checkLease(tx, found, cmd.lease_id, cmd.epoch, cmd.actor.subject);
   if (stale) return stale;
   const a = startAttempt(tx, cmd, found);
   const done = a.outcome === "PASS" ? passed(tx, a) : failed(tx, a);

@@ -1,5 +1,5 @@
 // The run side of policy deploys (pure): a proposed deploy becomes a policy_deploy gate on the team's control run.
-import { DEPLOY_TARGET_SPECS, deployOpId, gateIdFor, openGate } from "../gates/domain";
+import { DEPLOY_TARGET_SPECS, deployOpId, openGate } from "../gates/domain";
 import { gateHost } from "./gate-ops";
 import { create } from "./lifecycle";
 import type { CommandOf, Failure, ReduceResult, RunState } from "./model";
@@ -15,8 +15,10 @@ export function proposeDeploy(
   const tx = controlRun(state, cmd, now);
   if ("ok" in tx) return tx;
   const { target, version } = cmd;
-  const op_id = deployOpId(target, version);
-  const existing = tx.gate(gateIdFor(tx.run.run_id, op_id, "policy_deploy"));
+  const existing = tx
+    .allGates()
+    .find((g) => g.subject.type === "deploy" && g.subject.target === target && g.subject.version === version);
+  const op_id = existing?.op_id ?? deployOpId(target, version, cmd.nonce);
   const gate =
     existing ??
     openGate(gateHost(tx), {

@@ -3,6 +3,7 @@
 
 import { isQueuedRunEvent, type QueuedRunEvent } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
+import { own, putOwn } from "../../lib/own";
 import type { Clock } from "../../ports/clock";
 import type { EventBus } from "../../ports/event-bus";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
@@ -50,7 +51,7 @@ const READS: { [K in RunReadOp]: (state: RunState, req: RunOpRequest<K>) => RunO
   view: (state) => ({ ok: true, value: runView(state) }),
   explain: (state) => ({ ok: true, value: explainView(state) }),
   get_gate: (state, req) => {
-    const gate = state.gates[req.gate_id];
+    const gate = own(state.gates, req.gate_id);
     if (!gate) return { ok: false, error: { code: "not_found", message: `gate ${req.gate_id} not found` } };
     return { ok: true, value: gateView(state.run.run_id, gate) };
   },
@@ -98,6 +99,7 @@ export class RunEngine {
   private retryAt: number | null = null;
   private failures = 0;
   private flushChain: Promise<void> = Promise.resolve();
+  private applying: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly storage: RunStorage,
@@ -115,7 +117,7 @@ export class RunEngine {
         MAPS.map(async ([name, prefix]) => {
           const rows = await this.storage.list<never>({ prefix });
           const out: Record<string, unknown> = {};
-          for (const v of rows.values()) out[idOf[name](v)] = v;
+          for (const v of rows.values()) putOwn(out, idOf[name](v), v);
           return [name, out] as const;
         }),
       );
@@ -223,7 +225,12 @@ export class RunEngine {
       gate_rules: await this.deps.gateRules.get(req.actor.team_id, now),
     }),
     decide_gate: async (_runId, req) => ({ type: "decide_gate", ...req }),
-    propose_deploy: async (runId, req) => ({ type: "propose_deploy", ...req, run_id: runId }),
+    propose_deploy: async (runId, req) => ({
+      type: "propose_deploy",
+      ...req,
+      run_id: runId,
+      nonce: this.deps.newId("dop"),
+    }),
     stop: async (_runId, req) => ({ type: "stop", ...req }),
   };
 
@@ -243,8 +250,8 @@ export class RunEngine {
     req: RunOpRequest<"complete">,
     now: number,
   ): Promise<MemoryHint[]> {
-    const order = this.state?.orders[req.order_id];
-    if (!order || this.state?.ops[req.op_id]) return [];
+    const order = this.state ? own(this.state.orders, req.order_id) : undefined;
+    if (!order || (this.state && own(this.state.ops, req.op_id))) return [];
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       return await Promise.race([
@@ -274,13 +281,23 @@ export class RunEngine {
     }
   }
 
-  /** Reduce, then write the changed entities, the new events and one outbox item, then re-arm the alarm. */
-  private async apply<R>(reduceWith: (state: RunState | null, now: number) => ReduceResult<R>) {
+  /**
+   * Reduce, write the changed entities, the new events and one outbox item, and only then swap the new state in and
+   * re-arm the alarm: a throw in the reducer or a failed storage write leaves memory, storage and the outbox (so D1 and
+   * EVENTS) exactly as they were.
+   */
+  private apply<R>(reduceWith: (state: RunState | null, now: number) => ReduceResult<R>) {
+    // one at a time: each reduces the state the previous one committed
+    const run = this.applying.then(() => this.applyNow(reduceWith));
+    this.applying = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applyNow<R>(reduceWith: (state: RunState | null, now: number) => ReduceResult<R>) {
     const now = this.clock.now();
     const prev = this.state;
     const result = reduceWith(prev, now);
     if (!result.ok) return result;
-    this.state = result.state;
     const { effects } = result;
     const puts: Record<string, unknown> = {};
     const dels: string[] = [];
@@ -295,23 +312,29 @@ export class RunEngine {
       const before = (prev?.[name] ?? {}) as Record<string, unknown>;
       const after = result.state[name] as Record<string, unknown>;
       if (before === after) continue;
-      for (const [id, v] of Object.entries(after)) if (before[id] !== v) puts[prefix + id] = v;
-      for (const id of Object.keys(before)) if (!(id in after)) dels.push(prefix + id);
+      for (const [id, v] of Object.entries(after)) if (own(before, id) !== v) puts[prefix + id] = v;
+      for (const id of Object.keys(before)) if (!Object.hasOwn(after, id)) dels.push(prefix + id);
     }
     for (const e of effects.events) puts[`ev:${pad(e.seq)}`] = e;
     let item: OutboxItem | null = null;
     if (effects.events.length || effects.records.length || effects.activations.length) {
-      item = { n: this.nextOut++, events: effects.events, records: effects.records, activations: effects.activations };
-      this.outbox.set(item.n, item);
+      item = { n: this.nextOut, events: effects.events, records: effects.records, activations: effects.activations };
       puts[`out:${pad(item.n)}`] = item;
-      this.retryAt ??= now + OUTBOX_SAFETY_MS;
     }
+    // Issued without an await in between, so the object's storage commits them as one atomic batch.
     const writes: Promise<unknown>[] = [];
     const entries = Object.entries(puts);
     for (let i = 0; i < entries.length; i += MAX_PUT)
       writes.push(this.storage.put(Object.fromEntries(entries.slice(i, i + MAX_PUT))));
     if (dels.length) writes.push(this.storage.delete(dels));
     await Promise.all(writes);
+    // durable: now the object's memory follows
+    this.state = result.state;
+    if (item) {
+      this.nextOut = item.n + 1;
+      this.outbox.set(item.n, item);
+      this.retryAt ??= now + OUTBOX_SAFETY_MS;
+    }
     await this.rearm();
     return { ok: true as const, reply: result.reply, item };
   }

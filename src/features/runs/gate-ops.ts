@@ -99,17 +99,32 @@ function settleDeadLetter(tx: Tx, gate: Gate, id: string, decision: GateDecision
   });
 }
 
-/** An allowed budget_increase gate raises every token budget of the run by its percentage. */
+/** The budget increase (percent of the run's original budget) approved so far. */
+export const approvedIncreasePct = (tx: Tx) => tx.run.budget_increase_pct ?? 0;
+
+/** Budget increases still waiting on a gate, in percent: they count against the cap before they are decided. */
+const pendingIncreasePct = (tx: Tx) =>
+  tx
+    .allGates()
+    .filter((g) => g.status === "pending" && g.subject.type === "budget")
+    .reduce((sum, g) => sum + (g.subject.type === "budget" ? g.subject.increase_pct : 0), 0);
+
+/**
+ * An allowed budget_increase gate raises every token budget of the run: increases add up against the budget the run
+ * started with, so ten +20 % gates are a +200 % increase (and the rules saw each as cumulative when it opened).
+ */
 function settleBudget(tx: Tx, gate: Gate, increasePct: number, decision: GateDecision): void {
   if (!isAllow(decision)) return;
-  const factor = 1 + increasePct / 100;
   const b = tx.run.budget;
+  const base = tx.run.budget_base ?? b;
+  const total = approvedIncreasePct(tx) + increasePct;
+  const factor = 1 + total / 100;
   const budget = {
-    input_tokens: Math.floor(b.input_tokens * factor),
-    output_tokens: Math.floor(b.output_tokens * factor),
-    total_tokens: b.total_tokens === null ? null : Math.floor(b.total_tokens * factor),
+    input_tokens: Math.floor(base.input_tokens * factor),
+    output_tokens: Math.floor(base.output_tokens * factor),
+    total_tokens: base.total_tokens === null ? null : Math.floor(base.total_tokens * factor),
   };
-  tx.patchRun({ budget });
+  tx.patchRun({ budget, budget_base: base, budget_increase_pct: total });
   tx.emit("budget.increased", { gate_id: gate.gate_id, increase_pct: increasePct, from: b, to: budget });
 }
 
@@ -155,6 +170,16 @@ export function openGateApi(tx: Tx, cmd: CommandOf<"open_gate">): Failure | RunO
     subject,
     opener: cmd.actor.subject,
     rules: cmd.gate_rules,
+    // the rules judge a budget increase by where it takes the run: everything approved or pending plus this one
+    ...(subject.type === "budget"
+      ? {
+          resolveWith: {
+            ...cmd.context,
+            increase_pct: approvedIncreasePct(tx) + pendingIncreasePct(tx) + subject.increase_pct,
+            requested_increase_pct: subject.increase_pct,
+          },
+        }
+      : {}),
   });
   return gateOpenView(gate);
 }
@@ -183,5 +208,7 @@ function apiSubject(tx: Tx, cmd: CommandOf<"open_gate">): GateSubject | Failure 
 export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | RunOpReply<"decide_gate"> {
   const { op_id, policy_key, decision, note } = cmd;
   const req = { op_id, policy_key, decision, note, approver: cmd.actor.subject };
+  if (tx.run.kind === "control" && !tx.gate(gateIdFor(tx.run.run_id, op_id, policy_key)))
+    return conflict("a control run's gates are decided only once proposed");
   return decideGate(gateHost(tx), req, tx.run.status === "STOPPED");
 }

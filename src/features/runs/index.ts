@@ -3,6 +3,7 @@
 import type { RunsService } from "./run-call";
 
 export { type EngineDeps, RunEngine, type RunEngineNeeds } from "./engine";
+export { guardStored } from "./guard-stored";
 export { DEFAULT_BUDGET, type RunState } from "./model";
 export type {
   Activated,

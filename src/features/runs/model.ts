@@ -54,6 +54,10 @@ export type RunMeta = {
   created_at: number;
   updated_at: number;
   budget: Budget;
+  /** the budget the run started with: increases are cumulative against it (absent on runs stored before it existed) */
+  budget_base?: Budget;
+  /** the sum of every approved budget increase, in percent of budget_base */
+  budget_increase_pct?: number;
   used: { tokens_in: number; tokens_out: number };
   /** attempts completed over the whole run */
   steps_total: number;
@@ -194,7 +198,8 @@ type Prepared = {
   };
   open_gate: { gate_rules: ActiveGateRules };
   decide_gate: { decision: GateDecision };
-  propose_deploy: { run_id: string };
+  /** nonce: the random part of the deploy gate's op_id */
+  propose_deploy: { run_id: string; nonce: string };
   stop: Record<never, never>;
 };
 

@@ -176,16 +176,21 @@ export function stepBudget(run: RunMeta, order: Order) {
   };
 }
 
-/** Current lease check shared by heartbeat and complete: a 409 with nothing changed when stale or expired. */
+/**
+ * Current lease check shared by heartbeat and complete: a 409 with nothing changed when stale or expired, a 403 when
+ * the caller is not the subject the lease was granted to (a lease id alone never lets another worker act on it).
+ */
 export function checkLease(
   tx: Tx,
   order: Order,
   leaseId: string,
   epoch: number,
+  subject: string,
 ): { ok: false; error: AppError } | null {
   if (order.status !== "LEASED" || order.lease === null) {
     return conflict(`stale lease: order ${order.order_id} is ${order.status} (current epoch ${order.epoch})`);
   }
+  if (order.lease.holder !== subject) return forbidden(`order ${order.order_id} is leased to another subject`);
   if (order.lease.epoch !== epoch) return conflict(`stale epoch ${epoch}: current epoch is ${order.lease.epoch}`);
   if (order.lease.lease_id !== leaseId) return conflict(`lease ${leaseId} is not the current lease`);
   if (order.lease.expires_at <= tx.now) return conflict(`lease expired at ${order.lease.expires_at}`);
@@ -195,7 +200,7 @@ export function checkLease(
 export function heartbeat(tx: Tx, cmd: CommandOf<"heartbeat">): Failure | RunOpReply<"heartbeat"> {
   const found = orderFor(tx, cmd.actor, cmd.order_id);
   if ("ok" in found) return found;
-  const stale = checkLease(tx, found, cmd.lease_id, cmd.epoch);
+  const stale = checkLease(tx, found, cmd.lease_id, cmd.epoch, cmd.actor.subject);
   if (stale) return stale;
   const lease = found.lease as NonNullable<Order["lease"]>;
   const expires_at = tx.now + LEASE_TTL_MS;

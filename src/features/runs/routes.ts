@@ -3,6 +3,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { guardStored } from "./guard-stored";
 import type { RunsNeeds } from "./index";
 import { DEFAULT_BUDGET } from "./model";
 import { actorOf, callRun, runErrors } from "./run-call";
@@ -47,6 +48,7 @@ export const runsRoutes = featureApp<RunsNeeds>()
       if (principal.runId !== undefined)
         throw new AppFailure({ code: "forbidden", message: "a run-bound token cannot start runs" });
       const body = c.req.valid("json");
+      await guardStored({ goal: body.goal });
       const run_id = deps.newId("run");
       const reply = await callRun(deps.runs, run_id, "create", {
         actor: actorOf(principal),
@@ -110,9 +112,11 @@ export const runsRoutes = featureApp<RunsNeeds>()
     }),
     async (c) => {
       const { run_id } = c.req.valid("param");
-      const { skill, ...order } = c.req.valid("json");
+      // a capability token is the worker's, never stored with the order
+      const { skill, cap_token: _capToken, ...order } = c.req.valid("json");
       if (JSON.stringify(order).length > MAX_ORDER_BYTES)
         throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_ORDER_BYTES });
+      await guardStored({ goal: order.goal, input_json: order.input_json });
       const reply = await callRun(c.env.deps.runs, run_id, "add_order", {
         actor: actorOf(c.get("principal")),
         order,
@@ -185,6 +189,7 @@ export const runsRoutes = featureApp<RunsNeeds>()
       if (body.output !== undefined && JSON.stringify(body.output).length > MAX_OUTPUT_BYTES) {
         throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_OUTPUT_BYTES });
       }
+      await guardStored({ output: body.output });
       const reply = await callRun(c.env.deps.runs, run_id, "complete", {
         actor: actorOf(c.get("principal")),
         order_id,
@@ -214,6 +219,7 @@ export const runsRoutes = featureApp<RunsNeeds>()
     async (c) => {
       const { run_id } = c.req.valid("param");
       const { reason } = c.req.valid("json");
+      await guardStored({ reason });
       const reply = await callRun(c.env.deps.runs, run_id, "stop", {
         actor: actorOf(c.get("principal")),
         reason: reason ?? null,

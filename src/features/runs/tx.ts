@@ -2,6 +2,7 @@
 import type { RunEventType } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
+import { own, putOwn } from "../../lib/own";
 import type {
   Activation,
   DeadLetter,
@@ -54,11 +55,11 @@ export class Tx {
     this.run = base.run;
   }
 
-  order = (id: string): Order | undefined => (this.orders ?? this.base.orders)[id];
-  gate = (id: string): Gate | undefined => (this.gates ?? this.base.gates)[id];
-  earlyFor = (id: string): EarlyApproval | undefined => (this.early ?? this.base.early)[id];
-  deadLetter = (id: string): DeadLetter | undefined => (this.dls ?? this.base.deadLetters)[id];
-  op = (id: string): OpRecord | undefined => (this.ops ?? this.base.ops)[id];
+  order = (id: string): Order | undefined => own(this.orders ?? this.base.orders, id);
+  gate = (id: string): Gate | undefined => own(this.gates ?? this.base.gates, id);
+  earlyFor = (id: string): EarlyApproval | undefined => own(this.early ?? this.base.early, id);
+  deadLetter = (id: string): DeadLetter | undefined => own(this.dls ?? this.base.deadLetters, id);
+  op = (id: string): OpRecord | undefined => own(this.ops ?? this.base.ops, id);
   allOrders = (): Order[] => Object.values(this.orders ?? this.base.orders);
   allGates = (): Gate[] => Object.values(this.gates ?? this.base.gates);
   allDeadLetters = (): DeadLetter[] => Object.values(this.dls ?? this.base.deadLetters);
@@ -68,20 +69,20 @@ export class Tx {
   }
   putOrder(order: Order) {
     this.orders ??= { ...this.base.orders };
-    const before = this.orders[order.order_id];
+    const before = own(this.orders, order.order_id);
     const next = { ...order, updated_at: this.now };
-    this.orders[order.order_id] = next;
+    putOwn(this.orders, order.order_id, next);
     if (!before || before.status !== next.status) this.record({ t: "order", row: orderRow(this.run, next) });
   }
   putGate(gate: Gate) {
     this.gates ??= { ...this.base.gates };
-    const before = this.gates[gate.gate_id];
-    this.gates[gate.gate_id] = gate;
+    const before = own(this.gates, gate.gate_id);
+    putOwn(this.gates, gate.gate_id, gate);
     if (!before || before.status !== gate.status) this.record({ t: "gate", row: gateRow(this.run, gate, this.now) });
   }
   putEarly(e: EarlyApproval) {
     this.early ??= { ...this.base.early };
-    this.early[e.gate_id] = e;
+    putOwn(this.early, e.gate_id, e);
   }
   dropEarly(id: string) {
     if (!this.earlyFor(id)) return;
@@ -90,11 +91,11 @@ export class Tx {
   }
   putOp(op: OpRecord) {
     this.ops ??= { ...this.base.ops };
-    this.ops[op.op_id] = op;
+    putOwn(this.ops, op.op_id, op);
   }
   putDeadLetter(dl: DeadLetter) {
     this.dls ??= { ...this.base.deadLetters };
-    this.dls[dl.id] = dl;
+    putOwn(this.dls, dl.id, dl);
   }
 
   emit(type: RunEventType, fields: Record<string, unknown> = {}): WardenRunEvent {

@@ -1,6 +1,6 @@
 // Read models of a run (pure): the run status view, explain-exit, and gate views for the HTTP responses.
 import { omitNull } from "../../lib/omit-null";
-import { gateView } from "../gates/domain";
+import { earlyView, gateView } from "../gates/domain";
 import { type Order, type RunState, STEPS_SHOWN, type Step } from "./model";
 
 function orderView(o: Order) {
@@ -18,7 +18,7 @@ function orderView(o: Order) {
       skill: o.skill,
       lease: o.lease
         ? {
-            lease_id: o.lease.lease_id,
+            // no lease_id: a live lease id is for its holder only (the lease response), never for readers
             epoch: o.lease.epoch,
             worker_id: o.lease.worker_id,
             expires_at: o.lease.expires_at,
@@ -63,6 +63,10 @@ export function runView(state: RunState) {
     steps_total: run.steps_total,
     orders: orders.map(orderView),
     gates: gates.map((g) => gateView(run.run_id, g)),
+    /** approvals kept for gates not armed yet: what will apply the moment such a gate opens */
+    early_approvals: Object.values(state.early)
+      .sort((a, b) => a.received_at - b.received_at)
+      .map((e) => earlyView(run.run_id, e)),
     hints: run.hints,
     budget: {
       input_tokens: run.budget.input_tokens,

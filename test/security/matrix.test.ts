@@ -1,0 +1,277 @@
+// The security matrix (`npm run test:security`): tokens, scopes, cross-team access, wire tricks, prototype ids and a
+// bounded fuzz of every JSON route, each attack family a row of the summary table printed at the end.
+import { env, SELF } from "cloudflare:test";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mintToken } from "../../src/auth/mint";
+import { call, token } from "../helpers";
+import { addOrder, lease, startRun } from "../run-helpers";
+import { check, table, tally } from "./table";
+// the findings' rows: each file registers its describe blocks here, so one table sums them all
+import "./rows/early-approvals";
+import "./rows/leases-budget";
+import "./rows/concurrency";
+import "./rows/run-bound-admin";
+import "./rows/guarded-fields";
+
+type Route = { method: string; path: string; body: boolean };
+let routes: Route[] = [];
+let tok: string;
+let runId: string;
+
+const b64url = (s: string | Uint8Array) =>
+  btoa(typeof s === "string" ? s : String.fromCharCode(...s))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+
+/** An HS256 (or any-alg-named) token with exactly the header and claims given, signed with `secret`. */
+async function craft(header: Record<string, unknown>, claims: Record<string, unknown>, secret = env.WARDEN_JWT_SECRET) {
+  const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}`;
+  if (header.alg === "none") return `${input}.`;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(input)));
+  return `${input}.${b64url(sig)}`;
+}
+
+const nowS = () => Math.floor(Date.now() / 1000);
+const claims = (extra: Record<string, unknown> = {}) => ({
+  iss: "warden",
+  aud: "warden",
+  iat: nowS(),
+  exp: nowS() + 600,
+  team_id: "team-a",
+  scopes: ["runs:read"],
+  sub: "user-a",
+  ...extra,
+});
+
+/** A concrete path for a route, its parameters filled with this file's run and order. */
+const concrete = (path: string, ids: { run?: string; order?: string; gate?: string } = {}) =>
+  path
+    .replace("{run_id}", ids.run ?? runId)
+    .replace("{order_id}", ids.order ?? "o1")
+    .replace("{gate_id}", ids.gate ?? "gate_missing");
+
+async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}) {
+  const res = await SELF.fetch(new Request(`https://warden.test${path}`, { method, ...init }));
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { status: res.status, json, text };
+}
+
+const isEnvelope = (json: any) => typeof json?.error?.code === "string" && typeof json?.error?.request_id === "string";
+
+beforeAll(async () => {
+  tok = await token("team-a");
+  const run = await startRun(tok);
+  runId = run.run_id;
+  await addOrder(tok, runId, "o1");
+  const doc = (await call("GET", "/openapi.json")).json;
+  for (const [path, ops] of Object.entries<any>(doc.paths))
+    for (const [method, op] of Object.entries<any>(ops))
+      if (op.security) routes.push({ method: method.toUpperCase(), path, body: Boolean(op.requestBody) });
+  routes = routes.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`));
+});
+
+afterAll(() => {
+  console.log(`\nsecurity matrix\n${table()}\n`);
+});
+
+describe("tokens", () => {
+  it("refuses every hostile token variant with 401 and accepts the 29 s skew", async () => {
+    const t = nowS();
+    const variants: [string, string, number][] = [
+      ["alg none", await craft({ alg: "none", typ: "JWT" }, claims()), 401],
+      ["alg HS512", await craft({ alg: "HS512", typ: "JWT" }, claims()), 401],
+      ["alg RS256 (HS/RS confusion)", await craft({ alg: "RS256", typ: "JWT" }, claims()), 401],
+      ["wrong secret", await craft({ alg: "HS256" }, claims(), "not-the-secret-0123456789abcdef0123"), 401],
+      ["missing aud", await craft({ alg: "HS256" }, claims({ aud: undefined })), 401],
+      ["foreign aud", await craft({ alg: "HS256" }, claims({ aud: "someone-else" })), 401],
+      ["wrong iss", await craft({ alg: "HS256" }, claims({ iss: "mallory" })), 401],
+      ["missing exp", await craft({ alg: "HS256" }, claims({ exp: undefined })), 401],
+      ["missing iat", await craft({ alg: "HS256" }, claims({ iat: undefined })), 401],
+      ["expired 31 s ago", await craft({ alg: "HS256" }, claims({ iat: t - 331, exp: t - 31 })), 401],
+      ["expired 29 s ago (tolerance)", await craft({ alg: "HS256" }, claims({ iat: t - 329, exp: t - 29 })), 200],
+      ["nbf 120 s ahead", await craft({ alg: "HS256" }, claims({ nbf: t + 120 })), 401],
+      ["lifetime 901 s", await craft({ alg: "HS256" }, claims({ iat: t, exp: t + 901 })), 401],
+      ["missing team_id", await craft({ alg: "HS256" }, claims({ team_id: undefined })), 401],
+      ["scopes not an array", await craft({ alg: "HS256" }, claims({ scopes: "runs:read" })), 401],
+      ["jku header", await craft({ alg: "HS256", jku: "https://evil.test/jwks" }, claims()), 200],
+      ["x5u header", await craft({ alg: "HS256", x5u: "https://evil.test/cert" }, claims()), 200],
+      ["kid header", await craft({ alg: "HS256", kid: "../../etc/passwd" }, claims()), 200],
+    ];
+    let fetched = 0;
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
+      fetched++;
+      return realFetch(...args);
+    }) as typeof fetch;
+    try {
+      for (const [name, jwt, want] of variants) {
+        const res = await raw("GET", `/v1/runs/${runId}`, { headers: { authorization: `Bearer ${jwt}` } });
+        expect(check("tokens", res.status === want && (want === 200 || isEnvelope(res.json))), name).toBe(true);
+      }
+      const inQuery = await raw("GET", `/v1/runs/${runId}?access_token=${tok}&token=${tok}`);
+      expect(check("tokens", inQuery.status === 401), "token in the query string").toBe(true);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(check("tokens", fetched === 0), "kid/jku/x5u never fetched").toBe(true);
+  });
+});
+
+describe("scopes and tenancy", () => {
+  it("answers 403 on every route to a token without its scope, and never 2xx", async () => {
+    const none = await mintToken({ secret: env.WARDEN_JWT_SECRET, teamId: "team-a", scopes: [], sub: "nobody" });
+    for (const r of routes) {
+      const res = await call(r.method, concrete(r.path), { token: none, ...(r.body ? { body: {} } : {}) });
+      expect(check("scopes", res.status === 403 && isEnvelope(res.json)), `${r.method} ${r.path} → ${res.status}`).toBe(
+        true,
+      );
+    }
+  });
+
+  it("never reaches another team's run, order or gate on any object-taking route", async () => {
+    const foreign = await token("team-b");
+    for (const r of routes.filter((x) => x.path.includes("{run_id}"))) {
+      const res = await call(r.method, concrete(r.path), { token: foreign, ...(r.body ? { body: {} } : {}) });
+      const ok = (res.status === 403 || res.status === 404 || res.status === 400) && !res.text.includes('o1"');
+      tally("cross-team", { tried: 1, passed: ok ? 1 : 0, leaked: res.status < 300 ? 1 : 0 });
+      expect(ok, `${r.method} ${r.path} → ${res.status}`).toBe(true);
+    }
+  });
+
+  it("keeps a run-bound token of the same team inside its run", async () => {
+    const bound = await token("team-a", undefined, { runId: "run_other" });
+    for (const r of routes.filter((x) => x.path.includes("{run_id}"))) {
+      const res = await call(r.method, concrete(r.path), { token: bound, ...(r.body ? { body: {} } : {}) });
+      const ok = res.status === 403 || res.status === 404 || res.status === 400;
+      tally("same-team run binding", { tried: 1, passed: ok ? 1 : 0, leaked: res.status < 300 ? 1 : 0 });
+      expect(ok, `${r.method} ${r.path} → ${res.status}`).toBe(true);
+    }
+  });
+});
+
+describe("wire", () => {
+  it("answers every JSON route's empty, blank, parameterised-type and 2,500-deep bodies with a 4xx envelope", async () => {
+    const deep = `${"[".repeat(2500)}${"]".repeat(2500)}`;
+    const deepObj = `{"order_id":"x","input_json":${'{"a":'.repeat(2500)}1${"}".repeat(2500)}}`;
+    for (const r of routes.filter((x) => x.body)) {
+      const cases: [string, string, string, (s: number) => boolean][] = [
+        ["empty", "application/json", "", (s) => s < 500],
+        ["blank", "application/json", "  \n\t ", (s) => s < 500],
+        ["type with spaced parameter", "application/json ; x=y", "{}", (s) => s === 415],
+        ["text/plain", "text/plain", "{}", (s) => s === 415],
+        ["deep array", "application/json", deep, (s) => s === 400],
+        ["deep object", "application/json", deepObj, (s) => s === 400],
+        ["65 levels", "application/json", `${"[".repeat(65)}${"]".repeat(65)}`, (s) => s === 400],
+      ];
+      for (const [name, type, body, want] of cases) {
+        const res = await raw(r.method, concrete(r.path), {
+          headers: { authorization: `Bearer ${tok}`, "content-type": type },
+          body,
+        });
+        const ok = want(res.status) && (res.status < 400 || isEnvelope(res.json));
+        expect(check("wire: bodies", ok), `${r.method} ${r.path} ${name} → ${res.status} ${res.text}`).toBe(true);
+      }
+    }
+  });
+
+  it("refuses a chunked body over 1 MiB without Content-Length, and Content-Length with Transfer-Encoding", async () => {
+    const chunk = new TextEncoder().encode(`"${"x".repeat(64 * 1024)}",`);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(ctrl) {
+        if (sent++ < 20) ctrl.enqueue(chunk);
+        else ctrl.close();
+      },
+    });
+    const big = await raw("POST", "/v1/runs", {
+      headers: { authorization: `Bearer ${tok}`, "content-type": "application/json" },
+      body: stream,
+    });
+    expect(check("wire: framing", big.status === 413 && isEnvelope(big.json)), `chunked → ${big.status}`).toBe(true);
+    const both = await raw("POST", "/v1/policy/decide", {
+      headers: {
+        authorization: `Bearer ${tok}`,
+        "content-type": "application/json",
+        "content-length": "2",
+        "transfer-encoding": "chunked",
+      },
+      body: "{}",
+    });
+    expect(check("wire: framing", both.status < 500), `CL+TE → ${both.status}`).toBe(true);
+  });
+});
+
+describe("ids named like Object.prototype members", () => {
+  it("answers 404 for unknown gates and orders named __proto__, constructor, toString and serves them once created", async () => {
+    const own = (await startRun(tok)).run_id; // the wire and fuzz rows may stop the shared run
+    for (const id of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
+      const gate = await call("GET", `/v1/runs/${own}/gates/${id}`, { token: tok });
+      expect(check("prototype ids", gate.status === 404 && isEnvelope(gate.json)), `gate ${id}`).toBe(true);
+      const missing = await lease(tok, own, id);
+      expect(check("prototype ids", missing.status === 404), `lease ${id} → ${missing.status}`).toBe(true);
+      await addOrder(tok, own, id);
+      const leased = await lease(tok, own, id);
+      expect(check("prototype ids", leased.status === 200), `lease ${id} → ${leased.status} ${leased.text}`).toBe(true);
+      const view = await call("GET", `/v1/runs/${own}`, { token: tok });
+      const order = (view.json.orders ?? []).find((o: any) => o.order_id === id);
+      expect(check("prototype ids", order?.status === "LEASED"), `view ${id}`).toBe(true);
+    }
+  });
+});
+
+describe("fuzz", () => {
+  it("answers every JSON route's fuzzed bodies without a 5xx", async () => {
+    // bounded so the whole matrix stays under a minute on a 2-core machine (≈ 8 ms a request)
+    const PER_ROUTE = 60;
+    const hostileKey = fc.constantFrom(
+      "__proto__",
+      "constructor",
+      "toString",
+      "prototype",
+      "order_id",
+      "op_id",
+      "goal",
+    );
+    const leaf = fc.oneof(
+      fc.string(),
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      fc.integer(),
+      fc.double(),
+      fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, -0, 0),
+      fc.boolean(),
+      fc.constant(null),
+      fc.string({ minLength: 5000, maxLength: 20000 }),
+    );
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("v"), { maxLength: 4 }), tie("o")),
+      o: fc.dictionary(fc.oneof(hostileKey, fc.string()), tie("v"), { maxKeys: 5 }),
+    })).v;
+    for (const r of routes.filter((x) => x.body)) {
+      let refused = 0;
+      await fc.assert(
+        fc.asyncProperty(value, async (body) => {
+          const res = await call(r.method, concrete(r.path), { token: tok, body: JSON.stringify(body) });
+          if (res.status >= 400) refused++;
+          const ok = res.status < 500 && (res.status < 400 || isEnvelope(res.json));
+          check("fuzz: no 5xx", ok);
+          return ok;
+        }),
+        { numRuns: PER_ROUTE },
+      );
+      expect(refused).toBeGreaterThan(0);
+    }
+  }, 120_000);
+});

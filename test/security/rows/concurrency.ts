@@ -1,0 +1,84 @@
+// Finding 8 and the concurrency rows: parallel policy proposals, approvals, leases and completions, read back after.
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PROFILE } from "../../../src/features/policy/default-profile";
+import { call, token } from "../../helpers";
+import { addOrder, complete, lease, rows, startRun, teamTokens } from "../../run-helpers";
+import { tally } from "../table";
+
+describe("concurrency", () => {
+  it("gives 50 parallel gate-rule and profile proposals 50 distinct versions each, never a 5xx", async () => {
+    const t = await teamTokens("conc-proposals");
+    for (const [path, body, table] of [
+      ["/v1/policy/gates", (i: number) => ({ rules: [{ policy_key: `k${i}`, kind: "auto" }] }), "gate_rule"],
+      ["/v1/policy/profile", () => DEFAULT_PROFILE, "policy_profile"],
+    ] as const) {
+      const res = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => call("PUT", path, { token: t.admin, body: body(i) })),
+      );
+      const ok = res.filter((r) => r.status === 202).length;
+      const versions = new Set(res.map((r) => r.json?.version));
+      const stored = await rows<{ n: number }>(
+        `SELECT count(DISTINCT version) AS n FROM ${table} WHERE team_id = ?`,
+        "conc-proposals",
+      );
+      const lost = 50 - (stored[0]?.n ?? 0);
+      tally("concurrency: proposals", { tried: 50, passed: ok, lost, duplicated: 50 - versions.size });
+      expect(res.map((r) => r.status).filter((s) => s >= 500)).toEqual([]);
+      expect(ok).toBe(50);
+      expect(versions.size).toBe(50);
+      expect(lost).toBe(0);
+    }
+  }, 60_000);
+
+  it("leases an order to exactly one of 40 parallel workers and completes it once", async () => {
+    const tok = await token("conc-lease");
+    const run = await startRun(tok);
+    await addOrder(tok, run.run_id, "o1");
+    const leases = await Promise.all(Array.from({ length: 40 }, (_, i) => lease(tok, run.run_id, "o1", `w${i}`)));
+    const won = leases.filter((r) => r.status === 200);
+    tally("concurrency: leases", { tried: 40, passed: won.length === 1 ? 40 : 0, duplicated: won.length - 1 });
+    expect(won).toHaveLength(1);
+    const l = won[0]?.json;
+    const body = { lease_id: l.lease_id, epoch: l.epoch, op_id: "done", outcome: "PASS", output: { x: 1 } };
+    const done = await Promise.all(Array.from({ length: 40 }, () => complete(tok, run.run_id, "o1", body)));
+    const attempts = await rows("SELECT * FROM attempt WHERE op_id = ?", "done");
+    tally("concurrency: completions", {
+      tried: 40,
+      passed: done.filter((r) => r.status === 200).length,
+      duplicated: Math.max(0, attempts.length - 1),
+      lost: attempts.length === 0 ? 1 : 0,
+    });
+    expect(new Set(done.map((r) => r.text)).size).toBe(1);
+    expect(attempts).toHaveLength(1);
+  });
+
+  it("ends 40 parallel approve/deny races with exactly one decision", async () => {
+    const t = await teamTokens("conc-approve");
+    const run = await startRun(t.worker);
+    await call("POST", `/v1/runs/${run.run_id}/gates`, {
+      token: t.worker,
+      body: { op_id: "g1", policy_key: "wrong_value" },
+    });
+    const res = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call("POST", "/v1/approvals", {
+          token: t.approver,
+          body: {
+            run_id: run.run_id,
+            op_id: "g1",
+            policy_key: "wrong_value",
+            decision: i % 2 ? "deny" : "approve_retry",
+          },
+        }),
+      ),
+    );
+    const approvals = await rows("SELECT * FROM approval_event WHERE run_id = ?", run.run_id);
+    tally("concurrency: approvals", {
+      tried: 40,
+      passed: res.filter((r) => r.status < 500).length,
+      duplicated: Math.max(0, approvals.length - 1),
+      lost: approvals.length === 0 ? 1 : 0,
+    });
+    expect(approvals).toHaveLength(1);
+  });
+});

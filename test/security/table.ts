@@ -1,0 +1,31 @@
+// The security matrix's bookkeeping: one row per attack family (tried, passed, lost, duplicated, leaked) and the table.
+
+export type Row = { row: string; tried: number; passed: number; lost: number; duplicated: number; leaked: number };
+
+const rows = new Map<string, Row>();
+
+/** Adds to a row: `passed` requests met the expectation; lost/duplicated/leaked count state lost, doubled or exposed. */
+export function tally(row: string, outcome: Partial<Omit<Row, "row">> & { tried: number }): void {
+  const r = rows.get(row) ?? { row, tried: 0, passed: 0, lost: 0, duplicated: 0, leaked: 0 };
+  r.tried += outcome.tried;
+  r.passed += outcome.passed ?? outcome.tried;
+  r.lost += outcome.lost ?? 0;
+  r.duplicated += outcome.duplicated ?? 0;
+  r.leaked += outcome.leaked ?? 0;
+  rows.set(row, r);
+}
+
+/** Counts one expectation: tried +1, passed +1 when `ok`. Returns ok, so tests can also assert on it. */
+export function check(row: string, ok: boolean): boolean {
+  tally(row, { tried: 1, passed: ok ? 1 : 0 });
+  return ok;
+}
+
+export function table(): string {
+  const all = [...rows.values()];
+  const head = ["row", "tried", "passed", "lost", "duplicated", "leaked"];
+  const width = Math.max(3, ...all.map((r) => r.row.length));
+  const line = (cells: (string | number)[]) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(width) : String(c).padStart(i === 4 ? 10 : 6))).join("  ");
+  return [line(head), ...all.map((r) => line([r.row, r.tried, r.passed, r.lost, r.duplicated, r.leaked]))].join("\n");
+}
