@@ -1,5 +1,5 @@
 // PolicyStore over D1 with drizzle: profiles, mode ceilings, retry overrides and the decision log.
-import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
