@@ -17,7 +17,7 @@ const pathOf = (url: string) => url.replace(/^https?:\/\/[^/]+/, "https://warden
 describe("POST /v1/views", () => {
   it("is in the OpenAPI document; the HTML pages are not", async () => {
     const doc = (await call("GET", "/openapi.json")).json;
-    expect(doc.paths["/v1/views"].post.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths["/v1/views"].post.security).toEqual([{ bearerAuth: ["runs:read"] }]);
     expect(Object.keys(doc.paths).filter((p) => p.endsWith("/trace") || p.endsWith("/overview"))).toEqual([]);
   });
 

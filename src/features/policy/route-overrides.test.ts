@@ -47,7 +47,11 @@ describe("POST /v1/routes/overrides", () => {
 
     const pin = await override(t.admin, { route_id: "r.backup", action: "pin" });
     expect(pin.status, pin.text).toBe(202);
-    expect(pin.json).toMatchObject({ state: "pending_pin", status: "pending", op_id: "deploy-route_pin-v1" });
+    expect(pin.json).toMatchObject({
+      state: "pending_pin",
+      status: "pending",
+      op_id: expect.stringMatching(/^deploy-route_pin-v1-dop_/),
+    });
     expect(await covered()).toBe("r.main"); // nothing changes before the hard gate is approved
     const decide = (tok: string) =>
       call("POST", "/v1/approvals", {
@@ -57,6 +61,7 @@ describe("POST /v1/routes/overrides", () => {
           op_id: pin.json.op_id,
           policy_key: "policy_deploy",
           decision: "approve_retry",
+          note: "reviewed",
         },
       });
     expect((await decide(t.admin)).status).toBe(403); // nobody approves their own request

@@ -68,6 +68,7 @@ describe("concurrency", () => {
             op_id: "g1",
             policy_key: "wrong_value",
             decision: i % 2 ? "deny" : "approve_retry",
+            note: "reviewed",
           },
         }),
       ),

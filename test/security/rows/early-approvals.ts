@@ -35,9 +35,16 @@ describe("early approvals", () => {
         op_id,
         policy_key: "policy_deploy",
         decision: "approve_retry",
+        note: "reviewed",
       });
       expect(check("early approvals", early.status === 409), `${op_id} → ${early.status}`).toBe(true);
-      const other = await approve(t.approver, { run_id: ctl, op_id, policy_key: "schema_rewrite", decision: "deny" });
+      const other = await approve(t.approver, {
+        run_id: ctl,
+        op_id,
+        policy_key: "schema_rewrite",
+        decision: "deny",
+        note: "reviewed",
+      });
       expect(check("early approvals", other.status === 409), `control run, ${op_id} → ${other.status}`).toBe(true);
     }
     const run = await startRun(t.admin);
@@ -46,6 +53,7 @@ describe("early approvals", () => {
       op_id: "deploy-gates-v2",
       policy_key: "policy_deploy",
       decision: "approve_retry",
+      note: "reviewed",
     });
     expect(check("early approvals", onRun.status === 409)).toBe(true);
     // approve v1, then propose v2: it waits for a human
@@ -54,6 +62,7 @@ describe("early approvals", () => {
       op_id: first.json.op_id,
       policy_key: "policy_deploy",
       decision: "approve_retry",
+      note: "reviewed",
     });
     const second = await call("PUT", "/v1/policy/gates", { token: t.admin, body: { rules: [] } });
     const gate = await call("GET", `/v1/runs/${ctl}/gates/${second.json.gate_id}`, { token: t.admin });
@@ -69,6 +78,7 @@ describe("early approvals", () => {
       op_id: "op-later",
       policy_key: "schema_rewrite",
       decision: "approve_retry",
+      note: "reviewed",
     });
     expect(early.status).toBe(202);
     const view = await call("GET", `/v1/runs/${run.run_id}`, { token: t.worker });

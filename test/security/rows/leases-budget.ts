@@ -86,7 +86,7 @@ describe("budget", () => {
       });
       await call("POST", "/v1/approvals", {
         token: t.approver,
-        body: { run_id: run.run_id, op_id, policy_key: "budget_increase", decision: "approve_retry" },
+        body: { run_id: run.run_id, op_id, policy_key: "budget_increase", decision: "approve_retry", note: "reviewed" },
       });
     }
     const view = await call("GET", `/v1/runs/${run.run_id}`, { token: t.worker });
