@@ -77,8 +77,8 @@ beforeAll(async () => {
   runId = run.run_id;
   await addOrder(tok, runId, "o1");
   const doc = (await call("GET", "/openapi.json")).json;
+  // capability-token routes; POST /v1/tokens is authenticated by an API key first (src/features/keys tests)
   for (const [path, ops] of Object.entries<any>(doc.paths))
-    // capability-token routes; POST /v1/tokens is authenticated by an API key first (src/features/keys tests)
     for (const [method, op] of Object.entries<any>(ops))
       if (op.security?.[0]?.bearerAuth)
         routes.push({ method: method.toUpperCase(), path, body: Boolean(op.requestBody) });
