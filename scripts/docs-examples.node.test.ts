@@ -1,0 +1,183 @@
+// Docs that run: every fenced block opened with ```sh runnable in README.md and docs/*.md runs with bash, in document
+// order, against ONE fresh local server (`npm start` on a free port with its own --persist-to dir). The blocks of one
+// file share one bash session (variables carry from block to block within a file, never across files, so each doc
+// defines its own tokens). `localhost:8787` in a block is replaced by the test server's address.
+//
+// Checks: a comment line `# → <status> <shape>` (or `# → <shape>`) right after a curl states its answer. The status
+// must match; in the shape, every `"key":scalar` pair must occur somewhere in the JSON answer (a string value with
+// `…` matches any string starting with the part before it, e.g. "mem_…"), and `{a, b}` (bare names) must be top-level
+// keys. A block without such lines only has to run (bash exit status 0 for the file). Blocks left unmarked need
+// placeholders, secrets or an outside service (Slack, Cloudflare, a browser).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+const FILES = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+
+/** The runnable blocks of a markdown file, in order. */
+export function runnableBlocks(markdown: string): string[] {
+  const blocks: string[] = [];
+  const re = /^([ \t]*)```(?:sh|bash) runnable[ \t]*\n([\s\S]*?)^\1```[ \t]*$/gm;
+  for (let m = re.exec(markdown); m; m = re.exec(markdown)) blocks.push(m[2] as string);
+  return blocks;
+}
+
+type Expectation = { status?: number; pairs: [string, unknown][]; keys: string[]; text: string };
+
+/** Parses the text after `# →`. */
+export function parseExpectation(text: string): Expectation {
+  const m = /^(\d{3})?\s*(.*)$/.exec(text.trim()) as RegExpExecArray;
+  const shape = m[2] as string;
+  const pairs: [string, unknown][] = [];
+  for (const p of shape.matchAll(/"(\w+)":\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)(?=\s*[,}\]])/g))
+    pairs.push([p[1] as string, JSON.parse(p[2] as string)]);
+  const bare = /^\{\s*([A-Za-z_][\w]*(?:\s*,\s*[A-Za-z_][\w]*)*)\s*\}/.exec(shape);
+  const keys = bare ? (bare[1] as string).split(",").map((k) => k.trim()) : [];
+  return { status: m[1] ? Number(m[1]) : undefined, pairs, keys, text };
+}
+
+function matches(expected: unknown, actual: unknown): boolean {
+  if (typeof expected === "string" && expected.includes("…"))
+    return typeof actual === "string" && actual.startsWith(expected.slice(0, expected.indexOf("…")));
+  return JSON.stringify(expected) === JSON.stringify(actual);
+}
+
+function hasPair(node: unknown, key: string, value: unknown): boolean {
+  if (Array.isArray(node)) return node.some((n) => hasPair(n, key, value));
+  if (node && typeof node === "object") {
+    const o = node as Record<string, unknown>;
+    if (key in o && matches(value, o[key])) return true;
+    return Object.values(o).some((n) => hasPair(n, key, value));
+  }
+  return false;
+}
+
+/** bash prelude: `curl` logs each answer's status and body (base64) to $DOCS_LOG and prints the body as usual. */
+const PRELUDE = `
+curl() {
+  local out code
+  out=$(command curl -w '\\n%{http_code}' "$@"; printf x)
+  out=\${out%x}
+  code=\${out##*$'\\n'}
+  out=\${out%$'\\n'*}
+  printf 'RESP %s %s\\n' "$code" "$(printf '%s' "$out" | base64 -w0)" >> "$DOCS_LOG"
+  printf '%s' "$out"
+}
+__expect() { printf 'EXPECT %s\\n' "$1" >> "$DOCS_LOG"; }
+`;
+
+/** The block as a script: the server's address, and an __expect after every `# →` line (continuations are prose). */
+function instrument(block: string, base: string): string {
+  return block
+    .replaceAll("http://localhost:8787", base)
+    .replaceAll("localhost:8787", base)
+    .split("\n")
+    .map((line) => {
+      const m = /^\s*# → (.*)$/.exec(line);
+      return m ? `${line}\n__expect ${Buffer.from(m[1] as string).toString("base64")}` : line;
+    })
+    .join("\n");
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe("runnable doc examples", () => {
+  let child: ChildProcess;
+  let url: string;
+  const persist = mkdtempSync(join(tmpdir(), "warden-docs-"));
+  let totalChecks = 0;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    child = spawn("npm", ["start", "--", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist], {
+      cwd: root,
+      stdio: "ignore",
+      detached: true,
+    });
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${url}/healthz`)).ok) return;
+      } catch {}
+      if (Date.now() > deadline) throw new Error("npm start did not serve /healthz within 90 s");
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }, 120_000);
+
+  afterAll(() => {
+    try {
+      process.kill(-(child.pid as number), "SIGTERM");
+    } catch {}
+    rmSync(persist, { recursive: true, force: true });
+  });
+
+  it("marks the README walkthrough and the main runs, memory and learning examples runnable", () => {
+    for (const f of ["README.md", "docs/runs.md", "docs/memory.md", "docs/learning.md"])
+      expect(runnableBlocks(readFileSync(join(root, f), "utf8")).length, f).toBeGreaterThan(0);
+  });
+
+  for (const file of FILES) {
+    const blocks = runnableBlocks(readFileSync(join(root, file), "utf8"));
+    if (blocks.length === 0) continue;
+    it(`${file}: ${blocks.length} runnable block(s) answer as documented`, () => {
+      const log = join(persist, `${file.replace(/\W/g, "_")}.log`);
+      writeFileSync(log, "");
+      const script = [PRELUDE, ...blocks.map((b) => instrument(b, url))].join("\n");
+      const res = spawnSync("bash", ["-c", script], {
+        cwd: root,
+        env: { ...process.env, DOCS_LOG: log },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      const failures: string[] = [];
+      if (res.status !== 0) failures.push(`bash exited ${res.status}: ${res.stderr.slice(-2000)}`);
+      let last: { status: number; body: string } | undefined;
+      let checks = 0;
+      for (const line of readFileSync(log, "utf8").split("\n")) {
+        const [kind, a, b] = line.split(" ");
+        if (kind === "RESP") last = { status: Number(a), body: Buffer.from(b ?? "", "base64").toString("utf8") };
+        if (kind !== "EXPECT") continue;
+        const exp = parseExpectation(Buffer.from(a ?? "", "base64").toString("utf8"));
+        checks++;
+        if (!last) {
+          failures.push(`no answer before "# → ${exp.text}"`);
+          continue;
+        }
+        const where = `"# → ${exp.text}" got ${last.status} ${last.body.slice(0, 600)}`;
+        if (exp.status !== undefined && exp.status !== last.status) failures.push(`status: ${where}`);
+        if (exp.pairs.length === 0 && exp.keys.length === 0) continue;
+        let body: unknown;
+        try {
+          body = JSON.parse(last.body);
+        } catch {
+          failures.push(`not JSON: ${where}`);
+          continue;
+        }
+        for (const [k, v] of exp.pairs) if (!hasPair(body, k, v)) failures.push(`${k}=${JSON.stringify(v)}: ${where}`);
+        for (const k of exp.keys)
+          if (!body || typeof body !== "object" || !(k in body)) failures.push(`key ${k}: ${where}`);
+      }
+      totalChecks += checks;
+      console.log(`${file}: ${blocks.length} runnable block(s), ${checks} checked answers (total ${totalChecks})`);
+      expect(failures, failures.join("\n")).toEqual([]);
+    }, 90_000);
+  }
+});
