@@ -1,6 +1,6 @@
 // Mints capability tokens (used by `npm run token`, the tests and the bench).
 import { SignJWT } from "jose";
-import { claimProblem, MAX_TOKEN_LIFETIME_S, type Scope } from "./tokens";
+import { claimProblem, MAX_TOKEN_LIFETIME_S, type Scope } from "./tokens.ts";
 
 export type MintOptions = {
   secret: string;

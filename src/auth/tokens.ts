@@ -1,7 +1,7 @@
 // Capability tokens: HS256 JWT verification with jose (alg pinned, iss/aud, lifetime ≤ 900 s, secret by kid), cached.
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from "jose";
 import { z } from "zod";
-import { err, ok, type Result } from "../lib/result";
+import { err, ok, type Result } from "../lib/result.ts";
 
 export const SCOPES = [
   "policy:decide",
