@@ -380,7 +380,8 @@ describe("warden against the real local server (npm start)", () => {
     expect(pretty.stdout).toContain(g1.gate_id);
     const noNote = await warden(["gates", "approve", g1.gate_id], env(approver));
     expect(noNote.code).toBe(4);
-    expect((await warden(["gates", "approve", g1.gate_id, "--note", "mine"], env(team))).code).toBe(4);
+    // the opener (the CLI's default subject) is refused: 403, exit 3
+    expect((await warden(["gates", "approve", g1.gate_id, "--note", "mine"], env(team))).code).toBe(3);
     const approved = await warden(["gates", "approve", g1.gate_id, "--note", "diff reviewed"], env(approver));
     expect(approved.code).toBe(0);
     expect(approved.json.status).toBe("allowed");
