@@ -384,7 +384,7 @@ describe("warden against the real local server (npm start)", () => {
     expect((await warden(["gates", "approve", g1.gate_id, "--note", "mine"], env(team))).code).toBe(3);
     const approved = await warden(["gates", "approve", g1.gate_id, "--note", "diff reviewed"], env(approver));
     expect(approved.code).toBe(0);
-    expect(approved.json.status).toBe("allowed");
+    expect(approved.json.status).toBe("approved");
     const g2 = await openGate();
     expect((await warden(["gates", "deny", g2.gate_id], env(approver))).code).toBe(4);
     const denied = await warden(["gates", "deny", g2.gate_id, "--note", "not this week"], env(approver));
