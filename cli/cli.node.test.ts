@@ -1,8 +1,6 @@
-// The real `warden` process against a real local server (`npm start`), and against a loopback server for the
-// second-wave routes that live on other branches (POST /v1/views, GET /v1/gates, POST /v1/gates/:id/decision, GET /v1/runs).
+// The real `warden` process against a real local server (`npm start`), every command on the real routes.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as netServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHealthDag } from "../demo/driver.ts";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs
 import { readDevVars } from "../scripts/dev-vars.mjs";
-import { createApi, mintToken, pendingCalls, rawFetcher, unwrap } from "../src/client/index.ts";
+import { createApi, mintToken, unwrap } from "../src/client/index.ts";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "cli/warden.mjs");
@@ -124,104 +122,6 @@ describe("warden (no server needed)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe("warden against the second-wave routes (loopback server answering their DESIGN.md §5 contract)", () => {
-  let server: Server;
-  let url: string;
-  const seen: Array<{ method: string; path: string; auth?: string; body: unknown }> = [];
-  const read = (req: IncomingMessage) =>
-    new Promise<unknown>((resolve) => {
-      let s = "";
-      req.on("data", (c) => {
-        s += c;
-      });
-      req.on("end", () => resolve(s ? JSON.parse(s) : undefined));
-    });
-
-  beforeAll(async () => {
-    server = createServer(async (req, res) => {
-      const body = await read(req);
-      seen.push({ method: req.method as string, path: req.url as string, auth: req.headers.authorization, body });
-      const send = (status: number, b?: unknown) => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(b === undefined ? undefined : JSON.stringify(b));
-      };
-      if (req.headers.authorization !== "Bearer good")
-        return send(401, { error: { code: "unauthorized", message: "bad token", request_id: "r" } });
-      if (req.method === "POST" && req.url === "/v1/views") {
-        const b = body as { kind: string; run_id?: string };
-        const target = b.kind === "run" ? `runs/${b.run_id}/trace` : "teams/team-a/overview";
-        return send(201, { url: `${url}/${target}?view=signed`, expires_at: "2026-11-23T22:00:00.000Z" });
-      }
-      if (req.method === "GET" && req.url === "/v1/gates?status=open")
-        return send(200, {
-          gates: [{ gate_id: "g1", run_id: "r1", op_id: "op1", policy_key: "wrong_value", kind: "hard", age_ms: 5000 }],
-        });
-      if (req.method === "POST" && req.url === "/v1/gates/g1/decision") {
-        const b = body as { decision: string; note?: string };
-        if (b.note === undefined)
-          return send(422, { error: { code: "rejected", message: "a hard gate needs a note", request_id: "r" } });
-        return send(200, { gate_id: "g1", status: b.decision === "deny" ? "denied" : "approved", decided_by: "ops" });
-      }
-      if (req.method === "GET" && req.url?.startsWith("/v1/runs"))
-        return send(200, { runs: [{ run_id: "r1", status: "RUNNING" }], next_cursor: null });
-      send(404, { error: { code: "not_found", message: "no route", request_id: "r" } });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  });
-  afterAll(() => server.close());
-
-  const env = () => ({ WARDEN_URL: url, WARDEN_TOKEN: "good" });
-
-  it("runs trace-url posts {kind:run, run_id} to /v1/views and prints the signed URL", async () => {
-    const r = await warden(["runs", "trace-url", "run_42"], env());
-    expect(r.code).toBe(0);
-    expect(r.json).toEqual({ url: `${url}/runs/run_42/trace?view=signed`, expires_at: "2026-11-23T22:00:00.000Z" });
-    expect(seen.at(-1)).toMatchObject({
-      method: "POST",
-      path: "/v1/views",
-      auth: "Bearer good",
-      body: { kind: "run", run_id: "run_42" },
-    });
-  });
-
-  it("overview-url posts {kind:team}", async () => {
-    const r = await warden(["overview-url"], env());
-    expect(r.json.url).toContain("/teams/team-a/overview?view=");
-    expect(seen.at(-1)?.body).toEqual({ kind: "team" });
-  });
-
-  it("gates list prints the open gates, and --pretty renders a table", async () => {
-    expect((await warden(["gates", "list"], env())).json.gates[0]).toMatchObject({ gate_id: "g1", kind: "hard" });
-    const pretty = await warden(["--pretty", "gates", "list"], env());
-    expect(pretty.stdout.split("\n")[0]).toMatch(/^gate_id\s+run_id\s+op_id\s+policy_key\s+kind\s+age_ms$/);
-    expect(pretty.stdout).toContain("wrong_value");
-  });
-
-  it("gates approve/deny send {decision, note}; a refused decision exits 4; a bad token exits 3", async () => {
-    const a = await warden(["gates", "approve", "g1", "--note", "checked by hand"], env());
-    expect(a.json.status).toBe("approved");
-    expect(seen.at(-1)).toMatchObject({
-      path: "/v1/gates/g1/decision",
-      body: { decision: "approve_retry", note: "checked by hand" },
-    });
-    const d = await warden(["gates", "deny", "g1", "--note", "no"], env());
-    expect(d.json.status).toBe("denied");
-    expect(seen.at(-1)?.body).toEqual({ decision: "deny", note: "no" });
-    const refused = await warden(["gates", "deny", "g1"], env());
-    expect(refused.code).toBe(4);
-    expect(JSON.parse(refused.stderr).error).toMatchObject({ status: 422, code: "rejected" });
-    expect((await warden(["gates", "list"], { WARDEN_URL: url, WARDEN_TOKEN: "bad" })).code).toBe(3);
-  });
-
-  it("the client's pending calls answer 404 as a value, not a throw, when a route is missing", async () => {
-    const p = pendingCalls(rawFetcher(url, "good"));
-    expect((await p.leaseNext({ worker_id: "w" })).status).toBe(404);
-    expect((await p.listRuns({ status: "RUNNING" })).body.runs[0]?.run_id).toBe("r1");
-    expect(seen.at(-1)?.path).toBe("/v1/runs?status=RUNNING");
   });
 });
 
@@ -437,6 +337,63 @@ describe("warden against the real local server (npm start)", () => {
     expect((await warden(["policy", "deploy", invalid], env())).code).toBe(4);
   });
 
+  it("runs trace-url and overview-url print signed view URLs that load (200) without a bearer token", async () => {
+    const started = await warden(["runs", "start", "--goal", "trace me"], env());
+    const runId = started.json.run_id as string;
+    const trace = await warden(["runs", "trace-url", runId], env());
+    expect(trace.code).toBe(0);
+    expect(trace.json.url).toMatch(new RegExp(`^${url}/runs/${runId}/trace\\?view=`));
+    expect(Date.parse(trace.json.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    const page = await fetch(trace.json.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("trace me");
+    const overview = await warden(["overview-url"], env());
+    expect(overview.json.url).toMatch(new RegExp(`^${url}/teams/t-cli-e2e/overview\\?view=`));
+    expect((await fetch(overview.json.url)).status).toBe(200);
+    expect((await fetch(trace.json.url.replace(/view=.*/, "view=forged"))).status).toBe(401);
+    expect((await warden(["runs", "trace-url", "run_nope"], env())).code).toBe(4);
+    const list = await warden(["runs", "list"], env());
+    expect(list.json.runs.map((r: { run_id: string }) => r.run_id)).toContain(runId);
+  });
+
+  it("gates list shows an open hard gate; approve/deny need --note, and the opener cannot decide its own gate", async () => {
+    const team = { WARDEN_TEAM: "t-cli-gates" };
+    const approver = { ...team, WARDEN_SUB: "ops-approver" };
+    const profile = join(root, "contracts/memrl-policy.profile.example.json");
+    const openGate = async () => {
+      const deploy = await warden(["policy", "deploy", profile], env(team));
+      expect(deploy.json).toMatchObject({ status: "pending", gate_id: expect.any(String) });
+      const gateId = deploy.json.gate_id as string;
+      // the D1 gate index is written just after the gate opens
+      for (let i = 0; i < 40; i++) {
+        const listed = await warden(["gates", "list"], env(team));
+        expect(listed.code).toBe(0);
+        const g = listed.json.gates.find((x: { gate_id: string }) => x.gate_id === gateId);
+        if (g) return g as { gate_id: string; kind: string; policy_key: string };
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`gate ${gateId} never listed`);
+    };
+    const g1 = await openGate();
+    expect(g1).toMatchObject({ kind: "hard", policy_key: "policy_deploy" });
+    const pretty = await warden(["--pretty", "gates", "list"], env(team));
+    expect(pretty.stdout).toContain(g1.gate_id);
+    const noNote = await warden(["gates", "approve", g1.gate_id], env(approver));
+    expect(noNote.code).toBe(4);
+    // the opener (the CLI's default subject) is refused: 403, exit 3
+    expect((await warden(["gates", "approve", g1.gate_id, "--note", "mine"], env(team))).code).toBe(3);
+    const approved = await warden(["gates", "approve", g1.gate_id, "--note", "diff reviewed"], env(approver));
+    expect(approved.code).toBe(0);
+    expect(approved.json.status).toBe("approved");
+    const g2 = await openGate();
+    expect((await warden(["gates", "deny", g2.gate_id], env(approver))).code).toBe(4);
+    const denied = await warden(["gates", "deny", g2.gate_id, "--note", "not this week"], env(approver));
+    expect(denied.code).toBe(0);
+    expect(denied.json.status).toBe("denied");
+    expect((await warden(["gates", "deny", g2.gate_id, "--note", "again"], env(approver))).code).toBe(4);
+    expect((await warden(["gates", "list"], { WARDEN_URL: url, WARDEN_TOKEN: "bad" })).code).toBe(3);
+  });
+
   it("a token that lacks the scope exits 3", async () => {
     const minted = await warden(["token", "mint", "--team-id", "t-cli-e2e", "--scopes", "memory:read"]);
     const r = await warden(["runs", "start", "--goal", "x"], { WARDEN_URL: url, WARDEN_TOKEN: minted.stdout.trim() });
@@ -460,6 +417,8 @@ describe("warden against the real local server (npm start)", () => {
       expect.objectContaining({ doc_id: "hard-euro-2002", failure_class: "wrong_value" }),
     ]);
     expect(s.used_mem_ids.length).toBeGreaterThan(0);
+    expect(s.trace_url).toContain(`/runs/${s.run_id}/trace?view=`);
+    for (const link of [s.trace_url, s.overview_url]) expect((await fetch(link as string)).status).toBe(200);
     // The server's own record agrees: one dead letter for that order, and the gate approved by the other identity.
     const view = await unwrap(
       createApi({ baseUrl: url, token: worker }).v1.runs[":run_id"].$get({ param: { run_id: s.run_id } }),
@@ -474,4 +433,24 @@ describe("warden against the real local server (npm start)", () => {
       ["schema_invalid", "approved"],
     ]);
   });
+
+  it("npm run demo prints a trace URL and an overview URL that load with 200", async () => {
+    const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const childEnv: NodeJS.ProcessEnv = { ...process.env, WARDEN_URL: url, WARDEN_TEAM: "t-cli-npm-demo" };
+      for (const k of ["WARDEN_TOKEN", "WARDEN_APPROVER_TOKEN", "OPENAI_API_KEY"]) delete childEnv[k];
+      execFile("npm", ["run", "-s", "demo"], { cwd: root, env: childEnv, encoding: "utf8" }, (err, stdout) =>
+        resolve({ code: err ? 1 : 0, stdout }),
+      );
+    });
+    expect(r.code).toBe(0);
+    const trace = /^\s*trace\s+(http\S+)$/m.exec(r.stdout)?.[1];
+    const overview = /^\s*overview\s+(http\S+)$/m.exec(r.stdout)?.[1];
+    expect(trace).toMatch(new RegExp(`^${url}/runs/run_[^/]+/trace\\?view=`));
+    expect(overview).toMatch(new RegExp(`^${url}/teams/t-cli-npm-demo/overview\\?view=`));
+    for (const link of [trace, overview]) {
+      const page = await fetch(link as string);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    }
+  }, 120_000);
 });

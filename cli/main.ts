@@ -4,15 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs and scripts/token.ts
 import { readDevVars } from "../scripts/dev-vars.mjs";
-import {
-  createApi,
-  mintToken,
-  pendingCalls,
-  rawFetcher,
-  type Scope,
-  unwrap,
-  WardenError,
-} from "../src/client/index.ts";
+import { createApi, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
 import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, progress, spinning } from "./io.ts";
 
 export const ALL_SCOPES: Scope[] = [
@@ -99,18 +91,7 @@ export function buildProgram(): Command {
 
   const globals = (cmd: Command) => cmd.optsWithGlobals() as Globals;
   const api = async (cmd: Command) => createApi({ baseUrl: globals(cmd).url, token: await tokenFor(globals(cmd)) });
-  const pending = async (cmd: Command) => pendingCalls(rawFetcher(globals(cmd).url, await tokenFor(globals(cmd))));
   const out = (cmd: Command, v: unknown) => print(v, globals(cmd).pretty === true);
-  /** A pending-route answer → its body, or the same failures as the typed calls. */
-  const ok = <T>(r: { ok: boolean; status: number; body: T }): T => {
-    if (r.ok) return r.body;
-    const e = (r.body as { error?: { code?: string; message?: string } } | undefined)?.error;
-    throw new WardenError(r.status, e?.code ?? `http_${r.status}`, e?.message ?? `HTTP ${r.status}`);
-  };
-  const safe = <T>(p: Promise<T>) =>
-    p.catch((e) => {
-      throw e instanceof TypeError ? new WardenError(0, "unavailable", `server unreachable: ${e.message}`) : e;
-    });
 
   // token
   const token = program.command("token").description("capability tokens");
@@ -381,8 +362,8 @@ export function buildProgram(): Command {
     .command("trace-url <run_id>")
     .description("a signed read-only Run Trace URL (POST /v1/views, ≤ 15 min)")
     .action(async (runId: string, _o, cmd: Command) => {
-      const p = await pending(cmd);
-      out(cmd, ok(await safe(p.createView({ kind: "run", run_id: runId }))));
+      const a = await api(cmd);
+      out(cmd, await unwrap(a.v1.views.$post({ json: { kind: "run", run_id: runId } })));
     });
   runs
     .command("list")
@@ -390,8 +371,8 @@ export function buildProgram(): Command {
     .option("--status <status>")
     .option("--cursor <cursor>")
     .action(async (o, cmd: Command) => {
-      const p = await pending(cmd);
-      const r = ok(await safe(p.listRuns(defined({ status: o.status, cursor: o.cursor }))));
+      const a = await api(cmd);
+      const r = await unwrap(a.v1.runs.$get({ query: defined({ status: o.status, cursor: o.cursor }) }));
       out(cmd, globals(cmd).pretty ? r.runs : r);
     });
 
@@ -457,8 +438,8 @@ export function buildProgram(): Command {
     .command("list")
     .description("the team's open gates, oldest first (GET /v1/gates?status=open)")
     .action(async (_o, cmd: Command) => {
-      const p = await pending(cmd);
-      const r = ok(await safe(p.openGates()));
+      const a = await api(cmd);
+      const r = await unwrap(a.v1.gates.$get({ query: { status: "open" } }));
       out(cmd, globals(cmd).pretty ? r.gates : r);
     });
   for (const [name, decision, what] of [
@@ -476,8 +457,9 @@ export function buildProgram(): Command {
           .default(decision),
       );
     c.action(async (gateId: string, o, cmd: Command) => {
-      const p = await pending(cmd);
-      out(cmd, ok(await safe(p.decideGate(gateId, o.decision ?? decision, o.note))));
+      const a = await api(cmd);
+      const json = { decision: (o.decision ?? decision) as typeof decision, ...defined({ note: o.note as string }) };
+      out(cmd, await unwrap(a.v1.gates[":gate_id"].decision.$post({ param: { gate_id: gateId }, json })));
     });
   }
 
@@ -522,8 +504,8 @@ export function buildProgram(): Command {
     .command("overview-url")
     .description("a signed read-only team overview URL (POST /v1/views, ≤ 15 min)")
     .action(async (_o, cmd: Command) => {
-      const p = await pending(cmd);
-      out(cmd, ok(await safe(p.createView({ kind: "team" }))));
+      const a = await api(cmd);
+      out(cmd, await unwrap(a.v1.views.$post({ json: { kind: "team" } })));
     });
 
   return program;

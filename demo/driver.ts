@@ -1,5 +1,5 @@
 // Drives the Health DAG against a Warden server through the typed client, as remote agents would; returns a summary.
-import { type Api, createApi, pendingCalls, rawFetcher, unwrap, WardenError } from "../src/client/index.ts";
+import { type Api, createApi, unwrap, WardenError } from "../src/client/index.ts";
 import { type Extractor, type MemoryHint, ruleExtractor } from "./health/extractor.ts";
 import { goldenCases, hardCases } from "./health/golden.ts";
 import { restyle } from "./health/restyler.ts";
@@ -33,7 +33,6 @@ export type DemoSummary = {
   tokens: { in: number; out: number };
   trace_url: string | null;
   overview_url: string | null;
-  links_note?: string;
 };
 
 /** One order per document: lease → heartbeat → extract → restyle → guard → complete; the server decides the next step. */
@@ -231,14 +230,9 @@ export async function runHealthDag(o: DemoOptions): Promise<DemoSummary> {
   );
   summary.status = (await unwrap(R.$get({ param: { run_id: runId } }))).status;
 
-  const views = pendingCalls(rawFetcher(o.baseUrl, o.workerToken));
-  const trace = await views.createView({ kind: "run", run_id: runId });
-  const overview = await views.createView({ kind: "team" });
-  if (trace.ok && overview.ok) {
-    summary.trace_url = trace.body.url;
-    summary.overview_url = overview.body.url;
-  } else
-    summary.links_note = `POST /v1/views answered ${trace.status}: the trace and overview pages are not on this server yet`;
+  const views = api.v1.views;
+  summary.trace_url = (await unwrap(views.$post({ json: { kind: "run", run_id: runId } }))).url;
+  summary.overview_url = (await unwrap(views.$post({ json: { kind: "team" } }))).url;
   return summary;
 }
 

@@ -60,7 +60,7 @@ run ${s.run_id}: ${s.status}
   memory      ${s.memories_written} written; used_mem_ids ${s.used_mem_ids.join(", ") || "none"}
   dead letters ${s.dead_letters.map((d) => `${d.doc_id}: ${d.failure_class}`).join("; ") || "none"}
   trace       ${s.trace_url ?? "(not available)"}
-  overview    ${s.overview_url ?? "(not available)"}${s.links_note ? `\n  note        ${s.links_note}` : ""}
+  overview    ${s.overview_url ?? "(not available)"}
 
 Try: npx warden runs explain-exit ${s.run_id} --pretty`);
 } catch (e) {

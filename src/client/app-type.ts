@@ -2,12 +2,15 @@
 import type { Hono } from "hono";
 import type { hc } from "hono/client";
 import type { eventsRoutes } from "../features/events/routes";
+import type { gateInboxRoutes } from "../features/gates/inbox-routes";
 import type { gatesRoutes } from "../features/gates/routes";
 import type { healthRoutes } from "../features/health/routes";
 import type { learningRoutes } from "../features/learning/routes";
 import type { memoryRoutes } from "../features/memory/routes";
 import type { metricsRoutes } from "../features/metrics/routes";
+import type { viewsApi } from "../features/pages/routes/views-api";
 import type { policyRoutes } from "../features/policy/routes";
+import type { runsFleetRoutes } from "../features/runs/fleet-routes";
 import type { runsRoutes } from "../features/runs/routes";
 
 type ClientOf<T extends Hono<any, any, any>> = ReturnType<typeof hc<T>>;
@@ -18,6 +21,9 @@ export type Api = ClientOf<typeof healthRoutes> &
   ClientOf<typeof learningRoutes> &
   ClientOf<typeof metricsRoutes> &
   ClientOf<typeof runsRoutes> &
+  ClientOf<typeof runsFleetRoutes> &
   ClientOf<typeof gatesRoutes> &
+  ClientOf<typeof gateInboxRoutes> &
   ClientOf<typeof memoryRoutes> &
-  ClientOf<typeof eventsRoutes>;
+  ClientOf<typeof eventsRoutes> &
+  ClientOf<typeof viewsApi>;

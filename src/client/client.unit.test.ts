@@ -53,4 +53,22 @@ describe("createApi / unwrap", () => {
     const e2 = await unwrap(createApi({ baseUrl: "http://warden.test", fetch: down }).healthz.$get()).catch((x) => x);
     expect(e2).toMatchObject({ status: 0, code: "unavailable" });
   });
+
+  it("types the fleet, inbox and views routes: query strings, path parameters, and 204 as undefined", async () => {
+    const { f, seen } = fake(204, undefined);
+    const api = createApi({ baseUrl: "http://warden.test", token: "t", fetch: f });
+    expect(await unwrap(api.v1.orders["lease-next"].$post({ json: { worker_id: "w1", skills: ["extract"] } }))).toBe(
+      undefined,
+    );
+    expect(seen[0]?.url).toBe("http://warden.test/v1/orders/lease-next");
+    await api.v1.runs.$get({ query: { status: "RUNNING", cursor: "c1" } });
+    expect(seen[1]?.url).toBe("http://warden.test/v1/runs?status=RUNNING&cursor=c1");
+    await api.v1.gates.$get({ query: { status: "open" } });
+    expect(seen[2]?.url).toBe("http://warden.test/v1/gates?status=open");
+    await api.v1.gates[":gate_id"].decision.$post({ param: { gate_id: "g1" }, json: { decision: "deny", note: "no" } });
+    expect(seen[3]?.url).toBe("http://warden.test/v1/gates/g1/decision");
+    expect(await seen[3]?.json()).toEqual({ decision: "deny", note: "no" });
+    await api.v1.views.$post({ json: { kind: "team" } });
+    expect(seen[4]?.url).toBe("http://warden.test/v1/views");
+  });
 });

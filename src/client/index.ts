@@ -4,7 +4,6 @@ import type { Api } from "./app-type.ts";
 
 export { type MintOptions, mintToken } from "../auth/mint.ts";
 export type { Scope } from "../auth/tokens.ts";
-export * from "./pending.ts";
 export type { Api };
 
 export type ClientOptions = { baseUrl: string; token?: string; fetch?: typeof fetch; headers?: Record<string, string> };
