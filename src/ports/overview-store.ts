@@ -1,12 +1,8 @@
 // Port: the read model behind the team overview and the trace page's per-step latencies (one team, read-only).
 
-export type OverviewRun = {
-  run_id: string;
-  goal: string;
-  status: string;
-  kind: string;
-  created_at: number;
-  updated_at: number;
+import type { RunListRow } from "./run-index";
+
+export type OverviewRun = RunListRow & {
   tokens_in: number;
   tokens_out: number;
   /** sum of the run's work orders' cost_budget_tokens (null when no order names one) */

@@ -1,7 +1,25 @@
 // Port: the durable, queryable D1 record of runs (index, work orders, attempts, approval events, dead letters, audit).
 
+import type { GateIndexRow } from "./run-index";
+
 /** The approval_event reason of a gate aborted by stopping its run: not a human approval (GET /v1/metrics). */
 export const STOP_ABORT_REASON = "run stopped";
+
+/** One approval_event row: a decision on a gate (or an approval that arrived before it). */
+export type ApprovalRow = {
+  id: string;
+  team_id: string;
+  run_id: string;
+  op_id: string;
+  gate_id: string;
+  policy_key: string;
+  decision: string;
+  approver: string;
+  reason: string | null;
+  note: string | null;
+  dedupe_key: string;
+  created_at: number;
+};
 
 /** Rows for the D1 record; one command's rows are written in one db.batch(). */
 export type RecordOp =
@@ -34,21 +52,7 @@ export type RecordOp =
     }
   | {
       t: "gate";
-      row: {
-        gate_id: string;
-        team_id: string;
-        run_id: string;
-        op_id: string;
-        policy_key: string;
-        kind: string;
-        status: string;
-        opened_by: string;
-        opened_at: number;
-        deadline_at: number | null;
-        decided_by: string | null;
-        decided_at: number | null;
-        updated_at: number;
-      };
+      row: GateIndexRow & { team_id: string; updated_at: number };
     }
   | {
       t: "attempt";
@@ -68,20 +72,7 @@ export type RecordOp =
     }
   | {
       t: "approval";
-      row: {
-        id: string;
-        team_id: string;
-        run_id: string;
-        op_id: string;
-        gate_id: string;
-        policy_key: string;
-        decision: string;
-        approver: string;
-        reason: string | null;
-        note: string | null;
-        dedupe_key: string;
-        created_at: number;
-      };
+      row: ApprovalRow;
     }
   | {
       t: "dead_letter";

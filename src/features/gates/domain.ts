@@ -1,9 +1,10 @@
 // The gates feature's pure entry for the run reducer: gate state, the gate state machine, gate views, gate rules and
 // the deploy-target registry. No I/O and no routes, so the runs domain can use it without importing the HTTP side.
+
+export type { ApprovalRow } from "../../ports/run-record";
 export { DEPLOY_TARGET_SPECS, DEPLOY_TARGETS, type DeployNeeds, type DeployTarget, deployOpId } from "./deploy-targets";
 export type { GateRuleCache } from "./gate-rule-cache";
 export {
-  type ApprovalRow,
   applyDecision,
   DECISION_STATUS,
   decideGate,

@@ -2,6 +2,7 @@
 // It works on a GateHost (the run's transaction) and leaves what a decision does to the guarded thing to the host.
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
+import type { ApprovalRow } from "../../ports/run-record";
 import type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";
 import { type ActiveGateRules, resolveGate } from "./rules";
 import { earlyView, gateView } from "./views";
@@ -24,21 +25,6 @@ export interface GateHost {
   /** applies a decision to what the gate guards (requeue or dead-letter an order, raise a budget, activate a deploy) */
   settle(gate: Gate, decision: GateDecision, approver: string): void;
 }
-
-export type ApprovalRow = {
-  id: string;
-  team_id: string;
-  run_id: string;
-  op_id: string;
-  gate_id: string;
-  policy_key: string;
-  decision: string;
-  approver: string;
-  reason: string | null;
-  note: string | null;
-  dedupe_key: string;
-  created_at: number;
-};
 
 export const DECISION_STATUS: Record<GateDecision, GateStatus> = {
   approve_retry: "approved",

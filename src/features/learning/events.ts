@@ -1,6 +1,6 @@
 // Pure normalisation of queued task/run events (from POST /v1/events or from RunDO) into what learning applies.
 import { z } from "zod";
-import type { StagedTaskRow } from "../../ports/learning-store";
+import type { StagedTaskRow, TaskSignalWrite } from "../../ports/learning-store";
 import type { RetryObservation } from "./policy-memory";
 
 export const TASK_SIGNAL_TYPES = ["task.failed", "task.blocked", "task.completed"] as const;
@@ -37,24 +37,14 @@ const QueuedTaskEvent = z.looseObject({
   occurred_at: opt(z.number().int().min(0)),
 });
 
-export type TaskSignal = {
-  eventId: string;
+/** A parsed task.* event: what is staged for learning (TaskSignalWrite) plus the fields of its failure signature. */
+export type TaskSignal = Omit<TaskSignalWrite, "type" | "signature"> & {
   type: TaskSignalType;
-  teamId: string;
-  runId: string;
-  taskId: string;
   taskKey: string;
   projectId: string | null;
   reason: string | null;
   exitCodeBucket: string | null;
-  skill: string | null;
-  context: string | null;
-  failureClass: string | null;
-  attempt: number | null;
-  costUnits: number;
-  steps: number | null;
   detail: string | null;
-  occurredAt: number;
 };
 
 const tokenSum = (t: z.infer<typeof tokens> | undefined) => (t ? (t.in ?? 0) + (t.out ?? 0) : 0);

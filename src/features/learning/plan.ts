@@ -109,6 +109,23 @@ export function planRunLearning(input: RunLearningInput): RunLearningPlan {
   const writes: (EntryWrite | RetryWrite)[] = [];
   const skipped: { ledgerKey: string; reason: "already_learned_for_run" | "learning_stopped" }[] = [];
   const warnings: string[] = [];
+  /** The fields every ledger write carries; `change` starts with its kind and the event that caused it. */
+  const ledger = (entryId: string, ledgerKey: string, seq: number, expect: LedgerWrite["expect"]) => ({
+    ledgerId: input.newId("pml"),
+    teamId,
+    runId,
+    entryId,
+    ledgerKey,
+    seq,
+    createdAt: now,
+    expect,
+  });
+  const changeKind = (reset: unknown, before: unknown) => ({
+    kind: reset ? ("reset" as const) : before ? ("update" as const) : ("create" as const),
+    event_id: eventId,
+  });
+  const resetFields = (reset: Reset | null) =>
+    reset ? { code: STRAT_RESET_CODE, reset_reason: reset.reason, previous: reset.previous } : {};
 
   for (const outcome of input.skills) {
     const ledgerKey = outcome.skill;
@@ -133,17 +150,9 @@ export function planRunLearning(input: RunLearningInput): RunLearningPlan {
     if (update.stoppedNow) warnings.push(`${outcome.skill}: 3 identical failing outcomes in a row; learning stopped`);
     writes.push({
       target: "entry",
-      ledgerId: input.newId("pml"),
-      teamId,
-      runId,
-      entryId,
-      ledgerKey,
-      seq: after.ledger_seq,
-      createdAt: now,
-      expect,
+      ...ledger(entryId, ledgerKey, after.ledger_seq, expect),
       change: {
-        kind: reset ? "reset" : before ? "update" : "create",
-        event_id: eventId,
+        ...changeKind(reset, before),
         outcome: {
           success: outcome.success,
           failure_class: outcome.failureClass,
@@ -154,7 +163,7 @@ export function planRunLearning(input: RunLearningInput): RunLearningPlan {
         after: entrySummary(after),
         ...(update.warnings.length ? { warnings: update.warnings } : {}),
         ...(update.stoppedNow ? { learning_stopped: "circular_learning" } : {}),
-        ...(reset ? { code: STRAT_RESET_CODE, reset_reason: reset.reason, previous: reset.previous } : {}),
+        ...resetFields(reset),
       },
       state: after,
     });
@@ -175,21 +184,13 @@ export function planRunLearning(input: RunLearningInput): RunLearningPlan {
     const after = reset ? { ...next, ledger_seq: Math.max(0, stored?.head?.seq ?? 0) + 1 } : next;
     writes.push({
       target: "retry",
-      ledgerId: input.newId("pml"),
-      teamId,
-      runId,
-      entryId,
-      ledgerKey,
-      seq: after.ledger_seq,
-      createdAt: now,
-      expect,
+      ...ledger(entryId, ledgerKey, after.ledger_seq, expect),
       change: {
-        kind: reset ? "reset" : before ? "update" : "create",
-        event_id: eventId,
+        ...changeKind(reset, before),
         observation: obs,
         before: before ? retrySummary(before) : null,
         after: retrySummary(after),
-        ...(reset ? { code: STRAT_RESET_CODE, reset_reason: reset.reason, previous: reset.previous } : {}),
+        ...resetFields(reset),
       },
       state: after,
     });

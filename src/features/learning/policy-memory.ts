@@ -175,22 +175,20 @@ export function parseEntry(row: unknown): ParsedRow<EntryState> {
 
 export type RetryAdjustmentView = { backoff_multiplier: number; max_attempts_override: number | null };
 
-export type SnapshotEntry = {
-  entry_id: string;
-  skill_name: string;
-  context_hash: string;
-  success_count: number;
-  failure_count: number;
-  avg_cost_units: number;
-  avg_steps: number;
-  last_used: string;
-  created_at: string;
-  decay_factor: number;
-  base_weight: number;
-  effective_weight: number;
-  archived: boolean;
-  learning_stopped: boolean;
-};
+/** One entry as the snapshot shows it: the stored counts, with times as ISO strings and its decayed weight. */
+export type SnapshotEntry = Pick<
+  EntryState,
+  | "entry_id"
+  | "skill_name"
+  | "context_hash"
+  | "success_count"
+  | "failure_count"
+  | "avg_cost_units"
+  | "avg_steps"
+  | "base_weight"
+  | "archived"
+  | "learning_stopped"
+> & { last_used: string; created_at: string; decay_factor: number; effective_weight: number };
 
 export type PolicyMemorySnapshot = {
   version: typeof SNAPSHOT_VERSION;

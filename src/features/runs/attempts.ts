@@ -14,7 +14,7 @@ import {
 import type { RunOpReply } from "./operations";
 import { checkLease, orderFor } from "./orders";
 import { decisionLogInputs, nextAfterFailure, type StepDecision } from "./taxonomy";
-import { conflict, deadLetterOrder, type Tx, taskFields } from "./tx";
+import { conflict, deadLetterOrder, type StepTable, type Tx, taskFields } from "./tx";
 
 export function budgetBreach(tx: Tx, order: Order, tokensIn: number, tokensOut: number): Breach | null {
   const { budget, used } = tx.run;
@@ -309,3 +309,6 @@ export function logDecision(tx: Tx, d: StepDecision, decisionId: string, order: 
     },
   });
 }
+
+/** This file's run operations (reducer.ts joins every concern's table). */
+export const ATTEMPT_STEPS = { complete } satisfies StepTable;

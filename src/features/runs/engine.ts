@@ -22,6 +22,7 @@ import type {
   Gate,
   OpRecord,
   Order,
+  PreparedOp,
   ReduceResult,
   RunMeta,
   RunState,
@@ -47,6 +48,10 @@ export type EngineDeps = RunEngineNeeds;
 const notFoundError = (runId: string): AppError => ({ code: "not_found", message: `run ${runId} not found` });
 
 /** The read operations, answered from the state without the reducer. */
+type Preparer<K extends RunWriteOp> = (runId: string, req: RunOpRequest<K>, now: number) => Promise<CommandOf<K>>;
+
+const isReadOp = (op: RunOpName): op is RunReadOp => Object.hasOwn(READS, op);
+
 const READS: { [K in RunReadOp]: (state: RunState, req: RunOpRequest<K>) => RunOpResult<K> } = {
   view: (state) => ({ ok: true, value: runView(state) }),
   explain: (state) => ({ ok: true, value: explainView(state) }),
@@ -149,6 +154,12 @@ export class RunEngine {
     return this.write(runId, op, rest as RunOpRequest<typeof op>);
   }
 
+  /** Any operation of the table: a read is answered from the loaded state, a write goes through the reducer. */
+  call<K extends RunOpName>(runId: string, op: K, req: RunOpRequest<K>): Promise<RunOpResult<K>> {
+    if (isReadOp(op)) return this.read(runId, op, req as RunOpRequest<typeof op>) as Promise<RunOpResult<K>>;
+    return this.write(runId, op as RunWriteOp, req as RunOpRequest<RunWriteOp>) as Promise<RunOpResult<K>>;
+  }
+
   /** A read operation: answered from the loaded state, nothing changes. */
   async read<K extends RunReadOp>(runId: string, op: K, req: RunOpRequest<K>): Promise<RunOpResult<K>> {
     const denied = authorize(this.state, req.actor, runId);
@@ -193,12 +204,15 @@ export class RunEngine {
 
   /** Everything a command needs from outside (ids, digests, policy, rules, snapshot, hints) gathered before reducing. */
   private prepare<K extends RunWriteOp>(runId: string, op: K, req: RunOpRequest<K>): Promise<CommandOf<K>> {
-    return this.preparers[op](runId, req, this.clock.now());
+    const preparers: Partial<Record<RunWriteOp, unknown>> = this.preparers;
+    const preparer = preparers[op] as Preparer<K> | undefined;
+    // Without a preparer the command is the request (CommandOf adds nothing for an op outside PreparedOp).
+    if (!preparer) return Promise.resolve({ type: op, ...req } as CommandOf<K>);
+    return preparer(runId, req, this.clock.now());
   }
 
-  private readonly preparers: {
-    [K in RunWriteOp]: (runId: string, req: RunOpRequest<K>, now: number) => Promise<CommandOf<K>>;
-  } = {
+  /** One entry per operation with something to prepare (PreparedOp); every other command is its request as is. */
+  private readonly preparers: { [K in PreparedOp]: Preparer<K> } = {
     create: async (runId, req, now) => {
       const [snapshot, hints] = await Promise.all([
         this.takeSnapshot(req.actor.team_id, now),
@@ -206,9 +220,7 @@ export class RunEngine {
       ]);
       return { type: "create", ...req, run_id: runId, kind: "agent", hints, snapshot };
     },
-    add_order: async (_runId, req) => ({ type: "add_order", ...req }),
     lease: async (_runId, req) => ({ type: "lease", ...req, lease_id: this.deps.newId("lease") }),
-    heartbeat: async (_runId, req) => ({ type: "heartbeat", ...req }),
     complete: async (runId, req, now) => {
       const { actor, ...body } = req;
       const [digest, policy, gate_rules, failure_hints] = await Promise.all([
@@ -224,14 +236,12 @@ export class RunEngine {
       ...req,
       gate_rules: await this.deps.gateRules.get(req.actor.team_id, now),
     }),
-    decide_gate: async (_runId, req) => ({ type: "decide_gate", ...req }),
     propose_deploy: async (runId, req) => ({
       type: "propose_deploy",
       ...req,
       run_id: runId,
       nonce: this.deps.newId("dop"),
     }),
-    stop: async (_runId, req) => ({ type: "stop", ...req }),
   };
 
   private async takeSnapshot(teamId: string, now: number): Promise<PolicySnapshot> {

@@ -17,7 +17,7 @@ import {
 import { canonicalJson } from "../policy/domain";
 import type { CommandOf, Failure } from "./model";
 import type { RunOpReply } from "./operations";
-import { conflict, deadLetterOrder, forbidden, notFound, type Tx, taskFields } from "./tx";
+import { conflict, deadLetterOrder, forbidden, notFound, type StepTable, type Tx, taskFields } from "./tx";
 
 /** The run's transaction as the gate machine sees it. */
 export function gateHost(tx: Tx): GateHost {
@@ -212,3 +212,6 @@ export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | 
     return conflict("a control run's gates are decided only once proposed");
   return decideGate(gateHost(tx), req, tx.run.status === "STOPPED");
 }
+
+/** This file's run operations (reducer.ts joins every concern's table). */
+export const GATE_STEPS = { open_gate: openGateApi, decide_gate: decideGateApi } satisfies StepTable;

@@ -14,6 +14,7 @@ export type {
   RunOpRequest,
   RunOpResult,
 } from "./operations";
+export { RUN_OPS } from "./operations";
 export { runsRoutes } from "./routes";
 export { actorOf, callRun, type RunsService, runErrors } from "./run-call";
 

@@ -19,6 +19,7 @@ import type {
 } from "./model";
 import type { RunOpReply } from "./operations";
 import { rescue } from "./orders";
+import type { StepTable } from "./tx";
 import { rejected, runRow, skillOf, Tx, taskFields } from "./tx";
 
 export const RUN_COMPLETED_ORDERS = 200;
@@ -244,3 +245,6 @@ export function reconcile(tx: Tx): void {
     tx.emit("run.reopened", {});
   }
 }
+
+/** This file's run operations (reducer.ts joins every concern's table). */
+export const LIFECYCLE_STEPS = { stop } satisfies StepTable;

@@ -5,7 +5,7 @@ import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import type { MemoryHint } from "../../ports/hints";
 import type { RecordOp } from "../../ports/run-record";
-import type { ActiveGateRules, DeployTarget, EarlyApproval, Gate, GateDecision } from "../gates/domain";
+import type { ActiveGateRules, DeployTarget, EarlyApproval, Gate } from "../gates/domain";
 import type { RunActor, RunOpRequest, RunWriteOp } from "./operations";
 import type { PolicySnapshot } from "./snapshot";
 import type { PolicyContext, StepDecision } from "./taxonomy";
@@ -182,12 +182,13 @@ export type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from 
 
 export type CreateRun = CommandOf<"create">;
 
-/** What the engine adds to an operation's request before reducing it (ids, digests, policy, rules, hints). */
+/**
+ * What the engine adds to an operation's request before reducing it (ids, digests, policy, rules, hints). Only the
+ * operations that need something have an entry (and a preparer in engine.ts); the others' command is their request.
+ */
 type Prepared = {
   create: { kind: RunKind; hints: MemoryHint[]; snapshot: PolicySnapshot };
-  add_order: Record<never, never>;
   lease: { lease_id: string };
-  heartbeat: Record<never, never>;
   complete: {
     /** digest of the request body, for op_id idempotency */
     digest: string;
@@ -197,15 +198,19 @@ type Prepared = {
     failure_hints: MemoryHint[];
   };
   open_gate: { gate_rules: ActiveGateRules };
-  decide_gate: { decision: GateDecision };
   /** nonce: the random part of the deploy gate's op_id */
   propose_deploy: { run_id: string; nonce: string };
-  stop: Record<never, never>;
 };
 
 /** The reducer command of one write operation: its request from the operations table plus what was prepared. */
-export type CommandOf<K extends RunWriteOp> = { type: K; actor: RunActor } & Omit<RunOpRequest<K>, keyof Prepared[K]> &
-  Prepared[K];
+export type CommandOf<K extends RunWriteOp> = { type: K; actor: RunActor } & Omit<
+  RunOpRequest<K>,
+  keyof PreparedOf<K>
+> &
+  PreparedOf<K>;
+/** The write operations with something to prepare: each has a preparer in engine.ts (tsc demands it). */
+export type PreparedOp = keyof Prepared & RunWriteOp;
+type PreparedOf<K extends RunWriteOp> = K extends PreparedOp ? Prepared[K] : Record<never, never>;
 export type Command = { [K in RunWriteOp]: CommandOf<K> }[RunWriteOp] | { type: "tick" };
 
 // ---- effects -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import {
   type RunMeta,
 } from "./model";
 import type { RunOpReply } from "./operations";
-import { conflict, deadLetterOrder, forbidden, notFound, rejected, type Tx, taskFields } from "./tx";
+import { conflict, deadLetterOrder, forbidden, notFound, rejected, type StepTable, type Tx, taskFields } from "./tx";
 
 export function addOrder(tx: Tx, cmd: CommandOf<"add_order">): Failure | RunOpReply<"add_order"> {
   const { order } = cmd;
@@ -213,3 +213,6 @@ export function heartbeat(tx: Tx, cmd: CommandOf<"heartbeat">): Failure | RunOpR
     heartbeat_ms: HEARTBEAT_MS,
   };
 }
+
+/** This file's run operations (reducer.ts joins every concern's table). */
+export const ORDER_STEPS = { add_order: addOrder, lease, heartbeat } satisfies StepTable;

@@ -2,21 +2,16 @@
 // One reducer per write operation of the operations table; the steps live by concern in orders.ts (orders and
 // leases), attempts.ts (attempt outcomes), lifecycle.ts (create, timers, stop, settling), gate-ops.ts (gates) and
 // deploys.ts (policy deploys).
-import { complete } from "./attempts";
+import { ATTEMPT_STEPS } from "./attempts";
 import { proposeDeploy } from "./deploys";
-import { decideGateApi, openGateApi } from "./gate-ops";
-import { authorize, create, reconcile, stop, tick } from "./lifecycle";
+import { GATE_STEPS } from "./gate-ops";
+import { authorize, create, LIFECYCLE_STEPS, reconcile, tick } from "./lifecycle";
 import type { Command, CommandOf, Failure, ReduceResult, RunState } from "./model";
 import type { RunOpReply, RunWriteOp } from "./operations";
-import { addOrder, heartbeat, lease } from "./orders";
-import { conflict, notFound, Tx } from "./tx";
+import { ORDER_STEPS } from "./orders";
+import { conflict, notFound, type RunStep, type StepOp, Tx } from "./tx";
 
 export { authorize, nextDeadline } from "./lifecycle";
-
-type StepOp = Exclude<RunWriteOp, "create" | "propose_deploy">;
-
-/** A step over an existing run's transaction: its reply, or an expected failure (then nothing changes). */
-type Step<K extends StepOp> = (tx: Tx, cmd: CommandOf<K>) => Failure | RunOpReply<K>;
 
 type OpReducer<K extends RunWriteOp> = (
   state: RunState | null,
@@ -25,7 +20,7 @@ type OpReducer<K extends RunWriteOp> = (
 ) => ReduceResult<RunOpReply<K>>;
 
 /** Runs a step on an existing run the caller may touch, then settles the run (ends or reopens it). */
-function onRun<K extends StepOp>(step: Step<K>): OpReducer<K> {
+function onRun<K extends StepOp>(step: RunStep<K>): OpReducer<K> {
   return (state, cmd, now) => {
     if (state === null) return notFound("run not found");
     const denied = authorize(state, cmd.actor, state.run.run_id);
@@ -38,18 +33,21 @@ function onRun<K extends StepOp>(step: Step<K>): OpReducer<K> {
   };
 }
 
+/** Every step, from the concern files' tables: a StepOp without a step fails tsc here. */
+const STEPS: { [K in StepOp]: RunStep<K> } = { ...ORDER_STEPS, ...ATTEMPT_STEPS, ...GATE_STEPS, ...LIFECYCLE_STEPS };
+
 /** The reducer of every write operation of the operations table. */
 const OPS: { [K in RunWriteOp]: OpReducer<K> } = {
   create: (state, cmd, now) => (state !== null ? conflict(`run ${cmd.run_id} already exists`) : create(cmd, now)),
   propose_deploy: proposeDeploy,
-  add_order: onRun(addOrder),
-  lease: onRun(lease),
-  heartbeat: onRun(heartbeat),
-  complete: onRun(complete),
-  open_gate: onRun(openGateApi),
-  decide_gate: onRun(decideGateApi),
-  stop: onRun(stop),
+  ...onRunAll(STEPS),
 };
+
+function onRunAll(steps: { [K in StepOp]: RunStep<K> }): { [K in StepOp]: OpReducer<K> } {
+  const out: Partial<Record<StepOp, unknown>> = {};
+  for (const op of Object.keys(steps) as StepOp[]) out[op] = onRun(steps[op] as RunStep<typeof op>);
+  return out as { [K in StepOp]: OpReducer<K> };
+}
 
 /** One write operation, typed by the operations table: the reply is the operation's reply type. */
 export function reduceOp<K extends RunWriteOp>(

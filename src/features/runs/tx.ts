@@ -5,9 +5,11 @@ import { stableId } from "../../lib/hash";
 import { own, putOwn } from "../../lib/own";
 import type {
   Activation,
+  CommandOf,
   DeadLetter,
   EarlyApproval,
   Effects,
+  Failure,
   Gate,
   OpRecord,
   Order,
@@ -20,6 +22,14 @@ import type {
   WardenRunEvent,
 } from "./model";
 import { STEPS_KEPT } from "./model";
+import type { RunOpReply, RunWriteOp } from "./operations";
+
+/** The write operations that act on an existing run (create and propose_deploy start their own). */
+export type StepOp = Exclude<RunWriteOp, "create" | "propose_deploy">;
+/** A step over an existing run's transaction: its reply, or an expected failure (then nothing changes). */
+export type RunStep<K extends StepOp> = (tx: Tx, cmd: CommandOf<K>) => Failure | RunOpReply<K>;
+/** One concern file's steps by operation; reducer.ts joins the tables and tsc checks every StepOp has a step. */
+export type StepTable = { [K in StepOp]?: RunStep<K> };
 
 export const notFound = (message: string): { ok: false; error: AppError } => ({
   ok: false,
