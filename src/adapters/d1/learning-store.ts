@@ -1,4 +1,6 @@
 // LearningStore over D1 (raw prepared statements): idempotency keys, staged task outcomes, signatures, policy memory.
+import { and, eq, lt } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { err, ok } from "../../lib/result";
 import {
   type EntryWrite,
@@ -13,6 +15,24 @@ import {
   type StoredWithLedger,
 } from "../../ports/learning-store";
 import { auditInsertD1 } from "./audit-log";
+import { policyMemoryEntries, runTaskOutcomes } from "./schema";
+
+/**
+ * Archiving of decayed entries (policy_memory_entry is this module's table), for the retention sweep: flags the
+ * entries unused since `cutoff` and returns them.
+ */
+export function archivePolicyMemoryStatement(db: DrizzleD1Database, cutoff: number) {
+  return db
+    .update(policyMemoryEntries)
+    .set({ archived: true })
+    .where(and(eq(policyMemoryEntries.archived, false), lt(policyMemoryEntries.lastUsed, cutoff)))
+    .returning({ teamId: policyMemoryEntries.teamId, entryId: policyMemoryEntries.entryId });
+}
+
+/** Pruning of staged task outcomes last touched before `before` (run_task_outcome is this module's table). */
+export function pruneStagedTasksStatement(db: DrizzleD1Database, before: number) {
+  return db.delete(runTaskOutcomes).where(lt(runTaskOutcomes.updatedAt, before));
+}
 
 /** D1 binds at most 100 parameters per statement. */
 const IN_CHUNK = 90;
