@@ -267,7 +267,7 @@ function buildEngineParts(env: Env, o: Partial<Deps>): EngineParts & { memorySto
   const gateRuleStore = o.gateRuleStore ?? createD1GateRuleStore(db);
   const vectorIndex = o.vectorIndex ?? buildVectorIndex(config, env);
   const embedder = o.embedder ?? buildEmbedder(config, env);
-  const memoryStore = createD1MemoryStore(db, env.DB);
+  const memoryStore = createD1MemoryStore(db);
   const memory =
     o.memory ??
     createMemoryService({

@@ -1,4 +1,8 @@
-// LearningStore over D1 (raw prepared statements): idempotency keys, staged task outcomes, signatures, policy memory.
+// LearningStore over D1: idempotency keys, staged task outcomes, signatures, policy memory. Reads of processed_event
+// and run_task_outcome and the gate_metric upsert are drizzle (typed rows); the rest is still raw prepared statements.
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { err, ok } from "../../lib/result";
 import {
   type EntryWrite,
@@ -9,10 +13,27 @@ import {
   type LedgerHead,
   type RetryWrite,
   retryEntryId,
-  type StagedTaskRow,
   type StoredWithLedger,
 } from "../../ports/learning-store";
 import { auditInsertD1 } from "./audit-log";
+import { gateMetrics, policyMemoryEntries, processedEvents, runTaskOutcomes } from "./schema";
+
+/**
+ * Archiving of decayed entries (policy_memory_entry is this module's table), for the retention sweep: flags the
+ * entries unused since `cutoff` and returns them.
+ */
+export function archivePolicyMemoryStatement(db: DrizzleD1Database, cutoff: number) {
+  return db
+    .update(policyMemoryEntries)
+    .set({ archived: true })
+    .where(and(eq(policyMemoryEntries.archived, false), lt(policyMemoryEntries.lastUsed, cutoff)))
+    .returning({ teamId: policyMemoryEntries.teamId, entryId: policyMemoryEntries.entryId });
+}
+
+/** Pruning of staged task outcomes last touched before `before` (run_task_outcome is this module's table). */
+export function pruneStagedTasksStatement(db: DrizzleD1Database, before: number) {
+  return db.delete(runTaskOutcomes).where(lt(runTaskOutcomes.updatedAt, before));
+}
 
 /** D1 binds at most 100 parameters per statement. */
 const IN_CHUNK = 90;
@@ -50,6 +71,8 @@ function translate(e: unknown): { ok: false; error: LearningConflict } {
 }
 
 export function createD1LearningStore(db: D1Database): LearningStore {
+  // typed queries; the statements still on `db` (raw) move here one by one
+  const orm = drizzle(db);
   const ledgerInsert = (w: EntryWrite | RetryWrite): D1PreparedStatement => {
     let guard: string;
     let guardArgs: unknown[];
@@ -150,18 +173,19 @@ export function createD1LearningStore(db: D1Database): LearningStore {
     async processedAmong(eventIds) {
       const found = new Set<string>();
       const ids = [...new Set(eventIds)];
-      const statements: D1PreparedStatement[] = [];
+      const reads = [];
       for (let i = 0; i < ids.length; i += IN_CHUNK) {
-        const chunk = ids.slice(i, i + IN_CHUNK);
-        statements.push(
-          db
-            .prepare(`SELECT event_id FROM processed_event WHERE event_id IN (${chunk.map(() => "?").join(",")})`)
-            .bind(...chunk),
+        reads.push(
+          orm
+            .select({ eventId: processedEvents.eventId })
+            .from(processedEvents)
+            .where(inArray(processedEvents.eventId, ids.slice(i, i + IN_CHUNK))),
         );
       }
-      if (statements.length === 0) return found;
-      const results = await db.batch<{ event_id: string }>(statements);
-      for (const r of results) for (const row of r.results) found.add(row.event_id);
+      const [first, ...rest] = reads;
+      if (!first) return found;
+      const results = await orm.batch([first, ...rest]);
+      for (const rows of results) for (const row of rows) found.add(row.eventId);
       return found;
     },
 
@@ -254,15 +278,24 @@ export function createD1LearningStore(db: D1Database): LearningStore {
     },
 
     async stagedTasks(teamId, runId) {
-      const { results } = await db
-        .prepare(
-          `SELECT task_id, skill, context, succeeded, failures, blocks, first_failure_class, last_failure_class,
-             attempts, cost_units, steps
-           FROM run_task_outcome WHERE team_id = ? AND run_id = ? ORDER BY task_id`,
-        )
-        .bind(teamId, runId)
-        .all<StagedTaskRow>();
-      return results;
+      const t = runTaskOutcomes;
+      return orm
+        .select({
+          task_id: t.taskId,
+          skill: t.skill,
+          context: t.context,
+          succeeded: t.succeeded,
+          failures: t.failures,
+          blocks: t.blocks,
+          first_failure_class: t.firstFailureClass,
+          last_failure_class: t.lastFailureClass,
+          attempts: t.attempts,
+          cost_units: t.costUnits,
+          steps: t.steps,
+        })
+        .from(t)
+        .where(and(eq(t.teamId, teamId), eq(t.runId, runId)))
+        .orderBy(asc(t.taskId));
     },
 
     async loadLearningState(teamId, runId, entries, failureClasses) {
@@ -363,36 +396,27 @@ export function createD1LearningStore(db: D1Database): LearningStore {
 
     async recordGateEvents(rows) {
       if (rows.length === 0) return;
-      await db.batch(
-        rows.map((r) =>
-          db
-            .prepare(
-              `INSERT INTO gate_metric (gate_id, team_id, run_id, policy_key, kind, opened_at, decided_at, decision,
-                 decided_by, latency_ms)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-               ON CONFLICT (team_id, gate_id) DO UPDATE SET
-                 policy_key = COALESCE(excluded.policy_key, gate_metric.policy_key),
-                 kind = COALESCE(excluded.kind, gate_metric.kind),
-                 opened_at = COALESCE(gate_metric.opened_at, excluded.opened_at),
-                 decided_at = COALESCE(excluded.decided_at, gate_metric.decided_at),
-                 decision = COALESCE(excluded.decision, gate_metric.decision),
-                 decided_by = COALESCE(excluded.decided_by, gate_metric.decided_by),
-                 latency_ms = COALESCE(excluded.latency_ms, gate_metric.latency_ms)`,
-            )
-            .bind(
-              r.gateId,
-              r.teamId,
-              r.runId,
-              r.policyKey,
-              r.kind,
-              r.openedAt,
-              r.decidedAt,
-              r.decision,
-              r.decidedBy,
-              r.latencyMs,
-            ),
-        ),
+      const g = gateMetrics;
+      // keep the known value of each column: the incoming one, else the stored one (opened_at: the first seen)
+      const keep = (column: SQLiteColumn, name: string) => sql`COALESCE(${sql.raw(`excluded.${name}`)}, ${column})`;
+      const [first, ...rest] = rows.map((r) =>
+        orm
+          .insert(g)
+          .values(r)
+          .onConflictDoUpdate({
+            target: [g.teamId, g.gateId],
+            set: {
+              policyKey: keep(g.policyKey, "policy_key"),
+              kind: keep(g.kind, "kind"),
+              openedAt: sql`COALESCE(${g.openedAt}, excluded.opened_at)`,
+              decidedAt: keep(g.decidedAt, "decided_at"),
+              decision: keep(g.decision, "decision"),
+              decidedBy: keep(g.decidedBy, "decided_by"),
+              latencyMs: keep(g.latencyMs, "latency_ms"),
+            },
+          }),
       );
+      if (first) await orm.batch([first, ...rest]);
     },
   };
 }

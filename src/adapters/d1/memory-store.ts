@@ -1,7 +1,8 @@
 // MemoryStore over D1 with drizzle: docs, actor importance, use events, session episodes, activations, tier moves.
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { MemDoc, MemoryStore, SessionEventRow } from "../../ports/memory-store";
 import { BASE_IMPORTANCE, IMPORTANCE_CAP, type MemoryClass, type Tier, USE_BOOST } from "../../ports/memory-store";
 import { memActivations, memActorImportance, memDocs, memUseEvents, sessionEvents } from "./schema";
@@ -27,49 +28,6 @@ const toDoc = (r: DocRow): MemDoc => ({
   expiresAt: r.expiresAt,
   reinforceCount: r.reinforceCount,
   contentHash: r.contentHash,
-});
-
-/** a mem_doc row as D1 returns it without drizzle (snake_case, JSON as text, booleans as 0/1) */
-type RawDocRow = {
-  id: string;
-  team_id: string;
-  namespace: string;
-  class: string;
-  text: string;
-  tags: string;
-  metadata: string;
-  pinned: number;
-  tier: string;
-  supersedes: string | null;
-  tier_changed_at: number;
-  created_at: number;
-  expires_at: number | null;
-  importance: number;
-  last_used_at: number | null;
-  refreshed_at: number;
-  reinforce_count: number;
-  content_hash: string | null;
-};
-
-const fromRaw = (r: RawDocRow): MemDoc => ({
-  id: r.id,
-  teamId: r.team_id,
-  namespace: r.namespace,
-  cls: r.class as MemoryClass,
-  text: r.text,
-  tags: JSON.parse(r.tags) as string[],
-  metadata: JSON.parse(r.metadata) as Record<string, unknown>,
-  pinned: r.pinned === 1,
-  tier: r.tier as Tier,
-  supersedes: r.supersedes,
-  importance: r.importance,
-  createdAt: r.created_at,
-  refreshedAt: r.refreshed_at,
-  lastUsedAt: r.last_used_at,
-  tierChangedAt: r.tier_changed_at,
-  expiresAt: r.expires_at,
-  reinforceCount: r.reinforce_count,
-  contentHash: r.content_hash,
 });
 
 const toRow = (d: MemDoc): typeof memDocs.$inferInsert => ({
@@ -106,8 +64,7 @@ const toEvent = (r: typeof sessionEvents.$inferSelect): SessionEventRow => ({
   outcome: r.outcome as SessionEventRow["outcome"],
 });
 
-/** `db` for typed queries; `d1` (the same database) for raw batched statements drizzle cannot batch. */
-export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): MemoryStore {
+export function createD1MemoryStore(db: DrizzleD1Database): MemoryStore {
   const batch = async (items: BatchItem<"sqlite">[]) => {
     if (items.length === 0) return;
     await db.batch(items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
@@ -164,18 +121,28 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
 
     async getHotDocsForActor(teamId, ids, actorKey, now) {
       if (!ids.length) return [];
+      const actor = alias(memActorImportance, "a");
+      const team = alias(memActorImportance, "t");
       // CROSS JOIN keeps json_each as the outer loop: one primary-key lookup per id, whatever the team's size
-      const { results } = await d1
-        .prepare(
-          `SELECT d.*, a.raw_score AS actor_score, t.raw_score AS team_score
-           FROM json_each(?1) AS j CROSS JOIN mem_doc AS d ON d.id = j.value
-           LEFT JOIN mem_actor_importance AS a ON a.doc_id = d.id AND a.actor_key = ?2
-           LEFT JOIN mem_actor_importance AS t ON t.doc_id = d.id AND t.actor_key = 'team'
-           WHERE d.team_id = ?3 AND d.tier = 'hot' AND (d.expires_at IS NULL OR d.expires_at > ?4)`,
-        )
-        .bind(JSON.stringify(ids), actorKey, teamId, now)
-        .all<RawDocRow & { actor_score: number | null; team_score: number | null }>();
-      return results.map((r) => ({ ...fromRaw(r), actorImportance: r.actor_score ?? r.team_score ?? r.importance }));
+      // (json_each is a table-valued function, which the builder has no table for: a `sql` source)
+      const rows = await db
+        .select({ doc: memDocs, actorScore: actor.rawScore, teamScore: team.rawScore })
+        .from(sql`json_each(${JSON.stringify(ids)}) AS j`)
+        .crossJoin(memDocs)
+        .leftJoin(actor, and(eq(actor.docId, memDocs.id), eq(actor.actorKey, actorKey)))
+        .leftJoin(team, and(eq(team.docId, memDocs.id), eq(team.actorKey, "team")))
+        .where(
+          and(
+            sql`${memDocs.id} = j.value`,
+            eq(memDocs.teamId, teamId),
+            eq(memDocs.tier, "hot"),
+            or(isNull(memDocs.expiresAt), gt(memDocs.expiresAt, now)),
+          ),
+        );
+      return rows.map((r) => ({
+        ...toDoc(r.doc),
+        actorImportance: r.actorScore ?? r.teamScore ?? r.doc.importance,
+      }));
     },
 
     async findByContentHash(teamId, hash) {
@@ -257,27 +224,42 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
       const boosted = uses.filter((u) => fresh.has(u.eventId));
       if (!boosted.length) return [];
       // 2) importance per (doc, actor): a new actor row starts from the team row, then +8, capped
-      const statements: D1PreparedStatement[] = [];
+      const a = memActorImportance;
+      const statements: BatchItem<"sqlite">[] = [];
       for (const u of boosted) {
         statements.push(
-          d1
-            .prepare(
-              `INSERT INTO mem_actor_importance (doc_id, actor_key, raw_score, last_update_at, last_used_at, use_7d, use_30d)
-               VALUES (?1, ?2, min(?3, coalesce((SELECT raw_score FROM mem_actor_importance WHERE doc_id = ?1 AND actor_key = 'team'), ?4) + ?5), ?6, ?6, 1, 1)
-               ON CONFLICT (doc_id, actor_key) DO UPDATE SET raw_score = min(?3, raw_score + ?5),
-                 last_update_at = ?6, last_used_at = ?6, use_7d = use_7d + 1, use_30d = use_30d + 1`,
-            )
-            .bind(u.docId, u.actorKey, IMPORTANCE_CAP, BASE_IMPORTANCE, USE_BOOST, now),
-          d1
-            .prepare(
-              `UPDATE mem_doc SET last_used_at = ?1,
-                 importance = max(importance, (SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = ?2))
-               WHERE id = ?2 AND team_id = ?3`,
-            )
-            .bind(now, u.docId, teamId),
+          db
+            .insert(a)
+            .values({
+              docId: u.docId,
+              actorKey: u.actorKey,
+              // a value computed from another row of the table: a `sql` subquery (the builder has no scalar subquery)
+              rawScore: sql`min(${IMPORTANCE_CAP}, coalesce((SELECT raw_score FROM mem_actor_importance WHERE doc_id = ${u.docId} AND actor_key = 'team'), ${BASE_IMPORTANCE}) + ${USE_BOOST})`,
+              lastUpdateAt: now,
+              lastUsedAt: now,
+              use7d: 1,
+              use30d: 1,
+            })
+            .onConflictDoUpdate({
+              target: [a.docId, a.actorKey],
+              set: {
+                rawScore: sql`min(${IMPORTANCE_CAP}, raw_score + ${USE_BOOST})`,
+                lastUpdateAt: now,
+                lastUsedAt: now,
+                use7d: sql`use_7d + 1`,
+                use30d: sql`use_30d + 1`,
+              },
+            }),
+          db
+            .update(memDocs)
+            .set({
+              lastUsedAt: now,
+              importance: sql`max(${memDocs.importance}, (SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = ${u.docId}))`,
+            })
+            .where(and(eq(memDocs.id, u.docId), eq(memDocs.teamId, teamId))),
         );
       }
-      await d1.batch(statements);
+      await batch(statements);
       return [...new Set(boosted.map((u) => u.docId))];
     },
 
@@ -355,16 +337,14 @@ export function createD1MemoryStore(db: DrizzleD1Database, d1: D1Database): Memo
     },
 
     async importanceChangedSince(since, afterId, limit) {
-      const { results } = await d1
-        .prepare(
-          `SELECT a.doc_id AS docId, d.team_id AS teamId FROM mem_actor_importance AS a
-           JOIN mem_doc AS d ON d.id = a.doc_id
-           WHERE a.actor_key = 'team' AND a.last_update_at >= ?1 AND d.tier = 'hot' AND a.doc_id > ?2
-           ORDER BY a.doc_id LIMIT ?3`,
-        )
-        .bind(since, afterId, limit)
-        .all<{ docId: string; teamId: string }>();
-      return results;
+      const a = memActorImportance;
+      return db
+        .select({ docId: a.docId, teamId: memDocs.teamId })
+        .from(a)
+        .innerJoin(memDocs, eq(memDocs.id, a.docId))
+        .where(and(eq(a.actorKey, "team"), gte(a.lastUpdateAt, since), eq(memDocs.tier, "hot"), gt(a.docId, afterId)))
+        .orderBy(asc(a.docId))
+        .limit(limit);
     },
 
     async hotDocsPage(teamId, afterId, limit) {

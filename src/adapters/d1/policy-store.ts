@@ -1,6 +1,7 @@
 // PolicyStore over D1 with drizzle: profiles, mode ceilings, retry overrides and the decision log.
-import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
 import { nextVersion } from "./next-version";
@@ -19,6 +20,32 @@ const toStored = (row: ProfileRow): StoredProfile => ({
 
 /** D1 caps bound parameters per statement at 100; 17 columns per decision row → 5 rows per insert. */
 const DECISION_ROWS_PER_INSERT = 5;
+
+/** a mode's rank (enforce > observe > off); a `sql` CASE because drizzle's builder has no CASE expression */
+const rank = (column: SQLiteColumn | SQL) =>
+  sql`(CASE ${column} WHEN 'enforce' THEN 2 WHEN 'observe' THEN 1 ELSE 0 END)`;
+
+/**
+ * The one guarded lowering of a team's mode ceiling (team_mode is this module's table), as a statement the rollback
+ * sweep puts in its own db.batch with the audit row: upserts only when `to` ranks below the current ceiling.
+ */
+export function lowerCeilingStatement(
+  db: DrizzleD1Database,
+  c: { teamId: string; to: string; reason: string; now: number },
+) {
+  return db
+    .insert(teamModes)
+    .values({ teamId: c.teamId, ceiling: c.to, reason: c.reason, updatedAt: c.now })
+    .onConflictDoUpdate({
+      target: teamModes.teamId,
+      set: {
+        ceiling: sql`excluded.ceiling`,
+        reason: sql`excluded.reason`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+      setWhere: sql`${rank(teamModes.ceiling)} > ${rank(sql`excluded.ceiling`)}`,
+    });
+}
 
 /**
  * A team's decision counts since a time (the rollback matrix's sample and GET /v1/metrics). Sums of boolean

@@ -1,24 +1,14 @@
-// SweepStore over D1 (drizzle, typed rows): guarded lease upserts, retention deletes, archiving, decision counts,
-// guarded ceiling lowering.
+// SweepStore over D1 (drizzle, typed rows): guarded lease upserts, retention deletes, decision counts. Archiving,
+// staged-task pruning and ceiling lowering run the owners' statements (learning-store.ts, policy-store.ts).
 import { and, asc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";
 import { batchAll } from "./batch";
-import { decisionCountsQuery } from "./policy-store";
-import {
-  approvalEvents,
-  policyDecisions,
-  policyMemoryEntries,
-  runTaskOutcomes,
-  sweepLeases,
-  teamModes,
-} from "./schema";
+import { archivePolicyMemoryStatement, pruneStagedTasksStatement } from "./learning-store";
+import { decisionCountsQuery, lowerCeilingStatement } from "./policy-store";
+import { approvalEvents, policyDecisions, sweepLeases } from "./schema";
 
-/** a mode's rank (enforce > observe > off); a `sql` CASE because drizzle's builder has no CASE expression */
-const rank = (column: SQLiteColumn | ReturnType<typeof sql>) =>
-  sql`(CASE ${column} WHEN 'enforce' THEN 2 WHEN 'observe' THEN 1 ELSE 0 END)`;
 const DELETE_PAGE = 5000;
 
 export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
@@ -65,11 +55,7 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
     },
 
     async archivePolicyMemory(cutoff, now, auditId) {
-      const results = await db
-        .update(policyMemoryEntries)
-        .set({ archived: true })
-        .where(and(eq(policyMemoryEntries.archived, false), lt(policyMemoryEntries.lastUsed, cutoff)))
-        .returning({ teamId: policyMemoryEntries.teamId, entryId: policyMemoryEntries.entryId });
+      const results = await archivePolicyMemoryStatement(db, cutoff);
       const byTeam = new Map<string, string[]>();
       for (const r of results) byTeam.set(r.teamId, [...(byTeam.get(r.teamId) ?? []), r.entryId]);
       const out = [...byTeam.entries()]
@@ -92,7 +78,7 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
     },
 
     async pruneStagedTasks(before) {
-      const r = await db.delete(runTaskOutcomes).where(lt(runTaskOutcomes.updatedAt, before)).run();
+      const r = await pruneStagedTasksStatement(db, before).run();
       return r.meta.changes ?? 0;
     },
 
@@ -117,18 +103,7 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
 
     async lowerCeiling(change) {
       const [upsert] = await db.batch([
-        db
-          .insert(teamModes)
-          .values({ teamId: change.teamId, ceiling: change.to, reason: change.reason, updatedAt: change.now })
-          .onConflictDoUpdate({
-            target: teamModes.teamId,
-            set: {
-              ceiling: sql`excluded.ceiling`,
-              reason: sql`excluded.reason`,
-              updatedAt: sql`excluded.updated_at`,
-            },
-            setWhere: sql`${rank(teamModes.ceiling)} > ${rank(sql`excluded.ceiling`)}`,
-          }),
+        lowerCeilingStatement(db, change),
         // written only when the statement above changed the ceiling (same transaction)
         auditInsert(
           db,

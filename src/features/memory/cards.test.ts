@@ -15,7 +15,7 @@ describe("memory cards", () => {
   it("rank exactly like D1 after writes, reinforcement, uses, decay, tier moves and reindex", async () => {
     const h = memoryHarness();
     const fromD1 = createMemoryService({
-      store: createD1MemoryStore(drizzle(env.DB), env.DB),
+      store: createD1MemoryStore(drizzle(env.DB)),
       index: h.deps.vectorIndex,
       embedder: h.deps.embedder,
       events: h.deps.events,

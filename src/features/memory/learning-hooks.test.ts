@@ -61,7 +61,7 @@ describe("deps.memoryIndexSync and the daily sweep", () => {
   it("removes memories that left hot from the index, and keeps cards equal to D1 after the sweep's decay", async () => {
     const h = memoryHarness();
     const plain = createMemoryService({
-      store: createD1MemoryStore(drizzle(env.DB), env.DB),
+      store: createD1MemoryStore(drizzle(env.DB)),
       index: h.deps.vectorIndex,
       embedder: h.deps.embedder,
       events: h.deps.events,
