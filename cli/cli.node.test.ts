@@ -390,7 +390,10 @@ describe("warden against the real local server (npm start)", () => {
     const denied = await warden(["gates", "deny", g2.gate_id, "--note", "not this week"], env(approver));
     expect(denied.code).toBe(0);
     expect(denied.json.status).toBe("denied");
-    expect((await warden(["gates", "deny", g2.gate_id, "--note", "again"], env(approver))).code).toBe(4);
+    // decisions are idempotent (the HTTP contract): the same decision again answers the decided gate
+    const again = await warden(["gates", "deny", g2.gate_id, "--note", "again"], env(approver));
+    expect(again.code).toBe(0);
+    expect(again.json.status).toBe("denied");
     expect((await warden(["gates", "list"], { WARDEN_URL: url, WARDEN_TOKEN: "bad" })).code).toBe(3);
   });
 
