@@ -1,98 +1,9 @@
 // RunEngine with in-memory storage and fake ports: hints and snapshot at start, outbox retries, restart with pending work.
 import { describe, expect, it } from "vitest";
-import type { WardenEvent } from "../../ports/event-bus";
+import { fakes, MemoryStorage } from "../../../test/fakes/run-engine";
 import type { MemoryHint } from "../../ports/hints";
-import type { RecordOp } from "../../ports/run-record";
-import type { RunStorage } from "../../ports/run-storage";
-import { DEFAULT_ACTIVE_GATE_RULES } from "../gates/rules";
-import { DEFAULT_COMPILED } from "../policy/team-policy-cache";
-import type { EngineDeps } from "./engine";
 import { fitForQueue, RunEngine } from "./engine";
 import type { WardenRunEvent } from "./model";
-
-class MemoryStorage implements RunStorage {
-  data = new Map<string, unknown>();
-  alarm: number | null = null;
-  async get<T>(key: string) {
-    return structuredClone(this.data.get(key)) as T | undefined;
-  }
-  async list<T>({ prefix }: { prefix: string }) {
-    const out = new Map<string, T>();
-    for (const [k, v] of [...this.data.entries()].sort(([a], [b]) => (a < b ? -1 : 1)))
-      if (k.startsWith(prefix)) out.set(k, structuredClone(v) as T);
-    return out;
-  }
-  async put(entries: Record<string, unknown>) {
-    if (Object.keys(entries).length > 128) throw new Error("more than 128 keys in one put");
-    for (const [k, v] of Object.entries(entries)) this.data.set(k, structuredClone(v));
-  }
-  async delete(keys: string[]) {
-    let n = 0;
-    for (const k of keys) if (this.data.delete(k)) n++;
-    return n;
-  }
-  async getAlarm() {
-    return this.alarm;
-  }
-  async setAlarm(t: number) {
-    this.alarm = t;
-  }
-  async deleteAlarm() {
-    this.alarm = null;
-  }
-}
-
-function fakes(
-  opts: {
-    hints?: () => Promise<MemoryHint[]>;
-    failureHints?: () => Promise<MemoryHint[]>;
-    adjustments?: () => Promise<never[]>;
-  } = {},
-) {
-  const written: RecordOp[][] = [];
-  const published: WardenEvent[][] = [];
-  const hintCalls: unknown[] = [];
-  const control = { failWrites: 0, failPublish: 0 };
-  let n = 0;
-  const deps = {
-    policies: { get: async () => ({ compiled: DEFAULT_COMPILED, ceiling: "enforce" as const }), invalidate: () => {} },
-    gateRules: { get: async () => DEFAULT_ACTIVE_GATE_RULES, invalidate: () => {} },
-    runRecord: {
-      write: async (ops: RecordOp[]) => {
-        if (control.failWrites > 0) {
-          control.failWrites--;
-          throw new Error("D1 unavailable");
-        }
-        written.push(ops);
-      },
-      retryAdjustments: opts.adjustments ?? (async () => []),
-    },
-    events: {
-      publish: async (events: WardenEvent[]) => {
-        if (control.failPublish > 0) {
-          control.failPublish--;
-          throw new Error("queue unavailable");
-        }
-        published.push(events);
-      },
-    },
-    hints: {
-      forRunStart: async (...args: unknown[]) => {
-        hintCalls.push(args);
-        return opts.hints ? opts.hints() : [];
-      },
-      forTaskFailure: async (...args: unknown[]) => {
-        hintCalls.push(args);
-        return opts.failureHints ? opts.failureHints() : [];
-      },
-    },
-    policyStore: { activateProfile: async () => true },
-    gateRuleStore: { activate: async () => true },
-    routeLedger: { applyPinRequest: async () => true },
-    newId: (p: string) => `${p}_${++n}`,
-  } as unknown as EngineDeps;
-  return { deps, written, published, hintCalls, control };
-}
 
 const actor = { team_id: "t1", subject: "alice" };
 const create = {
