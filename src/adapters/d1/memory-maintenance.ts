@@ -1,17 +1,14 @@
-// MemoryMaintenance over D1 (drizzle, typed rows; mem_doc, mem_actor_importance): paged importance decay, tier moves
-// and TTL expiry.
-import { and, asc, eq, gt, inArray, isNotNull, isNull, like, lte, max, or, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+// MemoryMaintenance over D1 (drizzle, typed rows): paged importance decay, tier moves and TTL expiry. It reads
+// mem_doc and mem_actor_importance and writes them only through their owner's statements (memory-store.ts).
+import { and, asc, eq, gt, isNotNull, isNull, like, lte, max, or, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { LeftIndex, MemoryMaintenance, TierRules } from "../../ports/memory-maintenance";
 import { runInBatches } from "./batch";
-import { memActorImportance, memDocs, memUseEvents } from "./schema";
+import { coolWarmStatement, decayScoreStatements, deleteDocsStatements, moveTierStatement } from "./memory-store";
+import { memActorImportance, memDocs } from "./schema";
 
 const DAY_MS = 86_400_000;
 const PAGE = 2000;
-/** rows per multi-row UPDATE: 4 parameters each, plus one, stays under D1's 100 bound parameters */
-const ROWS_PER_UPDATE = 24;
-const IDS_PER_STATEMENT = 90;
 
 const halfLifeOf = (rules: TierRules, cls: string) => (cls in rules.halfLifeDays ? rules.halfLifeDays[cls] : null);
 const decayed = (raw: number, hl: number | null | undefined, elapsed: number) =>
@@ -24,13 +21,6 @@ function addLeft(left: Map<string, string[]>, teamId: string, id: string) {
 }
 const toLeftIndex = (left: Map<string, string[]>): LeftIndex =>
   [...left.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([teamId, ids]) => ({ teamId, ids }));
-
-/** one statement per chunk of ids (D1 caps bound parameters at 100) */
-function chunked(ids: string[], statement: (chunk: string[]) => BatchItem<"sqlite">): BatchItem<"sqlite">[] {
-  const out: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) out.push(statement(ids.slice(i, i + IDS_PER_STATEMENT)));
-  return out;
-}
 
 export function createD1MemoryMaintenance(db: DrizzleD1Database): MemoryMaintenance {
   /** Importance decays at most once a day per row; a use-boost racing the sweep wins (guard on last_update_at). */
@@ -60,30 +50,13 @@ export function createD1MemoryMaintenance(db: DrizzleD1Database): MemoryMaintena
         .orderBy(asc(a.docId), asc(a.actorKey))
         .limit(PAGE);
       if (results.length === 0) break;
-      const updates = results.filter((r) => halfLifeOf(rules, r.class) != null);
-      const statements: BatchItem<"sqlite">[] = [];
-      for (let i = 0; i < updates.length; i += ROWS_PER_UPDATE) {
-        const values = sql.join(
-          updates
-            .slice(i, i + ROWS_PER_UPDATE)
-            .map(
-              (r) =>
-                sql`(${r.docId}, ${r.actorKey}, ${decayed(r.rawScore, halfLifeOf(rules, r.class), now - r.lastUpdateAt)}, ${r.lastUpdateAt})`,
-            ),
-          sql`, `,
-        );
-        // a different value per row in one statement: UPDATE … FROM (VALUES …); the builder has no VALUES list, so the
-        // rows are a `sql` fragment (SQLite names its columns column1…column4: doc, actor, score, seen)
-        const v = (n: number) => sql.raw(`v.column${n}`);
-        statements.push(
-          db
-            .update(a)
-            .set({ rawScore: sql`${v(3)}`, lastUpdateAt: now })
-            .from(sql`(VALUES ${values}) AS v`)
-            .where(and(eq(a.docId, v(1)), eq(a.actorKey, v(2)), eq(a.lastUpdateAt, v(4)))),
-        );
-      }
-      decayedRows += await runInBatches(db, statements);
+      const updates = results.flatMap((r) => {
+        const hl = halfLifeOf(rules, r.class);
+        if (hl === null || hl === undefined) return [];
+        const rawScore = decayed(r.rawScore, hl, now - r.lastUpdateAt);
+        return [{ docId: r.docId, actorKey: r.actorKey, rawScore, seenAt: r.lastUpdateAt }];
+      });
+      decayedRows += await runInBatches(db, decayScoreStatements(db, updates, now));
       const last = results[results.length - 1] as { docId: string; actorKey: string };
       after = { doc: last.docId, actor: last.actorKey };
       if (results.length < PAGE) break;
@@ -127,17 +100,16 @@ export function createD1MemoryMaintenance(db: DrizzleD1Database): MemoryMaintena
         const importance = r.importance ?? decayed(rules.baseImportance, hl, now - r.createdAt);
         return importance < rules.warmImportanceBelow;
       });
-      moved += await runInBatches(
-        db,
-        chunked(
-          warm.map((r) => r.id),
-          (ids) =>
-            db
-              .update(memDocs)
-              .set({ tier: "warm", tierChangedAt: now })
-              .where(and(eq(memDocs.tier, "hot"), inArray(memDocs.id, ids))),
-        ),
-      );
+      if (warm.length > 0) {
+        const r = await moveTierStatement(
+          db,
+          warm.map((w) => w.id),
+          "warm",
+          now,
+          "hot",
+        ).run();
+        moved += r.meta.changes ?? 0;
+      }
       for (const r of warm) addLeft(left, r.teamId, r.id);
       after = (results[results.length - 1] as { id: string }).id;
       if (results.length < PAGE) break;
@@ -145,16 +117,11 @@ export function createD1MemoryMaintenance(db: DrizzleD1Database): MemoryMaintena
     return moved;
   }
 
+  /** deletes the memories with their importance rows and use events, in one batch; the memories deleted */
   async function deleteDocs(ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    await runInBatches(db, [
-      ...chunked(ids, (c) => db.delete(memActorImportance).where(inArray(memActorImportance.docId, c))),
-      ...chunked(ids, (c) => db.delete(memUseEvents).where(inArray(memUseEvents.docId, c))),
-    ]);
-    return runInBatches(
-      db,
-      chunked(ids, (c) => db.delete(memDocs).where(inArray(memDocs.id, c))),
-    );
+    const [, , docs] = await db.batch(deleteDocsStatements(db, ids));
+    return docs.meta.changes ?? 0;
   }
 
   /** Pages through the ids a predicate selects, deleting each page (and its importance rows). */
@@ -181,17 +148,7 @@ export function createD1MemoryMaintenance(db: DrizzleD1Database): MemoryMaintena
       const left = new Map<string, string[]>();
       const decayedRows = await decayImportance(now, rules);
       const toWarm = await hotToWarm(now, rules, left);
-      const cold = await db
-        .update(memDocs)
-        .set({ tier: "cold", tierChangedAt: now })
-        .where(
-          and(
-            eq(memDocs.tier, "warm"),
-            eq(memDocs.pinned, false),
-            lte(memDocs.tierChangedAt, now - rules.coldAfterWarmMs),
-          ),
-        )
-        .run();
+      const cold = await coolWarmStatement(db, now - rules.coldAfterWarmMs, now).run();
       const deleted =
         rules.deleteColdEpisodicAfterMs === null
           ? 0

@@ -1,5 +1,6 @@
-// MemoryStore over D1 with drizzle: docs, actor importance, use events, session episodes, activations, tier moves.
-import { and, asc, desc, eq, gt, gte, inArray, isNull, or, sql } from "drizzle-orm";
+// MemoryStore over D1 with drizzle: docs, actor importance, use events, session episodes, activations, tier moves;
+// the one writer of its tables, so the tier sweep's writes are statements exported here.
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { alias } from "drizzle-orm/sqlite-core";
@@ -95,19 +96,7 @@ export function createD1MemoryStore(db: DrizzleD1Database): MemoryStore {
 
     async deleteDocs(teamId, ids) {
       if (!ids.length) return;
-      await batch([
-        db
-          .delete(memActorImportance)
-          .where(
-            sql`${memActorImportance.docId} IN ${idList(ids)} AND ${memActorImportance.docId} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`,
-          ),
-        db
-          .delete(memUseEvents)
-          .where(
-            sql`${memUseEvents.docId} IN ${idList(ids)} AND ${memUseEvents.docId} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`,
-          ),
-        db.delete(memDocs).where(and(eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`)),
-      ]);
+      await batch([...deleteDocsStatements(db, ids, teamId)]);
     },
 
     async getDocs(teamId, ids) {
@@ -330,10 +319,7 @@ export function createD1MemoryStore(db: DrizzleD1Database): MemoryStore {
 
     async setTier(ids, tier, now) {
       if (!ids.length) return;
-      await db
-        .update(memDocs)
-        .set({ tier, tierChangedAt: now })
-        .where(sql`${memDocs.id} IN ${idList(ids)}`);
+      await moveTierStatement(db, ids, tier, now);
     },
 
     async importanceChangedSince(since, afterId, limit) {
@@ -357,4 +343,74 @@ export function createD1MemoryStore(db: DrizzleD1Database): MemoryStore {
       return rows.map(toDoc);
     },
   };
+}
+
+// mem_doc, mem_actor_importance and mem_use_event have one writer, this module: the tier sweep
+// (`memory-maintenance.ts`) selects what to change and runs the statements below, in its own batches.
+
+/** rows per multi-row UPDATE: 4 parameters each, plus one, stays under D1's 100 bound parameters */
+const DECAY_ROWS_PER_UPDATE = 24;
+
+/**
+ * Sets each row's decayed score, one statement per 24 rows; a row whose `last_update_at` moved since it was read
+ * (a use-boost racing the sweep) is left alone, so the boost wins.
+ */
+export function decayScoreStatements(
+  db: DrizzleD1Database,
+  rows: { docId: string; actorKey: string; rawScore: number; seenAt: number }[],
+  now: number,
+): BatchItem<"sqlite">[] {
+  const a = memActorImportance;
+  // a different value per row in one statement: UPDATE … FROM (VALUES …); the builder has no VALUES list, so the
+  // rows are a `sql` fragment (SQLite names its columns column1…column4: doc, actor, score, seen)
+  const v = (n: number) => sql.raw(`v.column${n}`);
+  const statements: BatchItem<"sqlite">[] = [];
+  for (let i = 0; i < rows.length; i += DECAY_ROWS_PER_UPDATE) {
+    const values = sql.join(
+      rows.slice(i, i + DECAY_ROWS_PER_UPDATE).map((r) => sql`(${r.docId}, ${r.actorKey}, ${r.rawScore}, ${r.seenAt})`),
+      sql`, `,
+    );
+    statements.push(
+      db
+        .update(a)
+        .set({ rawScore: sql`${v(3)}`, lastUpdateAt: now })
+        .from(sql`(VALUES ${values}) AS v`)
+        .where(and(eq(a.docId, v(1)), eq(a.actorKey, v(2)), eq(a.lastUpdateAt, v(4)))),
+    );
+  }
+  return statements;
+}
+
+/** Moves the memories among `ids` (any number: one statement) to tier `to`; with `from`, only those still in it. */
+export function moveTierStatement(db: DrizzleD1Database, ids: string[], to: Tier, now: number, from?: Tier) {
+  return db
+    .update(memDocs)
+    .set({ tier: to, tierChangedAt: now })
+    .where(and(from === undefined ? undefined : eq(memDocs.tier, from), sql`${memDocs.id} IN ${idList(ids)}`));
+}
+
+/** warm → cold for every unpinned memory that has been warm since before `warmBefore`. */
+export function coolWarmStatement(db: DrizzleD1Database, warmBefore: number, now: number) {
+  return db
+    .update(memDocs)
+    .set({ tier: "cold", tierChangedAt: now })
+    .where(and(eq(memDocs.tier, "warm"), eq(memDocs.pinned, false), lte(memDocs.tierChangedAt, warmBefore)));
+}
+
+/**
+ * Deletes memories with their importance rows and use events: three statements for one batch, the memories last
+ * (its changes are the memories deleted). With `teamId`, only that team's memories among `ids`.
+ */
+export function deleteDocsStatements(db: DrizzleD1Database, ids: string[], teamId?: string) {
+  const ofTeam = (column: typeof memActorImportance.docId | typeof memUseEvents.docId) =>
+    teamId === undefined ? sql`` : sql` AND ${column} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`;
+  return [
+    db
+      .delete(memActorImportance)
+      .where(sql`${memActorImportance.docId} IN ${idList(ids)}${ofTeam(memActorImportance.docId)}`),
+    db.delete(memUseEvents).where(sql`${memUseEvents.docId} IN ${idList(ids)}${ofTeam(memUseEvents.docId)}`),
+    db
+      .delete(memDocs)
+      .where(and(teamId === undefined ? undefined : eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`)),
+  ] as const;
 }

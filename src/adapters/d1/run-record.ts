@@ -1,5 +1,5 @@
 // RunRecordStore over D1 with drizzle: one db.batch() per write (atomic), idempotent inserts and guarded updates.
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { RecordOp, RunRecordStore } from "../../ports/run-record";
@@ -184,4 +184,18 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
         .where(eq(retryAdjustments.teamId, teamId));
     },
   };
+}
+
+/**
+ * The retention delete of approval_event (this module's table), for the daily sweep: the oldest `limit` events
+ * created before `cutoff`, one page per statement (a subquery, so the ids never travel as parameters).
+ */
+export function deleteApprovalEventsPageStatement(db: DrizzleD1Database, cutoff: number, limit: number) {
+  const page = db
+    .select({ id: approvalEvents.id })
+    .from(approvalEvents)
+    .where(lt(approvalEvents.createdAt, cutoff))
+    .orderBy(asc(approvalEvents.createdAt))
+    .limit(limit);
+  return db.delete(approvalEvents).where(inArray(approvalEvents.id, page));
 }

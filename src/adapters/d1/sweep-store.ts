@@ -1,13 +1,14 @@
-// SweepStore over D1 (drizzle, typed rows): guarded lease upserts, retention deletes, decision counts. Archiving,
-// staged-task pruning and ceiling lowering run the owners' statements (learning-store.ts, policy-store.ts).
-import { and, asc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
+// SweepStore over D1 (drizzle, typed rows): guarded lease upserts, decision counts. Retention deletes, archiving,
+// staged-task pruning and ceiling lowering run the owners' statements (run-record.ts, learning-store.ts, policy-store.ts).
+import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";
 import { batchAll } from "./batch";
 import { archivePolicyMemoryStatement, pruneStagedTasksStatement } from "./learning-store";
 import { decisionCountsQuery, lowerCeilingStatement } from "./policy-store";
-import { approvalEvents, policyDecisions, sweepLeases } from "./schema";
+import { deleteApprovalEventsPageStatement } from "./run-record";
+import { policyDecisions, sweepLeases } from "./schema";
 
 const DELETE_PAGE = 5000;
 
@@ -41,13 +42,7 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
     async deleteApprovalEventsBefore(cutoff) {
       let deleted = 0;
       for (;;) {
-        const page = db
-          .select({ id: approvalEvents.id })
-          .from(approvalEvents)
-          .where(lt(approvalEvents.createdAt, cutoff))
-          .orderBy(asc(approvalEvents.createdAt))
-          .limit(DELETE_PAGE);
-        const r = await db.delete(approvalEvents).where(inArray(approvalEvents.id, page)).run();
+        const r = await deleteApprovalEventsPageStatement(db, cutoff, DELETE_PAGE).run();
         const n = r.meta.changes ?? 0;
         deleted += n;
         if (n < DELETE_PAGE) return deleted;

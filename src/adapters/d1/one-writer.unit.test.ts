@@ -1,0 +1,106 @@
+// One writer per table: every D1 table is written (INSERT, UPDATE, DELETE) by exactly one adapter module, the owner
+// docs/storage.md names; other modules run the owner's exported statements instead of writing the table themselves.
+import { describe, expect, it } from "vitest";
+import storageDoc from "../../../docs/storage.md?raw";
+
+/** this folder's modules as text, by file name (Vite reads them at import; no fs, so tsc checks this file too) */
+const SOURCES = new Map(
+  Object.entries(import.meta.glob<string>("./*.ts", { query: "?raw", import: "default", eager: true }))
+    .filter(([path]) => !path.includes(".test."))
+    .map(([path, text]) => [path.slice(2), text]),
+);
+const read = (file: string) => SOURCES.get(file) ?? "";
+
+/** drizzle variable → SQL table name, from schema.ts */
+function tablesOfSchema(schema: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of schema.matchAll(/export const (\w+) = sqliteTable\(\s*"(\w+)"/g)) out.set(m[1] ?? "", m[2] ?? "");
+  return out;
+}
+
+/** the tables a module's source writes: drizzle builders (through `const a = table` aliases too) and raw SQL */
+export function tablesWrittenBy(source: string, tables: Map<string, string>): Set<string> {
+  const names = new Map(tables);
+  for (const m of source.matchAll(/const (\w+) = (\w+);/g)) {
+    const table = tables.get(m[2] ?? "");
+    if (table) names.set(m[1] ?? "", table);
+  }
+  const sqlNames = new Set(tables.values());
+  const written = new Set<string>();
+  for (const m of source.matchAll(/\.(?:insert|update|delete)\(\s*(\w+)\s*\)/g)) {
+    const table = names.get(m[1] ?? "");
+    if (table) written.add(table);
+  }
+  for (const m of source.matchAll(/\b(?:INSERT(?: OR \w+)? INTO|UPDATE|DELETE FROM)\s+(\w+)/g)) {
+    if (sqlNames.has(m[1] ?? "")) written.add(m[1] ?? "");
+  }
+  return written;
+}
+
+/** table → the modules that write it */
+function writersByTable(): Map<string, string[]> {
+  const tables = tablesOfSchema(read("schema.ts"));
+  const writers = new Map<string, string[]>([...tables.values()].map((t) => [t, []]));
+  const modules = [...SOURCES.keys()].filter((f) => f !== "schema.ts");
+  for (const file of modules) for (const t of tablesWrittenBy(read(file), tables)) writers.get(t)?.push(file);
+  return writers;
+}
+
+/**
+ * table → where docs/storage.md ("D1 tables") names its owner: the row's Owner cell, plus the section's opening text
+ * (a section whose tables share one store names it there once).
+ */
+function ownerTexts(): Map<string, string> {
+  const doc = storageDoc;
+  const d1 = doc.slice(doc.indexOf("## D1 tables"), doc.indexOf("\n## ", doc.indexOf("## D1 tables") + 1));
+  const out = new Map<string, string>();
+  for (const section of d1.split("\n### ")) {
+    const intro = section
+      .split("\n")
+      .filter((line) => !line.startsWith("|"))
+      .join(" ");
+    for (const m of section.matchAll(/^\| `(\w+)`\s*\|([^|]*)\|/gm)) out.set(m[1] ?? "", `${m[2]} ${intro}`);
+  }
+  return out;
+}
+
+describe("one writer per D1 table", () => {
+  const writers = writersByTable();
+
+  it("finds every table of the schema, each written by exactly one module", () => {
+    expect(writers.size).toBeGreaterThan(30);
+    const notOne = [...writers].filter(([, files]) => files.length !== 1);
+    expect(notOne).toEqual([]);
+  });
+
+  it("the writer is the owner docs/storage.md names", () => {
+    const owners = ownerTexts();
+    const wrong = [...writers]
+      // named as `memory-store.ts` or `src/adapters/d1/memory-store.ts`
+      .filter(([table, [file]]) => !new RegExp(`[\`/]${file}\``).test(owners.get(table) ?? ""))
+      .map(([table, [file]]) => `${table}: written by ${file}, storage.md names no such owner`);
+    expect(wrong).toEqual([]);
+  });
+
+  it("the memory sweep writes its tables only through memory-store.ts", () => {
+    expect(writers.get("mem_doc")).toEqual(["memory-store.ts"]);
+    expect(writers.get("mem_actor_importance")).toEqual(["memory-store.ts"]);
+    expect(writers.get("approval_event")).toEqual(["run-record.ts"]);
+  });
+
+  it("the scanner sees drizzle writes through aliases and raw SQL writes", () => {
+    const tables = new Map([
+      ["memDocs", "mem_doc"],
+      ["auditLog", "audit_log"],
+      ["runs", "runs"],
+    ]);
+    const source = [
+      "const a = memDocs;",
+      "db.update(a).set({ tier: 'warm' });",
+      'db.prepare("INSERT OR IGNORE INTO audit_log (id) VALUES (?)");',
+      "db.select().from(runs);",
+    ].join("\n");
+    expect([...tablesWrittenBy(source, tables)].sort()).toEqual(["audit_log", "mem_doc"]);
+    expect([...tablesWrittenBy("db.delete(runs).where(x)", tables)]).toEqual(["runs"]);
+  });
+});
