@@ -1,12 +1,11 @@
 // MetricsStore over D1 (drizzle, typed rows): every GET /v1/metrics counter for one team in one db.batch of reads.
 // Conditional sums (`sum(x = 'a')`) have no builder operator, so they are `sql` expressions over typed columns.
-import { and, asc, count, desc, eq, gte, isNotNull, notExists, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MetricsStore } from "../../ports/metrics-store";
-import { STOP_ABORT_REASON } from "../../ports/run-record";
+import { approvalCountsQuery, countWhere, humanLatenciesQuery } from "./approval-queries";
 import { decisionCountsQuery } from "./policy-store";
 import {
-  approvalEvents,
   attempts,
   auditLog,
   deadLetters,
@@ -17,12 +16,8 @@ import {
   teamModes,
 } from "./schema";
 
-const AUTOMATIC_APPROVERS = ["policy", "timer", "system"];
 const MAX_LATENCIES = 10_000;
 const MAX_SESSIONS = 20_000;
-
-/** coalesce(sum(<condition>), 0): how many rows meet the condition */
-const countWhere = (condition: SQL | undefined) => sql<number>`coalesce(sum(${condition}), 0)`;
 
 export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
   return {
@@ -55,47 +50,8 @@ export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
           .where(and(eq(gateMetrics.teamId, teamId), gte(gateMetrics.openedAt, since)))
           .groupBy(gateMetrics.kind)
           .orderBy(asc(gateMetrics.kind)),
-        db
-          .select({
-            auto: countWhere(
-              sql`${approvalEvents.decision} = 'auto_allow' OR (${approvalEvents.decision} = 'allow' AND ${approvalEvents.approver} = 'policy')`,
-            ),
-            // a gate aborted by stopping its run was decided by nobody: not a human approval
-            human: countWhere(
-              and(
-                notInArray(approvalEvents.approver, AUTOMATIC_APPROVERS),
-                sql`coalesce(${approvalEvents.reason}, '') <> ${STOP_ABORT_REASON}`,
-              ),
-            ),
-          })
-          .from(approvalEvents)
-          .where(and(eq(approvalEvents.teamId, teamId), gte(approvalEvents.createdAt, since))),
-        db
-          .select({ latencyMs: gateMetrics.latencyMs })
-          .from(gateMetrics)
-          .where(
-            and(
-              eq(gateMetrics.teamId, teamId),
-              gte(gateMetrics.decidedAt, since),
-              isNotNull(gateMetrics.latencyMs),
-              isNotNull(gateMetrics.decidedBy),
-              notInArray(gateMetrics.decidedBy, AUTOMATIC_APPROVERS),
-              notExists(
-                db
-                  .select({ one: sql`1` })
-                  .from(approvalEvents)
-                  .where(
-                    and(
-                      eq(approvalEvents.teamId, gateMetrics.teamId),
-                      eq(approvalEvents.gateId, gateMetrics.gateId),
-                      eq(approvalEvents.reason, STOP_ABORT_REASON),
-                    ),
-                  ),
-              ),
-            ),
-          )
-          .orderBy(asc(gateMetrics.latencyMs))
-          .limit(MAX_LATENCIES),
+        approvalCountsQuery(db, teamId, since),
+        humanLatenciesQuery(db, teamId, since, MAX_LATENCIES),
         db
           .select({
             open: countWhere(sql`${deadLetters.resolvedAt} IS NULL`),

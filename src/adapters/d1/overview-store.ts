@@ -1,13 +1,13 @@
 // OverviewStore over D1 with drizzle: the team overview's reads in one db.batch, and one run's attempts for its trace.
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { OverviewStore } from "../../ports/overview-store";
-import { approvalEvents, attempts, auditLog, deadLetters, gateMetrics, runs, teamModes, workOrders } from "./schema";
+import { approvalCountsQuery, humanLatenciesQuery } from "./approval-queries";
+import { attempts, auditLog, deadLetters, gateMetrics, runs, teamModes, workOrders } from "./schema";
 
 const RECENT_RUNS = 20;
 const MAX_LIST = 50;
 const MAX_SAMPLES = 20_000;
-const AUTOMATIC_APPROVERS = ["policy", "timer", "system"];
 
 const num = (v: unknown) => (typeof v === "number" ? v : v == null ? 0 : Number(v) || 0);
 
@@ -67,27 +67,8 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
             .groupBy(workOrders.taskId)
             .orderBy(workOrders.taskId)
             .limit(MAX_LIST),
-          db
-            .select({
-              auto: sql<number>`coalesce(sum(${approvalEvents.decision} = 'auto_allow' OR (${approvalEvents.decision} = 'allow' AND ${approvalEvents.approver} = 'policy')), 0)`,
-              human: sql<number>`coalesce(sum(${notInArray(approvalEvents.approver, AUTOMATIC_APPROVERS)}), 0)`,
-            })
-            .from(approvalEvents)
-            .where(and(eq(approvalEvents.teamId, teamId), gte(approvalEvents.createdAt, since))),
-          db
-            .select({ latencyMs: gateMetrics.latencyMs })
-            .from(gateMetrics)
-            .where(
-              and(
-                eq(gateMetrics.teamId, teamId),
-                gte(gateMetrics.decidedAt, since),
-                isNotNull(gateMetrics.latencyMs),
-                isNotNull(gateMetrics.decidedBy),
-                notInArray(gateMetrics.decidedBy, AUTOMATIC_APPROVERS),
-              ),
-            )
-            .orderBy(asc(gateMetrics.latencyMs))
-            .limit(MAX_SAMPLES),
+          approvalCountsQuery(db, teamId, since),
+          humanLatenciesQuery(db, teamId, since, MAX_SAMPLES),
           db
             .select({
               outcome: attempts.outcome,

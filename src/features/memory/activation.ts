@@ -69,6 +69,19 @@ export class RouteBook {
     for (const o of overrides) this.overrides.set(`${o.needFingerprint}\u0000${o.routeId}`, o.state);
   }
 
+  /** a route no session has used yet */
+  private unused(): RouteState {
+    return {
+      fresh: new Set(),
+      lifetime: new Set(),
+      recordAtStreak: 0,
+      streak: new Set(),
+      last: 0,
+      lastKind: null,
+      required: this.min,
+    };
+  }
+
   apply(e: RouteEvent): void {
     if (e.outcome === "skipped") return;
     let routes = this.needs.get(e.needFingerprint);
@@ -78,15 +91,7 @@ export class RouteBook {
     }
     let r = routes.get(e.routeId);
     if (!r) {
-      r = {
-        fresh: new Set(),
-        lifetime: new Set(),
-        recordAtStreak: 0,
-        streak: new Set(),
-        last: 0,
-        lastKind: null,
-        required: this.min,
-      };
+      r = this.unused();
       routes.set(e.routeId, r);
     }
     if (e.outcome === "resolved") {
@@ -110,16 +115,7 @@ export class RouteBook {
     // a pinned route is served even before any session used it
     for (const [key, state] of this.overrides) {
       const [n, id] = key.split("\u0000") as [string, string];
-      if (n === need && state === "pinned" && !routes.has(id))
-        routes.set(id, {
-          fresh: new Set(),
-          lifetime: new Set(),
-          recordAtStreak: 0,
-          streak: new Set(),
-          last: 0,
-          lastKind: null,
-          required: this.min,
-        });
+      if (n === need && state === "pinned" && !routes.has(id)) routes.set(id, this.unused());
     }
     let best: { id: string; r: RouteState; pinned: boolean } | undefined;
     for (const [id, r] of routes) {
