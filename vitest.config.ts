@@ -15,6 +15,11 @@ const WORKERS_TESTS = [
 ];
 const NOT_WORKERS = ["**/*.node.test.ts", "**/*.unit.test.ts"];
 const OWN_RUNTIME = ["src/features/sweeps/sweeps.test.ts"];
+/**
+ * Process-level tests against a local `npm start` server: the node-server project, whose global setup starts one server
+ * they share (test/node-server/). Any new `cli/*.node.test.ts` joins it by its folder.
+ */
+const SERVER_TESTS = ["cli/**/*.node.test.ts", "scripts/**/*.node.test.ts", "src/features/pages/**/*.node.test.ts"];
 
 const migrations = await readD1Migrations("./migrations");
 
@@ -67,10 +72,22 @@ export default defineConfig(async () => ({
           name: "node",
           environment: "node",
           include: ["**/*.node.test.ts", "**/*.unit.test.ts"],
-          exclude: ["node_modules/**"],
+          exclude: ["node_modules/**", ...SERVER_TESTS],
           testTimeout: 120_000,
-          // one file at a time: the process-level tests each start their own `wrangler dev` (scripts, the pages' browser
-          // test), and two at once on a small machine starve each other past their start-up deadline
+          // one file at a time, as before the split: some start a redis-server or a loopback server of their own
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "node-server",
+          environment: "node",
+          include: SERVER_TESTS,
+          exclude: ["node_modules/**"],
+          globalSetup: ["./test/node-server/global-setup.ts"],
+          testTimeout: 120_000,
+          // one file at a time: some files still start a `wrangler dev` of their own (the `npm start` test, the pages'
+          // browser test), and several at once on a small machine starve each other past their start-up deadline
           fileParallelism: false,
         },
       },

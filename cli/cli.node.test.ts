@@ -1,15 +1,15 @@
 // The real `warden` process against a real local server (`npm start`), every command on the real routes.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as netServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jwtVerify } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runHealthDag } from "../demo/driver.ts";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { createApi, mintToken, unwrap } from "../src/client/index.ts";
+import { freePort, sharedServerUrl } from "../test/node-server/local-server.ts";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "cli/warden.mjs");
@@ -31,15 +31,6 @@ function warden(args: string[], env: Record<string, string | undefined> = {}, cw
         json = JSON.parse(stdout);
       } catch {}
       resolve({ code: typeof code === "number" ? code : 1, stdout, stderr, json });
-    });
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = netServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
     });
   });
 }
@@ -126,35 +117,12 @@ describe("warden (no server needed)", () => {
 });
 
 describe("warden against the real local server (npm start)", () => {
-  let child: ChildProcess;
-  let url: string;
-  const persist = mkdtempSync(join(tmpdir(), "warden-cli-start-"));
+  // the node-server project's shared server (test/node-server/); these tests use their own teams (t-cli-*)
+  const url = sharedServerUrl();
+  const persist = mkdtempSync(join(tmpdir(), "warden-cli-files-"));
   const env = (extra: Record<string, string> = {}) => ({ WARDEN_URL: url, WARDEN_TEAM: "t-cli-e2e", ...extra });
 
-  beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn("npm", ["start", "--", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist], {
-      cwd: root,
-      stdio: "ignore",
-      detached: true,
-    });
-    const deadline = Date.now() + 150_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${url}/healthz`)).ok) return;
-      } catch {}
-      if (Date.now() > deadline) throw new Error("npm start did not serve /healthz within 150 s");
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }, 180_000);
-
-  afterAll(() => {
-    try {
-      process.kill(-(child.pid as number), "SIGTERM");
-    } catch {}
-    rmSync(persist, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(persist, { recursive: true, force: true }));
 
   it("policy decide: flags mirror the JSON fields in kebab case", async () => {
     const r = await warden(

@@ -1,19 +1,20 @@
 // Docs that run: every fenced block opened with ```sh runnable in README.md and docs/*.md runs with bash, in document
-// order, against ONE fresh local server (`npm start` on a free port with its own --persist-to dir). The blocks of one
-// file share one bash session (variables carry from block to block within a file, never across files, so each doc
-// defines its own tokens). `localhost:8787` in a block is replaced by the test server's address.
+// order, against the node-server project's shared local server (`npm start`, test/node-server/; the docs' teams,
+// acme and team-a, are used by no other test file). The blocks of one file share one bash session (variables carry
+// from block to block within a file, never across files, so each doc defines its own tokens). `localhost:8787` in a
+// block is replaced by the test server's address.
 //
 // Checks: a comment line `# → <status> <shape>` (or `# → <shape>`) right after a curl states its answer. The status
 // must match; in the shape, every `"key":scalar` pair must occur somewhere in the JSON answer (a string value with
 // `…` matches any string starting with the part before it, e.g. "mem_…"), and `{a, b}` (bare names) must be top-level
 // keys. A block without such lines only has to run (bash exit status 0 for the file). Blocks left unmarked need
 // placeholders, secrets or an outside service (Slack, Cloudflare, a browser).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { sharedServerUrl } from "../test/node-server/local-server.ts";
 
 const root = join(import.meta.dirname, "..");
 const FILES = [
@@ -89,45 +90,13 @@ function instrument(block: string, base: string): string {
     .join("\n");
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe("runnable doc examples", () => {
-  let child: ChildProcess;
-  let url: string;
-  const persist = mkdtempSync(join(tmpdir(), "warden-docs-"));
+  const url = sharedServerUrl();
+  /** the bash sessions' answer logs */
+  const logs = mkdtempSync(join(tmpdir(), "warden-docs-"));
   let totalChecks = 0;
 
-  beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn("npm", ["start", "--", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist], {
-      cwd: root,
-      stdio: "ignore",
-      detached: true,
-    });
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${url}/healthz`)).ok) return;
-      } catch {}
-      if (Date.now() > deadline) throw new Error("npm start did not serve /healthz within 90 s");
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }, 120_000);
-
-  afterAll(() => {
-    try {
-      process.kill(-(child.pid as number), "SIGTERM");
-    } catch {}
-    rmSync(persist, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(logs, { recursive: true, force: true }));
 
   it("marks the README walkthrough and the main runs, memory and learning examples runnable", () => {
     for (const f of ["README.md", "docs/runs.md", "docs/memory.md", "docs/learning.md"])
@@ -138,7 +107,7 @@ describe("runnable doc examples", () => {
     const blocks = runnableBlocks(readFileSync(join(root, file), "utf8"));
     if (blocks.length === 0) continue;
     it(`${file}: ${blocks.length} runnable block(s) answer as documented`, () => {
-      const log = join(persist, `${file.replace(/\W/g, "_")}.log`);
+      const log = join(logs, `${file.replace(/\W/g, "_")}.log`);
       writeFileSync(log, "");
       const script = [PRELUDE, ...blocks.map((b) => instrument(b, url))].join("\n");
       const res = spawnSync("bash", ["-c", script], {

@@ -1,23 +1,14 @@
 // The README's commands, run as a user would: `npm start -- --port N` serves the API; `npm run token` mints a usable token.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, startLocalServer } from "../test/node-server/local-server.ts";
 
 const root = join(import.meta.dirname, "..");
 const tokenScript = join(root, "scripts/token.mjs");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe("npm run token", () => {
   it("creates .dev.vars when missing and mints a token that verifies with its secret", async () => {
@@ -48,34 +39,16 @@ describe("npm run token", () => {
 });
 
 describe("npm start", () => {
-  let child: ChildProcess;
+  // its own server, not the project's shared one: what is under test is `npm start` on a fresh --persist-to dir
+  let server: LocalServer;
   let url: string;
-  const persist = mkdtempSync(join(tmpdir(), "warden-start-"));
 
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn("npm", ["start", "--", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist], {
-      cwd: root,
-      stdio: "ignore",
-      detached: true,
-    });
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${url}/healthz`)).ok) return;
-      } catch {}
-      if (Date.now() > deadline) throw new Error("npm start did not serve /healthz within 90 s");
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }, 120_000);
+    server = await startLocalServer({ name: "start" });
+    url = server.url;
+  }, 330_000);
 
-  afterAll(() => {
-    try {
-      process.kill(-(child.pid as number), "SIGTERM");
-    } catch {}
-    rmSync(persist, { recursive: true, force: true });
-  });
+  afterAll(() => server?.stop());
 
   it("serves the API with migrated D1 and the secrets from .dev.vars", async () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });
