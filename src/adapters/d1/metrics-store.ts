@@ -19,6 +19,97 @@ import {
 const MAX_LATENCIES = 10_000;
 const MAX_SESSIONS = 20_000;
 
+/** the window's spend, gates by kind, approvals and human decision latencies */
+function runQueries(db: DrizzleD1Database, teamId: string, since: number) {
+  return [
+    db
+      .select({
+        tokensIn: sql<number>`coalesce(sum(${attempts.tokensIn}), 0)`,
+        tokensOut: sql<number>`coalesce(sum(${attempts.tokensOut}), 0)`,
+      })
+      .from(attempts)
+      .innerJoin(runs, eq(runs.runId, attempts.runId))
+      .where(and(eq(runs.teamId, teamId), gte(attempts.endedAt, since))),
+    db
+      .select({ kind: sql<string>`coalesce(${gateMetrics.kind}, 'unknown')`, n: count() })
+      .from(gateMetrics)
+      .where(and(eq(gateMetrics.teamId, teamId), gte(gateMetrics.openedAt, since)))
+      .groupBy(gateMetrics.kind)
+      .orderBy(asc(gateMetrics.kind)),
+    approvalCountsQuery(db, teamId, since),
+    humanLatenciesQuery(db, teamId, since, MAX_LATENCIES),
+  ] as const;
+}
+
+/** order dead letters (open, created in the window) and the EVENTS dead-letter queue (count, most recent) */
+function deadLetterQueries(db: DrizzleD1Database, teamId: string, since: number) {
+  return [
+    db
+      .select({
+        open: countWhere(sql`${deadLetters.resolvedAt} IS NULL`),
+        created: countWhere(gte(deadLetters.createdAt, since)),
+      })
+      .from(deadLetters)
+      .where(eq(deadLetters.teamId, teamId)),
+    db
+      .select({ n: count() })
+      .from(eventDeadLetters)
+      .where(and(eq(eventDeadLetters.teamId, teamId), gte(eventDeadLetters.receivedAt, since))),
+    db
+      .select({
+        event_id: eventDeadLetters.eventId,
+        type: eventDeadLetters.type,
+        attempts: eventDeadLetters.attempts,
+        received_at: eventDeadLetters.receivedAt,
+      })
+      .from(eventDeadLetters)
+      .where(eq(eventDeadLetters.teamId, teamId))
+      .orderBy(desc(eventDeadLetters.receivedAt), asc(eventDeadLetters.id))
+      .limit(10),
+  ] as const;
+}
+
+/** the policy side: decision counts, the mode ceiling, automatic rollbacks and aborted learning in the window */
+function policyQueries(db: DrizzleD1Database, teamId: string, since: number) {
+  return [
+    decisionCountsQuery(db, teamId, since),
+    db.select({ ceiling: teamModes.ceiling }).from(teamModes).where(eq(teamModes.teamId, teamId)),
+    db
+      .select({ createdAt: auditLog.createdAt, metadata: auditLog.metadata })
+      .from(auditLog)
+      .where(and(eq(auditLog.teamId, teamId), eq(auditLog.action, "policy.rollback"), gte(auditLog.createdAt, since)))
+      .orderBy(desc(auditLog.createdAt), asc(auditLog.id))
+      .limit(50),
+    db
+      .select({ n: count() })
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.teamId, teamId),
+          eq(auditLog.action, "policy_memory.learning_aborted"),
+          gte(auditLog.createdAt, since),
+        ),
+      ),
+  ] as const;
+}
+
+/** session events from `historySince` on, oldest first (the ops-warden series) */
+function sessionsQuery(db: DrizzleD1Database, teamId: string, historySince: number) {
+  return db
+    .select({
+      id: sessionEvents.id,
+      session_kind: sessionEvents.sessionKind,
+      outcome: sessionEvents.outcome,
+      need_fingerprint: sessionEvents.needFingerprint,
+      route_id: sessionEvents.routeId,
+      created_at: sessionEvents.createdAt,
+    })
+    .from(sessionEvents)
+    .where(and(eq(sessionEvents.teamId, teamId), gte(sessionEvents.createdAt, historySince)))
+    .orderBy(asc(sessionEvents.createdAt), asc(sessionEvents.id))
+    .limit(MAX_SESSIONS);
+}
+
 export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
   return {
     async teamMetrics(teamId, since, historySince) {
@@ -31,82 +122,15 @@ export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
         [dlq],
         dlqRecent,
         [decisions],
-        sessions,
         [mode],
         rollbacks,
         [aborted],
+        sessions,
       ] = await db.batch([
-        db
-          .select({
-            tokensIn: sql<number>`coalesce(sum(${attempts.tokensIn}), 0)`,
-            tokensOut: sql<number>`coalesce(sum(${attempts.tokensOut}), 0)`,
-          })
-          .from(attempts)
-          .innerJoin(runs, eq(runs.runId, attempts.runId))
-          .where(and(eq(runs.teamId, teamId), gte(attempts.endedAt, since))),
-        db
-          .select({ kind: sql<string>`coalesce(${gateMetrics.kind}, 'unknown')`, n: count() })
-          .from(gateMetrics)
-          .where(and(eq(gateMetrics.teamId, teamId), gte(gateMetrics.openedAt, since)))
-          .groupBy(gateMetrics.kind)
-          .orderBy(asc(gateMetrics.kind)),
-        approvalCountsQuery(db, teamId, since),
-        humanLatenciesQuery(db, teamId, since, MAX_LATENCIES),
-        db
-          .select({
-            open: countWhere(sql`${deadLetters.resolvedAt} IS NULL`),
-            created: countWhere(gte(deadLetters.createdAt, since)),
-          })
-          .from(deadLetters)
-          .where(eq(deadLetters.teamId, teamId)),
-        db
-          .select({ n: count() })
-          .from(eventDeadLetters)
-          .where(and(eq(eventDeadLetters.teamId, teamId), gte(eventDeadLetters.receivedAt, since))),
-        db
-          .select({
-            event_id: eventDeadLetters.eventId,
-            type: eventDeadLetters.type,
-            attempts: eventDeadLetters.attempts,
-            received_at: eventDeadLetters.receivedAt,
-          })
-          .from(eventDeadLetters)
-          .where(eq(eventDeadLetters.teamId, teamId))
-          .orderBy(desc(eventDeadLetters.receivedAt), asc(eventDeadLetters.id))
-          .limit(10),
-        decisionCountsQuery(db, teamId, since),
-        db
-          .select({
-            id: sessionEvents.id,
-            session_kind: sessionEvents.sessionKind,
-            outcome: sessionEvents.outcome,
-            need_fingerprint: sessionEvents.needFingerprint,
-            route_id: sessionEvents.routeId,
-            created_at: sessionEvents.createdAt,
-          })
-          .from(sessionEvents)
-          .where(and(eq(sessionEvents.teamId, teamId), gte(sessionEvents.createdAt, historySince)))
-          .orderBy(asc(sessionEvents.createdAt), asc(sessionEvents.id))
-          .limit(MAX_SESSIONS),
-        db.select({ ceiling: teamModes.ceiling }).from(teamModes).where(eq(teamModes.teamId, teamId)),
-        db
-          .select({ createdAt: auditLog.createdAt, metadata: auditLog.metadata })
-          .from(auditLog)
-          .where(
-            and(eq(auditLog.teamId, teamId), eq(auditLog.action, "policy.rollback"), gte(auditLog.createdAt, since)),
-          )
-          .orderBy(desc(auditLog.createdAt), asc(auditLog.id))
-          .limit(50),
-        db
-          .select({ n: count() })
-          .from(auditLog)
-          .where(
-            and(
-              eq(auditLog.teamId, teamId),
-              eq(auditLog.action, "policy_memory.learning_aborted"),
-              gte(auditLog.createdAt, since),
-            ),
-          ),
+        ...runQueries(db, teamId, since),
+        ...deadLetterQueries(db, teamId, since),
+        ...policyQueries(db, teamId, since),
+        sessionsQuery(db, teamId, historySince),
       ]);
       return {
         tokensIn: tokens[0]?.tokensIn ?? 0,
