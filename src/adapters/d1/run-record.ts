@@ -6,155 +6,181 @@ import type { RecordOp, RunRecordStore } from "../../ports/run-record";
 import { auditInsert } from "./audit-log";
 import { approvalEvents, attempts, deadLetters, gates, retryAdjustments, runs, workOrders } from "./schema";
 
+type Op<T extends RecordOp["t"]> = Extract<RecordOp, { t: T }>;
+
+/** the run index row; an older write retried late never overwrites a newer status */
+function upsertRun(db: DrizzleD1Database, r: Op<"run">["row"]): BatchItem<"sqlite"> {
+  return db
+    .insert(runs)
+    .values({
+      runId: r.run_id,
+      teamId: r.team_id,
+      goal: r.goal,
+      status: r.status,
+      kind: r.kind,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    })
+    .onConflictDoUpdate({
+      target: runs.runId,
+      set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
+      setWhere: sql`${runs.updatedAt} <= excluded.updated_at`,
+    });
+}
+
+/** an order row; an older write retried late never overwrites a newer status */
+function upsertOrder(db: DrizzleD1Database, r: Op<"order">["row"]): BatchItem<"sqlite"> {
+  return db
+    .insert(workOrders)
+    .values({
+      orderId: r.order_id,
+      runId: r.run_id,
+      teamId: r.team_id,
+      taskId: r.task_id,
+      goal: r.goal,
+      status: r.status,
+      body: r.body,
+      skill: r.skill,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    })
+    .onConflictDoUpdate({
+      target: [workOrders.runId, workOrders.orderId],
+      set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
+      setWhere: sql`${workOrders.updatedAt} <= excluded.updated_at`,
+    });
+}
+
+/** a gate row; a decided gate never goes back to pending through a late retried write */
+function upsertGate(db: DrizzleD1Database, r: Op<"gate">["row"]): BatchItem<"sqlite"> {
+  return db
+    .insert(gates)
+    .values({
+      gateId: r.gate_id,
+      teamId: r.team_id,
+      runId: r.run_id,
+      opId: r.op_id,
+      policyKey: r.policy_key,
+      kind: r.kind,
+      status: r.status,
+      openedBy: r.opened_by,
+      openedAt: r.opened_at,
+      deadlineAt: r.deadline_at,
+      decidedBy: r.decided_by,
+      decidedAt: r.decided_at,
+      updatedAt: r.updated_at,
+    })
+    .onConflictDoUpdate({
+      target: gates.gateId,
+      set: {
+        status: sql`excluded.status`,
+        decidedBy: sql`excluded.decided_by`,
+        decidedAt: sql`excluded.decided_at`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+      setWhere: sql`${gates.status} = 'pending'`,
+    });
+}
+
+/** one attempt, once per op_id */
+function insertAttempt(db: DrizzleD1Database, r: Op<"attempt">["row"]): BatchItem<"sqlite"> {
+  return db
+    .insert(attempts)
+    .values({
+      attemptId: r.attempt_id,
+      runId: r.run_id,
+      orderId: r.order_id,
+      opId: r.op_id,
+      outcome: r.outcome,
+      failureClass: r.failure_class,
+      next: r.next,
+      tokensIn: r.tokens_in,
+      tokensOut: r.tokens_out,
+      startedAt: r.started_at,
+      endedAt: r.ended_at,
+    })
+    .onConflictDoNothing();
+}
+
+/** one gate decision, once */
+function insertApproval(db: DrizzleD1Database, r: Op<"approval">["row"]): BatchItem<"sqlite"> {
+  return db
+    .insert(approvalEvents)
+    .values({
+      id: r.id,
+      teamId: r.team_id,
+      runId: r.run_id,
+      opId: r.op_id,
+      gateId: r.gate_id,
+      policyKey: r.policy_key,
+      decision: r.decision,
+      approver: r.approver,
+      reason: r.reason,
+      note: r.note,
+      dedupeKey: r.dedupe_key,
+      createdAt: r.created_at,
+    })
+    .onConflictDoNothing();
+}
+
+/** a dead-lettered order, once */
+function insertDeadLetter(db: DrizzleD1Database, r: Op<"dead_letter">["row"]): BatchItem<"sqlite"> {
+  return db
+    .insert(deadLetters)
+    .values({
+      id: r.id,
+      teamId: r.team_id,
+      runId: r.run_id,
+      opId: r.op_id,
+      reasonCode: r.reason_code,
+      payload: r.payload,
+      createdAt: r.created_at,
+    })
+    .onConflictDoNothing();
+}
+
+/** marks a dead letter resolved, unless it already is */
+function resolveDeadLetter(db: DrizzleD1Database, op: Op<"dead_letter_resolved">): BatchItem<"sqlite"> {
+  return db
+    .update(deadLetters)
+    .set({ resolvedAt: op.resolved_at, resolver: op.resolver })
+    .where(and(eq(deadLetters.id, op.id), isNull(deadLetters.resolvedAt)));
+}
+
+/** an audit row through audit_log's one owner (audit-log.ts) */
+function auditStatement(db: DrizzleD1Database, r: Op<"audit">["row"]): BatchItem<"sqlite"> {
+  return auditInsert(db, {
+    id: r.id,
+    teamId: r.team_id,
+    actor: r.actor,
+    action: r.action,
+    subjectType: r.subject_type,
+    subjectId: r.subject_id,
+    metadata: (r.metadata ?? null) as Record<string, unknown> | null,
+    createdAt: r.created_at,
+  });
+}
+
 export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
+  /** one idempotent statement per record (insert-or-ignore, or a guarded upsert/update) */
   function statement(op: RecordOp): BatchItem<"sqlite"> {
     switch (op.t) {
-      case "run": {
-        const r = op.row;
-        return db
-          .insert(runs)
-          .values({
-            runId: r.run_id,
-            teamId: r.team_id,
-            goal: r.goal,
-            status: r.status,
-            kind: r.kind,
-            createdAt: r.created_at,
-            updatedAt: r.updated_at,
-          })
-          .onConflictDoUpdate({
-            target: runs.runId,
-            set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
-            // an older write retried late never overwrites a newer status
-            setWhere: sql`${runs.updatedAt} <= excluded.updated_at`,
-          });
-      }
-      case "order": {
-        const r = op.row;
-        return db
-          .insert(workOrders)
-          .values({
-            orderId: r.order_id,
-            runId: r.run_id,
-            teamId: r.team_id,
-            taskId: r.task_id,
-            goal: r.goal,
-            status: r.status,
-            body: r.body,
-            skill: r.skill,
-            createdAt: r.created_at,
-            updatedAt: r.updated_at,
-          })
-          .onConflictDoUpdate({
-            target: [workOrders.runId, workOrders.orderId],
-            set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
-            setWhere: sql`${workOrders.updatedAt} <= excluded.updated_at`,
-          });
-      }
-      case "gate": {
-        const r = op.row;
-        return db
-          .insert(gates)
-          .values({
-            gateId: r.gate_id,
-            teamId: r.team_id,
-            runId: r.run_id,
-            opId: r.op_id,
-            policyKey: r.policy_key,
-            kind: r.kind,
-            status: r.status,
-            openedBy: r.opened_by,
-            openedAt: r.opened_at,
-            deadlineAt: r.deadline_at,
-            decidedBy: r.decided_by,
-            decidedAt: r.decided_at,
-            updatedAt: r.updated_at,
-          })
-          .onConflictDoUpdate({
-            target: gates.gateId,
-            set: {
-              status: sql`excluded.status`,
-              decidedBy: sql`excluded.decided_by`,
-              decidedAt: sql`excluded.decided_at`,
-              updatedAt: sql`excluded.updated_at`,
-            },
-            // a decided gate never goes back to pending through a late retried write
-            setWhere: sql`${gates.status} = 'pending'`,
-          });
-      }
-      case "attempt": {
-        const r = op.row;
-        return db
-          .insert(attempts)
-          .values({
-            attemptId: r.attempt_id,
-            runId: r.run_id,
-            orderId: r.order_id,
-            opId: r.op_id,
-            outcome: r.outcome,
-            failureClass: r.failure_class,
-            next: r.next,
-            tokensIn: r.tokens_in,
-            tokensOut: r.tokens_out,
-            startedAt: r.started_at,
-            endedAt: r.ended_at,
-          })
-          .onConflictDoNothing();
-      }
-      case "approval": {
-        const r = op.row;
-        return db
-          .insert(approvalEvents)
-          .values({
-            id: r.id,
-            teamId: r.team_id,
-            runId: r.run_id,
-            opId: r.op_id,
-            gateId: r.gate_id,
-            policyKey: r.policy_key,
-            decision: r.decision,
-            approver: r.approver,
-            reason: r.reason,
-            note: r.note,
-            dedupeKey: r.dedupe_key,
-            createdAt: r.created_at,
-          })
-          .onConflictDoNothing();
-      }
-      case "dead_letter": {
-        const r = op.row;
-        return db
-          .insert(deadLetters)
-          .values({
-            id: r.id,
-            teamId: r.team_id,
-            runId: r.run_id,
-            opId: r.op_id,
-            reasonCode: r.reason_code,
-            payload: r.payload,
-            createdAt: r.created_at,
-          })
-          .onConflictDoNothing();
-      }
+      case "run":
+        return upsertRun(db, op.row);
+      case "order":
+        return upsertOrder(db, op.row);
+      case "gate":
+        return upsertGate(db, op.row);
+      case "attempt":
+        return insertAttempt(db, op.row);
+      case "approval":
+        return insertApproval(db, op.row);
+      case "dead_letter":
+        return insertDeadLetter(db, op.row);
       case "dead_letter_resolved":
-        return db
-          .update(deadLetters)
-          .set({ resolvedAt: op.resolved_at, resolver: op.resolver })
-          .where(and(eq(deadLetters.id, op.id), isNull(deadLetters.resolvedAt)));
-      case "audit": {
-        // audit_log's one owner (audit-log.ts) holds the insert
-        const r = op.row;
-        return auditInsert(db, {
-          id: r.id,
-          teamId: r.team_id,
-          actor: r.actor,
-          action: r.action,
-          subjectType: r.subject_type,
-          subjectId: r.subject_id,
-          metadata: (r.metadata ?? null) as Record<string, unknown> | null,
-          createdAt: r.created_at,
-        });
-      }
+        return resolveDeadLetter(db, op);
+      case "audit":
+        return auditStatement(db, op.row);
     }
   }
 
