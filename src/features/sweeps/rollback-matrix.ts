@@ -1,5 +1,5 @@
 // Use-case: evaluate every active profile's rollback triggers and lower breached teams' mode ceilings.
-import type { MemrlMode } from "../../../contracts/memrl-policy";
+import type { MemrlMode, RollbackTrigger } from "../../../contracts/memrl-policy";
 import type { EventBus } from "../../ports/event-bus";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { DecisionCounts, SweepStore } from "../../ports/sweep-store";
@@ -26,104 +26,129 @@ export type TeamRollback = {
 export async function evaluateRollbackMatrix(deps: RollbackDeps, now: number): Promise<TeamRollback[]> {
   const report: TeamRollback[] = [];
   for (const teamId of await deps.sweepStore.teamsWithDecisionsSince(now - MAX_WINDOW_MS)) {
-    const { compiled } = await deps.policies.get(teamId, now);
-    const before = await deps.policyStore.modeCeiling(teamId);
-    let ceiling = before;
-    const counts = new Map<number, DecisionCounts>();
-    const triggers: TeamRollback["triggers"] = [];
-    for (const trigger of compiled.profile.rollback_matrix) {
-      const windowMs = parseWindow(trigger.lookback_window);
-      if (windowMs === null) {
-        triggers.push({
-          trigger_id: trigger.trigger_id,
-          metric: trigger.metric,
-          window: trigger.lookback_window,
-          sample: 0,
-          min_sample_size: trigger.min_sample_size,
-          value: null,
-          threshold: trigger.threshold,
-          status: "invalid",
-          reason: "lookback_window is not <n>m|h|d|w up to 30d",
-        });
-        continue;
-      }
-      let c = counts.get(windowMs);
-      if (!c) {
-        c = await deps.sweepStore.decisionCounts(teamId, now - windowMs);
-        counts.set(windowMs, c);
-      }
-      const result = evaluateTrigger(trigger, c);
-      if (result.status !== "breach") {
-        triggers.push(result);
-        continue;
-      }
-      const to = lowerMode(ceiling, targetMode(trigger.operator_action, ceiling));
-      if (to === ceiling) {
-        triggers.push(result);
-        continue;
-      }
-      const reason = `rollback trigger ${trigger.trigger_id}: ${trigger.threshold} (value ${result.value}, ${result.sample} decisions in ${trigger.lookback_window})`;
-      const changed = await deps.sweepStore.lowerCeiling({
-        teamId,
-        from: ceiling,
-        to,
-        reason,
-        now,
-        audit: {
-          id: deps.newId("aud"),
-          actor: "rollback-matrix",
-          metadata: {
-            trigger_id: trigger.trigger_id,
-            metric: trigger.metric,
-            value: result.value,
-            sample: result.sample,
-            threshold: trigger.threshold,
-            lookback_window: trigger.lookback_window,
-            operator_action: trigger.operator_action,
-            verification_command: trigger.verification_command,
-            profile_version: compiled.version,
-          },
-        },
-      });
-      if (!changed) {
-        // Someone lowered it further meanwhile; read the truth and move on.
-        ceiling = await deps.policyStore.modeCeiling(teamId);
-        triggers.push(result);
-        continue;
-      }
-      triggers.push({ ...result, action: { from: ceiling, to } });
-      await deps.events
-        .publish([
-          {
-            event_id: deps.newId("evt"),
-            type: "policy.rollback",
-            team_id: teamId,
-            run_id: null,
-            occurred_at: now,
-            trigger_id: trigger.trigger_id,
-            metric: trigger.metric,
-            value: result.value,
-            sample: result.sample,
-            threshold: trigger.threshold,
-            from: ceiling,
-            to,
-            verification_command: trigger.verification_command,
-          },
-        ])
-        .catch((e) =>
-          console.error(JSON.stringify({ level: "error", msg: "rollback event publish failed", e: `${e}` })),
-        );
-      ceiling = to;
-      deps.policies.invalidate(teamId);
-    }
-    console.log(JSON.stringify({ level: "info", msg: "rollback matrix", team_id: teamId, before, after: ceiling }));
-    report.push({
-      team_id: teamId,
-      profile_version: compiled.version,
-      ceiling_before: before,
-      ceiling_after: ceiling,
-      triggers,
-    });
+    report.push(await evaluateTeam(deps, teamId, now));
   }
   return report;
+}
+
+/** One team's triggers in profile order; each breach lowers the ceiling further (never raises it). */
+async function evaluateTeam(deps: RollbackDeps, teamId: string, now: number): Promise<TeamRollback> {
+  const { compiled } = await deps.policies.get(teamId, now);
+  const before = await deps.policyStore.modeCeiling(teamId);
+  let ceiling = before;
+  // one count per distinct window
+  const counts = new Map<number, DecisionCounts>();
+  const triggers: TeamRollback["triggers"] = [];
+  for (const trigger of compiled.profile.rollback_matrix) {
+    const windowMs = parseWindow(trigger.lookback_window);
+    if (windowMs === null) {
+      triggers.push(invalidWindow(trigger));
+      continue;
+    }
+    let c = counts.get(windowMs);
+    if (!c) {
+      c = await deps.sweepStore.decisionCounts(teamId, now - windowMs);
+      counts.set(windowMs, c);
+    }
+    const result = evaluateTrigger(trigger, c);
+    const to = result.status === "breach" ? lowerMode(ceiling, targetMode(trigger.operator_action, ceiling)) : ceiling;
+    if (to === ceiling) {
+      triggers.push(result);
+      continue;
+    }
+    const step = { teamId, now, trigger, result, from: ceiling, to, profileVersion: compiled.version };
+    if (await lowerCeiling(deps, step)) {
+      triggers.push({ ...result, action: { from: ceiling, to } });
+      ceiling = to;
+    } else {
+      // Someone lowered it further meanwhile; read the truth and move on.
+      ceiling = await deps.policyStore.modeCeiling(teamId);
+      triggers.push(result);
+    }
+  }
+  console.log(JSON.stringify({ level: "info", msg: "rollback matrix", team_id: teamId, before, after: ceiling }));
+  return {
+    team_id: teamId,
+    profile_version: compiled.version,
+    ceiling_before: before,
+    ceiling_after: ceiling,
+    triggers,
+  };
+}
+
+function invalidWindow(trigger: RollbackTrigger): TriggerResult {
+  return {
+    trigger_id: trigger.trigger_id,
+    metric: trigger.metric,
+    window: trigger.lookback_window,
+    sample: 0,
+    min_sample_size: trigger.min_sample_size,
+    value: null,
+    threshold: trigger.threshold,
+    status: "invalid",
+    reason: "lookback_window is not <n>m|h|d|w up to 30d",
+  };
+}
+
+type Lowering = {
+  teamId: string;
+  now: number;
+  trigger: RollbackTrigger;
+  result: TriggerResult;
+  from: MemrlMode;
+  to: MemrlMode;
+  profileVersion: number;
+};
+
+/**
+ * Lowers the ceiling with its audit row (guarded: false when it is no longer `from`), then announces it with a
+ * `policy.rollback` event and drops the team's cached policy. A failed publish is logged: the ceiling stays lowered.
+ */
+async function lowerCeiling(deps: RollbackDeps, l: Lowering): Promise<boolean> {
+  const { trigger, result } = l;
+  const reason = `rollback trigger ${trigger.trigger_id}: ${trigger.threshold} (value ${result.value}, ${result.sample} decisions in ${trigger.lookback_window})`;
+  const changed = await deps.sweepStore.lowerCeiling({
+    teamId: l.teamId,
+    from: l.from,
+    to: l.to,
+    reason,
+    now: l.now,
+    audit: {
+      id: deps.newId("aud"),
+      actor: "rollback-matrix",
+      metadata: {
+        trigger_id: trigger.trigger_id,
+        metric: trigger.metric,
+        value: result.value,
+        sample: result.sample,
+        threshold: trigger.threshold,
+        lookback_window: trigger.lookback_window,
+        operator_action: trigger.operator_action,
+        verification_command: trigger.verification_command,
+        profile_version: l.profileVersion,
+      },
+    },
+  });
+  if (!changed) return false;
+  await deps.events
+    .publish([
+      {
+        event_id: deps.newId("evt"),
+        type: "policy.rollback",
+        team_id: l.teamId,
+        run_id: null,
+        occurred_at: l.now,
+        trigger_id: trigger.trigger_id,
+        metric: trigger.metric,
+        value: result.value,
+        sample: result.sample,
+        threshold: trigger.threshold,
+        from: l.from,
+        to: l.to,
+        verification_command: trigger.verification_command,
+      },
+    ])
+    .catch((e) => console.error(JSON.stringify({ level: "error", msg: "rollback event publish failed", e: `${e}` })));
+  deps.policies.invalidate(l.teamId);
+  return true;
 }
