@@ -122,6 +122,21 @@ export function createSessions(d: SessionDeps) {
     ];
   }
 
+  /** memories for the activation's query in the caller's own namespaces; a failure is logged and answers none */
+  async function bestEffortHints(principal: Principal, text: string, now: number): Promise<QueryResult[]> {
+    try {
+      const found = await d.memory.query(principal, { namespaces: hintNamespaces(principal), text, top_k: 5 }, now);
+      // the namespaces come from the token itself, so the fence always lets them through
+      return found.ok ? found.value : [];
+    } catch (e) {
+      // hints are best-effort: activation still answers with routes and episodes
+      console.error(
+        JSON.stringify({ level: "error", msg: "activation hints failed", team_id: principal.teamId, error: String(e) }),
+      );
+      return [];
+    }
+  }
+
   async function activate(
     principal: Principal,
     body: { session_kind: string; agent_id?: string; need_fingerprint?: string; query?: string },
@@ -145,28 +160,7 @@ export function createSessions(d: SessionDeps) {
     ]);
     const routes = stabilizedRoutes(history, overrides);
     const covered = fp ? routes.find((r) => r.need_fingerprint === fp) : undefined;
-    let hints: QueryResult[] = [];
-    if (body.query) {
-      try {
-        const found = await d.memory.query(
-          principal,
-          { namespaces: hintNamespaces(principal), text: body.query, top_k: 5 },
-          now,
-        );
-        // the namespaces come from the token itself, so the fence always lets them through
-        if (found.ok) hints = found.value;
-      } catch (e) {
-        // hints are best-effort: activation still answers with routes and episodes
-        console.error(
-          JSON.stringify({
-            level: "error",
-            msg: "activation hints failed",
-            team_id: principal.teamId,
-            error: String(e),
-          }),
-        );
-      }
-    }
+    const hints = body.query ? await bestEffortHints(principal, body.query, now) : [];
     // what this activation serves; the session that follows names it by activation_id, and GET /v1/metrics counts an
     // avoided call only when that session resolved on this route
     const llmCallsAvoided = covered ? 1 : 0;
