@@ -4,6 +4,7 @@
 import { isQueuedRunEvent, type QueuedRunEvent } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
 import { own, putOwn } from "../../lib/own";
+import { within } from "../../lib/within";
 import type { Clock } from "../../ports/clock";
 import type { EventBus } from "../../ports/event-bus";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
@@ -262,24 +263,18 @@ export class RunEngine {
   ): Promise<MemoryHint[]> {
     const order = this.state ? own(this.state.orders, req.order_id) : undefined;
     if (!order || (this.state && own(this.state.ops, req.op_id))) return [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      return await Promise.race([
-        this.deps.hints.forTaskFailure(
-          teamId,
-          { reasonBucket: req.failure_class ?? "unknown", taskKey: order.task_id, runId },
-          now,
-        ),
-        new Promise<MemoryHint[]>((resolve) => {
-          timer = setTimeout(() => resolve([]), FAILURE_HINTS_WAIT_MS);
-        }),
-      ]);
-    } catch (e) {
-      console.warn(JSON.stringify({ level: "warn", msg: "failure hints unavailable", error: String(e) }));
-      return [];
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-    }
+    const r = await within(
+      this.deps.hints.forTaskFailure(
+        teamId,
+        { reasonBucket: req.failure_class ?? "unknown", taskKey: order.task_id, runId },
+        now,
+      ),
+      FAILURE_HINTS_WAIT_MS,
+      [] as MemoryHint[],
+    );
+    if (r.error !== undefined)
+      console.warn(JSON.stringify({ level: "warn", msg: "failure hints unavailable", error: String(r.error) }));
+    return r.value;
   }
 
   private async hintsFor(teamId: string, goal: string, skills: string[], now: number) {

@@ -50,6 +50,18 @@ export const PolicySnapshotSchema = z
   })
   .meta({ id: "PolicySnapshot" });
 
+/** task.observer.memory_hints kept on the run: what memory answered for each recent failed attempt */
+export const FailureHintsSchema = z
+  .object({
+    order_id: z.string(),
+    task_id: z.string(),
+    op_id: z.string(),
+    failure_class: z.string().nullable(),
+    at: z.int(),
+    hints: z.array(MemoryHintSchema),
+  })
+  .meta({ id: "FailureHints" });
+
 export const CreateRunResponse = z
   .object({
     run_id: z.string(),
@@ -78,6 +90,7 @@ export const RunView = z
     orders: z.array(z.record(z.string(), z.unknown())),
     gates: z.array(GateViewSchema),
     hints: z.array(MemoryHintSchema),
+    failure_hints: z.array(FailureHintsSchema),
     budget: z.object({
       input_tokens: z.int(),
       output_tokens: z.int(),
@@ -103,6 +116,7 @@ export const ExplainExit = z
     gates: z.array(GateViewSchema),
     dead_letters: z.array(z.record(z.string(), z.unknown())),
     hints: z.array(MemoryHintSchema),
+    failure_hints: z.array(FailureHintsSchema),
     tokens: z.object({ in: z.int(), out: z.int() }),
     steps: z.int(),
   })
