@@ -47,6 +47,15 @@ export const PolicySnapshotSchema = z
       z.object({ backoff_multiplier: z.number(), max_attempts_override: z.int().nullable() }),
     ),
     warnings: z.array(z.string()),
+    /** the rest of the team's policy memory at start (seed 004): entries, routing weights, last update */
+    policy_memory: z
+      .object({
+        last_updated: z.string().nullable(),
+        entries: z.array(z.record(z.string(), z.unknown())),
+        routing_weights: z.record(z.string(), z.number()),
+        reset: z.object({ code: z.string(), reason: z.string() }).nullable(),
+      })
+      .optional(),
   })
   .meta({ id: "PolicySnapshot" });
 
