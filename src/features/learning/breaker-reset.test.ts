@@ -2,16 +2,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { token } from "../../../test/helpers";
-import { callApp, deliver, rows, runCompleted, testDeps } from "../../../test/learning";
+import { callApp, deliver, entryRow, rows, runCompleted, testDeps } from "../../../test/learning";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 
-const entry = (team: string, skill: string) =>
-  rows<Record<string, number | string>>(
-    "SELECT * FROM policy_memory_entry WHERE team_id = ? AND skill_name = ?",
-    team,
-    skill,
-  ).then((r) => r[0] as Record<string, number | string>);
+const entry = (team: string, skill: string) => entryRow(team, skill).then((r) => r as Record<string, number | string>);
 const ledger = (team: string) =>
   rows<{ run_id: string; seq: number; change: string }>(
     "SELECT run_id, seq, change FROM policy_memory_ledger WHERE team_id = ? AND skill_name = 's' ORDER BY seq",

@@ -3,6 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { callApp, DAY, deliver, runCompleted, testDeps } from "../../../test/learning";
+import { createMemoryHints } from "../memory";
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -109,19 +110,23 @@ describe("R5: policy memory never affects grounding", () => {
       });
       expect(w.status).toBe(201);
     }
+    // one fixed clock (recency is part of the score) and a hints budget no loaded machine exceeds
+    const { deps: fixed } = testDeps(Date.now());
+    const hints = createMemoryHints(fixed.memory, { budgetMs: 20_000 });
     const ask = async () => ({
       query: (
-        await call("POST", "/v1/memory/query", {
+        await callApp(fixed, "POST", "/v1/memory/query", {
           token: tok,
           body: { namespaces: [`team/${team}/org`], text: "code.test code.edit incident.db", top_k: 10 },
         })
       ).json.results.map((r: { id: string; score: number }) => [r.id, r.score]),
       hints: (
-        await call("POST", "/v1/runs", { token: tok, body: { goal: "code.test incident.db", skills: ["code.edit"] } })
-      ).json.hints.map((h: { id: string; score: number }) => [h.id, h.score]),
+        await hints.forRunStart(team, { goal: "code.test incident.db", taskKeys: ["code.edit"] }, fixed.clock.now())
+      ).map((h) => [h.id, h.score]),
     });
     const before = await ask();
     expect(before.query).toHaveLength(3);
+    expect(before.hints.length).toBeGreaterThan(0);
 
     // policy memory learns strongly opposite weights for the skills the memories talk about
     const { deps } = testDeps(Date.now());

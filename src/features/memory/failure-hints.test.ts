@@ -56,25 +56,6 @@ describe("failure hints on the run", () => {
     expect(idsOf(observed[0].hints)).toContain(w.json.id);
   });
 
-  it("logs run.observer.memory_hints at start when memory has hints for the goal", async () => {
-    const teamId = team("rh");
-    const t = await token(teamId);
-    const w = await call("POST", "/v1/memory", {
-      token: t,
-      body: {
-        namespace: `team/${teamId}/org/lessons`,
-        class: "semantic",
-        text: "Invoice extraction fails schema validation when totals use a comma decimal separator",
-      },
-    });
-    const run = await startRun(t, { goal: "Extract invoice totals", skills: ["invoice-extract"] });
-    const observed = (await eventLog(run.run_id)).filter((e) => e.type === "run.observer.memory_hints");
-    expect(observed).toHaveLength(1);
-    expect(observed[0].query).toBe("Extract invoice totals invoice-extract");
-    expect(idsOf(observed[0].hints)).toEqual(idsOf(run.hints as { id: string }[]));
-    expect(idsOf(observed[0].hints)).toContain(w.json.id);
-  });
-
   it("keeps nothing and logs no observer event when memory has no hints", async () => {
     const t = await token(team("nh"));
     const run = await startRun(t, { goal: "nightly ledger", skills: ["ledger"] });

@@ -105,4 +105,35 @@ describe("failure hints kept on the run", () => {
       { numRuns: 50 },
     );
   });
+
+  it("logs run.observer.memory_hints after run.started when the run starts with hints, and nothing without", () => {
+    const hint = { id: "m1", namespace: "team/team-fh/org", class: "semantic", text: "lesson", score: 0.7 };
+    const start = (hints: (typeof hint)[]) =>
+      reduce(
+        null,
+        {
+          type: "create",
+          actor,
+          run_id: "run_rh",
+          kind: "agent",
+          goal: "extract invoices",
+          template: null,
+          skills: ["invoice-extract"],
+          budget: { input_tokens: 10, output_tokens: 10, total_tokens: null },
+          hints,
+          snapshot: emptySnapshot(0),
+        },
+        0,
+      );
+    const withHints = start([hint]);
+    if (!withHints.ok) throw new Error("create failed");
+    expect(withHints.effects.events.map((e) => e.type)).toEqual(["run.started", "run.observer.memory_hints"]);
+    expect(withHints.effects.events[1]).toMatchObject({
+      query: "extract invoices invoice-extract",
+      hints: [{ id: "m1", namespace: "team/team-fh/org", score: 0.7 }],
+    });
+    const without = start([]);
+    if (!without.ok) throw new Error("create failed");
+    expect(without.effects.events.map((e) => e.type)).toEqual(["run.started"]);
+  });
 });

@@ -54,6 +54,7 @@ export const PolicySnapshotSchema = z
         entries: z.array(z.record(z.string(), z.unknown())),
         routing_weights: z.record(z.string(), z.number()),
         reset: z.object({ code: z.string(), reason: z.string() }).nullable(),
+        warnings: z.array(z.string()),
       })
       .optional(),
   })

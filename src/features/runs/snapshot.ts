@@ -9,7 +9,7 @@ export type PolicySnapshot = {
   /** "DTL-STRAT-001: …" (the warning code for "policy memory ignored, defaults apply") per adjustment out of bounds */
   warnings: string[];
   /** the rest of the team's policy memory at start (seed 004): entries and routing weights (absent on older runs) */
-  policy_memory?: Omit<PolicyMemoryView, "warnings">;
+  policy_memory?: PolicyMemoryView;
 };
 
 export type { RetryAdjustmentRow } from "../../ports/run-record";
@@ -60,11 +60,14 @@ export function buildSnapshot(rows: RetryAdjustmentRow[], takenAt: number): Poli
 
 export const emptySnapshot = (takenAt: number): PolicySnapshot => buildSnapshot([], takenAt);
 
-/** The run's full start snapshot: the sanitized retry adjustments plus the policy memory's entries and weights. */
-export function withPolicyMemory(snapshot: PolicySnapshot, memory: PolicyMemoryView): PolicySnapshot {
-  const { warnings, ...rest } = memory;
-  return { ...snapshot, policy_memory: rest, warnings: [...snapshot.warnings, ...warnings] };
-}
+/**
+ * The run's full start snapshot: the sanitized retry adjustments plus the policy memory's entries and weights. The
+ * memory's own warnings stay with it: the top-level ones are about the adjustments this run applies.
+ */
+export const withPolicyMemory = (snapshot: PolicySnapshot, memory: PolicyMemoryView): PolicySnapshot => ({
+  ...snapshot,
+  policy_memory: memory,
+});
 
 /** A run's snapshot older than this is stale (seed 004 "stale snapshot: timestamp check"): decisions still use it. */
 export const SNAPSHOT_STALE_AFTER_MS = 24 * 3_600_000;
