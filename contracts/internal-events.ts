@@ -35,6 +35,9 @@ export const RUN_TRACE_EVENT_TYPES = [
   "budget.breached",
   "budget.increased",
   "policy.deploy_approved",
+  // YARLI observer outputs (hints only, no side effects): what memory answered at run start and on a failed attempt
+  "run.observer.memory_hints",
+  "task.observer.memory_hints",
 ] as const;
 
 /** A task's outcome: from a run's Durable Object (with seq) or from POST /v1/events (source "api"). */

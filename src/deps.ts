@@ -33,6 +33,7 @@ import { type ApiKeyAuth, createApiKeyAuth } from "./auth/api-keys";
 import { createExternalVerifier } from "./auth/external";
 import { createTokenVerifier, type SigningKey, type TokenVerifier } from "./auth/tokens";
 import { createGateRuleCache, type GateRuleCache } from "./features/gates";
+import { snapshotPolicyMemory } from "./features/learning";
 import {
   createCardRefreshingMaintenance,
   createIndexSync,
@@ -63,6 +64,7 @@ import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintena
 import type { MemoryStore } from "./ports/memory-store";
 import type { MetricsStore } from "./ports/metrics-store";
 import type { OverviewStore } from "./ports/overview-store";
+import type { PolicyMemoryReader } from "./ports/policy-memory";
 import type { PolicyStore } from "./ports/policy-store";
 import type { RateLimiter } from "./ports/rate-limiter";
 import type { RouteLedger } from "./ports/route-ledger";
@@ -159,6 +161,8 @@ export type Deps = {
   routeLedger: RouteLedger;
   /** memory hints for runs (best-effort, over the memory query) */
   hints: HintsProvider;
+  /** the team's policy memory for run snapshots and decisions (learning's snapshot over learningStore) */
+  policyMemory: PolicyMemoryReader;
   /** the per-run Durable Objects */
   runs: RunsService;
   runRecord: RunRecordStore;
@@ -252,6 +256,8 @@ type EngineParts = Pick<
   | "embedder"
   | "memory"
   | "hints"
+  | "learningStore"
+  | "policyMemory"
 >;
 
 /**
@@ -268,6 +274,7 @@ function buildEngineParts(env: Env, o: Partial<Deps>): EngineParts & { memorySto
   const vectorIndex = o.vectorIndex ?? buildVectorIndex(config, env);
   const embedder = o.embedder ?? buildEmbedder(config, env);
   const memoryStore = createD1MemoryStore(db);
+  const learningStore = o.learningStore ?? createD1LearningStore(env.DB);
   const memory =
     o.memory ??
     createMemoryService({
@@ -292,6 +299,8 @@ function buildEngineParts(env: Env, o: Partial<Deps>): EngineParts & { memorySto
     embedder,
     memory,
     hints: o.hints ?? createMemoryHints(memory),
+    learningStore,
+    policyMemory: o.policyMemory ?? { snapshot: (teamId, now) => snapshotPolicyMemory({ learningStore }, teamId, now) },
     memoryStore,
   };
 }
@@ -328,7 +337,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     apiKeyStore,
     apiKeys: o.apiKeys ?? createApiKeyAuth(apiKeyStore),
     decisionEvents: o.decisionEvents ?? createBufferedEventBus(events),
-    learningStore: o.learningStore ?? createD1LearningStore(env.DB),
+    learningStore: engine.learningStore,
     taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),
     eventDeadLetters: o.eventDeadLetters ?? createD1EventDeadLetterStore(db),
     auditLog,
@@ -381,6 +390,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     runRecord: p.runRecord,
     events: p.events,
     hints: p.hints,
+    policyMemory: p.policyMemory,
     newId: p.newId,
   };
   engineCache.set(env, needs);

@@ -76,6 +76,14 @@ export const taskEvent = (
   extra: Record<string, unknown> = {},
 ) => ({ event_id: eventId, type, team_id: team, run_id: run, task_id: task, occurred_at: 1, ...extra });
 
+/** a team's policy-memory entry row for one skill */
+export const entryRow = (team: string, skill: string) =>
+  rows<Record<string, number | string>>(
+    "SELECT * FROM policy_memory_entry WHERE team_id = ? AND skill_name = ?",
+    team,
+    skill,
+  ).then((r) => r[0]);
+
 export async function rows<T = Record<string, unknown>>(sql: string, ...args: unknown[]): Promise<T[]> {
   return (
     await env.DB.prepare(sql)

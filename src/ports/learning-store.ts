@@ -109,8 +109,17 @@ export type LearningCommit = {
   runId: string;
   now: number;
   writes: (EntryWrite | RetryWrite)[];
-  /** an audit row when learning for the run was aborted or partly skipped */
-  audit: { id: string; action: string; metadata: Record<string, unknown> } | null;
+  /** an audit row when learning for the run was aborted or partly skipped, or for an admin's change */
+  audit: {
+    id: string;
+    action: string;
+    metadata: Record<string, unknown>;
+    /** who acted and on what: "learning" on the run unless given */
+    actor?: string;
+    subject?: { type: string; id: string };
+  } | null;
+  /** the processed_event type of eventId: "run.completed" unless given */
+  eventType?: string;
 };
 
 export interface LearningStore {
@@ -136,6 +145,8 @@ export interface LearningStore {
    * run's staged rows are dropped. A guard that no longer holds aborts the whole batch (an error result).
    */
   commitLearning(commit: LearningCommit): Promise<Result<void, LearningConflict>>;
+  /** one entry of the team with its ledger head (null when the team has no such entry) */
+  entryById(teamId: string, entryId: string): Promise<StoredWithLedger | null>;
   /** raw rows for the snapshot (validated by the domain) */
   snapshotRows(teamId: string): Promise<{ entries: Record<string, unknown>[]; retries: Record<string, unknown>[] }>;
   /** gate.opened / gate.decided, upserted by (team, gate) */

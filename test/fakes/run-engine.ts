@@ -90,6 +90,9 @@ export function fakes(
         return opts.failureHints ? opts.failureHints() : [];
       },
     },
+    policyMemory: {
+      snapshot: async () => ({ last_updated: null, entries: [], routing_weights: {}, reset: null, warnings: [] }),
+    },
     policyStore: { activateProfile: async () => true },
     gateRuleStore: { activate: async () => true },
     routeLedger: { applyPinRequest: async () => true },

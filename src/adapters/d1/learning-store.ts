@@ -70,6 +70,12 @@ function translate(e: unknown): { ok: false; error: LearningConflict } {
   throw e;
 }
 
+/** an entry row with the newest ledger row of its entry (what the ledger says the entry is) */
+const ENTRY_WITH_HEAD = `SELECT ${ENTRY_COLUMNS},
+    (SELECT json_object('seq', l.seq, 'change', l.change) FROM policy_memory_ledger l
+      WHERE l.entry_id = e.entry_id AND l.team_id = e.team_id ORDER BY l.seq DESC LIMIT 1) AS ledger_head
+  FROM policy_memory_entry e`;
+
 export function createD1LearningStore(db: D1Database): LearningStore {
   // typed queries; the statements still on `db` (raw) move here one by one
   const orm = drizzle(db);
@@ -305,12 +311,7 @@ export function createD1LearningStore(db: D1Database): LearningStore {
       for (const e of entries) {
         statements.push(
           db
-            .prepare(
-              `SELECT ${ENTRY_COLUMNS},
-                 (SELECT json_object('seq', l.seq, 'change', l.change) FROM policy_memory_ledger l
-                   WHERE l.entry_id = e.entry_id AND l.team_id = e.team_id ORDER BY l.seq DESC LIMIT 1) AS ledger_head
-               FROM policy_memory_entry e WHERE e.team_id = ? AND e.skill_name = ? AND e.context_hash = ?`,
-            )
+            .prepare(`${ENTRY_WITH_HEAD} WHERE e.team_id = ? AND e.skill_name = ? AND e.context_hash = ?`)
             .bind(teamId, e.skill, e.contextHash),
         );
       }
@@ -350,8 +351,8 @@ export function createD1LearningStore(db: D1Database): LearningStore {
     async commitLearning(commit: LearningCommit) {
       const statements: D1PreparedStatement[] = [
         db
-          .prepare("INSERT INTO processed_event (event_id, type, processed_at) VALUES (?, 'run.completed', ?)")
-          .bind(commit.eventId, commit.now),
+          .prepare("INSERT INTO processed_event (event_id, type, processed_at) VALUES (?, ?, ?)")
+          .bind(commit.eventId, commit.eventType ?? "run.completed", commit.now),
       ];
       for (const w of commit.writes) statements.push(ledgerInsert(w), stateWrite(w));
       if (commit.audit) {
@@ -359,10 +360,10 @@ export function createD1LearningStore(db: D1Database): LearningStore {
           auditInsertD1(db, {
             id: commit.audit.id,
             teamId: commit.teamId,
-            actor: "learning",
+            actor: commit.audit.actor ?? "learning",
             action: commit.audit.action,
-            subjectType: "run",
-            subjectId: commit.runId,
+            subjectType: commit.audit.subject?.type ?? "run",
+            subjectId: commit.audit.subject?.id ?? commit.runId,
             metadata: commit.audit.metadata,
             createdAt: commit.now,
           }),
@@ -377,6 +378,16 @@ export function createD1LearningStore(db: D1Database): LearningStore {
         return translate(e);
       }
       return ok(undefined);
+    },
+
+    async entryById(teamId, entryId) {
+      const row = await db
+        .prepare(`${ENTRY_WITH_HEAD} WHERE e.team_id = ? AND e.entry_id = ?`)
+        .bind(teamId, entryId)
+        .first<Record<string, unknown>>();
+      if (!row) return null;
+      const { ledger_head, ...rest } = row;
+      return { row: rest, head: parseHead(ledger_head) };
     },
 
     async snapshotRows(teamId) {

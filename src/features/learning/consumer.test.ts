@@ -1,7 +1,7 @@
 // The EVENTS consumer against local D1: idempotency, per-message ack/retry, policy-memory write rules and failure modes.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DAY, deliver, rows, runCompleted, taskEvent, testDeps } from "../../../test/learning";
+import { DAY, deliver, entryRow, rows, runCompleted, taskEvent, testDeps } from "../../../test/learning";
 import { EVENT_HANDLERS } from "../events/consumer";
 import { consumeDeadLetters } from "../events/dead-letters";
 import { DEFAULT_CONTEXT_HASH } from "./policy-memory";
@@ -9,12 +9,7 @@ import { snapshotPolicyMemory } from "./snapshot";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 
-const entry = (team: string, skill: string) =>
-  rows<Record<string, number | string>>(
-    "SELECT * FROM policy_memory_entry WHERE team_id = ? AND skill_name = ?",
-    team,
-    skill,
-  ).then((r) => r[0]);
+const entry = entryRow;
 const ledger = (team: string) =>
   rows<{ run_id: string; skill_name: string; seq: number; change: string }>(
     "SELECT run_id, skill_name, seq, change FROM policy_memory_ledger WHERE team_id = ? ORDER BY created_at, seq",

@@ -1,5 +1,6 @@
 // What the learning feature needs from the composition root: its store, the memory sink, the event bus, ids, a clock.
 import type { EventBus } from "../../ports/event-bus";
+import type { HintsProvider } from "../../ports/hints";
 import type { LearningStore } from "../../ports/learning-store";
 import type { TaskMemorySink } from "../../ports/task-memory";
 
@@ -8,6 +9,8 @@ export type LearningNeeds = {
   /** YARLI memories from task.failed / task.blocked (the memory feature provides it) */
   taskMemory: TaskMemorySink;
   events: EventBus;
+  /** YARLI task.observer.memory_hints for agents posting task.failed / task.blocked (best-effort) */
+  hints: HintsProvider;
   newId: (prefix: string) => string;
   clock: { now(): number };
 };

@@ -197,3 +197,52 @@ export function planRunLearning(input: RunLearningInput): RunLearningPlan {
   }
   return { kind: "apply", writes, skipped, warnings };
 }
+
+export type BreakerResetPlan =
+  | { ok: true; write: EntryWrite }
+  | { ok: false; reason: "not_stopped" | "ledger_desync" | "corrupted" };
+
+/**
+ * An admin's restart of learning for an entry the circular-learning breaker stopped: learning_stopped off and the
+ * recent outcome signatures cleared, through the ledger like any change (W2); the counters stay (W3). Refused for an
+ * entry that still learns, whose row no longer parses, or whose ledger does not describe it.
+ */
+export function planBreakerReset(
+  stored: StoredWithLedger,
+  input: { teamId: string; runId: string; eventId: string; ledgerId: string; actor: string; now: number },
+): BreakerResetPlan {
+  const prior = readPrior(stored, parseEntry, entrySummary, "entry", []);
+  if (prior === "desync") return { ok: false, reason: "ledger_desync" };
+  const before = prior.before;
+  if (!before) return { ok: false, reason: "corrupted" };
+  if (!before.learning_stopped) return { ok: false, reason: "not_stopped" };
+  const after: EntryState = {
+    ...before,
+    learning_stopped: false,
+    recent_outcomes: [],
+    ledger_seq: before.ledger_seq + 1,
+  };
+  return {
+    ok: true,
+    write: {
+      target: "entry",
+      ledgerId: input.ledgerId,
+      teamId: input.teamId,
+      runId: input.runId,
+      entryId: before.entry_id,
+      ledgerKey: before.skill_name,
+      seq: after.ledger_seq,
+      createdAt: input.now,
+      expect: prior.expect,
+      change: {
+        kind: "breaker_reset",
+        event_id: input.eventId,
+        by: input.actor,
+        recent_outcomes: before.recent_outcomes,
+        before: entrySummary(before),
+        after: entrySummary(after),
+      },
+      state: after,
+    },
+  };
+}

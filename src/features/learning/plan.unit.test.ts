@@ -1,7 +1,9 @@
 // planRunLearning: ledger-first writes with guards, W4 skips, desync aborts, corrupted rows reset (DTL-STRAT-001).
+
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LearningState } from "../../ports/learning-store";
-import { entryKey, planRunLearning, type RunLearningInput } from "./plan";
+import { entryKey, planBreakerReset, planRunLearning, type RunLearningInput } from "./plan";
 import { DEFAULT_CONTEXT_HASH, type SkillOutcome } from "./policy-memory";
 
 const NOW = 1_790_000_000_000;
@@ -137,6 +139,70 @@ describe("planRunLearning", () => {
       entryId: "retry_adjustment:t:vibe_fail",
       expect: { kind: "none" },
       state: { recovered_count: 1, backoff_multiplier: 1, max_attempts_override: null, ledger_seq: 1 },
+    });
+  });
+});
+
+describe("planBreakerReset", () => {
+  const ids = {
+    teamId: "t",
+    runId: "breaker_reset:pml_1",
+    eventId: "breaker_reset:pml_1",
+    ledgerId: "pml_1",
+    actor: "ann",
+    now: NOW,
+  };
+  const stopped = (success: number, failure: number, seq: number) => ({
+    row: {
+      ...storedRow,
+      success_count: success,
+      failure_count: failure,
+      ledger_seq: seq,
+      learning_stopped: 1,
+      recent_outcomes: '["failure:x","failure:x","failure:x"]',
+    },
+    head: {
+      seq,
+      after: {
+        success_count: success,
+        failure_count: failure,
+        base_weight: 1.2,
+        ledger_seq: seq,
+        learning_stopped: true,
+      },
+    },
+  });
+
+  it("clears the breaker behind the entry's ledger head and keeps every counter (W3)", () => {
+    fc.assert(
+      fc.property(fc.nat(1000), fc.nat(1000), fc.integer({ min: 1, max: 10_000 }), (success, failure, seq) => {
+        const plan = planBreakerReset(stopped(success, failure, seq), ids);
+        if (!plan.ok) throw new Error(plan.reason);
+        const { write } = plan;
+        expect(write.expect).toEqual({ kind: "seq", seq });
+        expect(write.seq).toBe(seq + 1);
+        expect(write.state).toMatchObject({
+          success_count: success,
+          failure_count: failure,
+          learning_stopped: false,
+          recent_outcomes: [],
+          ledger_seq: seq + 1,
+        });
+        expect(write.change).toMatchObject({ kind: "breaker_reset", by: "ann", after: { learning_stopped: false } });
+      }),
+    );
+  });
+
+  it("refuses an entry that learns, a desynced ledger and a corrupted row", () => {
+    expect(planBreakerReset({ row: storedRow, head }, ids)).toEqual({ ok: false, reason: "not_stopped" });
+    const s = stopped(2, 1, 3);
+    expect(planBreakerReset({ row: s.row, head: { ...s.head, seq: 2 } }, ids)).toEqual({
+      ok: false,
+      reason: "ledger_desync",
+    });
+    expect(planBreakerReset({ row: { ...s.row, success_count: -1 }, head: s.head }, ids)).toEqual({
+      ok: false,
+      reason: "corrupted",
     });
   });
 });

@@ -1,6 +1,8 @@
 // Policy memory, pure: decay on read, bounded weights, the circular-learning breaker, snapshots, ranking.
+
 import { z } from "zod";
 import type { EntryState, RetryState } from "../../ports/learning-store";
+import type { PolicyMemoryEntryView } from "../../ports/policy-memory";
 
 export type { EntryState, RetryState };
 
@@ -175,20 +177,8 @@ export function parseEntry(row: unknown): ParsedRow<EntryState> {
 
 export type RetryAdjustmentView = { backoff_multiplier: number; max_attempts_override: number | null };
 
-/** One entry as the snapshot shows it: the stored counts, with times as ISO strings and its decayed weight. */
-export type SnapshotEntry = Pick<
-  EntryState,
-  | "entry_id"
-  | "skill_name"
-  | "context_hash"
-  | "success_count"
-  | "failure_count"
-  | "avg_cost_units"
-  | "avg_steps"
-  | "base_weight"
-  | "archived"
-  | "learning_stopped"
-> & { last_used: string; created_at: string; decay_factor: number; effective_weight: number };
+/** One entry as the snapshot shows it (the port's view: runs keep it in their start snapshot). */
+export type SnapshotEntry = PolicyMemoryEntryView;
 
 export type PolicyMemorySnapshot = {
   version: typeof SNAPSHOT_VERSION;

@@ -21,7 +21,7 @@ describe("POST /v1/events", () => {
       },
     });
     expect(res.status).toBe(202);
-    expect(res.json).toEqual({ event_id: "e-1", status: "queued" });
+    expect(res.json).toEqual({ event_id: "e-1", status: "queued", hints: [] });
     expect(published).toEqual([
       expect.objectContaining({
         event_id: "api:team-ev:e-1",

@@ -2,7 +2,16 @@
 import { z } from "zod";
 
 export const EventAccepted = z
-  .object({ event_id: z.string(), status: z.literal("queued") })
+  .object({
+    event_id: z.string(),
+    status: z.literal("queued"),
+    /** task.failed / task.blocked: memories found for the reason bucket (best-effort, empty when none came in time) */
+    hints: z
+      .array(
+        z.object({ id: z.string(), namespace: z.string(), class: z.string(), text: z.string(), score: z.number() }),
+      )
+      .optional(),
+  })
   .meta({ id: "EventAccepted", example: { event_id: "evt-7f3a-0001", status: "queued" } });
 
 const RetryAdjustment = z.object({ backoff_multiplier: z.number(), max_attempts_override: z.int().nullable() });
@@ -101,3 +110,23 @@ export const RankResponse = z
       snapshot_taken_at: "2026-11-22T10:00:00.000Z",
     },
   });
+
+export const EntryParams = z.object({
+  entry_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[!-~]+$/, "printable ASCII without spaces"),
+});
+
+export const BreakerResetResponse = z
+  .object({
+    entry_id: z.string(),
+    skill_name: z.string(),
+    context_hash: z.string(),
+    learning_stopped: z.literal(false),
+    ledger_seq: z.int(),
+    reset_at: z.string(),
+    audit_id: z.string(),
+  })
+  .meta({ id: "BreakerReset" });

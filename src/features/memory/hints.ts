@@ -1,4 +1,5 @@
 // HintsProvider over memory (YARLI run/task observer hints): best-effort with a time budget; failures are logged, never thrown.
+import { within } from "../../lib/within";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
 import { teamCaller } from "./namespaces";
 import type { MemoryService } from "./service";
@@ -12,33 +13,16 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
   const budget = opts.budgetMs ?? HINTS_BUDGET_MS;
 
   async function safely(teamId: string, what: string, work: () => Promise<MemoryHint[]>): Promise<MemoryHint[]> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      return await Promise.race([
-        work(),
-        new Promise<MemoryHint[]>((resolve) => {
-          timer = setTimeout(() => {
-            console.warn(
-              JSON.stringify({
-                level: "warn",
-                msg: "memory hints timed out",
-                team_id: teamId,
-                what,
-                budget_ms: budget,
-              }),
-            );
-            resolve([]);
-          }, budget);
-        }),
-      ]);
-    } catch (e) {
-      console.error(
-        JSON.stringify({ level: "error", msg: "memory hints failed", team_id: teamId, what, error: String(e) }),
+    const r = await within(Promise.resolve().then(work), budget, [] as MemoryHint[]);
+    if (r.timedOut)
+      console.warn(
+        JSON.stringify({ level: "warn", msg: "memory hints timed out", team_id: teamId, what, budget_ms: budget }),
       );
-      return [];
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-    }
+    if (r.error !== undefined)
+      console.error(
+        JSON.stringify({ level: "error", msg: "memory hints failed", team_id: teamId, what, error: String(r.error) }),
+      );
+    return r.value;
   }
 
   /** Warden reads for the whole team (its own team namespaces only); a refused query is logged and gives no hints. */

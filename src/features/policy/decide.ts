@@ -10,7 +10,9 @@ import { FAILURE_CLASSES, type MemrlMode } from "../../../contracts/memrl-policy
 import type { BufferedEventBus } from "../../adapters/queue/buffered-event-bus";
 import type { Principal } from "../../auth/tokens";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
+import type { PolicySnapshot } from "../runs";
 import { type Decision, type DecisionInput, decide } from "./evaluator";
+import type { RunSnapshotReader } from "./run-snapshot";
 import type { TeamPolicyCache } from "./team-policy-cache";
 
 export type DecideRequest = DecisionInput & { run_id?: string; task_id?: string };
@@ -20,6 +22,8 @@ export type DecideDeps = {
   policyStore: PolicyStore;
   decisionEvents: BufferedEventBus;
   newId: (prefix: string) => string;
+  /** a decision with a run_id reads that run's start snapshot instead of live policy memory (seed 004 R1) */
+  runSnapshot?: RunSnapshotReader;
 };
 
 export type DecideResult = Decision & {
@@ -53,6 +57,14 @@ export function normalizeFailureClass(fc: string | undefined): {
   };
 }
 
+/** The run's max_attempts overrides by class, as its snapshot fixed them at start. */
+function snapshotOverrides(snapshot: PolicySnapshot): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [cls, adj] of Object.entries(snapshot.retry_adjustments))
+    if (adj.max_attempts_override !== null) out[cls] = adj.max_attempts_override;
+  return out;
+}
+
 /** `defer` keeps the log write off the response path (ctx.waitUntil); it is called once per coalesced batch. */
 export async function decidePolicy(
   deps: DecideDeps,
@@ -66,9 +78,17 @@ export async function decidePolicy(
     request = { ...request, failure_class: normalized.failure_class };
   const { compiled, ceiling } = await deps.policies.get(principal.teamId, now);
   const needsOverride = request.max_attempts === undefined && request.attempt !== undefined && !request.attempt_bucket;
-  const maxAttemptsOverrides = needsOverride
-    ? await deps.policyStore.maxAttemptsOverrides(principal.teamId)
-    : undefined;
+  const warnings = [...normalized.warnings];
+  const runId = request.run_id ?? principal.runId;
+  const fromRun = runId !== undefined && deps.runSnapshot ? await deps.runSnapshot(principal, runId, now) : null;
+  if (runId !== undefined && deps.runSnapshot && !fromRun)
+    warnings.push(`run ${runId} not found for this team: decided with live policy memory`);
+  if (fromRun?.stale) warnings.push(fromRun.stale);
+  const maxAttemptsOverrides = !needsOverride
+    ? undefined
+    : fromRun
+      ? snapshotOverrides(fromRun.snapshot)
+      : await deps.policyStore.maxAttemptsOverrides(principal.teamId);
   const decision = decide(compiled, request, { ceiling, maxAttemptsOverrides });
   const decision_id = deps.newId("dec");
   const inputs: Record<string, unknown> = { ...request };
@@ -102,6 +122,6 @@ export async function decidePolicy(
     ...decision,
     profile: { team_id: principal.teamId, version: compiled.version },
     mode_ceiling: ceiling,
-    ...(normalized.warnings.length > 0 ? { warnings: normalized.warnings } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // The policy feature's public entry: the /v1/policy routes, the decision log consumer step, the policy cache and
 // everything of domain.ts (the pure part the run reducer uses). Other features import policy only from here or,
 // for the pure part only, from domain.ts.
+import type { PolicyMemoryReader } from "../../ports/policy-memory";
 import type { RunsService } from "../runs";
 import type { DecideDeps } from "./decide";
 
@@ -11,4 +12,4 @@ export type { RouteOverrideNeeds } from "./routes/route-overrides";
 export { createTeamPolicyCache } from "./team-policy-cache";
 
 /** What the policy routes need besides the HTTP basics: the decide use-case's needs and the run objects (deploys). */
-export type PolicyNeeds = DecideDeps & { runs: RunsService };
+export type PolicyNeeds = DecideDeps & { runs: RunsService; policyMemory: PolicyMemoryReader };

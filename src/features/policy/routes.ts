@@ -9,6 +9,7 @@ import { decidePolicy } from "./decide";
 import { DEFAULT_PROFILE } from "./default-profile";
 import type { PolicyNeeds } from "./index";
 import { replayDecisions } from "./replay";
+import { runSnapshotReader } from "./run-snapshot";
 import {
   DecideBody,
   DecideResponse,
@@ -37,7 +38,8 @@ export const policyRoutes = featureApp<PolicyNeeds>()
     }),
     async (c) => {
       const { deps } = c.env;
-      const result = await decidePolicy(deps, c.get("principal"), c.req.valid("json"), deps.clock.now(), (work) =>
+      const decideDeps = { ...deps, runSnapshot: runSnapshotReader(deps) };
+      const result = await decidePolicy(decideDeps, c.get("principal"), c.req.valid("json"), deps.clock.now(), (work) =>
         c.executionCtx.waitUntil(work.catch((e) => console.error("decision log publish failed", e))),
       );
       return c.json(result, 200);

@@ -5,7 +5,9 @@ import { gateHost } from "./gate-ops";
 import {
   type CommandOf,
   type CompleteReply,
+  FAILURE_HINTS_KEPT,
   type Failure,
+  type FailureHints,
   MAX_ORDER_ATTEMPTS,
   type Order,
   type Outcome,
@@ -162,7 +164,28 @@ function failed(tx: Tx, a: Attempt): Failure | { failureClass: string | null; re
     },
   };
   const out = applyFailureStep(tx, f, step);
+  if (cmd.failure_hints.length) keepFailureHints(tx, f);
   return out ?? { failureClass, reply };
+}
+
+/** YARLI task.observer.memory_hints: the hints go to the event log and stay on the run for its status and explain-exit. */
+function keepFailureHints(tx: Tx, f: Failed) {
+  const kept: FailureHints = {
+    order_id: f.order.order_id,
+    task_id: f.order.task_id,
+    op_id: f.cmd.op_id,
+    failure_class: f.failureClass,
+    at: tx.now,
+    hints: f.cmd.failure_hints,
+  };
+  tx.patchRun({ failure_hints: [...(tx.run.failure_hints ?? []), kept].slice(-FAILURE_HINTS_KEPT) });
+  tx.emit("task.observer.memory_hints", {
+    ...taskFields(tx.run, f.order),
+    op_id: kept.op_id,
+    failure_class: kept.failure_class,
+    query: kept.failure_class ?? "unknown",
+    hints: kept.hints.map((h) => ({ id: h.id, namespace: h.namespace, score: h.score })),
+  });
 }
 
 /** The taxonomy's step, overridden to a dead letter by an exhausted run budget or the per-order attempt cap. */

@@ -4,9 +4,11 @@
 import { isQueuedRunEvent, type QueuedRunEvent } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
 import { own, putOwn } from "../../lib/own";
+import { within } from "../../lib/within";
 import type { Clock } from "../../ports/clock";
 import type { EventBus } from "../../ports/event-bus";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
+import type { PolicyMemoryReader } from "../../ports/policy-memory";
 import type { RunRecordStore } from "../../ports/run-record";
 import type { RunStorage } from "../../ports/run-storage";
 import type { GateRuleCache } from "../gates/domain";
@@ -30,7 +32,7 @@ import type {
 } from "./model";
 import type { RunOpName, RunOpRequest, RunOpResult, RunReadOp, RunRequest, RunWriteOp } from "./operations";
 import { authorize, nextDeadline, reduce, reduceOp } from "./reducer";
-import { buildSnapshot, type PolicySnapshot } from "./snapshot";
+import { buildSnapshot, type PolicySnapshot, withPolicyMemory } from "./snapshot";
 import { explainView, runView } from "./views";
 
 /** What a run's object needs: the caches and stores a command reads, the record and queue its outbox writes. */
@@ -40,6 +42,8 @@ export type RunEngineNeeds = DeployNeeds & {
   runRecord: Pick<RunRecordStore, "write" | "retryAdjustments">;
   events: EventBus;
   hints: HintsProvider;
+  /** the team's policy memory for the start-of-run snapshot (R1) */
+  policyMemory: PolicyMemoryReader;
   newId: (prefix: string) => string;
 };
 /** @deprecated name kept for the tests: RunEngineNeeds */
@@ -244,13 +248,29 @@ export class RunEngine {
     }),
   };
 
+  /** R1: the retry adjustments and the rest of the team's policy memory, read once; either failing gives defaults. */
   private async takeSnapshot(teamId: string, now: number): Promise<PolicySnapshot> {
-    try {
-      return buildSnapshot(await this.deps.runRecord.retryAdjustments(teamId), now);
-    } catch (e) {
+    const [retries, memory] = await Promise.allSettled([
+      this.deps.runRecord.retryAdjustments(teamId),
+      this.deps.policyMemory.snapshot(teamId, now),
+    ]);
+    const unreadable = (e: unknown) =>
       console.error(JSON.stringify({ level: "error", msg: "policy memory unreadable at run start", error: String(e) }));
-      return { ...buildSnapshot([], now), warnings: ["DTL-STRAT-001: policy memory unreadable; defaults apply"] };
+    let snapshot: PolicySnapshot;
+    if (retries.status === "fulfilled") snapshot = buildSnapshot(retries.value, now);
+    else {
+      unreadable(retries.reason);
+      snapshot = { ...buildSnapshot([], now), warnings: ["DTL-STRAT-001: policy memory unreadable; defaults apply"] };
     }
+    if (memory.status === "fulfilled") return withPolicyMemory(snapshot, memory.value);
+    unreadable(memory.reason);
+    return withPolicyMemory(snapshot, {
+      last_updated: null,
+      entries: [],
+      routing_weights: {},
+      reset: { code: "DTL-STRAT-001", reason: "policy memory unreadable" },
+      warnings: ["DTL-STRAT-001: policy memory entries unreadable; defaults apply"],
+    });
   }
 
   /** task.observer.memory_hints for a failed attempt: never more than FAILURE_HINTS_WAIT_MS on the completion's path. */
@@ -262,24 +282,18 @@ export class RunEngine {
   ): Promise<MemoryHint[]> {
     const order = this.state ? own(this.state.orders, req.order_id) : undefined;
     if (!order || (this.state && own(this.state.ops, req.op_id))) return [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      return await Promise.race([
-        this.deps.hints.forTaskFailure(
-          teamId,
-          { reasonBucket: req.failure_class ?? "unknown", taskKey: order.task_id, runId },
-          now,
-        ),
-        new Promise<MemoryHint[]>((resolve) => {
-          timer = setTimeout(() => resolve([]), FAILURE_HINTS_WAIT_MS);
-        }),
-      ]);
-    } catch (e) {
-      console.warn(JSON.stringify({ level: "warn", msg: "failure hints unavailable", error: String(e) }));
-      return [];
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-    }
+    const r = await within(
+      this.deps.hints.forTaskFailure(
+        teamId,
+        { reasonBucket: req.failure_class ?? "unknown", taskKey: order.task_id, runId },
+        now,
+      ),
+      FAILURE_HINTS_WAIT_MS,
+      [] as MemoryHint[],
+    );
+    if (r.error !== undefined)
+      console.warn(JSON.stringify({ level: "warn", msg: "failure hints unavailable", error: String(r.error) }));
+    return r.value;
   }
 
   private async hintsFor(teamId: string, goal: string, skills: string[], now: number) {

@@ -17,6 +17,7 @@ export type {
 export { RUN_OPS } from "./operations";
 export { runsRoutes } from "./routes";
 export { actorOf, callRun, type RunsService, runErrors } from "./run-call";
+export { type PolicySnapshot, SNAPSHOT_STALE_AFTER_MS, staleness } from "./snapshot";
 
 /** What the run routes need besides the HTTP basics: the run objects and an id source. */
 export type RunsNeeds = { runs: RunsService; newId: (prefix: string) => string };

@@ -84,6 +84,11 @@ export function create(cmd: CreateRun, now: number): ReduceResult<RunOpReply<"cr
     policy_snapshot: cmd.snapshot,
     created_by: cmd.actor.subject,
   });
+  if (cmd.hints.length)
+    tx.emit("run.observer.memory_hints", {
+      query: [cmd.goal, ...cmd.skills].join(" "),
+      hints: cmd.hints.map((h) => ({ id: h.id, namespace: h.namespace, score: h.score })),
+    });
   return tx.result({ run_id: cmd.run_id, status: tx.run.status, hints: cmd.hints, policy_snapshot: cmd.snapshot });
 }
 

@@ -20,6 +20,8 @@ export const DEFAULT_BUDGET = { input_tokens: 800, output_tokens: 200 } as const
 /** GET /v1/runs shows the last 10 steps; the object keeps a few more for explain-exit */
 export const STEPS_SHOWN = 10;
 export const STEPS_KEPT = 50;
+/** failed attempts whose memory hints a run keeps for its status and explain-exit (newest last) */
+export const FAILURE_HINTS_KEPT = 10;
 
 export type RunKind = "agent" | "control";
 export type RunStatus = "PENDING" | "RUNNING" | "COMPLETE" | "DEAD_LETTER" | "STOPPED";
@@ -62,6 +64,8 @@ export type RunMeta = {
   /** attempts completed over the whole run */
   steps_total: number;
   hints: MemoryHint[];
+  /** task.observer.memory_hints of the last FAILURE_HINTS_KEPT failed attempts that found any (absent on older runs) */
+  failure_hints?: FailureHints[];
   snapshot: PolicySnapshot;
   exit: ExitInfo | null;
   /** last event sequence number (event ids derive from it) */
@@ -70,6 +74,16 @@ export type RunMeta = {
   order_count: number;
   /** the last STEPS_KEPT steps, oldest first */
   steps: Step[];
+};
+
+/** What memory answered for one failed attempt (YARLI task.observer.memory_hints), kept for the run's views. */
+export type FailureHints = {
+  order_id: string;
+  task_id: string;
+  op_id: string;
+  failure_class: string | null;
+  at: number;
+  hints: MemoryHint[];
 };
 
 export type Lease = {

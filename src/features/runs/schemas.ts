@@ -47,8 +47,30 @@ export const PolicySnapshotSchema = z
       z.object({ backoff_multiplier: z.number(), max_attempts_override: z.int().nullable() }),
     ),
     warnings: z.array(z.string()),
+    /** the rest of the team's policy memory at start (seed 004): entries, routing weights, last update */
+    policy_memory: z
+      .object({
+        last_updated: z.string().nullable(),
+        entries: z.array(z.record(z.string(), z.unknown())),
+        routing_weights: z.record(z.string(), z.number()),
+        reset: z.object({ code: z.string(), reason: z.string() }).nullable(),
+        warnings: z.array(z.string()),
+      })
+      .optional(),
   })
   .meta({ id: "PolicySnapshot" });
+
+/** task.observer.memory_hints kept on the run: what memory answered for each recent failed attempt */
+export const FailureHintsSchema = z
+  .object({
+    order_id: z.string(),
+    task_id: z.string(),
+    op_id: z.string(),
+    failure_class: z.string().nullable(),
+    at: z.int(),
+    hints: z.array(MemoryHintSchema),
+  })
+  .meta({ id: "FailureHints" });
 
 export const CreateRunResponse = z
   .object({
@@ -78,6 +100,7 @@ export const RunView = z
     orders: z.array(z.record(z.string(), z.unknown())),
     gates: z.array(GateViewSchema),
     hints: z.array(MemoryHintSchema),
+    failure_hints: z.array(FailureHintsSchema),
     budget: z.object({
       input_tokens: z.int(),
       output_tokens: z.int(),
@@ -103,6 +126,7 @@ export const ExplainExit = z
     gates: z.array(GateViewSchema),
     dead_letters: z.array(z.record(z.string(), z.unknown())),
     hints: z.array(MemoryHintSchema),
+    failure_hints: z.array(FailureHintsSchema),
     tokens: z.object({ in: z.int(), out: z.int() }),
     steps: z.int(),
   })

@@ -8,9 +8,13 @@ export type PolicySnapshot = {
   retry_adjustments: Record<string, RetryAdjustment>;
   /** "DTL-STRAT-001: …" (the warning code for "policy memory ignored, defaults apply") per adjustment out of bounds */
   warnings: string[];
+  /** the rest of the team's policy memory at start (seed 004): entries and routing weights (absent on older runs) */
+  policy_memory?: PolicyMemoryView;
 };
 
 export type { RetryAdjustmentRow } from "../../ports/run-record";
+
+import type { PolicyMemoryView } from "../../ports/policy-memory";
 
 import type { RetryAdjustmentRow } from "../../ports/run-record";
 
@@ -55,3 +59,33 @@ export function buildSnapshot(rows: RetryAdjustmentRow[], takenAt: number): Poli
 }
 
 export const emptySnapshot = (takenAt: number): PolicySnapshot => buildSnapshot([], takenAt);
+
+/**
+ * The run's full start snapshot: the sanitized retry adjustments plus the policy memory's entries and weights. The
+ * memory's own warnings stay with it: the top-level ones are about the adjustments this run applies.
+ */
+export const withPolicyMemory = (snapshot: PolicySnapshot, memory: PolicyMemoryView): PolicySnapshot => ({
+  ...snapshot,
+  policy_memory: memory,
+});
+
+/** A run's snapshot older than this is stale (seed 004 "stale snapshot: timestamp check"): decisions still use it. */
+export const SNAPSHOT_STALE_AFTER_MS = 24 * 3_600_000;
+
+/**
+ * Why a run's snapshot no longer reflects the team's policy memory, or null: taken more than SNAPSHOT_STALE_AFTER_MS
+ * ago, or behind (policy memory changed after it was taken). R1 keeps the snapshot for the run either way.
+ */
+export function staleness(snapshot: PolicySnapshot, now: number, lastUpdated: string | null): string | null {
+  const age = now - snapshot.taken_at;
+  if (age > SNAPSHOT_STALE_AFTER_MS)
+    return `stale_snapshot: the run's policy-memory snapshot is ${Math.floor(age / 3_600_000)} h old (limit ${
+      SNAPSHOT_STALE_AFTER_MS / 3_600_000
+    } h); decided with it anyway (R1), a new run reads a fresh one`;
+  const changed = lastUpdated === null ? Number.NaN : Date.parse(lastUpdated);
+  if (changed > snapshot.taken_at)
+    return `stale_snapshot: policy memory changed at ${lastUpdated}, after the run's snapshot (${new Date(
+      snapshot.taken_at,
+    ).toISOString()}); decided with the snapshot (R1), a new run reads a fresh one`;
+  return null;
+}

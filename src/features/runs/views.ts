@@ -68,6 +68,7 @@ export function runView(state: RunState) {
       .sort((a, b) => a.received_at - b.received_at)
       .map((e) => earlyView(run.run_id, e)),
     hints: run.hints,
+    failure_hints: run.failure_hints ?? [],
     budget: {
       input_tokens: run.budget.input_tokens,
       output_tokens: run.budget.output_tokens,
@@ -99,6 +100,7 @@ export function explainView(state: RunState) {
       .map((g) => gateView(run.run_id, g)),
     dead_letters: Object.values(state.deadLetters).sort((a, b) => a.seq - b.seq),
     hints: run.hints,
+    failure_hints: run.failure_hints ?? [],
     tokens: { in: run.used.tokens_in, out: run.used.tokens_out },
     steps: run.steps_total,
   };

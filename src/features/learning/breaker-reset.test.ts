@@ -1,0 +1,115 @@
+// POST /v1/policy-memory/entries/:entry_id/reset: an admin restarts learning the circular-learning breaker stopped.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { token } from "../../../test/helpers";
+import { callApp, deliver, entryRow, rows, runCompleted, testDeps } from "../../../test/learning";
+
+const NOW = Date.UTC(2026, 10, 22, 12);
+
+const entry = (team: string, skill: string) => entryRow(team, skill).then((r) => r as Record<string, number | string>);
+const ledger = (team: string) =>
+  rows<{ run_id: string; seq: number; change: string }>(
+    "SELECT run_id, seq, change FROM policy_memory_ledger WHERE team_id = ? AND skill_name = 's' ORDER BY seq",
+    team,
+  );
+const audits = (team: string) =>
+  rows<{ actor: string; action: string; subject_type: string; subject_id: string; metadata: string }>(
+    "SELECT actor, action, subject_type, subject_id, metadata FROM audit_log WHERE team_id = ? ORDER BY created_at",
+    team,
+  );
+
+/** three identical failing outcomes in a row: the breaker stops the entry */
+async function stoppedEntry(label: string) {
+  const { deps } = testDeps(NOW);
+  const team = `${label}-${crypto.randomUUID().slice(0, 8)}`;
+  const fail = (i: number) =>
+    runCompleted(team, `run-${i}`, [{ skill: "s", outcome: "failure", failure_class: "phase_stall" }], NOW + i);
+  await deliver(deps, [fail(1), fail(2), fail(3)]);
+  const row = await entry(team, "s");
+  expect(row).toMatchObject({ failure_count: 3, learning_stopped: 1 });
+  return { deps, team, entryId: String(row.entry_id) };
+}
+
+const reset = async (deps: ReturnType<typeof testDeps>["deps"], team: string, entryId: string, scopes = true) =>
+  callApp(deps, "POST", `/v1/policy-memory/entries/${entryId}/reset`, {
+    token: await token(team, scopes ? ["policy:admin"] : ["policy:decide", "runs:read"], { sub: "admin-ann" }),
+  });
+
+describe("POST /v1/policy-memory/entries/:entry_id/reset", () => {
+  it("restarts a stopped entry through the ledger, keeps its counters, audits the admin, and learning resumes", async () => {
+    const { deps, team, entryId } = await stoppedEntry("brk");
+    const res = await reset(deps, team, entryId);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ entry_id: entryId, skill_name: "s", learning_stopped: false, ledger_seq: 4 });
+
+    expect(await entry(team, "s")).toMatchObject({
+      failure_count: 3,
+      success_count: 0,
+      learning_stopped: 0,
+      recent_outcomes: "[]",
+      ledger_seq: 4,
+    });
+    const head = (await ledger(team)).at(-1);
+    expect(head?.seq).toBe(4);
+    expect(JSON.parse(head?.change ?? "{}")).toMatchObject({
+      kind: "breaker_reset",
+      by: "admin-ann",
+      before: { learning_stopped: true, ledger_seq: 3 },
+      after: { learning_stopped: false, ledger_seq: 4, failure_count: 3 },
+    });
+    const audit = (await audits(team)).filter((a) => a.action === "policy_memory.breaker_reset");
+    expect(audit).toEqual([
+      expect.objectContaining({ actor: "admin-ann", subject_type: "policy_memory_entry", subject_id: entryId }),
+    ]);
+    expect(res.json.audit_id).toBeTruthy();
+
+    // the next run's outcome is learned again (the ledger still describes the entry: no desync)
+    await deliver(deps, [runCompleted(team, "run-5", [{ skill: "s", outcome: "success" }], NOW + 5)]);
+    expect(await entry(team, "s")).toMatchObject({ success_count: 1, failure_count: 3, ledger_seq: 5 });
+  });
+
+  it("refuses an entry that still learns with 409 and changes nothing", async () => {
+    const { deps } = testDeps(NOW);
+    const team = `brk-live-${crypto.randomUUID().slice(0, 8)}`;
+    await deliver(deps, [runCompleted(team, "run-1", [{ skill: "s", outcome: "success" }], NOW)]);
+    const before = await entry(team, "s");
+    const res = await reset(deps, team, String(before.entry_id));
+    expect(res.status).toBe(409);
+    expect(res.json.error).toMatchObject({ code: "conflict", message: expect.stringContaining("still learning") });
+    expect(await entry(team, "s")).toEqual(before);
+    expect(await ledger(team)).toHaveLength(1);
+    expect(await audits(team)).toEqual([]);
+  });
+
+  it("refuses an entry whose ledger does not describe it (409, nothing written)", async () => {
+    const { deps, team, entryId } = await stoppedEntry("brk-desync");
+    await env.DB.prepare("UPDATE policy_memory_entry SET failure_count = 99 WHERE entry_id = ?").bind(entryId).run();
+    const ledgerBefore = await ledger(team);
+    const res = await reset(deps, team, entryId);
+    expect(res.status).toBe(409);
+    expect(res.json.error.message).toContain("ledger");
+    expect(await entry(team, "s")).toMatchObject({ learning_stopped: 1, ledger_seq: 3 });
+    expect(await ledger(team)).toEqual(ledgerBefore);
+    expect(await audits(team)).toEqual([]);
+  });
+
+  it("answers 404 for an unknown entry and for another team's entry", async () => {
+    const { deps, entryId } = await stoppedEntry("brk-own");
+    const other = `brk-other-${crypto.randomUUID().slice(0, 8)}`;
+    expect((await reset(deps, other, entryId)).status).toBe(404);
+    const unknown = await reset(deps, other, "pme_nope");
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.code).toBe("not_found");
+  });
+
+  it("needs policy:admin (403) and a printable entry id (400)", async () => {
+    const { deps, team, entryId } = await stoppedEntry("brk-scope");
+    const res = await reset(deps, team, entryId, false);
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("forbidden");
+    const bad = await reset(deps, team, "a%20b");
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe("validation_failed");
+    expect(await entry(team, "s")).toMatchObject({ learning_stopped: 1 });
+  });
+});
