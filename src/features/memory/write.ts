@@ -235,18 +235,20 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
     // the exact-duplicate lookup (D1) and the nearest neighbours (index) run side by side
     const [hash, [vector]] = await Promise.all([contentHash(w.namespace, w.class, w.text), d.embedder.embed([w.text])]);
     if (!vector) throw new Error("embedder returned no vector");
+    mark("embed");
     const [same, near] = supersedes
       ? [null, []]
       : await Promise.all([
           d.store.findByContentHash(caller.teamId, hash),
           d.index.query(caller.teamId, vector, { topK: 5, filter: { scope: scopeKey(ns.value.scope) } }),
         ]);
-    mark("lookup");
+    mark("near_duplicate_check");
     if (same) {
       await reinforce(caller.teamId, same.id, now);
       return ok({ id: same.id, tier: same.tier, status: "reinforced" });
     }
     const outcome = await nearOutcome(caller.teamId, w, near);
+    mark("near_duplicate_check");
     if (outcome?.kind === "duplicate") {
       await reinforce(caller.teamId, outcome.of, now);
       return ok({ id: outcome.of, tier: "hot", status: "reinforced" });
