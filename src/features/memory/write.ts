@@ -245,7 +245,7 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
     resolve: (o: WriteOutcome) => void;
     reject: (e: unknown) => void;
   };
-  /** per team: the writes waiting for the commit after the one in flight (null when none is in flight) */
+  /** per team with a commit in flight: the writes waiting for the next one (no entry when none is in flight) */
   const waiting = new Map<string, Pending[]>();
 
   /**
@@ -336,7 +336,8 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
       }),
     );
     for (const p of batch) p.mark("near_duplicate_check");
-    // the same text twice in one batch: the first is created, the later ones reinforce it (as sequential writes would)
+    // the same text twice in one batch: the first is created and the later ones answer "reinforced" with its id, as
+    // in a bulk write (its importance is not raised for them)
     const docs: { doc: MemDoc; ns: ParsedNamespace; vector: Float32Array }[] = [];
     for (const { i, doc } of fresh.sort((a, b) => a.i - b.i)) {
       const p = batch[i] as Pending;
