@@ -2,6 +2,7 @@
 import { FAILURE_CLASSES, MEMRL_MODES } from "../contracts/memrl-policy";
 import { DEFAULT_PROFILE } from "../src/features/policy/default-profile";
 import { compileProfile, type DecisionInput, decide } from "../src/features/policy/evaluator";
+import { cedarRows } from "./cedar";
 import type { Row } from "./harness";
 
 /** Every combination of mode × class (known, unknown, missing) × attempt × max_attempts × legacy action. */
@@ -103,6 +104,7 @@ export function evaluatorRows(): Row[] {
       target: "≥ 0.50× Map.get of a precomputed key",
       pass: decideOps / ceilingOps >= 0.5,
     });
+    if (label.startsWith("uniform")) rows.push(...cedarRows([...inputs], stream, decideOps));
   }
   return rows;
 }

@@ -1,10 +1,12 @@
-// Bench harness: a local wrangler dev server on a free port, an autocannon load helper, and the table printer.
+// Bench harness: the bench Worker served by Miniflare (or `wrangler dev` for reference), autocannon load, the table.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { mintToken } from "../src/auth/mint";
 import type { Scope } from "../src/auth/tokens";
 
@@ -21,6 +23,11 @@ export type Row = {
 };
 export type BenchContext = {
   server: LocalServer;
+  /**
+   * Set when the section runs a second time against `wrangler dev` for reference: its rows get the server's label,
+   * no PASS/MISS, and a section may skip its slow set-up (e.g. the 50k memory seed).
+   */
+  reference?: boolean;
   token: (teamId: string, scopes: Scope[]) => Promise<string>;
 };
 export type BenchSection = { name: string; run: (ctx: BenchContext) => Promise<Row[]> };
@@ -39,33 +46,97 @@ async function freePort(): Promise<number> {
   });
 }
 
-export type LocalServer = { url: string; stop: () => Promise<void> };
+export type LocalServer = { url: string; label: string; stop: () => Promise<void> };
+export type ServerOptions = { vars?: Record<string, string>; sql?: string };
 
-/** Starts `wrangler dev bench/worker.ts` (the Worker plus /__bench/* hooks) on loopback with its own throw-away state directory and migrated D1. */
-export async function startLocalServer(
-  opts: { vars?: Record<string, string>; sql?: string } = {},
-): Promise<LocalServer> {
-  const port = await freePort();
+/** A throw-away state directory with every D1 migration applied (and the optional seed SQL run). */
+function migratedState(sql: string | undefined): string {
   const persist = mkdtempSync(join(tmpdir(), "warden-bench-"));
-  const migrate = spawnSync(
+  const wrangler = (args: string[], what: string) => {
+    const out = spawnSync("npx", ["--no-install", "wrangler", ...args, "--local", "--persist-to", persist], {
+      env: { ...process.env, CI: "true" },
+      encoding: "utf8",
+    });
+    if (out.status !== 0) throw new Error(`${what} failed: ${out.stderr}`);
+  };
+  wrangler(["d1", "migrations", "apply", "DB"], "migrations");
+  if (sql) wrangler(["d1", "execute", "DB", "--command", sql], "seeding");
+  return persist;
+}
+
+/** Vars every bench server gets; rate limits are off unless a section asks for them (the limits section measures what they cost). */
+function benchVars(vars: Record<string, string> | undefined): Record<string, string> {
+  return {
+    WARDEN_JWT_SECRET: BENCH_SECRET,
+    RATE_LIMIT_PER_MINUTE: "1000000000",
+    SLACK_SIGNING_SECRET: BENCH_SLACK_SECRET,
+    RATE_LIMITS: "off",
+    ...vars,
+  };
+}
+
+let bundleDir: string | undefined;
+/** bench/worker.ts bundled once per process exactly as `wrangler deploy` would (`--dry-run --outdir`). */
+function bundle(): string {
+  if (bundleDir) return bundleDir;
+  const dir = mkdtempSync(join(tmpdir(), "warden-bench-bundle-"));
+  const out = spawnSync(
     "npx",
-    ["--no-install", "wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+    ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", dir, "bench/worker.ts"],
     {
       env: { ...process.env, CI: "true" },
       encoding: "utf8",
     },
   );
-  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
-  if (opts.sql) {
-    const seed = spawnSync(
-      "npx",
-      ["--no-install", "wrangler", "d1", "execute", "DB", "--local", "--persist-to", persist, "--command", opts.sql],
-      { env: { ...process.env, CI: "true" }, encoding: "utf8" },
-    );
-    if (seed.status !== 0) throw new Error(`seeding failed: ${seed.stderr}`);
-  }
-  // Rate limits are off unless a section asks for them (the limits section measures what they cost).
-  const vars = { RATE_LIMITS: "off", ...opts.vars };
+  if (out.status !== 0) throw new Error(`bundling bench/worker.ts failed: ${out.stderr}`);
+  bundleDir = dir;
+  return dir;
+}
+
+/**
+ * The bench Worker served by Miniflare's own API: the worker options wrangler derives from wrangler.toml
+ * (`unstable_getMiniflareWorkerOptions`: bindings, D1, Durable Objects, queues, crons, compatibility), the bundle
+ * `wrangler deploy` would upload, and Miniflare's HTTP server straight into workerd. `wrangler dev` and wrangler's
+ * `unstable_startWorker`/`unstable_dev` all put their ProxyWorker (a second Miniflare instance) in front of the
+ * worker, which is the hop this server leaves out; `startLocalServer` keeps that path for the reference rows.
+ */
+export async function startMiniflareServer(opts: ServerOptions = {}): Promise<LocalServer> {
+  const persist = migratedState(opts.sql);
+  const dir = bundle();
+  const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
+  const modules = readdirSync(dir)
+    .filter((f) => f.endsWith(".js") || f.endsWith(".wasm"))
+    .map((f) => ({ type: f.endsWith(".js") ? ("ESModule" as const) : ("CompiledWasm" as const), path: join(dir, f) }));
+  // worker.js must come first: Miniflare takes the first module as the entry point
+  modules.sort((a, b) => (a.path.endsWith("/worker.js") ? -1 : b.path.endsWith("/worker.js") ? 1 : 0));
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      ...(workerOptions as object),
+      name: "warden",
+      modules,
+      modulesRoot: dir,
+      bindings: { ...(workerOptions.bindings as Record<string, string>), ...benchVars(opts.vars) },
+      host: "127.0.0.1",
+      port: await freePort(),
+      // the same layout `wrangler d1 migrations apply --persist-to` wrote
+      resourcePersistencePath: join(persist, "v3"),
+    } as Parameters<typeof convertV4MiniflareOptions>[0]),
+  );
+  const url = (await mf.ready).origin;
+  return {
+    url,
+    label: "miniflare",
+    stop: async () => {
+      await mf.dispose();
+      rmSync(persist, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `wrangler dev bench/worker.ts` (the Worker plus /__bench/* hooks) on loopback with its own throw-away state directory and migrated D1. */
+export async function startLocalServer(opts: ServerOptions = {}): Promise<LocalServer> {
+  const port = await freePort();
+  const persist = migratedState(opts.sql);
   const child: ChildProcess = spawn(
     "npx",
     [
@@ -79,13 +150,7 @@ export async function startLocalServer(
       "127.0.0.1",
       "--persist-to",
       persist,
-      "--var",
-      `WARDEN_JWT_SECRET:${BENCH_SECRET}`,
-      "--var",
-      "RATE_LIMIT_PER_MINUTE:1000000000",
-      "--var",
-      `SLACK_SIGNING_SECRET:${BENCH_SLACK_SECRET}`,
-      ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+      ...Object.entries(benchVars(opts.vars)).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
       "--log-level",
       "warn",
     ],
@@ -105,6 +170,7 @@ export async function startLocalServer(
   }
   return {
     url,
+    label: "wrangler dev",
     stop: async () => {
       try {
         process.kill(-(child.pid as number), "SIGTERM");
@@ -213,4 +279,42 @@ export function printTable(rows: Row[]): void {
   console.log(line(Object.fromEntries(cols.map((c) => [c, c]))));
   console.log(cols.map((c) => "-".repeat(width[c] as number)).join("-|-"));
   for (const t of table) console.log(line(t));
+}
+
+/**
+ * The rows of one HTTP load against the bare route measured in the same rounds: req/s (ratio to bare req/s),
+ * p50, and p99 (ratio to bare p99). Targets are optional: `minRps` as a fraction of bare req/s, `maxP99` as a
+ * multiple of bare p99.
+ */
+export function httpRows(
+  section: string,
+  metric: string,
+  got: LoadResult,
+  bare: LoadResult,
+  targets: { minRps?: number; maxP99?: number } = {},
+): Row[] {
+  const { minRps, maxP99 } = targets;
+  return [
+    {
+      section,
+      metric: `${metric} (8 connections)`,
+      value: got.rps,
+      unit: "req/s",
+      ceiling: bare.rps,
+      ratio: got.rps / bare.rps,
+      ...(minRps === undefined
+        ? {}
+        : { target: `≥ ${minRps.toFixed(2)}× bare req/s`, pass: got.rps / bare.rps >= minRps }),
+    },
+    { section, metric: `${metric} p50`, value: got.p50, unit: "ms", ceiling: bare.p50, ratio: got.p50 / bare.p50 },
+    {
+      section,
+      metric: `${metric} p99`,
+      value: got.p99,
+      unit: "ms",
+      ceiling: bare.p99,
+      ratio: got.p99 / bare.p99,
+      ...(maxP99 === undefined ? {} : { target: `≤ ${maxP99}× bare p99`, pass: got.p99 <= maxP99 * bare.p99 }),
+    },
+  ];
 }

@@ -2,6 +2,8 @@
 // Served only by bench/worker.ts, the entry that `npm run bench` starts; the production Worker has none of this.
 import type { Deps } from "../src/deps";
 import { applyTaskEvents, type TaskBatchMode } from "../src/features/learning/consume";
+import { contentHash } from "../src/features/memory/content";
+import { scanFields } from "../src/features/memory/guard/guard";
 import { TIER_RULES } from "../src/features/sweeps/memory-tiers";
 import type { WardenEvent } from "../src/ports/event-bus";
 
@@ -100,6 +102,23 @@ export async function benchHooks(request: Request, deps: Deps, db: D1Database): 
     const tiers = await deps.memoryMaintenance.decayAndTier(now, TIER_RULES);
     const expired = await deps.memoryMaintenance.expireTaskNamespaces(now, TIER_RULES);
     return json({ ...tiers, leftIndex: tiers.leftIndex.length, expired: expired.deleted });
+  }
+  if (path === "/__bench/write-stage") {
+    // The CPU stages of a memory write, run `n` times inside workerd: the caller times the request against
+    // stage "none" (workerd's clock does not advance during CPU work, so the Worker cannot time them itself).
+    const n = Number(body.n ?? 1);
+    const text = (i: number) => `${String(body.text ?? "")} ${i}`;
+    const ns = "team/bench-stages/project/writes";
+    for (let i = 0; i < n; i++) {
+      if (body.stage === "guard")
+        await scanFields([
+          { path: "namespace", value: ns },
+          { path: "text", value: text(i) },
+        ]);
+      else if (body.stage === "embed") await deps.embedder.embed([text(i)]);
+      else if (body.stage === "hash") await contentHash(ns, "episodic", text(i));
+    }
+    return json({ ok: true });
   }
   return json({ error: "unknown bench hook" }, 404);
 }

@@ -1,10 +1,21 @@
-// npm run bench [-- section…]: runs each section against one local server, prints one table, writes bench/results.json.
+// npm run bench [-- section… | --no-reference]: every section against the Worker served by Miniflare (the measured
+// rows, PASS/MISS), then the HTTP sections again through `wrangler dev` for reference; one table, bench/results.json.
 import { writeFileSync } from "node:fs";
-import { type BenchSection, benchToken, printTable, type Row, startLocalServer } from "./harness";
+import { loadavg, uptime } from "node:os";
+import {
+  type BenchSection,
+  benchToken,
+  type LocalServer,
+  printTable,
+  type Row,
+  startLocalServer,
+  startMiniflareServer,
+} from "./harness";
 import { learningSection } from "./sections/learning";
 import { learningValueSection } from "./sections/learning-value";
 import { limitsSection } from "./sections/limits";
 import { memorySection } from "./sections/memory";
+import { memoryWritesSection } from "./sections/memory-writes";
 import { policySection } from "./sections/policy";
 import { runsSection } from "./sections/runs";
 import { slackSection } from "./sections/slack";
@@ -14,25 +25,46 @@ const SECTIONS: BenchSection[] = [
   runsSection,
   learningSection,
   memorySection,
+  memoryWritesSection,
   slackSection,
   limitsSection,
   learningValueSection,
 ];
+/** Sections whose HTTP rows are repeated through `wrangler dev` (the path the issue's first figures came from). */
+const REFERENCE = new Set(["policy", "runs", "memory"]);
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const only = args.filter((a) => !a.startsWith("--"));
 const selected = only.length ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;
-const server = await startLocalServer();
 const rows: Row[] = [];
-try {
-  for (const section of selected) {
-    console.error(`bench: ${section.name}…`);
-    rows.push(...(await section.run({ server, token: benchToken })));
+
+async function runAll(server: LocalServer, sections: BenchSection[], reference: boolean) {
+  try {
+    for (const section of sections) {
+      console.error(`bench: ${section.name} (${server.label}, load ${loadavg()[0]?.toFixed(2)})…`);
+      const got = await section.run({ server, token: benchToken, reference });
+      // reference rows: labelled with their server, judged by nobody
+      rows.push(
+        ...(reference
+          ? got.map(({ pass: _, target: __, ...r }) => ({ ...r, metric: `${r.metric} [${server.label}]` }))
+          : got),
+      );
+    }
+  } finally {
+    await server.stop();
   }
-} finally {
-  await server.stop();
 }
+
+const loadBefore = loadavg()[0] as number;
+await runAll(await startMiniflareServer(), selected, false);
+const referenced = selected.filter((s) => REFERENCE.has(s.name));
+if (!args.includes("--no-reference") && referenced.length > 0) await runAll(await startLocalServer(), referenced, true);
 printTable(rows);
+const machine = { loadavg_before: loadBefore, loadavg_after: loadavg()[0], uptime_s: uptime() };
+console.log(
+  `load average before ${loadBefore.toFixed(2)}, after ${machine.loadavg_after?.toFixed(2)} (shared machine)`,
+);
 writeFileSync(
   new URL("./results.json", import.meta.url),
-  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, machine, rows }, null, 2)}\n`,
 );

@@ -2,7 +2,7 @@
 // Each configuration is its own local server (one per adapter), loaded in alternating rounds; Upstash goes through
 // the test-only REST bridge to a local redis-server, a network hop by design, and is reported as its own row.
 import { startUpstashLike } from "../../test/redis/server";
-import { type BenchSection, type LoadResult, load, type Row, startLocalServer } from "../harness";
+import { type BenchSection, type LoadResult, load, type Row, startMiniflareServer } from "../harness";
 
 const TEAM = "bench-limits";
 // limits high enough that nothing is refused: the rows measure the cost of counting, not of refusing
@@ -23,7 +23,7 @@ export const limitsSection: BenchSection = {
     ];
     const servers = [];
     try {
-      for (const [, vars] of configs) servers.push(await startLocalServer({ vars, sql: SQL }));
+      for (const [, vars] of configs) servers.push(await startMiniflareServer({ vars, sql: SQL }));
       const headers = {
         authorization: `Bearer ${await token(TEAM, ["policy:decide"])}`,
         "content-type": "application/json",

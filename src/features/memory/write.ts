@@ -58,6 +58,9 @@ function guardFields(w: Pick<WriteInput, "namespace" | "text" | "tags" | "metada
   ];
 }
 
+/** At most this many writes go out in one group commit (D1's batch and the index upsert stay small). */
+export const MAX_GROUP_COMMIT = 32;
+
 export function createMemoryWrites(d: MemoryServiceDeps) {
   const maxChars = d.summaryMaxChars ?? DEFAULT_SUMMARY_MAX_CHARS;
 
@@ -166,11 +169,6 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
     }
   }
 
-  async function reinforce(teamId: string, id: string, now: number) {
-    await d.store.reinforce(teamId, id, now);
-    await syncCards(d, teamId, [id]);
-  }
-
   /** Near neighbours (≥ 0.85) of a new text: an exact duplicate or a paraphrase reinforces, a contradiction supersedes. */
   async function nearOutcome(teamId: string, w: WriteInput, near: { id: string; score: number }[]) {
     const close = near.filter((m) => m.score >= 0.85);
@@ -232,30 +230,141 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
       supersedes = old.id;
     }
 
-    // the exact-duplicate lookup (D1) and the nearest neighbours (index) run side by side
-    const [hash, [vector]] = await Promise.all([contentHash(w.namespace, w.class, w.text), d.embedder.embed([w.text])]);
-    if (!vector) throw new Error("embedder returned no vector");
-    const [same, near] = supersedes
-      ? [null, []]
-      : await Promise.all([
-          d.store.findByContentHash(caller.teamId, hash),
-          d.index.query(caller.teamId, vector, { topK: 5, filter: { scope: scopeKey(ns.value.scope) } }),
-        ]);
-    mark("lookup");
-    if (same) {
-      await reinforce(caller.teamId, same.id, now);
-      return ok({ id: same.id, tier: same.tier, status: "reinforced" });
-    }
-    const outcome = await nearOutcome(caller.teamId, w, near);
-    if (outcome?.kind === "duplicate") {
-      await reinforce(caller.teamId, outcome.of, now);
-      return ok({ id: outcome.of, tier: "hot", status: "reinforced" });
-    }
-    if (outcome?.kind === "contradiction") supersedes = outcome.supersedes;
+    const committed = commit({ caller, w, ns: ns.value, now, supersedes, mark }, defer);
+    return ok(await committed);
+  }
 
-    const doc = newDoc(caller, w, now, hash, supersedes);
-    await persist(caller.teamId, [{ doc, ns: ns.value, vector }], mark);
-    return ok({ id: doc.id, tier: doc.tier, status: "created", ...(supersedes ? { supersedes } : {}) });
+  /** A guarded write waiting for its team's next group commit. */
+  type Pending = {
+    caller: Caller;
+    w: WriteInput;
+    ns: ParsedNamespace;
+    now: number;
+    supersedes: string | null;
+    mark: (phase: string) => void;
+    resolve: (o: WriteOutcome) => void;
+    reject: (e: unknown) => void;
+  };
+  /** per team with a commit in flight: the writes waiting for the next one (no entry when none is in flight) */
+  const waiting = new Map<string, Pending[]>();
+
+  /**
+   * Group commit: a write that arrives while its team's previous commit is in flight waits for it and then goes
+   * out with every other write that arrived meanwhile, as one embedding call, one content-hash query, one D1 batch
+   * and one index upsert (D1 and the index are single writers: a round trip each per write was the bottleneck at
+   * 8 in flight). A write alone is committed at once. The guard has already passed for every write here; each
+   * write keeps its own outcome. The request that opens a drain keeps the isolate alive for it (defer).
+   */
+  function commit(p: Omit<Pending, "resolve" | "reject">, defer: Defer): Promise<WriteOutcome> {
+    return new Promise<WriteOutcome>((resolve, reject) => {
+      const team = p.caller.teamId;
+      const queue = waiting.get(team);
+      if (queue) {
+        queue.push({ ...p, resolve, reject });
+        return;
+      }
+      const first: Pending[] = [{ ...p, resolve, reject }];
+      waiting.set(team, []);
+      defer(drain(team, first));
+    });
+  }
+
+  async function drain(team: string, first: Pending[]) {
+    let batch = first;
+    while (batch.length) {
+      try {
+        const outcomes = await commitBatch(team, batch);
+        batch.forEach((p, i) => {
+          const o = outcomes[i] as WriteOutcome | { failed: unknown };
+          if ("failed" in o) p.reject(o.failed);
+          else p.resolve(o);
+        });
+      } catch (e) {
+        for (const p of batch) p.reject(e);
+      }
+      batch = (waiting.get(team) ?? []).splice(0, MAX_GROUP_COMMIT);
+    }
+    waiting.delete(team);
+  }
+
+  /** One group commit: each write's exact-duplicate and near-duplicate outcome, then all new docs persisted together. */
+  async function commitBatch(teamId: string, batch: Pending[]): Promise<(WriteOutcome | { failed: unknown })[]> {
+    for (const p of batch) p.mark("commit_wait");
+    const [hashes, vectors] = await Promise.all([
+      Promise.all(batch.map((p) => contentHash(p.w.namespace, p.w.class, p.w.text))),
+      d.embedder.embed(batch.map((p) => p.w.text)),
+    ]);
+    for (const p of batch) p.mark("embed");
+    // the exact-duplicate lookup (D1, one query for the batch) and the nearest neighbours (index) side by side
+    const lookups = batch.flatMap((p, i) => (p.supersedes ? [] : [hashes[i] as string]));
+    const [existing, nears] = await Promise.all([
+      d.store.findByContentHashes(teamId, [...new Set(lookups)]),
+      Promise.all(
+        batch.map((p, i) =>
+          p.supersedes
+            ? []
+            : d.index.query(teamId, vectors[i] as Float32Array, { topK: 5, filter: { scope: scopeKey(p.ns.scope) } }),
+        ),
+      ),
+    ]);
+    const outcomes: (WriteOutcome | { failed: unknown })[] = new Array(batch.length);
+    const fresh: { i: number; doc: MemDoc }[] = [];
+    const reinforced: string[] = [];
+    const created = new Map<string, number>(); // content hash → index in `fresh`, for duplicates inside the batch
+    await Promise.all(
+      batch.map(async (p, i) => {
+        const hash = hashes[i] as string;
+        const vector = vectors[i];
+        if (!vector) throw new Error("embedder returned no vector");
+        const same = p.supersedes ? undefined : existing.get(hash);
+        if (same) {
+          await d.store.reinforce(teamId, same.id, p.now);
+          reinforced.push(same.id);
+          outcomes[i] = { id: same.id, tier: same.tier, status: "reinforced" };
+          return;
+        }
+        const outcome = await nearOutcome(teamId, p.w, nears[i] ?? []);
+        if (outcome?.kind === "duplicate") {
+          await d.store.reinforce(teamId, outcome.of, p.now);
+          reinforced.push(outcome.of);
+          outcomes[i] = { id: outcome.of, tier: "hot", status: "reinforced" };
+          return;
+        }
+        const supersedes = outcome?.kind === "contradiction" ? outcome.supersedes : p.supersedes;
+        outcomes[i] = { id: "", tier: "hot", status: "created", ...(supersedes ? { supersedes } : {}) };
+        fresh.push({ i, doc: newDoc(p.caller, p.w, p.now, hash, supersedes) });
+      }),
+    );
+    for (const p of batch) p.mark("near_duplicate_check");
+    // the same text twice in one batch: the first is created and the later ones answer "reinforced" with its id, as
+    // in a bulk write (its importance is not raised for them)
+    const docs: { doc: MemDoc; ns: ParsedNamespace; vector: Float32Array }[] = [];
+    for (const { i, doc } of fresh.sort((a, b) => a.i - b.i)) {
+      const p = batch[i] as Pending;
+      const twin = p.supersedes ? undefined : created.get(doc.contentHash ?? "");
+      if (twin !== undefined) {
+        outcomes[i] = { id: (docs[twin] as { doc: MemDoc }).doc.id, tier: "hot", status: "reinforced" };
+        continue;
+      }
+      if (!p.supersedes) created.set(doc.contentHash ?? "", docs.length);
+      docs.push({ doc, ns: p.ns, vector: vectors[i] as Float32Array });
+      outcomes[i] = { ...(outcomes[i] as WriteOutcome), id: doc.id };
+    }
+    if (reinforced.length) await syncCards(d, teamId, [...new Set(reinforced)]);
+    try {
+      if (docs.length)
+        await persist(teamId, docs, (phase) => {
+          for (const p of batch) p.mark(phase);
+        });
+    } catch (e) {
+      // persist removed every new row again: the writes that would have created (or reinforced) one fail, the
+      // writes that reinforced an existing memory stand
+      const lost = new Set(docs.map((x) => x.doc.id));
+      outcomes.forEach((o, i) => {
+        if ("id" in o && lost.has(o.id)) outcomes[i] = { failed: e };
+      });
+    }
+    return outcomes;
   }
 
   /** Guards every item in one pass (one secretlint run per variant kind) and sizes each: the refusal, or null. */

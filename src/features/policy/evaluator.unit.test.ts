@@ -433,6 +433,32 @@ describe("decide against a straightforward reference over the whole input space"
     );
   });
 
+  it("reads the input the same whatever its key order, extra request fields or explicitly undefined fields", () => {
+    // decide() walks the input's own keys: order, unrelated keys (the route's run_id/task_id) and `undefined`
+    // values must not change the decision
+    fc.assert(
+      fc.property(
+        arbInput,
+        fc.constantFrom(...MEMRL_MODES),
+        arbOverrides,
+        fc.boolean(),
+        fc.constantFrom("run_id", "task_id", "note"),
+        (input, ceiling, overrides, withUndefined, extraKey) => {
+          const context = { ceiling, maxAttemptsOverrides: overrides };
+          const expected = referenceFull(DEFAULT_PROFILE, input, ceiling, overrides);
+          const reversed = Object.fromEntries(Object.entries(input).reverse()) as DecisionInput;
+          const padded = { [extraKey]: "x", ...input } as DecisionInput;
+          if (withUndefined)
+            for (const k of ["memrl_mode", "failure_class", "attempt", "max_attempts", "attempt_bucket"] as const)
+              if (!(k in padded)) padded[k] = undefined;
+          for (const variant of [input, reversed, padded])
+            expect({ ...decide(compiledDefault, variant, context) }).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("keeps at most UNKNOWN_CLASS_CACHE unknown classes and still answers right past it", () => {
     const compiled = compileProfile(DEFAULT_PROFILE, 0);
     for (let i = 0; i < UNKNOWN_CLASS_CACHE + 50; i++) {
