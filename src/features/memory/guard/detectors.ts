@@ -110,8 +110,8 @@ export function hasIban(text: string): boolean {
 // ---- phone numbers ----------------------------------------------------------------------------
 
 const digitCount = (s: string) => s.replace(/\D/g, "").length;
-/** International: "+" or "00", a country code, then groups (spaces, dots, hyphens, slashes, an optional "(0)"). */
-const PHONE_INTERNATIONAL = /(?<![\w+])(\+|00)[1-9](?:[ ./-]?(?:\(\d{1,4}\)|\d)){7,17}(?![\w])/g;
+/** International: "+" or "00", a country code, then groups (spaces, dots, hyphens, slashes, an optional "(0)"); not inside an id. */
+const PHONE_INTERNATIONAL = /(?<![\w+./-])(\+|00)[1-9](?:[ ./-]?(?:\(\d{1,4}\)|\d)){7,17}(?![\w])/g;
 /** National forms after a word that announces a number. */
 const PHONE_AFTER_KEYWORD =
   /\b(?:phone|tel(?:ephone)?|mobile|cell(?:phone)?|sms|whatsapp|fax|call(?:ed)?(?: (?:me|him|her|them|us))?(?: on| at)?|text (?:me|him|her|them|us) (?:on|at)|number is|dial)\b[\s:#.=-]{0,4}(\(?\d[\d ()./-]{6,18}\d)(?![\w])/gi;
@@ -124,6 +124,8 @@ const PHONE_GROUPED = [
 
 export function hasPhone(text: string): boolean {
   for (const m of text.matchAll(PHONE_INTERNATIONAL)) {
+    // "00" instead of "+" only with grouping: an unbroken 00… run is more often an id than a number to dial
+    if (m[1] === "00" && !/[ ./-]/.test(m[0])) continue;
     const n = digitCount(m[0]) - (m[1] === "00" ? 2 : 0);
     if (n >= 8 && n <= 15) return true;
   }

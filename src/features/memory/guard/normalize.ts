@@ -183,12 +183,13 @@ const EMAIL_DEOBFUSCATION: [RegExp, string][] = [
   [new RegExp(`(?<=[\\w.+-]) at (?=[\\w-]+(?:\\.[\\w-]+)*\\.(?:${TLDS})\\b)`, "gi"), "@"],
 ];
 
-/** A chunk of a split key: a digit and a letter, mixed case after its first letter, `_ + /`, or ≥ 4 capitals/digits. */
+/** A chunk of a split key: a digit and a letter, mixed case after its first letter, `_ + /`, or ≥ 4 capitals. */
 const keyish = (c: string) =>
   (/\d/.test(c) && /[A-Za-z]/.test(c)) ||
   (/[a-z]/.test(c) && /[A-Z]/.test(c.slice(1))) ||
   /[_+/]/.test(c) ||
-  /^[A-Z0-9]{4,}$/.test(c);
+  // capitals with or without digits (AKIA…); digits alone are numbers, which the digit detectors read with separators
+  /^(?=.*[A-Z])[A-Z0-9]{4,}$/.test(c);
 /** Runs of ≥ 3 short chunks: split by spaces (a chunk may hold a hyphen, as in `glpat-`) or by hyphens. */
 const CHUNK_RUNS: [RegExp, RegExp][] = [
   [/[A-Za-z0-9_+/=-]{1,12}(?:(?: - | )[A-Za-z0-9_+/=-]{1,12}){2,}/g, / - | /],
