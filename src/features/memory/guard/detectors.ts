@@ -165,7 +165,7 @@ export function hasPrivateKeyBody(text: string): boolean {
     if (body.length < 60) continue;
     if (body.startsWith("b3BlbnNzaC1rZXktdjE")) return true;
     const b = bytesOf(body.slice(0, 24));
-    if (!b || b[0] !== 0x30) continue;
+    if (b?.[0] !== 0x30) continue;
     const len = b[1] as number;
     const header = len < 0x80 ? 2 : len === 0x81 ? 3 : len === 0x82 ? 4 : 0;
     if (header && b[header] === 0x02 && b[header + 1] === 0x01 && (b[header + 2] as number) <= 1) return true;
