@@ -29,17 +29,18 @@ export async function guardRows(): Promise<Row[]> {
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[1] as number;
   const value = median(guardOps);
   const ceiling = median(trivialOps);
-  // a memory write is one embedding call (tens of ms); the guard must stay well under it: ≥ 500 values/s per core
+  const ratio = value / ceiling;
+  // judged against the ceiling of the same run (machine load moves both): ≤ 1,000 trivial scans' worth per value
   return [
     {
       section: "guard",
-      metric: `scanFields() in-process, one field per call (${values.length} corpus values)`,
+      metric: `scanFields() in-process, one field per call (${values.length} corpus values; ${(ratio * 1000).toFixed(2)}‰ of the ceiling)`,
       value,
       unit: "values/s",
       ceiling,
-      ratio: value / ceiling,
-      target: "≥ 500 values/s (ceiling: NFKC + one regex pass)",
-      pass: value >= 500,
+      ratio,
+      target: "≥ 1‰ of NFKC + one regex pass over the same values",
+      pass: ratio >= 0.001,
     },
   ];
 }
