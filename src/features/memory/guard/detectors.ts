@@ -20,7 +20,7 @@ export function luhn(digits: string): boolean {
 }
 
 /** Card brands' issuer prefixes and lengths (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro). */
-export function cardBrand(d: string): boolean {
+function cardBrand(d: string): boolean {
   const n = d.length;
   if (/^4/.test(d)) return n === 13 || n === 16 || n === 19;
   if (/^(?:5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720))/.test(d)) return n === 16;
@@ -70,7 +70,7 @@ export function hasCardNumber(text: string): boolean {
 // ---- SSN --------------------------------------------------------------------------------------
 
 /** SSA rules: area not 000, 666 or 9xx; group not 00; serial not 0000. */
-export const validSsn = (area: string, group: string, serial: string) =>
+const validSsn = (area: string, group: string, serial: string) =>
   area !== "000" && area !== "666" && area[0] !== "9" && group !== "00" && serial !== "0000";
 
 const SSN_SEPARATED = /(?<![\w.,/-])(\d{3})([- ./])(\d{2})\2(\d{4})(?![\w]|[.,/-]\d)/g;
@@ -180,7 +180,7 @@ export const PLACEHOLDER =
   /^(?:\*+|x{3,}|•+|\.{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|redacted|masked|hidden|removed|none|null|nil|empty|unset|undefined|true|false|yes|no|required|missing|invalid|expired|rotated|revoked|omitted|n\/a)$/i;
 
 /** Shannon entropy in bits per character. */
-export function entropy(s: string): number {
+function entropy(s: string): number {
   const counts = new Map<string, number>();
   for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
   let h = 0;
@@ -195,7 +195,7 @@ export function entropy(s: string): number {
  * Whether a value announced as a secret looks like one, in the spirit of gitleaks' generic rule: not a placeholder,
  * path, URL, number, version or plain word; mixed character classes or long and random (≥ 3 bits per character).
  */
-export function secretLike(raw: string): boolean {
+function secretLike(raw: string): boolean {
   const v = raw.replace(/[.,;:!?)\]]+$/, (tail) => (/[A-Za-z0-9]/.test(raw.slice(0, -tail.length)) ? "" : tail));
   if (v.length < 6 || PLACEHOLDER.test(v)) return false;
   if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes("://")) return false;
