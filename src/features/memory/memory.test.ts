@@ -115,6 +115,12 @@ describe("POST /v1/memory", () => {
       { text: "Login failed", metadata: { db_password: "s3cr3tP4ss" } },
       "redaction_required",
     ],
+    // issue 16: a leaked Warden API key is recognised by its prefix
+    ["a leaked Warden key", { text: `Agent config had wdn_live_${"Zk3q".repeat(8)} in it` }, "redaction_required"],
+    ["a password announced in prose", { text: "The admin password is Summer2024! until Friday" }, "redaction_required"],
+    ["a key in Cyrillic look-alikes", { text: `Leaked: ѕk_lіvе_${"4eC39HqLyjWDarjtT1zdp7dc"}` }, "redaction_required"],
+    ["an IBAN in groups", { text: "Payout failed for IBAN DE89 3704 0044 0532 0130 00" }, "pii_detected"],
+    ["a spelled-out e-mail", { text: "Contact jane.doe [at] example [dot] com for access" }, "pii_detected"],
   ])("refuses %s", async (_name, extra, code) => {
     const h = memoryHarness();
     const team = freshTeam();

@@ -11,7 +11,7 @@ const fieldsOf = (s: { text: string; tags?: string[]; metadata?: Record<string, 
 
 describe("write guard corpus", () => {
   const secrets = secretCorpus();
-  const benign = benignCorpus(600);
+  const benign = benignCorpus(1000);
 
   it("refuses 100% of secret, PII and URL samples (with evasion variants) with the right code", async () => {
     expect(secrets.length).toBeGreaterThanOrEqual(200);
@@ -20,7 +20,7 @@ describe("write guard corpus", () => {
     const byKind = new Map<string, { n: number; caught: number }>();
     for (const s of secrets) {
       const v = await scanFields(fieldsOf(s));
-      const kind = s.family.split(".")[0] as string;
+      const kind = s.family.split(/[+@]/)[0] as string;
       const k = byKind.get(kind) ?? { n: 0, caught: 0 };
       k.n++;
       if (v.ok) missed.push(s);
@@ -31,16 +31,16 @@ describe("write guard corpus", () => {
       byKind.set(kind, k);
     }
     const rate = (secrets.length - missed.length) / secrets.length;
-    console.log(
-      `guard detection: ${(rate * 100).toFixed(2)}% of ${secrets.length} samples refused (${[...byKind].map(([k, v]) => `${k} ${v.caught}/${v.n}`).join(", ")})`,
-    );
+    console.log(`guard detection: ${(rate * 100).toFixed(2)}% of ${secrets.length} samples refused, by category:`);
+    console.log([...byKind].map(([k, v]) => `  ${k.padEnd(36)} ${v.caught}/${v.n}`).join("\n"));
     expect(missed.map((m) => m.family)).toEqual([]);
     expect(wrongCode).toEqual([]);
     expect(rate).toBe(1);
   });
 
-  it("lets ≥ 99% of benign incident summaries through (commit hashes, UUIDs, versions, paths, error codes)", async () => {
-    expect(benign.length).toBeGreaterThanOrEqual(500);
+  it("lets ≥ 99% of benign incident summaries through (hashes, UUIDs, ARNs, images, log lines, order numbers, dates)", async () => {
+    // the benign set is at least as large as the positive one, so the rate below means something
+    expect(benign.length).toBeGreaterThanOrEqual(secrets.length);
     const refused: string[] = [];
     for (const text of benign) {
       const v = await scanFields([{ path: "text", value: text }]);

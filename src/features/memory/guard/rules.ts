@@ -1,4 +1,13 @@
 // Hand-written detection rules of the write guard: secret families secretlint lacks (or as a second net), PII, raw URLs.
+import {
+  hasAnnouncedSecret,
+  hasCardNumber,
+  hasIban,
+  hasPhone,
+  hasPrivateKeyBody,
+  hasSsn,
+  PLACEHOLDER,
+} from "./detectors";
 
 export type Family = "secret" | "pii" | "url";
 export type Rule = { id: string; family: Family; test: (text: string) => boolean };
@@ -28,15 +37,12 @@ const reWhere = (id: string, family: Family, pattern: RegExp, accept: (m: RegExp
 
 // ---- secrets ---------------------------------------------------------------------------------
 
-/** Values that stand for a secret without being one (redacted placeholders, env references). */
-const PLACEHOLDER =
-  /^(?:\*+|x{3,}|•+|\.{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|redacted|masked|hidden|removed|none|null|nil|empty|unset|undefined|true|false|yes|no|required|missing|invalid|expired|rotated|revoked|omitted|n\/a)$/i;
-
 const SECRET_KEY =
   "(?:[A-Za-z0-9]+[_.-])*(?:password|passwd|passphrase|pwd|pass|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|bearer[_-]?token|session[_-]?token|token|credentials?|signing[_-]?key|account[_-]?key|sas[_-]?token)";
 
+// not after ":" or "/": a segment of an ARN or path (`arn:aws:secretsmanager:…:secret:prod/db-AbC123`)
 const ASSIGNMENT = new RegExp(
-  `(?<![A-Za-z0-9])${SECRET_KEY}["']?\\s*(=>|:=|=|:)(\\s*)(["']?)([^\\s"',;&)}\\]]{4,})`,
+  `(?<![A-Za-z0-9:/])${SECRET_KEY}["']?\\s*(=>|:=|=|:)(\\s*)(["']?)([^\\s"',;&)}\\]]{4,})`,
   "gi",
 );
 
@@ -60,14 +66,21 @@ export const SECRET_RULES: Rule[] = [
   re(
     "secret.aws_secret_access_key",
     "secret",
-    /aws.{0,20}?(?:secret|key).{0,20}?[=:]\s*["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi,
+    /(?:aws.{0,20}?(?:secret|key)|secret[_ -]?access[_ -]?key).{0,20}?(?:=>|[=:]|\bis\b)\s*["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi,
   ),
   re(
     "secret.github_token",
     "secret",
     /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g,
   ),
-  re("secret.gitlab_token", "secret", /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g),
+  // "glpat" without its hyphen: a key split by hyphens and joined back loses it
+  re("secret.gitlab_token", "secret", /(?<![A-Za-z0-9])glpat-?[A-Za-z0-9_-]{20,}/g),
+  // Warden's own API keys: `wdn_live_`/`wdn_test_` + ≥ 20 key characters (checksummed format), legacy `wk_<12 hex>_<43>`
+  re(
+    "secret.warden_api_key",
+    "secret",
+    /(?<![A-Za-z0-9])(?:wdn_(?:live|test)_[A-Za-z0-9_-]{20,}|wk_[0-9a-f]{12}_[A-Za-z0-9_-]{43})/g,
+  ),
   re(
     "secret.slack_token",
     "secret",
@@ -90,6 +103,15 @@ export const SECRET_RULES: Rule[] = [
     "secret",
     /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d|"private_key"\s*:\s*"-----/g,
   ),
+  // mangled armor: wrong dash count, spaces, lower case, or the dashes gone (upper case then)
+  {
+    id: "secret.private_key",
+    family: "secret",
+    test: (t) =>
+      /-{2,}\s*begin\b[ a-z0-9]{0,20}private\s+key/i.test(t) || /\bBEGIN [A-Z0-9 ]{0,20}PRIVATE KEY\b/.test(t),
+  },
+  { id: "secret.private_key_body", family: "secret", test: hasPrivateKeyBody },
+  { id: "secret.announced", family: "secret", test: hasAnnouncedSecret },
   re(
     "secret.basic_auth",
     "secret",
@@ -106,61 +128,12 @@ export const SECRET_RULES: Rule[] = [
 
 // ---- PII ------------------------------------------------------------------------------------
 
-function luhn(digits: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
-
-/** Card brands' issuer prefixes and lengths (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro). */
-function cardBrand(d: string): boolean {
-  const n = d.length;
-  if (/^4/.test(d)) return n === 13 || n === 16 || n === 19;
-  if (/^(?:5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720))/.test(d)) return n === 16;
-  if (/^3[47]/.test(d)) return n === 15;
-  if (/^(?:6011|65|64[4-9])/.test(d)) return n >= 16 && n <= 19;
-  if (/^35(?:2[89]|[3-8]\d)/.test(d)) return n >= 16 && n <= 19;
-  if (/^3(?:0[0-5]|[689])/.test(d)) return n >= 14 && n <= 19;
-  if (/^62/.test(d)) return n >= 16 && n <= 19;
-  if (/^(?:50|5[6-9]|6\d)/.test(d)) return n >= 12 && n <= 19;
-  return false;
-}
-
-const digitsOnly = (s: string) => s.replace(/\D/g, "");
-
 export const PII_RULES: Rule[] = [
   re("pii.email", "pii", /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g),
-  reWhere("pii.card_number", "pii", /(?<![\w.-])\d(?:[ -]?\d){11,18}(?![\w-]|\.\d)/g, (m) => {
-    const d = digitsOnly(m[0]);
-    return d.length >= 12 && d.length <= 19 && cardBrand(d) && luhn(d);
-  }),
-  re(
-    "pii.ssn",
-    "pii",
-    /(?<![\w.-])(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}(?![\w-]|\.\d)|\b(?:ssn|social security(?: number)?)\W{0,3}\d{9}\b/gi,
-  ),
-  reWhere(
-    "pii.phone",
-    "pii",
-    /(?<![\w.+/-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?|\d{2,4}[\s.-])\d{3,4}[\s.-]\d{3,4}(?![\w-]|[.:/]\d)|(?<![\w.+/-])\+\d{8,15}(?![\w-]|\.\d)/g,
-    (m) => {
-      const s = m[0];
-      const d = digitsOnly(s);
-      if (d.length < 10 || d.length > 15) return false;
-      if (s.startsWith("+") || s.startsWith("(")) return true;
-      // without a + or (area), only the NANP shape 3-3-4 with one consistent separator
-      return /^\d{3}([\s.-])\d{3}\1\d{4}$/.test(s);
-    },
-  ),
+  { id: "pii.card_number", family: "pii", test: hasCardNumber },
+  { id: "pii.ssn", family: "pii", test: hasSsn },
+  { id: "pii.iban", family: "pii", test: hasIban },
+  { id: "pii.phone", family: "pii", test: hasPhone },
 ];
 
 // ---- raw URLs -------------------------------------------------------------------------------
