@@ -87,7 +87,7 @@ export function createApp() {
   app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
     type: "http",
     scheme: "bearer",
-    bearerFormat: "wk_<prefix>_<secret>",
+    bearerFormat: "wdn_live_<id><secret><checksum>",
     description: "a team API key (POST /v1/keys), accepted only by POST /v1/tokens",
   });
   let document: unknown;
