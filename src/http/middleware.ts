@@ -161,7 +161,7 @@ export async function applyRateLimits(
     },
     { name: `${cls}-team`, key: `t:${cls}:${teamId}`, rule: { limit: l.perTeam, periodSeconds: l.periodS } },
   ];
-  return spend(deps.rateLimiter, buckets, now, failsOpen(req.method, cls));
+  return spend(deps.rateLimiter, buckets, now, failsOpen(req.method, cls), teamId);
 }
 
 /**
