@@ -4,7 +4,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs and scripts/token.ts
 import { readDevVars } from "../scripts/dev-vars.mjs";
-import { createApi, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
+import { parseApiKey } from "../src/auth/key-format.ts";
+import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
+import { credentialsPath, fileTokenCache, type Login, loadLogin, removeLogin, saveLogin } from "./credentials.ts";
 import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, progress, spinning } from "./io.ts";
 
 export const ALL_SCOPES: Scope[] = [
@@ -59,9 +61,32 @@ export function sessionKind(env: NodeJS.ProcessEnv = process.env): string {
 /** A need is only ever sent as a digest. */
 export const fingerprint = (need: string) => `sha256:${createHash("sha256").update(need).digest("hex")}`;
 
+/** A token from the saved login for this URL, exchanged again when less than a minute of it is left. */
+async function loginToken(url: string, login: Login): Promise<string> {
+  const session = createTokenSession({
+    baseUrl: url,
+    key: login.key,
+    scopes: login.scopes,
+    ttlS: login.ttl_s,
+    cache: fileTokenCache(url, login),
+  });
+  try {
+    const t = await session.token();
+    const warning = session.current()?.warning;
+    if (warning) process.stderr.write(`${JSON.stringify({ warning })}\n`);
+    return t;
+  } catch (e) {
+    if (e instanceof WardenError && e.status === 401)
+      throw new CliExit(EXIT.auth, `the saved API key was refused (${e.message}): run \`warden login --key …\` again`);
+    throw e;
+  }
+}
+
 async function tokenFor(g: Globals): Promise<string> {
   const given = g.token ?? process.env.WARDEN_TOKEN;
   if (given) return given;
+  const login = loadLogin(g.url);
+  if (login) return loginToken(g.url, login);
   if (existsSync(".dev.vars")) {
     const { WARDEN_JWT_SECRET } = readDevVars(".dev.vars") as { WARDEN_JWT_SECRET?: string };
     if (WARDEN_JWT_SECRET)
@@ -74,7 +99,7 @@ async function tokenFor(g: Globals): Promise<string> {
   }
   throw new CliExit(
     EXIT.auth,
-    "no token: set WARDEN_TOKEN (or --token), or run where .dev.vars holds WARDEN_JWT_SECRET",
+    "no token: run `warden login --key wdn_live_…`, set WARDEN_TOKEN (or --token), or run where .dev.vars holds WARDEN_JWT_SECRET",
   );
 }
 
@@ -92,6 +117,42 @@ export function buildProgram(): Command {
   const globals = (cmd: Command) => cmd.optsWithGlobals() as Globals;
   const api = async (cmd: Command) => createApi({ baseUrl: globals(cmd).url, token: await tokenFor(globals(cmd)) });
   const out = (cmd: Command, v: unknown) => print(v, globals(cmd).pretty === true);
+
+  // login / logout
+  program
+    .command("login")
+    .description(
+      `exchange an API key for a token (POST /v1/tokens) and save both for this URL in ${credentialsPath()} (mode 0600); later commands refresh the token before it expires`,
+    )
+    .addOption(new Option("--key <key>", "the API key (wdn_live_…)").env("WARDEN_API_KEY").makeOptionMandatory())
+    .option("--scopes <list>", "ask for fewer scopes than the key holds", list)
+    .option("--ttl <seconds>", "token lifetime, at most 900", int)
+    .action(async (o, cmd: Command) => {
+      const parsed = parseApiKey(o.key);
+      if (!parsed.ok) throw new CliExit(EXIT.usage, `${parsed.error}: check the key you pasted`);
+      if (o.ttl !== undefined && (o.ttl < 1 || o.ttl > 900))
+        throw new CliExit(EXIT.usage, "--ttl must be 1..900 seconds");
+      const { url } = globals(cmd);
+      const session = createTokenSession({ baseUrl: url, key: o.key, scopes: o.scopes, ttlS: o.ttl });
+      await session.token();
+      const got = session.current() as NonNullable<ReturnType<typeof session.current>>;
+      const login: Login = { key: o.key, ...defined({ scopes: o.scopes, ttl_s: o.ttl }), ...got };
+      saveLogin(url, login);
+      out(cmd, {
+        logged_in: true,
+        url,
+        credentials: credentialsPath(),
+        token_expires_at: got.expires_at,
+        key_expires_at: got.key_expires_at ?? null,
+        ...(got.warning ? { warning: got.warning } : {}),
+      });
+    });
+  program
+    .command("logout")
+    .description("forget the saved login for this URL")
+    .action(async (_o, cmd: Command) => {
+      out(cmd, { logged_out: removeLogin(globals(cmd).url) });
+    });
 
   // token
   const token = program.command("token").description("capability tokens");

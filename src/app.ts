@@ -11,6 +11,7 @@ import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
 import { keysRoutes } from "./features/keys";
 import { learningRoutes } from "./features/learning/routes";
+import { limitsRoutes } from "./features/limits";
 import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
 import { pagesRoutes } from "./features/pages";
@@ -77,6 +78,7 @@ export function createApp() {
   app.route("/", slackRoutes);
   app.route("/", pagesRoutes);
   app.route("/", keysRoutes);
+  app.route("/", limitsRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
@@ -87,7 +89,7 @@ export function createApp() {
   app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
     type: "http",
     scheme: "bearer",
-    bearerFormat: "wk_<prefix>_<secret>",
+    bearerFormat: "wdn_live_<id><secret><checksum>",
     description: "a team API key (POST /v1/keys), accepted only by POST /v1/tokens",
   });
   let document: unknown;

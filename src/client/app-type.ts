@@ -5,7 +5,9 @@ import type { eventsRoutes } from "../features/events/routes";
 import type { gateInboxRoutes } from "../features/gates/inbox-routes";
 import type { gatesRoutes } from "../features/gates/routes";
 import type { healthRoutes } from "../features/health/routes";
+import type { keysRoutes } from "../features/keys/routes";
 import type { learningRoutes } from "../features/learning/routes";
+import type { limitsRoutes } from "../features/limits/routes";
 import type { memoryRoutes } from "../features/memory/routes";
 import type { metricsRoutes } from "../features/metrics/routes";
 import type { viewsApi } from "../features/pages/routes/views-api";
@@ -26,4 +28,6 @@ export type Api = ClientOf<typeof healthRoutes> &
   ClientOf<typeof gateInboxRoutes> &
   ClientOf<typeof memoryRoutes> &
   ClientOf<typeof eventsRoutes> &
-  ClientOf<typeof viewsApi>;
+  ClientOf<typeof viewsApi> &
+  ClientOf<typeof keysRoutes> &
+  ClientOf<typeof limitsRoutes>;

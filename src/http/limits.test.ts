@@ -17,7 +17,11 @@ function withLimits(over: Partial<Record<RouteClass, Partial<ClassLimits[RouteCl
   for (const [k, v] of Object.entries(over)) limits[k as RouteClass] = { ...limits[k as RouteClass], ...v };
   return {
     rateLimiter: createMemoryRateLimiter(),
-    limits: { enabled: true, preauthPerMinute: preauth, team: { forTeam: async () => limits } },
+    limits: {
+      enabled: true,
+      preauthPerMinute: preauth,
+      team: { forTeam: async () => limits, invalidate: () => {}, defaults: limits },
+    },
   };
 }
 
@@ -154,7 +158,11 @@ describe("buckets by route class and subject", () => {
 
   it("spends nothing and sets no headers when limits are off (the bench's baseline)", async () => {
     const send = harness({
-      limits: { enabled: false, preauthPerMinute: 1, team: { forTeam: async () => DEFAULT_LIMITS } },
+      limits: {
+        enabled: false,
+        preauthPerMinute: 1,
+        team: { forTeam: async () => DEFAULT_LIMITS, invalidate: () => {}, defaults: DEFAULT_LIMITS },
+      },
     });
     const r = await send("POST", "/v1/policy/decide", {
       token: await token("team-off"),
@@ -201,6 +209,13 @@ describe("limiter outage", () => {
     expect(after.failed_open - before.failed_open).toBe(3);
     expect(after.failed_closed - before.failed_closed).toBe(2);
     expect(logged.filter((l) => l.includes('"msg":"rate limiter unavailable"'))).toHaveLength(5);
+    // counted per team, and answered by GET /v1/metrics for the caller's team only
+    expect(limiterOutages("team-down")).toEqual({ failed_open: 3, failed_closed: 2 });
+    const metrics = await send("GET", "/v1/metrics", { token: t });
+    expect(metrics.status).toBe(200);
+    expect(metrics.json.limiter_outages).toEqual({ failed_open: 4, failed_closed: 2 });
+    const other = await harness()("GET", "/v1/metrics", { token: await token("team-up") });
+    expect(other.json.limiter_outages).toEqual({ failed_open: 0, failed_closed: 0 });
   });
 });
 

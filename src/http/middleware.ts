@@ -59,7 +59,7 @@ export const authenticate: MiddlewareHandler<FeatureEnv<unknown>> = async (c, ne
   let failure: string | undefined;
   if (c.req.path === TOKENS_PATH) {
     const m = header ? KEY_BEARER.exec(header) : null;
-    if (!m) failure = "missing API key (Authorization: Bearer wk_…)";
+    if (!m) failure = "missing API key (Authorization: Bearer wdn_live_…)";
     else {
       const r = await deps.apiKeys.verify(m[1] as string, now);
       if (r.ok) c.set("apiKey", r.value);
@@ -161,7 +161,7 @@ export async function applyRateLimits(
     },
     { name: `${cls}-team`, key: `t:${cls}:${teamId}`, rule: { limit: l.perTeam, periodSeconds: l.periodS } },
   ];
-  return spend(deps.rateLimiter, buckets, now, failsOpen(req.method, cls));
+  return spend(deps.rateLimiter, buckets, now, failsOpen(req.method, cls), teamId);
 }
 
 /**

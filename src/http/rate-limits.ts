@@ -60,7 +60,17 @@ export function failsOpen(method: string, cls: RouteClass): boolean {
   return READ_METHODS.has(method.toUpperCase()) || cls === "decide" || cls === "memory_read" || cls === "approvals";
 }
 
-export type TeamLimits = { forTeam(teamId: string, now: number): Promise<ClassLimits> };
+export type TeamLimits = {
+  forTeam(teamId: string, now: number): Promise<ClassLimits>;
+  /** Drops the team's cached limits in this isolate (PUT /v1/limits); other isolates pick them up within the TTL. */
+  invalidate(teamId: string): void;
+  /** The limits a team without `team_limit` rows gets. */
+  defaults: ClassLimits;
+};
+
+/** The largest per-team or per-subject count and the longest window PUT /v1/limits accepts. */
+export const MAX_LIMIT = 1_000_000;
+export const MAX_PERIOD_S = 3600;
 
 /** D1 overrides on top of the defaults, cached per isolate for `ttlMs`; a store failure serves the defaults. */
 export function createTeamLimits(
@@ -71,6 +81,10 @@ export function createTeamLimits(
 ): TeamLimits {
   const cache = new Map<string, { limits: ClassLimits; until: number }>();
   return {
+    defaults,
+    invalidate(teamId) {
+      cache.delete(teamId);
+    },
     async forTeam(teamId, now) {
       const hit = cache.get(teamId);
       if (hit && hit.until > now) return hit.limits;
@@ -102,9 +116,30 @@ export function createTeamLimits(
   };
 }
 
-/** Outages seen by this isolate (logged one line each; `GET /v1/metrics` can read them through limiterOutages()). */
-const outages = { failed_open: 0, failed_closed: 0 };
-export const limiterOutages = () => ({ ...outages });
+export type OutageCounts = { failed_open: number; failed_closed: number };
+
+/**
+ * Limiter outages seen by this isolate since it started, in all and per team (logged one line each; GET /v1/metrics
+ * answers the caller's team's). In memory on purpose: an outage must not cost a D1 write per refused request.
+ */
+const outages: OutageCounts = { failed_open: 0, failed_closed: 0 };
+const outagesByTeam = new Map<string, OutageCounts>();
+const MAX_OUTAGE_TEAMS = 10_000;
+export const limiterOutages = (teamId?: string): OutageCounts => {
+  if (teamId === undefined) return { ...outages };
+  return { ...(outagesByTeam.get(teamId) ?? { failed_open: 0, failed_closed: 0 }) };
+};
+function countOutage(teamId: string | undefined, outcome: keyof OutageCounts) {
+  outages[outcome]++;
+  if (teamId === undefined) return;
+  let t = outagesByTeam.get(teamId);
+  if (!t) {
+    if (outagesByTeam.size >= MAX_OUTAGE_TEAMS) outagesByTeam.clear();
+    t = { failed_open: 0, failed_closed: 0 };
+    outagesByTeam.set(teamId, t);
+  }
+  t[outcome]++;
+}
 
 export type Bucket = { name: string; key: string; rule: LimitRule };
 
@@ -119,13 +154,15 @@ function stateHeader(b: Bucket, r: RateLimitResult, now: number) {
 
 /**
  * Spends the buckets in order (most specific first, so a refused subject spends nothing of its team's) and answers
- * the headers to set, or throws 429 `rate_limited`. A limiter outage fails open or closed as `openOnOutage` says.
+ * the headers to set, or throws 429 `rate_limited`. A limiter outage fails open or closed as `openOnOutage` says, and
+ * is counted for `teamId` (none before authentication).
  */
 export async function spend(
   limiter: RateLimiter,
   buckets: Bucket[],
   now: number,
   openOnOutage: boolean,
+  teamId?: string,
 ): Promise<Record<string, string>> {
   const policy = policyHeader(buckets);
   let tightest: { b: Bucket; r: RateLimitResult } | undefined;
@@ -135,13 +172,14 @@ export async function spend(
       r = await limiter.limit(b.key, b.rule, now);
     } catch (e) {
       if (!(e instanceof RateLimiterUnavailable)) throw e;
-      outages[openOnOutage ? "failed_open" : "failed_closed"]++;
+      countOutage(teamId, openOnOutage ? "failed_open" : "failed_closed");
       console.warn(
         JSON.stringify({
           level: "warn",
           msg: "rate limiter unavailable",
           outcome: openOnOutage ? "failed_open" : "failed_closed",
           bucket: b.name,
+          team_id: teamId,
           error: e.message,
         }),
       );

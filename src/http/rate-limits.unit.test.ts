@@ -53,6 +53,7 @@ describe("createTeamLimits", () => {
         return rows;
       },
       put: async () => {},
+      putAll: async () => {},
     };
     const limits = createTeamLimits(store, DEFAULT_LIMITS, 60_000);
     const a = await limits.forTeam("t", 0);
@@ -63,6 +64,12 @@ describe("createTeamLimits", () => {
     expect(reads).toBe(1);
     expect((await limits.forTeam("t", 60_000)).decide).toEqual(DEFAULT_LIMITS.decide);
     expect(reads).toBe(2);
+    // invalidate: the next read goes to the store at once, within the TTL
+    rows = [{ routeClass: "decide", perTeam: 7, perSubject: 7, periodS: 60 }];
+    limits.invalidate("t");
+    expect((await limits.forTeam("t", 60_001)).decide.perTeam).toBe(7);
+    expect(reads).toBe(3);
+    expect(limits.defaults).toBe(DEFAULT_LIMITS);
   });
 
   it("ignores unknown classes and serves the defaults when the store fails", async () => {
@@ -71,6 +78,7 @@ describe("createTeamLimits", () => {
         throw new Error("D1 down");
       },
       put: async () => {},
+      putAll: async () => {},
     });
     const warn = console.warn;
     console.warn = () => {};
@@ -82,6 +90,7 @@ describe("createTeamLimits", () => {
     const odd = createTeamLimits({
       forTeam: async () => [{ routeClass: "__proto__", perTeam: 1, perSubject: 1, periodS: 1 }],
       put: async () => {},
+      putAll: async () => {},
     });
     expect(await odd.forTeam("t", 0)).toEqual(DEFAULT_LIMITS);
   });

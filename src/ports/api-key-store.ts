@@ -10,6 +10,10 @@ export type ApiKeyRow = {
   createdBy: string;
   createdAt: number;
   revokedAt: number | null;
+  /** null: never expires */
+  expiresAt: number | null;
+  /** the last token exchange, recorded at most once a minute per key per isolate */
+  lastUsedAt: number | null;
 };
 
 export interface ApiKeyStore {
@@ -18,6 +22,8 @@ export interface ApiKeyStore {
   byId(id: string): Promise<ApiKeyRow | null>;
   /** newest first */
   list(teamId: string): Promise<ApiKeyRow[]>;
+  /** Records a use (sets last_used_at). */
+  touch(id: string, now: number): Promise<void>;
   /** Sets revoked_at once; answers the row as it now is, or null when the team has no such key. */
   revoke(teamId: string, id: string, now: number): Promise<ApiKeyRow | null>;
 }

@@ -19,6 +19,9 @@ export function createD1ApiKeyStore(db: DrizzleD1Database): ApiKeyStore {
     async list(teamId) {
       return db.select().from(apiKeys).where(eq(apiKeys.teamId, teamId)).orderBy(desc(apiKeys.createdAt)).limit(1000);
     },
+    async touch(id, now) {
+      await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, id));
+    },
     async revoke(teamId, id, now) {
       await db
         .update(apiKeys)

@@ -603,6 +603,8 @@ export const apiKeys = sqliteTable(
     createdBy: text("created_by").notNull(),
     createdAt: createdAt(),
     revokedAt: integer("revoked_at"),
+    expiresAt: integer("expires_at"),
+    lastUsedAt: integer("last_used_at"),
   },
   (t) => [uniqueIndex("api_key_prefix").on(t.prefix), index("api_key_team").on(t.teamId, t.createdAt)],
 );

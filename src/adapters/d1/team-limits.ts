@@ -1,10 +1,19 @@
-// TeamLimitStore over D1 (team_limit rows, one per team and route class).
+// TeamLimitStore over D1 (team_limit rows, one per team and route class; admin changes batched with their audit row).
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { TeamLimitStore } from "../../ports/team-limits";
+import type { TeamLimitRow, TeamLimitStore } from "../../ports/team-limits";
+import { auditInsert } from "./audit-log";
+import { batchAll } from "./batch";
 import { teamLimits } from "./schema";
 
 export function createD1TeamLimitStore(db: DrizzleD1Database): TeamLimitStore {
+  const upsert = (teamId: string, row: TeamLimitRow, now: number) => {
+    const values = { teamId, ...row, updatedAt: now };
+    return db
+      .insert(teamLimits)
+      .values(values)
+      .onConflictDoUpdate({ target: [teamLimits.teamId, teamLimits.routeClass], set: values });
+  };
   return {
     async forTeam(teamId) {
       const rows = await db.select().from(teamLimits).where(eq(teamLimits.teamId, teamId));
@@ -16,11 +25,10 @@ export function createD1TeamLimitStore(db: DrizzleD1Database): TeamLimitStore {
       }));
     },
     async put(teamId, row, now) {
-      const values = { teamId, ...row, updatedAt: now };
-      await db
-        .insert(teamLimits)
-        .values(values)
-        .onConflictDoUpdate({ target: [teamLimits.teamId, teamLimits.routeClass], set: values });
+      await upsert(teamId, row, now);
+    },
+    async putAll(teamId, rows, now, audit) {
+      await batchAll(db, [...rows.map((r) => upsert(teamId, r, now)), auditInsert(db, audit)]);
     },
   };
 }

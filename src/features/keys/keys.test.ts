@@ -4,6 +4,8 @@ import { env } from "cloudflare:test";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
+import { hashApiKey } from "../../auth/api-keys";
+import { checksumOf, KEY_PATTERN } from "../../auth/key-format";
 
 const decide = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 
@@ -24,13 +26,14 @@ describe("POST /v1/keys", () => {
       run_id: null,
       revoked_at: null,
     });
-    expect(r.json.key).toMatch(/^wk_[0-9a-f]{12}_[\w-]{43}$/);
-    expect(r.json.key.startsWith(`wk_${r.json.prefix}_`)).toBe(true);
+    expect(r.json.key).toMatch(KEY_PATTERN);
+    expect(r.json.key.startsWith(`wdn_live_${r.json.prefix}`)).toBe(true);
+    expect(r.json).toMatchObject({ expires_at: null, expires_soon: false, last_used_at: null });
     const row = await env.DB.prepare("SELECT * FROM api_key WHERE id = ?")
       .bind(r.json.id)
       .first<Record<string, string>>();
     expect(row?.secret_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(row)).not.toContain(r.json.key.split("_")[2]);
+    expect(JSON.stringify(row)).not.toContain(r.json.key.slice(21, -6));
     const list = await call("GET", "/v1/keys", { token: await token("team-k1") });
     expect(list.status).toBe(200);
     expect(list.json.keys.map((k: { id: string }) => k.id)).toContain(r.json.id);
@@ -145,8 +148,18 @@ describe("POST /v1/tokens", () => {
 
   it("answers 401 to a missing, malformed, unknown or forged key — before reading the body", async () => {
     const k = await createKey("team-t3");
-    const forged = `${k.json.key.slice(0, -3)}${k.json.key.endsWith("AAA") ? "BBB" : "AAA"}`;
-    for (const bearer of [undefined, "nope", `wk_000000000000_${"a".repeat(43)}`, forged, await token("team-t3")]) {
+    // same lookup id, another secret, a valid checksum: it reaches the hash comparison and fails there
+    const body = `${k.json.key.slice(0, 21)}${"a".repeat(43)}`;
+    const forged = `${body}${checksumOf(body)}`;
+    const typo = `${k.json.key.slice(0, -1)}${k.json.key.endsWith("0") ? "1" : "0"}`;
+    for (const bearer of [
+      undefined,
+      "nope",
+      `wk_000000000000_${"a".repeat(43)}`,
+      forged,
+      typo,
+      await token("team-t3"),
+    ]) {
       const r = await call("POST", "/v1/tokens", { token: bearer, body: "{bad json" });
       expect(r.status, String(bearer)).toBe(401);
       expect(r.json.error.code).toBe("unauthorized");
@@ -166,3 +179,79 @@ describe("POST /v1/tokens", () => {
     expect(stale.json.error.message).toContain("revoked");
   });
 });
+
+describe("key expiry, last use and legacy keys", () => {
+  const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
+
+  it("refuses an expires_at in the past, beyond 365 days, or not a date (400, nothing stored)", async () => {
+    const t = await token("team-e0");
+    for (const expires_at of [inDays(-1), inDays(366), "tomorrow", "2027-13-01T00:00:00Z", 123]) {
+      const r = await call("POST", "/v1/keys", { token: t, body: { subject: "a", scopes: ["runs:read"], expires_at } });
+      expect(r.status, String(expires_at)).toBe(400);
+      expect(r.json.error.code).toBe("validation_failed");
+    }
+    expect((await call("GET", "/v1/keys", { token: t })).json.keys).toEqual([]);
+  });
+
+  it("warns ahead of expiry: expires_soon in the list, a warning and Warning header on token exchange", async () => {
+    const t = await token("team-e1");
+    const soon = await createKeyAt("team-e1", inDays(3));
+    const later = await createKeyAt("team-e1", inDays(30));
+    const list = await call("GET", "/v1/keys", { token: t });
+    const byId = Object.fromEntries(list.json.keys.map((k: { id: string }) => [k.id, k]));
+    expect(byId[soon.json.id]).toMatchObject({ expires_at: soon.json.expires_at, expires_soon: true });
+    expect(byId[later.json.id]).toMatchObject({ expires_soon: false });
+    const warned = await call("POST", "/v1/tokens", { token: soon.json.key, body: {} });
+    expect(warned.status).toBe(200);
+    expect(warned.json.key_expires_at).toBe(soon.json.expires_at);
+    expect(warned.json.warning).toContain(soon.json.expires_at);
+    expect(warned.headers.get("warning")).toMatch(/^299 warden ".*expires at/);
+    const quiet = await call("POST", "/v1/tokens", { token: later.json.key, body: {} });
+    expect(quiet.json.warning).toBeUndefined();
+    expect(quiet.headers.get("warning")).toBeNull();
+  });
+
+  it("refuses an expired key with a clear 401; a token never outlives its key", async () => {
+    const k = await createKeyAt("team-e2", inDays(1));
+    // within 900 s of its expiry (moved there in D1), the token is cut at the key's expiry
+    const near = Date.now() + 120_000;
+    await env.DB.prepare("UPDATE api_key SET expires_at = ? WHERE id = ?").bind(near, k.json.id).run();
+    const cut = await call("POST", "/v1/tokens", { token: k.json.key, body: {} });
+    expect(cut.status).toBe(200);
+    const claims = decodeJwt(cut.json.token);
+    expect(claims.exp as number).toBeLessThanOrEqual(Math.floor(near / 1000));
+    expect((claims.exp as number) - (claims.iat as number)).toBeLessThan(900);
+    await env.DB.prepare("UPDATE api_key SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, k.json.id)
+      .run();
+    const r = await call("POST", "/v1/tokens", { token: k.json.key, body: {} });
+    expect(r.status).toBe(401);
+    expect(r.json.error.message).toMatch(/^API key expired at \d{4}-/);
+  });
+
+  it("records when a key was last used", async () => {
+    const k = await createKey("team-e3");
+    const before = Date.now();
+    expect((await call("POST", "/v1/tokens", { token: k.json.key, body: {} })).status).toBe(200);
+    const list = await call("GET", "/v1/keys", { token: await token("team-e3") });
+    const used = Date.parse(list.json.keys[0].last_used_at);
+    expect(used).toBeGreaterThanOrEqual(before);
+    expect(used).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("keeps exchanging a legacy wk_ key minted before the wdn_ format", async () => {
+    const legacy = `wk_0a1b2c3d4e5f_${"L".repeat(43)}`;
+    await env.DB.prepare(
+      "INSERT INTO api_key (id, team_id, prefix, secret_hash, subject, scopes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+      .bind("key_legacy", "team-e4", "0a1b2c3d4e5f", await hashApiKey(legacy), "agent:old", '["runs:read"]', "admin", 1)
+      .run();
+    const r = await call("POST", "/v1/tokens", { token: legacy, body: {} });
+    expect(r.status).toBe(200);
+    expect(decodeJwt(r.json.token)).toMatchObject({ team_id: "team-e4", key_id: "key_legacy", sub: "agent:old" });
+  });
+});
+
+function createKeyAt(team: string, expires_at: string) {
+  return createKey(team, { subject: "agent:exp", scopes: ["runs:read"], expires_at });
+}

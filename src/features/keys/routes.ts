@@ -1,7 +1,13 @@
 // POST/GET/DELETE /v1/keys (policy:admin) and POST /v1/tokens (bearer: an API key → a capability token ≤ 900 s).
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { generateApiKey, hashApiKey } from "../../auth/api-keys";
+import {
+  EXPIRY_WARNING_MS,
+  generateApiKey,
+  hashApiKey,
+  MAX_KEY_LIFETIME_MS,
+  REVOCATION_RECHECK_MS,
+} from "../../auth/api-keys";
 import { mintToken } from "../../auth/mint";
 import { MAX_TOKEN_LIFETIME_S, SCOPES, type Scope } from "../../auth/tokens";
 import { AppFailure } from "../../errors";
@@ -24,8 +30,19 @@ const CreateKeyBody = z
       .regex(/^[\w.:@-]{1,128}$/, "letters, digits and . _ : @ - (the identity tokens from this key carry as sub)"),
     scopes: ScopeList,
     run_id: Id.optional(),
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe("when the key stops working (ISO 8601, in the future, at most 365 days ahead); absent: never"),
   })
-  .meta({ id: "CreateApiKey", example: { subject: "agent:builder-7", scopes: ["policy:decide", "runs:write"] } });
+  .meta({
+    id: "CreateApiKey",
+    example: {
+      subject: "agent:builder-7",
+      scopes: ["policy:decide", "runs:write"],
+      expires_at: "2027-01-31T00:00:00Z",
+    },
+  });
 
 const KeyView = z
   .object({
@@ -37,6 +54,12 @@ const KeyView = z
     created_by: z.string(),
     created_at: z.string(),
     revoked_at: z.string().nullable(),
+    expires_at: z.string().nullable(),
+    expires_soon: z.boolean().describe("not expired and expires within 7 days: rotate it"),
+    last_used_at: z
+      .string()
+      .nullable()
+      .describe("the last token exchange, recorded at most once a minute per key per isolate"),
   })
   .meta({ id: "ApiKey" });
 
@@ -51,10 +74,19 @@ const TokenBody = z
   })
   .meta({ id: "TokenRequest", example: { scopes: ["policy:decide"], ttl_s: 600 } });
 
-const TokenAnswer = z.object({ token: z.string(), expires_at: z.string() }).meta({ id: "CapabilityToken" });
+const TokenAnswer = z
+  .object({
+    token: z.string(),
+    expires_at: z.string(),
+    key_expires_at: z.string().nullable().describe("when the API key itself expires (null: never)"),
+    warning: z.string().optional().describe("set when the API key expires within 7 days (also a `Warning` header)"),
+  })
+  .meta({ id: "CapabilityToken" });
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const view = (r: ApiKeyRow) => ({
+const expiresSoon = (expiresAt: number | null, now: number) =>
+  expiresAt !== null && expiresAt > now && expiresAt - now <= EXPIRY_WARNING_MS;
+const view = (r: ApiKeyRow, now: number) => ({
   id: r.id,
   prefix: r.prefix,
   subject: r.subject,
@@ -63,6 +95,9 @@ const view = (r: ApiKeyRow) => ({
   created_by: r.createdBy,
   created_at: new Date(r.createdAt).toISOString(),
   revoked_at: iso(r.revokedAt),
+  expires_at: iso(r.expiresAt),
+  expires_soon: expiresSoon(r.expiresAt, now),
+  last_used_at: iso(r.lastUsedAt),
 });
 
 export const keysRoutes = featureApp<KeysNeeds>()
@@ -92,6 +127,11 @@ export const keysRoutes = featureApp<KeysNeeds>()
         throw new AppFailure({ code: "forbidden", message: "a run-bound token can only create keys bound to its run" });
       }
       const now = deps.clock.now();
+      const expiresAt = body.expires_at === undefined ? null : Date.parse(body.expires_at);
+      if (expiresAt !== null && (expiresAt <= now || expiresAt - now > MAX_KEY_LIFETIME_MS)) {
+        const message = `expires_at must be in the future and at most ${MAX_KEY_LIFETIME_MS / 86_400_000} days ahead`;
+        throw new AppFailure({ code: "validation_failed", message, issues: [{ path: "expires_at", message }] });
+      }
       const { prefix, key } = generateApiKey();
       const row: ApiKeyRow = {
         id: deps.newId("key"),
@@ -104,6 +144,8 @@ export const keysRoutes = featureApp<KeysNeeds>()
         createdBy: p.subject,
         createdAt: now,
         revokedAt: null,
+        expiresAt,
+        lastUsedAt: null,
       };
       await deps.apiKeyStore.insert(row);
       await deps.auditLog.append([
@@ -114,11 +156,17 @@ export const keysRoutes = featureApp<KeysNeeds>()
           action: "api_key.created",
           subjectType: "api_key",
           subjectId: row.id,
-          metadata: { prefix, subject: row.subject, scopes: row.scopes, run_id: row.runId },
+          metadata: {
+            prefix,
+            subject: row.subject,
+            scopes: row.scopes,
+            run_id: row.runId,
+            expires_at: iso(row.expiresAt),
+          },
           createdAt: now,
         },
       ]);
-      return c.json({ ...view(row), key }, 201);
+      return c.json({ ...view(row, now), key }, 201);
     },
   )
   .openapi(
@@ -132,8 +180,10 @@ export const keysRoutes = featureApp<KeysNeeds>()
       responses: { 200: jsonResponse(z.object({ keys: z.array(KeyView) }), "the team's keys"), ...commonErrors },
     }),
     async (c) => {
-      const rows = await c.env.deps.apiKeyStore.list(c.get("principal").teamId);
-      return c.json({ keys: rows.map(view) }, 200);
+      const { deps } = c.env;
+      const rows = await deps.apiKeyStore.list(c.get("principal").teamId);
+      const now = deps.clock.now();
+      return c.json({ keys: rows.map((r) => view(r, now)) }, 200);
     },
   )
   .openapi(
@@ -141,7 +191,7 @@ export const keysRoutes = featureApp<KeysNeeds>()
       method: "delete",
       path: "/v1/keys/{id}",
       tags: ["keys"],
-      summary: "Revokes a key: no new tokens from it; its tokens stop within 30 s (at once on this isolate)",
+      summary: `Revokes a key: no new tokens from it; its tokens stop within ${REVOCATION_RECHECK_MS / 1000} s (at once on this isolate)`,
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
       request: { params: z.object({ id: Id }) },
@@ -166,7 +216,7 @@ export const keysRoutes = featureApp<KeysNeeds>()
           createdAt: row.revokedAt ?? now,
         },
       ]);
-      return c.json(view(row), 200);
+      return c.json(view(row, now), 200);
     },
   )
   .openapi(
@@ -174,7 +224,8 @@ export const keysRoutes = featureApp<KeysNeeds>()
       method: "post",
       path: "/v1/tokens",
       tags: ["keys"],
-      summary: "Exchanges an API key (Authorization: Bearer wk_…) for a capability token: ≤ 900 s, scopes ⊆ the key's",
+      summary:
+        "Exchanges an API key (Authorization: Bearer wdn_live_…) for a capability token: ≤ 900 s and never past the key's expiry, scopes ⊆ the key's",
       security: [{ apiKey: [] as string[] }],
       request: { body: { ...jsonBody(TokenBody), required: false } },
       responses: { 200: jsonResponse(TokenAnswer, "a capability token"), ...commonErrors },
@@ -191,8 +242,11 @@ export const keysRoutes = featureApp<KeysNeeds>()
       if (beyond.length > 0) {
         throw new AppFailure({ code: "forbidden", message: `the API key does not hold: ${beyond.join(", ")}` });
       }
-      const ttl = body.ttl_s ?? MAX_TOKEN_LIFETIME_S;
       const nowSeconds = Math.floor(now / 1000);
+      // a token never outlives its key
+      const keyLeftS =
+        key.expiresAt === null ? Number.POSITIVE_INFINITY : Math.floor(key.expiresAt / 1000) - nowSeconds;
+      const ttl = Math.max(1, Math.min(body.ttl_s ?? MAX_TOKEN_LIFETIME_S, keyLeftS));
       const token = await mintToken({
         secret: deps.signingKey.secret,
         kid: deps.signingKey.kid,
@@ -205,6 +259,19 @@ export const keysRoutes = featureApp<KeysNeeds>()
         nowSeconds,
       });
       for (const [k, v] of Object.entries(headers)) c.header(k, v);
-      return c.json({ token, expires_at: new Date((nowSeconds + ttl) * 1000).toISOString() }, 200);
+      const keyExpiresAt = iso(key.expiresAt);
+      const warning = expiresSoon(key.expiresAt, now)
+        ? `API key ${key.id} expires at ${keyExpiresAt}: create a new key and revoke this one`
+        : undefined;
+      if (warning) c.header("Warning", `299 warden "${warning}"`);
+      return c.json(
+        {
+          token,
+          expires_at: new Date((nowSeconds + ttl) * 1000).toISOString(),
+          key_expires_at: keyExpiresAt,
+          ...(warning ? { warning } : {}),
+        },
+        200,
+      );
     },
   );

@@ -3,6 +3,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonResponse } from "../../http/openapi";
+import { limiterOutages } from "../../http/rate-limits";
 import { parseWindow } from "../sweeps";
 import { teamMetrics } from "./metrics";
 import type { MetricsNeeds } from "./needs";
@@ -67,6 +68,11 @@ export const MetricsResponse = z
       }),
     ),
     learning_aborted_runs: z.int(),
+    limiter_outages: z
+      .object({ failed_open: z.int(), failed_closed: z.int() })
+      .describe(
+        "requests of this team the rate limiter could not count, as seen by the answering isolate since it started: reads, decide and approvals let through (failed_open), writes refused (failed_closed)",
+      ),
   })
   .meta({ id: "TeamMetrics" });
 
@@ -85,6 +91,8 @@ export const metricsRoutes = featureApp<MetricsNeeds>().openapi(
     const { deps } = c.env;
     const window = c.req.valid("query").window ?? "24h";
     const windowMs = parseWindow(window) as number;
-    return c.json(await teamMetrics(deps, c.get("principal").teamId, window, windowMs, deps.clock.now()), 200);
+    const teamId = c.get("principal").teamId;
+    const metrics = await teamMetrics(deps, teamId, window, windowMs, deps.clock.now());
+    return c.json({ ...metrics, limiter_outages: limiterOutages(teamId) }, 200);
   },
 );

@@ -1,0 +1,122 @@
+// GET/PUT /v1/limits over the worker: defaults and overrides, the write applied at once in this isolate (cache
+// invalidated), audited, admin-only, and bad input (unknown class, negative, huge, per_subject > per_team) refused.
+import { createExecutionContext, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, token } from "../../../test/helpers";
+import { createMemoryRateLimiter } from "../../adapters/ratelimit/memory";
+import { createApp } from "../../app";
+import { makeDeps } from "../../deps";
+import { DEFAULT_LIMITS, MAX_LIMIT, ROUTE_CLASSES } from "../../http/rate-limits";
+
+describe("GET /v1/limits", () => {
+  it("answers every route class with the defaults for a team without overrides", async () => {
+    const r = await call("GET", "/v1/limits", { token: await token("team-l0") });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.json.limits).sort()).toEqual([...ROUTE_CLASSES].sort());
+    expect(r.json.limits.decide).toEqual({
+      per_team: DEFAULT_LIMITS.decide.perTeam,
+      per_subject: DEFAULT_LIMITS.decide.perSubject,
+      period_s: 60,
+      source: "default",
+    });
+  });
+
+  it("is for policy:admin only", async () => {
+    expect((await call("GET", "/v1/limits", { token: await token("team-l0", ["runs:read"]) })).status).toBe(403);
+    expect((await call("PUT", "/v1/limits", { token: await token("team-l0", ["runs:read"]), body: {} })).status).toBe(
+      403,
+    );
+  });
+});
+
+describe("PUT /v1/limits", () => {
+  it("stores overrides for the named classes only, audited; another team is untouched", async () => {
+    const t = await token("team-l1");
+    const r = await call("PUT", "/v1/limits", {
+      token: t,
+      body: {
+        limits: {
+          decide: { per_team: 9000, per_subject: 100 },
+          memory_write: { per_team: 50, per_subject: 50, period_s: 10 },
+        },
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.limits.decide).toEqual({ per_team: 9000, per_subject: 100, period_s: 60, source: "team" });
+    expect(r.json.limits.memory_write).toEqual({ per_team: 50, per_subject: 50, period_s: 10, source: "team" });
+    expect(r.json.limits.runs.source).toBe("default");
+    expect((await call("GET", "/v1/limits", { token: t })).json).toEqual(r.json);
+    const other = await call("GET", "/v1/limits", { token: await token("team-l1-other") });
+    expect(other.json.limits.decide.source).toBe("default");
+    const audit = await call("GET", "/v1/audit", { token: t });
+    const entry = audit.json.entries.find((e: { type: string }) => e.type === "team_limits.updated");
+    expect(entry).toMatchObject({ subject_id: "team-l1", actor: "user-team-l1" });
+    expect(JSON.stringify(entry)).toContain("9000");
+  });
+
+  it("refuses bad input with 400 and changes nothing", async () => {
+    const t = await token("team-l2");
+    const bad: unknown[] = [
+      {},
+      { limits: {} },
+      { limits: { nope: { per_team: 1, per_subject: 1 } } },
+      { limits: { decide: { per_team: -1, per_subject: 1 } } },
+      { limits: { decide: { per_team: 0, per_subject: 0 } } },
+      { limits: { decide: { per_team: MAX_LIMIT + 1, per_subject: 1 } } },
+      { limits: { decide: { per_team: 1e308, per_subject: 1 } } },
+      { limits: { decide: { per_team: 10, per_subject: 1.5 } } },
+      { limits: { decide: { per_team: 10, per_subject: 11 } } },
+      { limits: { decide: { per_team: 10, per_subject: 5, period_s: 0 } } },
+      { limits: { decide: { per_team: 10, per_subject: 5, period_s: 86_400 } } },
+      { limits: { decide: { per_team: "10", per_subject: 5 } } },
+      { limits: { decide: { per_team: 10, per_subject: 5, extra: 1 } } },
+      { limits: { decide: { per_team: 10, per_subject: 5 }, slack: { per_team: -5, per_subject: 1 } } },
+      { limits: { __proto__: { per_team: 1, per_subject: 1 } } },
+      { limits: [] },
+      [],
+    ];
+    for (const body of bad) {
+      const r = await call("PUT", "/v1/limits", { token: t, body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.json.error.code).toBe("validation_failed");
+    }
+    const after = await call("GET", "/v1/limits", { token: t });
+    expect(Object.values(after.json.limits).every((l) => (l as { source: string }).source === "default")).toBe(true);
+  });
+
+  it("a run-bound admin token cannot change team limits", async () => {
+    const t = await token("team-l3", ["policy:admin"], { runId: "run_1" });
+    const r = await call("PUT", "/v1/limits", {
+      token: t,
+      body: { limits: { decide: { per_team: 5, per_subject: 5 } } },
+    });
+    expect(r.status).toBe(403);
+  });
+
+  it("applies at once in the isolate that wrote (its 60 s cache is dropped): the next request spends the new limit", async () => {
+    // an isolate with limits on (the test default is off) and its own cache
+    const deps = makeDeps(env, { rateLimiter: createMemoryRateLimiter() });
+    deps.limits.enabled = true;
+    const app = createApp();
+    const send = async (method: string, path: string, t: string, body?: unknown) => {
+      const res = await app.fetch(
+        new Request(`https://warden.test${path}`, {
+          method,
+          headers: { authorization: `Bearer ${t}`, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+        { deps },
+        createExecutionContext(),
+      );
+      return { status: res.status, policy: res.headers.get("ratelimit-policy") };
+    };
+    const t = await token("team-l4");
+    // warm the cache with the defaults
+    expect((await send("GET", "/v1/policy/profile", t)).policy).toContain(`q=${DEFAULT_LIMITS.other.perSubject}`);
+    const put = await send("PUT", "/v1/limits", t, { limits: { other: { per_team: 6, per_subject: 5 } } });
+    expect(put.status).toBe(200);
+    const next = await send("GET", "/v1/policy/profile", t);
+    expect(next.status).toBe(200);
+    expect(next.policy).toBe('"other-subject";q=5;w=60, "other-team";q=6;w=60');
+  });
+});

@@ -1,0 +1,124 @@
+// GET/PUT /v1/limits (policy:admin): a team's rate limits per route class — the defaults, and its team_limit overrides.
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { AppFailure } from "../../errors";
+import { requireScope } from "../../http/middleware";
+import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { type ClassLimit, MAX_LIMIT, MAX_PERIOD_S, ROUTE_CLASSES, type RouteClass } from "../../http/rate-limits";
+import type { LimitsNeeds } from "./needs";
+
+const Count = z.int().min(1).max(MAX_LIMIT);
+const ClassLimitBody = z
+  .strictObject({
+    per_team: Count.describe("requests per period for the whole team"),
+    per_subject: Count.describe("requests per period for one token subject (≤ per_team)"),
+    period_s: z.int().min(1).max(MAX_PERIOD_S).default(60).describe("the sliding window, seconds (default 60)"),
+  })
+  .refine((l) => l.per_subject <= l.per_team, {
+    message: "per_subject must not exceed per_team",
+    path: ["per_subject"],
+  });
+
+const classes = Object.fromEntries(ROUTE_CLASSES.map((c) => [c, ClassLimitBody.optional()])) as Record<
+  RouteClass,
+  z.ZodOptional<typeof ClassLimitBody>
+>;
+
+const PutLimitsBody = z
+  .strictObject({ limits: z.strictObject(classes) })
+  .refine((b) => Object.values(b.limits).some((v) => v !== undefined), {
+    message: "name at least one route class",
+    path: ["limits"],
+  })
+  .meta({
+    id: "PutTeamLimits",
+    example: { limits: { decide: { per_team: 12000, per_subject: 2400, period_s: 60 } } },
+  });
+
+const ClassLimitView = z.object({
+  per_team: z.int(),
+  per_subject: z.int(),
+  period_s: z.int(),
+  source: z.enum(["default", "team"]),
+});
+const LimitsView = z
+  .object({ team_id: z.string(), limits: z.record(z.enum(ROUTE_CLASSES), ClassLimitView) })
+  .meta({ id: "TeamLimits" });
+
+const wire = (l: ClassLimit, source: "default" | "team") => ({
+  per_team: l.perTeam,
+  per_subject: l.perSubject,
+  period_s: l.periodS,
+  source,
+});
+
+/** The team's effective limits, read from the store (not the cache), each marked default or team override. */
+async function effective(
+  deps: LimitsNeeds & { limits: { team: { defaults: Record<RouteClass, ClassLimit> } } },
+  teamId: string,
+) {
+  const rows = new Map((await deps.teamLimitStore.forTeam(teamId)).map((r) => [r.routeClass, r]));
+  const limits = Object.fromEntries(
+    ROUTE_CLASSES.map((c) => {
+      const row = rows.get(c);
+      return [c, row ? wire(row, "team") : wire(deps.limits.team.defaults[c], "default")];
+    }),
+  ) as Record<RouteClass, ReturnType<typeof wire>>;
+  return { team_id: teamId, limits };
+}
+
+export const limitsRoutes = featureApp<LimitsNeeds>()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/limits",
+      tags: ["limits"],
+      summary: "The team's rate limits per route class: the defaults and the team's overrides",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      responses: { 200: jsonResponse(LimitsView, "the team's effective limits"), ...commonErrors },
+    }),
+    async (c) => c.json(await effective(c.env.deps, c.get("principal").teamId), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/v1/limits",
+      tags: ["limits"],
+      summary:
+        "Overrides the team's limits for the named route classes (audited); this isolate applies them at once, others within 60 s",
+      security: bearer,
+      middleware: [requireScope("policy:admin")] as const,
+      request: { body: jsonBody(PutLimitsBody) },
+      responses: { 200: jsonResponse(LimitsView, "the team's effective limits after the change"), ...commonErrors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const p = c.get("principal");
+      if (p.runId) {
+        throw new AppFailure({ code: "forbidden", message: "a run-bound token cannot change team limits" });
+      }
+      const now = deps.clock.now();
+      const changes = Object.entries(c.req.valid("json").limits).filter(
+        (e): e is [RouteClass, z.infer<typeof ClassLimitBody>] => e[1] !== undefined,
+      );
+      const rows = changes.map(([routeClass, l]) => ({
+        routeClass,
+        perTeam: l.per_team,
+        perSubject: l.per_subject,
+        periodS: l.period_s,
+      }));
+      await deps.teamLimitStore.putAll(p.teamId, rows, now, {
+        id: deps.newId("aud_limits"),
+        teamId: p.teamId,
+        actor: p.subject,
+        action: "team_limits.updated",
+        subjectType: "team_limit",
+        subjectId: p.teamId,
+        metadata: { limits: Object.fromEntries(changes) },
+        createdAt: now,
+      });
+      deps.limits.team.invalidate(p.teamId);
+      return c.json(await effective(deps, p.teamId), 200);
+    },
+  );
