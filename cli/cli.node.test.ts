@@ -13,6 +13,7 @@ import { freePort, sharedServerUrl } from "../test/node-server/local-server.ts";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "cli/warden.mjs");
+const noLogin = mkdtempSync(join(tmpdir(), "warden-cli-xdg-"));
 
 type Result = { code: number; stdout: string; stderr: string; json: any };
 function warden(args: string[], env: Record<string, string | undefined> = {}, cwd = root): Promise<Result> {
@@ -22,6 +23,9 @@ function warden(args: string[], env: Record<string, string | undefined> = {}, cw
       WARDEN_TOKEN: undefined,
       WARDEN_AGENT_ID: undefined,
       WARDEN_MEMORY: undefined,
+      WARDEN_API_KEY: undefined,
+      // a developer's own `warden login` must not change what these tests see
+      XDG_CONFIG_HOME: noLogin,
     };
     for (const [k, v] of Object.entries(env)) childEnv[k] = v;
     execFile(process.execPath, [bin, ...args], { cwd, env: childEnv, encoding: "utf8" }, (err, stdout, stderr) => {

@@ -1,8 +1,7 @@
-// `warden login --key` as a real process against the real local server (npm start): the 0600 credentials file, later
+// `warden login --key` as a real process against the real local server (the node-server project's shared npm start): the 0600 credentials file, later
 // commands on the saved token, refresh before expiry, a revoked key, and a mistyped key refused offline.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer as netServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeJwt } from "jose";
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { createApi, mintToken, unwrap } from "../src/client/index.ts";
+import { sharedServerUrl } from "../test/node-server/local-server.ts";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "cli/warden.mjs");
@@ -34,15 +34,6 @@ function warden(args: string[], env: Record<string, string> = {}): Promise<Resul
   });
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = netServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 const decideArgs = ["policy", "decide", "--memrl-mode", "enforce", "--failure-class", "vibe_fail", "--attempt", "1"];
 const saved = () => JSON.parse(readFileSync(credentials, "utf8"));
 
@@ -56,27 +47,11 @@ describe("warden login (no server needed)", () => {
 });
 
 describe("warden login against the real local server (npm start)", () => {
-  let child: ChildProcess;
   let url: string;
   let admin: ReturnType<typeof createApi>;
-  const persist = mkdtempSync(join(tmpdir(), "warden-login-start-"));
 
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn("npm", ["start", "--", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist], {
-      cwd: root,
-      stdio: "ignore",
-      detached: true,
-    });
-    const deadline = Date.now() + 300_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${url}/healthz`)).ok) break;
-      } catch {}
-      if (Date.now() > deadline) throw new Error("npm start did not serve /healthz within 300 s");
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    url = sharedServerUrl();
     const { WARDEN_JWT_SECRET } = readDevVars(join(root, ".dev.vars")) as { WARDEN_JWT_SECRET: string };
     const token = await mintToken({
       secret: WARDEN_JWT_SECRET,
@@ -85,13 +60,10 @@ describe("warden login against the real local server (npm start)", () => {
       sub: "admin",
     });
     admin = createApi({ baseUrl: url, token });
-  }, 330_000);
+  });
 
   afterAll(() => {
-    try {
-      process.kill(-(child.pid as number), "SIGTERM");
-    } catch {}
-    for (const d of [persist, cwd, config]) rmSync(d, { recursive: true, force: true });
+    for (const d of [cwd, config]) rmSync(d, { recursive: true, force: true });
   });
 
   const newKey = () =>
