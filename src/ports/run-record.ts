@@ -19,6 +19,10 @@ export type ApprovalRow = {
   note: string | null;
   dedupe_key: string;
   created_at: number;
+  /** approved | denied | timed_out | cancelled | superseded | fallback_denied (src/features/gates/outcome.ts) */
+  outcome: string;
+  /** slack | api | cli | web | timer | rollback | outage_fallback | policy */
+  channel: string;
 };
 
 /** Rows for the D1 record; one command's rows are written in one db.batch(). */

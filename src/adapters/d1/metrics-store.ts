@@ -1,9 +1,9 @@
 // MetricsStore over D1 (drizzle, typed rows): every GET /v1/metrics counter for one team in one db.batch of reads.
 // Conditional sums (`sum(x = 'a')`) have no builder operator, so they are `sql` expressions over typed columns.
-import { and, asc, count, desc, eq, gte, isNotNull, notExists, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNotNull, not, notInArray, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MetricsStore } from "../../ports/metrics-store";
-import { STOP_ABORT_REASON } from "../../ports/run-record";
+import { countWhere, decidedByNoHuman, humanDecision, outcomeCountFields } from "./approval-sql";
 import { decisionCountsQuery } from "./policy-store";
 import {
   approvalEvents,
@@ -20,9 +20,6 @@ import {
 const AUTOMATIC_APPROVERS = ["policy", "timer", "system"];
 const MAX_LATENCIES = 10_000;
 const MAX_SESSIONS = 20_000;
-
-/** coalesce(sum(<condition>), 0): how many rows meet the condition */
-const countWhere = (condition: SQL | undefined) => sql<number>`coalesce(sum(${condition}), 0)`;
 
 export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
   return {
@@ -60,13 +57,9 @@ export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
             auto: countWhere(
               sql`${approvalEvents.decision} = 'auto_allow' OR (${approvalEvents.decision} = 'allow' AND ${approvalEvents.approver} = 'policy')`,
             ),
-            // a gate aborted by stopping its run was decided by nobody: not a human approval
-            human: countWhere(
-              and(
-                notInArray(approvalEvents.approver, AUTOMATIC_APPROVERS),
-                sql`coalesce(${approvalEvents.reason}, '') <> ${STOP_ABORT_REASON}`,
-              ),
-            ),
+            // approved or denied by a person (a stop, a timer, a supersede or an outage fallback is nobody's decision)
+            human: countWhere(humanDecision),
+            ...outcomeCountFields,
           })
           .from(approvalEvents)
           .where(and(eq(approvalEvents.teamId, teamId), gte(approvalEvents.createdAt, since))),
@@ -80,18 +73,7 @@ export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
               isNotNull(gateMetrics.latencyMs),
               isNotNull(gateMetrics.decidedBy),
               notInArray(gateMetrics.decidedBy, AUTOMATIC_APPROVERS),
-              notExists(
-                db
-                  .select({ one: sql`1` })
-                  .from(approvalEvents)
-                  .where(
-                    and(
-                      eq(approvalEvents.teamId, gateMetrics.teamId),
-                      eq(approvalEvents.gateId, gateMetrics.gateId),
-                      eq(approvalEvents.reason, STOP_ABORT_REASON),
-                    ),
-                  ),
-              ),
+              not(decidedByNoHuman(gateMetrics.teamId, gateMetrics.gateId)),
             ),
           )
           .orderBy(asc(gateMetrics.latencyMs))
@@ -158,6 +140,14 @@ export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
         gatesByKind: Object.fromEntries(gatesByKind.map((r) => [r.kind, r.n])),
         autoApprovals: approvals[0]?.auto ?? 0,
         humanApprovals: approvals[0]?.human ?? 0,
+        gateOutcomes: {
+          approved: approvals[0]?.approved ?? 0,
+          denied: approvals[0]?.denied ?? 0,
+          timed_out: approvals[0]?.timed_out ?? 0,
+          cancelled: approvals[0]?.cancelled ?? 0,
+          superseded: approvals[0]?.superseded ?? 0,
+          fallback_denied: approvals[0]?.fallback_denied ?? 0,
+        },
         humanLatenciesMs: latencies.map((r) => r.latencyMs ?? 0),
         deadLettersOpen: orderDeadLetters[0]?.open ?? 0,
         deadLettersCreated: orderDeadLetters[0]?.created ?? 0,

@@ -1,7 +1,8 @@
 // OverviewStore over D1 with drizzle: the team overview's reads in one db.batch, and one run's attempts for its trace.
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, not, notInArray, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { OverviewStore } from "../../ports/overview-store";
+import { countWhere, decidedByNoHuman, humanDecision } from "./approval-sql";
 import { approvalEvents, attempts, auditLog, deadLetters, gateMetrics, runs, teamModes, workOrders } from "./schema";
 
 const RECENT_RUNS = 20;
@@ -70,7 +71,7 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
           db
             .select({
               auto: sql<number>`coalesce(sum(${approvalEvents.decision} = 'auto_allow' OR (${approvalEvents.decision} = 'allow' AND ${approvalEvents.approver} = 'policy')), 0)`,
-              human: sql<number>`coalesce(sum(${notInArray(approvalEvents.approver, AUTOMATIC_APPROVERS)}), 0)`,
+              human: countWhere(humanDecision),
             })
             .from(approvalEvents)
             .where(and(eq(approvalEvents.teamId, teamId), gte(approvalEvents.createdAt, since))),
@@ -84,6 +85,7 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
                 isNotNull(gateMetrics.latencyMs),
                 isNotNull(gateMetrics.decidedBy),
                 notInArray(gateMetrics.decidedBy, AUTOMATIC_APPROVERS),
+                not(decidedByNoHuman(gateMetrics.teamId, gateMetrics.gateId)),
               ),
             )
             .orderBy(asc(gateMetrics.latencyMs))

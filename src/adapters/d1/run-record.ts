@@ -68,6 +68,7 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
             deadlineAt: r.deadline_at,
             decidedBy: r.decided_by,
             decidedAt: r.decided_at,
+            outcome: r.outcome,
             updatedAt: r.updated_at,
           })
           .onConflictDoUpdate({
@@ -76,6 +77,7 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
               status: sql`excluded.status`,
               decidedBy: sql`excluded.decided_by`,
               decidedAt: sql`excluded.decided_at`,
+              outcome: sql`excluded.outcome`,
               updatedAt: sql`excluded.updated_at`,
             },
             // a decided gate never goes back to pending through a late retried write
@@ -117,6 +119,8 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
             reason: r.reason,
             note: r.note,
             dedupeKey: r.dedupe_key,
+            outcome: r.outcome,
+            channel: r.channel,
             createdAt: r.created_at,
           })
           .onConflictDoNothing();

@@ -64,6 +64,8 @@ export const gates = sqliteTable(
     deadlineAt: integer("deadline_at"),
     decidedBy: text("decided_by"),
     decidedAt: integer("decided_at"),
+    /** approved | denied | timed_out | cancelled | superseded | fallback_denied; null while pending */
+    outcome: text("outcome"),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [index("gate_team_status_opened").on(t.teamId, t.status, t.openedAt)],
@@ -104,6 +106,10 @@ export const approvalEvents = sqliteTable(
     note: text("note"),
     /** Slack payload id or API op id, so duplicates change nothing */
     dedupeKey: text("dedupe_key"),
+    /** approved | denied | timed_out | cancelled | superseded | fallback_denied (null on rows before outcomes) */
+    outcome: text("outcome"),
+    /** slack | api | cli | web | timer | rollback | outage_fallback | policy (null on rows before channels) */
+    channel: text("channel"),
     createdAt: createdAt(),
   },
   (t) => [

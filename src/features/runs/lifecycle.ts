@@ -172,7 +172,9 @@ export function stop(tx: Tx, cmd: CommandOf<"stop">): Failure | RunOpReply<"stop
   for (const g of tx.allGates().sort((a, b) => a.seq - b.seq)) {
     if (g.status !== "pending") continue;
     aborted_gates.push(g.gate_id);
-    applyDecision(gateHost(tx), g, "approve_abort", cmd.actor.subject, cmd.reason, STOP_ABORT_REASON);
+    applyDecision(gateHost(tx), g, "approve_abort", cmd.actor.subject, cmd.reason, STOP_ABORT_REASON, {
+      resolution: "run_stopped",
+    });
   }
   tx.setStatus("STOPPED");
   endRun(

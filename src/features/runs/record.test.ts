@@ -51,6 +51,8 @@ const approval = (id: string): RecordOp => ({
     note: null,
     dedupe_key: `run_rec:g-${id}`,
     created_at: 1,
+    outcome: "approved",
+    channel: "policy",
   },
 });
 

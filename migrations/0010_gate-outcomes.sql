@@ -1,0 +1,3 @@
+ALTER TABLE `approval_event` ADD `outcome` text;--> statement-breakpoint
+ALTER TABLE `approval_event` ADD `channel` text;--> statement-breakpoint
+ALTER TABLE `gate` ADD `outcome` text;
