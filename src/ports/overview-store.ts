@@ -50,6 +50,10 @@ export type RunAttempt = {
   op_id: string;
   order_id: string;
   outcome: string;
+  failure_class: string | null;
+  next: string;
+  /** the lease holder's subject (null on attempts recorded before it was kept) */
+  holder: string | null;
   tokens_in: number;
   tokens_out: number;
   started_at: number;
@@ -61,4 +65,9 @@ export interface OverviewStore {
   teamOverview(teamId: string, since: number): Promise<TeamOverviewRaw>;
   /** the attempts of one of the team's runs (empty when the run is another team's) */
   runAttempts(teamId: string, runId: string): Promise<RunAttempt[]>;
+  /** the Slack cards posted for these gates of the team (message key `gate:<gate_id>`), with the team's workspace */
+  gateCards(teamId: string, gateIds: readonly string[]): Promise<GateCard[]>;
 }
+
+/** where a gate's Slack card was posted */
+export type GateCard = { gate_id: string; workspace_id: string; channel: string; ts: string };

@@ -70,6 +70,8 @@ export type RecordOp =
         next: string;
         tokens_in: number;
         tokens_out: number;
+        /** the lease holder's subject */
+        holder: string | null;
         started_at: number;
         ended_at: number;
       };

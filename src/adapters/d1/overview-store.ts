@@ -3,7 +3,18 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, not, notInArray, s
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { OverviewStore } from "../../ports/overview-store";
 import { countWhere, decidedByNoHuman, humanDecision } from "./approval-sql";
-import { approvalEvents, attempts, auditLog, deadLetters, gateMetrics, runs, teamModes, workOrders } from "./schema";
+import {
+  approvalEvents,
+  attempts,
+  auditLog,
+  deadLetters,
+  gateMetrics,
+  runs,
+  slackInstallations,
+  slackMessages,
+  teamModes,
+  workOrders,
+} from "./schema";
 
 const RECENT_RUNS = 20;
 const MAX_LIST = 50;
@@ -194,6 +205,9 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
           opId: attempts.opId,
           orderId: attempts.orderId,
           outcome: attempts.outcome,
+          failureClass: attempts.failureClass,
+          next: attempts.next,
+          holder: attempts.holder,
           tokensIn: attempts.tokensIn,
           tokensOut: attempts.tokensOut,
           startedAt: attempts.startedAt,
@@ -208,10 +222,34 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
         op_id: r.opId,
         order_id: r.orderId,
         outcome: r.outcome,
+        failure_class: r.failureClass,
+        next: r.next,
+        holder: r.holder,
         tokens_in: r.tokensIn,
         tokens_out: r.tokensOut,
         started_at: r.startedAt,
         ended_at: r.endedAt,
+      }));
+    },
+
+    async gateCards(teamId, gateIds) {
+      if (gateIds.length === 0) return [];
+      const keys = gateIds.slice(0, MAX_LIST * 2).map((id) => `gate:${id}`);
+      const rows = await db
+        .select({
+          key: slackMessages.key,
+          channel: slackMessages.channel,
+          ts: slackMessages.ts,
+          workspaceId: slackInstallations.workspaceId,
+        })
+        .from(slackMessages)
+        .innerJoin(slackInstallations, eq(slackInstallations.teamId, slackMessages.teamId))
+        .where(and(eq(slackMessages.teamId, teamId), inArray(slackMessages.key, keys)));
+      return rows.map((r) => ({
+        gate_id: r.key.slice("gate:".length),
+        workspace_id: r.workspaceId,
+        channel: r.channel,
+        ts: r.ts,
       }));
     },
   };

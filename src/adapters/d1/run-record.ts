@@ -98,6 +98,7 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
             next: r.next,
             tokensIn: r.tokens_in,
             tokensOut: r.tokens_out,
+            holder: r.holder,
             startedAt: r.started_at,
             endedAt: r.ended_at,
           })

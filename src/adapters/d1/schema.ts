@@ -83,6 +83,8 @@ export const attempts = sqliteTable(
     next: text("next").notNull(),
     tokensIn: integer("tokens_in").notNull().default(0),
     tokensOut: integer("tokens_out").notNull().default(0),
+    /** the subject that held the lease (the agent that did the work); null on rows before it was recorded */
+    holder: text("holder"),
     startedAt: integer("started_at").notNull(),
     endedAt: integer("ended_at").notNull(),
   },

@@ -124,9 +124,12 @@ describe("GET /runs/:run_id/trace", () => {
     expect(page.text).toContain(runId);
     expect(page.text).toContain("pt-a");
     expect(page.text).toContain("610 / 800 in");
-    expect(page.text).toContain("extract"); // the agent (the order's skill)
+    expect(page.text).toContain("worker-pt-a"); // the agent: the lease holder's subject
     expect(page.text).toContain("schema_invalid");
     expect(page.text).toContain("approver-pt-a"); // who decided the gate
+    expect(page.text).toMatch(/id="gate-gate_[0-9a-f]+"/); // the anchor a Slack card links to
+    expect(page.text).toContain('data-outcome="approved"');
+    expect(page.text).toContain("via api");
     expect(page.text).toContain("&lt;b&gt;ok&lt;/b&gt; retry"); // its note, escaped
     expect(page.text).toContain('data-chart="steps"');
     // live run: the page refreshes itself

@@ -2,6 +2,7 @@
 import { stableId } from "../../lib/hash";
 import { gateIdFor, openGate } from "../gates/domain";
 import { gateHost } from "./gate-ops";
+import { laneEnded } from "./lease-lane";
 import {
   type CommandOf,
   type CompleteReply,
@@ -78,7 +79,13 @@ function startAttempt(tx: Tx, cmd: CommandOf<"complete">, order: Order): Attempt
     steps_total: tx.run.steps_total + 1,
   });
   const attempt = order.attempts + 1;
-  const base: Order = { ...order, attempts: attempt, lease: null, strict: false };
+  const base: Order = {
+    ...order,
+    attempts: attempt,
+    lease: null,
+    strict: false,
+    leases: laneEnded(order, "completed", tx.now),
+  };
   const tokens = { in: cmd.tokens_in, out: cmd.tokens_out };
   if (breach) {
     tx.emit("budget.breached", { ...taskFields(tx.run, order), rule: breach.rule, tokens, budget: tx.run.budget });
@@ -101,6 +108,7 @@ function passed(tx: Tx, a: Attempt): { failureClass: null; reply: CompleteReply 
     next: "complete",
     tokens_in: cmd.tokens_in,
     tokens_out: cmd.tokens_out,
+    ...(order.lease ? { holder: order.lease.holder } : {}),
   });
   tx.emit("task.completed", {
     ...taskFields(tx.run, done),
@@ -148,6 +156,7 @@ function failed(tx: Tx, a: Attempt): Failure | { failureClass: string | null; re
       failure_class: failureClass,
       tokens_in: cmd.tokens_in,
       tokens_out: cmd.tokens_out,
+      ...(order.lease ? { holder: order.lease.holder } : {}),
       ...(breach ? { refused: breach.rule } : {}),
       ...(decision ? { decision: { ...decision, decision_id: decisionId } } : {}),
     },
@@ -266,6 +275,7 @@ function recordAttempt(tx: Tx, a: Attempt, failureClass: string | null, reply: C
       next: reply.next,
       tokens_in: cmd.tokens_in,
       tokens_out: cmd.tokens_out,
+      holder: order.lease?.holder ?? null,
       started_at: (order.lease as NonNullable<Order["lease"]>).granted_at,
       ended_at: tx.now,
     },

@@ -4,6 +4,7 @@ import type { AppError } from "../../errors";
 import { STOP_ABORT_REASON } from "../../ports/run-record";
 import { applyDecision } from "../gates/domain";
 import { gateHost } from "./gate-ops";
+import { laneEnded } from "./lease-lane";
 import type {
   Actor,
   CommandOf,
@@ -161,7 +162,8 @@ export function stop(tx: Tx, cmd: CommandOf<"stop">): Failure | RunOpReply<"stop
     if (TERMINAL_ORDER.has(o.status) || o.status === "REPLAN") continue;
     if (o.status === "LEASED") revoked_leases.push(o.order_id);
     revoked_orders.push(o.order_id);
-    tx.putOrder({ ...o, status: "REVOKED", lease: null, not_before: null });
+    const leases = o.status === "LEASED" ? laneEnded(o, "revoked", tx.now) : o.leases;
+    tx.putOrder({ ...o, status: "REVOKED", lease: null, not_before: null, leases });
     tx.emit("task.revoked", {
       ...taskFields(tx.run, o),
       lease_id: o.lease?.lease_id ?? null,

@@ -32,6 +32,7 @@ const attempt = (id: string): RecordOp => ({
     next: "complete",
     tokens_in: 1,
     tokens_out: 1,
+    holder: "worker-1",
     started_at: 1,
     ended_at: 2,
   },
