@@ -36,6 +36,8 @@ export type TeamOverviewRaw = {
   openGates: OverviewGate[];
   deadLetters: OverviewDeadLetter[];
   taskSpend: TaskSpend[];
+  /** token spend per persona (the lease holder token's persona_id; null = attempts by tokens without one) */
+  personaSpend: { persona_id: string | null; tokens_in: number; tokens_out: number }[];
   approvals: { auto: number; human: number; humanLatenciesMs: number[] };
   /** attempts ended since `since`, oldest first (bounded) */
   attempts: AttemptSample[];

@@ -72,6 +72,8 @@ export type RecordOp =
         tokens_out: number;
         /** the lease holder's subject */
         holder: string | null;
+        /** the lease holder token's persona_id */
+        persona_id: string | null;
         started_at: number;
         ended_at: number;
       };

@@ -114,7 +114,7 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
             .orderBy(asc(attempts.endedAt))
             .limit(MAX_SAMPLES),
         ]);
-      const [dlTimes, modeRows, rollbackRows, taskBudgetRows] = await db.batch([
+      const [dlTimes, modeRows, rollbackRows, taskBudgetRows, personaRows] = await db.batch([
         db
           .select({ createdAt: deadLetters.createdAt })
           .from(deadLetters)
@@ -133,6 +133,19 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
           .from(workOrders)
           .where(and(eq(workOrders.teamId, teamId), gte(workOrders.updatedAt, since)))
           .groupBy(workOrders.taskId),
+        // spend per persona: the persona_id of the token that held each attempt's lease
+        db
+          .select({
+            personaId: attempts.personaId,
+            tokensIn: sql<number>`coalesce(sum(${attempts.tokensIn}), 0)`,
+            tokensOut: sql<number>`coalesce(sum(${attempts.tokensOut}), 0)`,
+          })
+          .from(attempts)
+          .innerJoin(runs, eq(runs.runId, attempts.runId))
+          .where(and(eq(runs.teamId, teamId), gte(attempts.endedAt, since)))
+          .groupBy(attempts.personaId)
+          .orderBy(attempts.personaId)
+          .limit(MAX_LIST),
       ]);
       const taskBudgets = new Map(taskBudgetRows.map((r) => [r.taskId, r.budget]));
       const tokens = new Map(tokenRows.map((r) => [r.runId, r]));
@@ -171,6 +184,11 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
           tokens_in: num(t.tokensIn),
           tokens_out: num(t.tokensOut),
           budget_tokens: taskBudgets.get(t.taskId) == null ? null : num(taskBudgets.get(t.taskId)),
+        })),
+        personaSpend: personaRows.map((p) => ({
+          persona_id: p.personaId,
+          tokens_in: num(p.tokensIn),
+          tokens_out: num(p.tokensOut),
         })),
         approvals: {
           auto: num(approvals?.auto),

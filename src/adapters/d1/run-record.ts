@@ -99,6 +99,7 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
             tokensIn: r.tokens_in,
             tokensOut: r.tokens_out,
             holder: r.holder,
+            personaId: r.persona_id,
             startedAt: r.started_at,
             endedAt: r.ended_at,
           })

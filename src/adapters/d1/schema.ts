@@ -85,6 +85,8 @@ export const attempts = sqliteTable(
     tokensOut: integer("tokens_out").notNull().default(0),
     /** the subject that held the lease (the agent that did the work); null on rows before it was recorded */
     holder: text("holder"),
+    /** the lease holder token's persona_id (spend per persona on the overview) */
+    personaId: text("persona_id"),
     startedAt: integer("started_at").notNull(),
     endedAt: integer("ended_at").notNull(),
   },

@@ -56,6 +56,7 @@ describe("overviewModel", () => {
         openGates: [],
         deadLetters: [],
         taskSpend: [],
+        personaSpend: [],
         approvals: { auto: 1, human: 3, humanLatenciesMs: [3000, 1000, 2000] },
         attempts: [],
         deadLetterTimes: [],

@@ -276,6 +276,7 @@ function recordAttempt(tx: Tx, a: Attempt, failureClass: string | null, reply: C
       tokens_in: cmd.tokens_in,
       tokens_out: cmd.tokens_out,
       holder: order.lease?.holder ?? null,
+      persona_id: order.lease?.persona ?? null,
       started_at: (order.lease as NonNullable<Order["lease"]>).granted_at,
       ended_at: tx.now,
     },

@@ -77,6 +77,8 @@ export type Lease = {
   epoch: number;
   worker_id: string;
   holder: string;
+  /** the holder token's persona_id, when it names one */
+  persona?: string;
   granted_at: number;
   expires_at: number;
 };

@@ -31,6 +31,8 @@ export const RunActor = z.object({
   subject: z.string(),
   run_id: z.string().optional(),
   task_id: z.string().optional(),
+  /** the token's persona_id: the lease records it so spend can be read per persona */
+  persona_id: z.string().optional(),
 });
 export type RunActor = z.infer<typeof RunActor>;
 

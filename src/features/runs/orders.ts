@@ -139,6 +139,7 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
     epoch,
     worker_id: cmd.worker_id,
     holder: cmd.actor.subject,
+    ...(cmd.actor.persona_id ? { persona: cmd.actor.persona_id } : {}),
     granted_at: tx.now,
     expires_at: tx.now + LEASE_TTL_MS,
   };

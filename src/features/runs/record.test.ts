@@ -33,6 +33,7 @@ const attempt = (id: string): RecordOp => ({
     tokens_in: 1,
     tokens_out: 1,
     holder: "worker-1",
+    persona_id: null,
     started_at: 1,
     ended_at: 2,
   },
