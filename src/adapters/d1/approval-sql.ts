@@ -9,7 +9,7 @@ import { approvalEvents } from "./schema";
 const AUTOMATIC_APPROVERS = ["policy", "timer", "system", OUTAGE_APPROVER];
 
 /**
- * An approval_event row that is a human decision (src/features/gates/outcome.ts isHumanDecision): approved or denied
+ * An approval_event row that is a human decision (docs/glossary.md, "gate outcome"): approved or denied
  * through slack | api | cli | web. Rows from before outcomes were recorded fall back to "not an automatic decider and
  * not aborted by a run stop".
  */

@@ -23,7 +23,6 @@ export {
   GATE_OUTCOMES,
   type GateOutcome,
   gateOutcome,
-  isHumanDecision,
   OUTAGE_APPROVER,
 } from "./outcome";
 export { type ActiveGateRules, type GateKind, resolveGate } from "./rules";

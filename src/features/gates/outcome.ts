@@ -14,7 +14,6 @@ export {
 
 /** the channels a caller may name for its own decision (X-Warden-Channel); the others are Warden's own */
 export const CALLER_CHANNELS = ["api", "cli", "web"] as const satisfies readonly DecisionChannel[];
-const HUMAN: ReadonlySet<DecisionChannel> = new Set(HUMAN_CHANNELS);
 /** Deciders that are Warden itself, never a person. */
 const SYSTEM_DECIDERS: Readonly<Record<string, DecisionChannel>> = {
   timer: "timer",
@@ -40,7 +39,3 @@ export function gateOutcome(r: { allows: boolean; channel: DecisionChannel; reso
   if (r.channel === "timer") return "timed_out";
   return r.allows ? "approved" : "denied";
 }
-
-/** A human decision: approved or denied through a human channel (what `human_approvals` counts). */
-export const isHumanDecision = (outcome: GateOutcome | null | undefined, channel: DecisionChannel | null | undefined) =>
-  (outcome === "approved" || outcome === "denied") && channel !== null && channel !== undefined && HUMAN.has(channel);
