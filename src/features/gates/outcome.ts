@@ -1,7 +1,7 @@
 // Gate outcomes and decision channels (pure): the one mapping from how a gate was resolved to the outcome every
 // surface shows (run view, gate routes, inbox, trace page, audit rows, the D1 gate index and GET /v1/metrics).
 
-import { type DecisionChannel, type GateOutcome, HUMAN_CHANNELS, OUTAGE_APPROVER } from "../../ports/gate-outcome";
+import { type DecisionChannel, type GateOutcome, OUTAGE_APPROVER } from "../../ports/gate-outcome";
 
 export {
   DECISION_CHANNELS,
