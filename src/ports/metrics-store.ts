@@ -1,4 +1,5 @@
 // Port: the per-team counters behind GET /v1/metrics, read in one round trip.
+import type { GateOutcome } from "./gate-outcome";
 import type { DecisionCounts } from "./sweep-store";
 
 /** one ops-warden session_event, as the metrics read it */
@@ -16,7 +17,10 @@ export type TeamMetricsRaw = {
   tokensOut: number;
   gatesByKind: Record<string, number>;
   autoApprovals: number;
+  /** approved or denied by a person (GATE_OUTCOMES through a human channel) */
   humanApprovals: number;
+  /** approval rows per outcome (rows from before outcomes were recorded count in none) */
+  gateOutcomes: Record<GateOutcome, number>;
   /** human decision latencies in the window, ascending */
   humanLatenciesMs: number[];
   deadLettersOpen: number;

@@ -36,6 +36,8 @@ export type TeamOverviewRaw = {
   openGates: OverviewGate[];
   deadLetters: OverviewDeadLetter[];
   taskSpend: TaskSpend[];
+  /** token spend per persona (the lease holder token's persona_id; null = attempts by tokens without one) */
+  personaSpend: { persona_id: string | null; tokens_in: number; tokens_out: number }[];
   approvals: { auto: number; human: number; humanLatenciesMs: number[] };
   /** attempts ended since `since`, oldest first (bounded) */
   attempts: AttemptSample[];
@@ -50,6 +52,10 @@ export type RunAttempt = {
   op_id: string;
   order_id: string;
   outcome: string;
+  failure_class: string | null;
+  next: string;
+  /** the lease holder's subject (null on attempts recorded before it was kept) */
+  holder: string | null;
   tokens_in: number;
   tokens_out: number;
   started_at: number;
@@ -61,4 +67,9 @@ export interface OverviewStore {
   teamOverview(teamId: string, since: number): Promise<TeamOverviewRaw>;
   /** the attempts of one of the team's runs (empty when the run is another team's) */
   runAttempts(teamId: string, runId: string): Promise<RunAttempt[]>;
+  /** the Slack cards posted for these gates of the team (message key `gate:<gate_id>`), with the team's workspace */
+  gateCards(teamId: string, gateIds: readonly string[]): Promise<GateCard[]>;
 }
+
+/** where a gate's Slack card was posted */
+export type GateCard = { gate_id: string; workspace_id: string; channel: string; ts: string };

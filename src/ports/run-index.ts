@@ -21,6 +21,8 @@ export type GateIndexRow = {
   deadline_at: number | null;
   decided_by: string | null;
   decided_at: number | null;
+  /** how the gate ended (src/features/gates/outcome.ts); null while pending */
+  outcome: string | null;
 };
 
 export type AvailableOrderRow = { run_id: string; order_id: string; task_id: string; skill: string | null };

@@ -19,6 +19,10 @@ export type ApprovalRow = {
   note: string | null;
   dedupe_key: string;
   created_at: number;
+  /** approved | denied | timed_out | cancelled | superseded | fallback_denied (src/features/gates/outcome.ts) */
+  outcome: string;
+  /** slack | api | cli | web | timer | rollback | outage_fallback | policy */
+  channel: string;
 };
 
 /** Rows for the D1 record; one command's rows are written in one db.batch(). */
@@ -66,6 +70,10 @@ export type RecordOp =
         next: string;
         tokens_in: number;
         tokens_out: number;
+        /** the lease holder's subject */
+        holder: string | null;
+        /** the lease holder token's persona_id */
+        persona_id: string | null;
         started_at: number;
         ended_at: number;
       };

@@ -3,7 +3,17 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzl
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { OverviewStore } from "../../ports/overview-store";
 import { approvalCountsQuery, humanLatenciesQuery } from "./approval-queries";
-import { attempts, auditLog, deadLetters, gateMetrics, runs, teamModes, workOrders } from "./schema";
+import {
+  attempts,
+  auditLog,
+  deadLetters,
+  gateMetrics,
+  runs,
+  slackInstallations,
+  slackMessages,
+  teamModes,
+  workOrders,
+} from "./schema";
 
 const RECENT_RUNS = 20;
 const MAX_LIST = 50;
@@ -94,6 +104,15 @@ function windowQueries(db: DrizzleD1Database, teamId: string, since: number) {
       .where(and(eq(deadLetters.teamId, teamId), gte(deadLetters.createdAt, since)))
       .orderBy(asc(deadLetters.createdAt))
       .limit(MAX_SAMPLES),
+    // spend per persona: the persona_id of the token that held each attempt's lease
+    db
+      .select({ personaId: attempts.personaId, ...spent })
+      .from(attempts)
+      .innerJoin(runs, eq(runs.runId, attempts.runId))
+      .where(and(eq(runs.teamId, teamId), gte(attempts.endedAt, since)))
+      .groupBy(attempts.personaId)
+      .orderBy(attempts.personaId)
+      .limit(MAX_LIST),
   ] as const;
 }
 
@@ -145,7 +164,7 @@ function toCurrent([runRows, tokenRows, budgetRows, gateRows, dlRows]: Rows<Retu
   };
 }
 
-function toWindow([taskRows, taskBudgetRows, [approvals], latencyRows, attemptRows, dlTimes]: Rows<
+function toWindow([taskRows, taskBudgetRows, [approvals], latencyRows, attemptRows, dlTimes, personaRows]: Rows<
   ReturnType<typeof windowQueries>
 >) {
   const taskBudgets = new Map(taskBudgetRows.map((r) => [r.taskId, r.budget]));
@@ -155,6 +174,11 @@ function toWindow([taskRows, taskBudgetRows, [approvals], latencyRows, attemptRo
       tokens_in: num(t.tokensIn),
       tokens_out: num(t.tokensOut),
       budget_tokens: taskBudgets.get(t.taskId) == null ? null : num(taskBudgets.get(t.taskId)),
+    })),
+    personaSpend: personaRows.map((p) => ({
+      persona_id: p.personaId,
+      tokens_in: num(p.tokensIn),
+      tokens_out: num(p.tokensOut),
     })),
     approvals: {
       auto: num(approvals?.auto),
@@ -192,14 +216,14 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
   return {
     async teamOverview(teamId, since) {
       // one round trip; the slices are the three groups of queries, in order
-      const [r0, r1, r2, r3, r4, w0, w1, w2, w3, w4, w5, m0, m1] = await db.batch([
+      const [r0, r1, r2, r3, r4, w0, w1, w2, w3, w4, w5, w6, m0, m1] = await db.batch([
         ...currentQueries(db, teamId),
         ...windowQueries(db, teamId, since),
         ...modeQueries(db, teamId),
       ]);
       return {
         ...toCurrent([r0, r1, r2, r3, r4]),
-        ...toWindow([w0, w1, w2, w3, w4, w5]),
+        ...toWindow([w0, w1, w2, w3, w4, w5, w6]),
         ...toMode([m0, m1]),
       };
     },
@@ -210,6 +234,9 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
           opId: attempts.opId,
           orderId: attempts.orderId,
           outcome: attempts.outcome,
+          failureClass: attempts.failureClass,
+          next: attempts.next,
+          holder: attempts.holder,
           tokensIn: attempts.tokensIn,
           tokensOut: attempts.tokensOut,
           startedAt: attempts.startedAt,
@@ -224,10 +251,34 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
         op_id: r.opId,
         order_id: r.orderId,
         outcome: r.outcome,
+        failure_class: r.failureClass,
+        next: r.next,
+        holder: r.holder,
         tokens_in: r.tokensIn,
         tokens_out: r.tokensOut,
         started_at: r.startedAt,
         ended_at: r.endedAt,
+      }));
+    },
+
+    async gateCards(teamId, gateIds) {
+      if (gateIds.length === 0) return [];
+      const keys = gateIds.slice(0, MAX_LIST * 2).map((id) => `gate:${id}`);
+      const rows = await db
+        .select({
+          key: slackMessages.key,
+          channel: slackMessages.channel,
+          ts: slackMessages.ts,
+          workspaceId: slackInstallations.workspaceId,
+        })
+        .from(slackMessages)
+        .innerJoin(slackInstallations, eq(slackInstallations.teamId, slackMessages.teamId))
+        .where(and(eq(slackMessages.teamId, teamId), inArray(slackMessages.key, keys)));
+      return rows.map((r) => ({
+        gate_id: r.key.slice("gate:".length),
+        workspace_id: r.workspaceId,
+        channel: r.channel,
+        ts: r.ts,
       }));
     },
   };

@@ -16,6 +16,7 @@ const gateColumns = {
   deadline_at: gates.deadlineAt,
   decided_by: gates.decidedBy,
   decided_at: gates.decidedAt,
+  outcome: gates.outcome,
 };
 
 export function createD1RunIndex(db: DrizzleD1Database): RunIndex {

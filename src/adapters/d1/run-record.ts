@@ -68,6 +68,7 @@ function upsertGate(db: DrizzleD1Database, r: Op<"gate">["row"]): BatchItem<"sql
       deadlineAt: r.deadline_at,
       decidedBy: r.decided_by,
       decidedAt: r.decided_at,
+      outcome: r.outcome,
       updatedAt: r.updated_at,
     })
     .onConflictDoUpdate({
@@ -76,6 +77,7 @@ function upsertGate(db: DrizzleD1Database, r: Op<"gate">["row"]): BatchItem<"sql
         status: sql`excluded.status`,
         decidedBy: sql`excluded.decided_by`,
         decidedAt: sql`excluded.decided_at`,
+        outcome: sql`excluded.outcome`,
         updatedAt: sql`excluded.updated_at`,
       },
       setWhere: sql`${gates.status} = 'pending'`,
@@ -96,6 +98,8 @@ function insertAttempt(db: DrizzleD1Database, r: Op<"attempt">["row"]): BatchIte
       next: r.next,
       tokensIn: r.tokens_in,
       tokensOut: r.tokens_out,
+      holder: r.holder,
+      personaId: r.persona_id,
       startedAt: r.started_at,
       endedAt: r.ended_at,
     })
@@ -118,6 +122,8 @@ function insertApproval(db: DrizzleD1Database, r: Op<"approval">["row"]): BatchI
       reason: r.reason,
       note: r.note,
       dedupeKey: r.dedupe_key,
+      outcome: r.outcome,
+      channel: r.channel,
       createdAt: r.created_at,
     })
     .onConflictDoNothing();

@@ -64,6 +64,8 @@ export const gates = sqliteTable(
     deadlineAt: integer("deadline_at"),
     decidedBy: text("decided_by"),
     decidedAt: integer("decided_at"),
+    /** approved | denied | timed_out | cancelled | superseded | fallback_denied; null while pending */
+    outcome: text("outcome"),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [index("gate_team_status_opened").on(t.teamId, t.status, t.openedAt)],
@@ -81,6 +83,10 @@ export const attempts = sqliteTable(
     next: text("next").notNull(),
     tokensIn: integer("tokens_in").notNull().default(0),
     tokensOut: integer("tokens_out").notNull().default(0),
+    /** the subject that held the lease (the agent that did the work); null on rows before it was recorded */
+    holder: text("holder"),
+    /** the lease holder token's persona_id (spend per persona on the overview) */
+    personaId: text("persona_id"),
     startedAt: integer("started_at").notNull(),
     endedAt: integer("ended_at").notNull(),
   },
@@ -104,6 +110,10 @@ export const approvalEvents = sqliteTable(
     note: text("note"),
     /** Slack payload id or API op id, so duplicates change nothing */
     dedupeKey: text("dedupe_key"),
+    /** approved | denied | timed_out | cancelled | superseded | fallback_denied (null on rows before outcomes) */
+    outcome: text("outcome"),
+    /** slack | api | cli | web | timer | rollback | outage_fallback | policy (null on rows before channels) */
+    channel: text("channel"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -3,6 +3,7 @@
 
 export type { ApprovalRow } from "../../ports/run-record";
 export { DEPLOY_TARGET_SPECS, DEPLOY_TARGETS, type DeployNeeds, type DeployTarget, deployOpId } from "./deploy-targets";
+export { gateDigest } from "./digest";
 export type { GateRuleCache } from "./gate-rule-cache";
 export {
   applyDecision,
@@ -15,6 +16,15 @@ export {
   openGate,
 } from "./machine";
 export type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";
+export {
+  CALLER_CHANNELS,
+  DECISION_CHANNELS,
+  type DecisionChannel,
+  GATE_OUTCOMES,
+  type GateOutcome,
+  gateOutcome,
+  OUTAGE_APPROVER,
+} from "./outcome";
 export { type ActiveGateRules, type GateKind, resolveGate } from "./rules";
 export { ApprovalResponse, DeployAccepted, GateView, GateViewSchema, OpenGateResponse } from "./schemas";
 export { earlyView, gateOpenView, gateView } from "./views";

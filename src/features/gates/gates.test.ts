@@ -17,6 +17,7 @@ import {
   teamTokens,
 } from "../../../test/run-helpers";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
+import { gateDigest } from "./digest";
 import { DEFAULT_GATE_RULES } from "./rules";
 
 // the machine is shared: HTTP-heavy cases get room beyond the 5 s default
@@ -226,17 +227,24 @@ describe("hard gates", () => {
 });
 
 describe("approvals before arming", () => {
-  it("keep the decision (202) and apply it when the gate opens", async () => {
+  // an early approval names an op the run has announced (here: a pii_detected gate on the same op) and the digest
+  // of the content it approves
+  const announce = (tok: string, runId: string, op_id: string) =>
+    openGate(tok, runId, { policy_key: "pii_detected", op_id });
+
+  it("keep the decision (202) and apply it when the gate opens with the approved content", async () => {
     const t = await teamTokens("early-a");
     const run = await startRun(t.worker);
+    await announce(t.worker, run.run_id, "op-e");
     const early = await approve(t.approver, {
       run_id: run.run_id,
       op_id: "op-e",
       policy_key: "schema_rewrite",
       decision: "approve_retry",
       note: "pre-approved",
+      digest: gateDigest({ op_id: "op-e", policy_key: "schema_rewrite", context: {} }),
     });
-    expect(early.status).toBe(202);
+    expect(early.status, early.text).toBe(202);
     expect(early.json).toMatchObject({ status: "not_armed", queued_decision: "approve_retry" });
     expect(await approvalRows(run.run_id)).toEqual([]);
 
@@ -251,12 +259,15 @@ describe("approvals before arming", () => {
   it("does not apply an early approval by the subject who then opens the gate", async () => {
     const t = await teamTokens("early-b");
     const run = await startRun(t.worker);
-    await approve(t.worker, {
+    await announce(t.worker, run.run_id, "op-e");
+    const early = await approve(t.worker, {
       run_id: run.run_id,
       op_id: "op-e",
       policy_key: "wrong_value",
       decision: "approve_retry",
+      digest: gateDigest({ op_id: "op-e", policy_key: "wrong_value", context: {} }),
     });
+    expect(early.status, early.text).toBe(202);
     const opened = await openGate(t.worker, run.run_id, { policy_key: "wrong_value", op_id: "op-e" });
     expect(opened.json.status).toBe("pending");
     expect(await approvalRows(run.run_id)).toEqual([]);
@@ -265,12 +276,16 @@ describe("approvals before arming", () => {
   it("applies an early decision to a gate a failed completion opens", async () => {
     const t = await teamTokens("early-c");
     const { runId, orderId, lease: l } = await leasedOrder(t.worker);
-    await approve(t.approver, {
+    await announce(t.worker, runId, "op-fail");
+    const context = { order_id: orderId, failure_class: "schema_invalid", attempt: 1 };
+    const early = await approve(t.approver, {
       run_id: runId,
       op_id: "op-fail",
       policy_key: "schema_invalid",
       decision: "approve_retry",
+      digest: gateDigest({ op_id: "op-fail", policy_key: "schema_invalid", context }),
     });
+    expect(early.status, early.text).toBe(202);
     const res = await complete(t.worker, runId, orderId, {
       lease_id: l.lease_id,
       epoch: 1,

@@ -1,7 +1,7 @@
 // The approver's inbox: GET /v1/gates (team-wide open gates, oldest first) and POST /v1/gates/:gate_id/decision.
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { APPROVAL_DECISIONS } from "../../../contracts/approval-action.v1";
+import { APPROVAL_DECISIONS, DIGEST } from "../../../contracts/approval-action.v1";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
@@ -9,7 +9,8 @@ import type { RunIndex } from "../../ports/run-index";
 import { actorOf, callRun, runErrors } from "../runs";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import type { GatesNeeds } from "./index";
-import { ApprovalResponse } from "./schemas";
+import { GATE_OUTCOMES } from "./outcome";
+import { ApprovalResponse, assertPersonDecides, CHANNEL_HEADER, CHANNEL_HEADER_DOC, channelHint } from "./schemas";
 
 /** What the inbox routes need: the gate routes' needs plus the team-wide gate index. */
 export type GateInboxNeeds = GatesNeeds & { runIndex: Pick<RunIndex, "listGates" | "gate"> };
@@ -37,6 +38,7 @@ export const GateListItem = z.object({
   deadline_at: z.int().nullable().meta({ description: "when a soft gate allows itself; null for hard gates" }),
   decided_by: z.string().nullable(),
   decided_at: z.int().nullable(),
+  outcome: z.enum(GATE_OUTCOMES).nullable().meta({ description: "how the gate ended; null while pending" }),
 });
 export const GateList = z.object({ gates: z.array(GateListItem) }).meta({
   id: "GateList",
@@ -55,6 +57,7 @@ export const GateList = z.object({ gates: z.array(GateListItem) }).meta({
         deadline_at: null,
         decided_by: null,
         decided_at: null,
+        outcome: null,
       },
     ],
   },
@@ -67,6 +70,7 @@ export const GateDecisionBody = z
       description: "approve_retry | approve_skip | approve_abort | deny (auto_allow is reserved for the timer)",
     }),
     note: z.string().max(2000).optional().meta({ description: "why; required for hard gates" }),
+    digest: DIGEST.optional().meta({ description: "the gate content digest you saw; a different one answers 409" }),
   })
   .meta({ id: "GateDecision", example: { decision: "approve_retry", note: "value checked against the invoice" } });
 
@@ -99,6 +103,7 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
         .map((g) => ({
           ...g,
           kind: g.kind as z.infer<typeof GateListItem>["kind"],
+          outcome: g.outcome as z.infer<typeof GateListItem>["outcome"],
           age_ms: Math.max(0, now - g.opened_at),
         }));
       return c.json({ gates }, 200);
@@ -112,7 +117,7 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       summary: "Decide a gate by its gate_id (same rules as POST /v1/approvals; note required for hard gates)",
       description:
         "Nobody decides a gate they opened; repeating the same decision changes nothing; " +
-        "a decided gate answers 409.",
+        `a decided gate answers 409. ${CHANNEL_HEADER_DOC}`,
       security: bearer,
       middleware: [requireScope("approvals:decide")] as const,
       request: { params: GateDecisionParams, body: jsonBody(GateDecisionBody) },
@@ -123,6 +128,8 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       const principal = c.get("principal");
       const { gate_id } = c.req.valid("param");
       const body = c.req.valid("json");
+      const channel = channelHint(c.req.header(CHANNEL_HEADER));
+      assertPersonDecides(principal.subject);
       const gate = await deps.runIndex.gate(principal.teamId, gate_id);
       if (!gate || (principal.runId !== undefined && gate.run_id !== principal.runId))
         throw new AppFailure({ code: "not_found", message: `gate ${gate_id} not found for this team` });
@@ -132,6 +139,8 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
         policy_key: gate.policy_key,
         decision: body.decision,
         note: body.note ?? null,
+        ...(body.digest ? { digest: body.digest } : {}),
+        ...(channel ? { channel } : {}),
       });
       for (const a of reply.activated ?? []) DEPLOY_TARGET_SPECS[a.target].invalidate(deps, principal.teamId);
       return c.json(reply.value, 200);

@@ -3,7 +3,9 @@
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
 import type { ApprovalRow } from "../../ports/run-record";
+import { gateDigest } from "./digest";
 import type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";
+import { channelFor, type DecisionChannel, gateOutcome, type Resolution } from "./outcome";
 import { type ActiveGateRules, resolveGate } from "./rules";
 import { earlyView, gateView } from "./views";
 
@@ -16,6 +18,8 @@ export interface GateHost {
   earlyFor(id: string): EarlyApproval | undefined;
   putEarly(e: EarlyApproval): void;
   dropEarly(id: string): void;
+  /** whether the run has announced this op (see "announced op" in docs/glossary.md): only those take early approvals */
+  announced(opId: string): boolean;
   emit(type: "gate.opened" | "gate.decided" | "approval.queued", fields: Record<string, unknown>): unknown;
   /** an append-only approval row for D1 */
   recordApproval(row: ApprovalRow): void;
@@ -44,6 +48,8 @@ const DECISION_RECORD: Record<GateDecision, string> = {
   allow: "allow",
 };
 export const isAllow = (d: GateDecision) => d === "approve_retry" || d === "auto_allow" || d === "allow";
+/** whether a decision lets the guarded thing go on (a skip is an approval to move past it) */
+const letsThrough = (d: GateDecision) => isAllow(d) || d === "approve_skip";
 
 /** The gate that guards policy deploys (never pre-approved). */
 export const DEPLOY_POLICY_KEY = "policy_deploy";
@@ -64,6 +70,7 @@ export type OpenGateInput = {
 /** Arms a gate: resolves its kind, decides auto/deny gates at once, applies an approval that came first. */
 export function openGate(host: GateHost, input: OpenGateInput): Gate {
   const gate_id = gateIdFor(host.run.run_id, input.op_id, input.policy_key);
+  const digest = gateDigest(input);
   const resolution = resolveGate(input.rules, input.policy_key, input.resolveWith ?? input.context);
   const gate: Gate = {
     gate_id,
@@ -84,6 +91,12 @@ export function openGate(host: GateHost, input: OpenGateInput): Gate {
     decided_by: null,
     decided_at: null,
     note: null,
+    outcome: null,
+    channel: null,
+    decided_reason: null,
+    digest,
+    rules_version: input.rules.version,
+    early_refused: null,
   };
   host.putGate(gate);
   host.emit("gate.opened", {
@@ -95,32 +108,45 @@ export function openGate(host: GateHost, input: OpenGateInput): Gate {
     timeout_ms: gate.timeout_ms,
     deadline_at: gate.deadline_at,
     opened_by: gate.opened_by,
+    digest,
+    rules_version: gate.rules_version,
     ...host.subjectFields(gate.subject),
   });
   decideOnOpen(host, gate);
   return host.gate(gate_id) as Gate;
 }
 
-/** A freshly armed gate: a deny gate is denied, an early approval applies (unless its approver opened the gate),
- * an auto gate allows itself. */
+/** A freshly armed gate: a deny gate is denied, an early approval applies (unless its approver opened the gate or it
+ * approved other content than the gate's), an auto gate allows itself. */
 function decideOnOpen(host: GateHost, gate: Gate): void {
   const early = host.earlyFor(gate.gate_id);
   if (early) host.dropEarly(gate.gate_id);
-  const ignore = (why: string) =>
-    early && host.audit(early.approver, "approval.ignored", "gate", gate.gate_id, { decision: early.decision, why });
+  // an early approval that does not apply is audited and reported on the gate (the run view and the trace show it)
+  const ignore = (why: string) => {
+    if (!early) return;
+    host.audit(early.approver, "approval.ignored", "gate", gate.gate_id, { decision: early.decision, why });
+    const { approver, decision, received_at } = early;
+    host.putGate({ ...(host.gate(gate.gate_id) as Gate), early_refused: { approver, decision, why, received_at } });
+  };
   if (gate.kind === "deny") {
     applyDecision(host, gate, "deny", "policy", null, gate.reason);
     ignore("deny gate");
+  } else if (early && early.digest !== gate.digest) {
+    ignore(`digest mismatch: approved ${early.digest ?? "no digest"}, the gate's content is ${gate.digest}`);
+    if (gate.kind === "auto") applyDecision(host, gate, "allow", "policy", null, gate.reason);
   } else if (early && gate.kind === "hard" && !early.note) {
     ignore("a hard gate needs a note");
   } else if (early && early.approver !== gate.opened_by) {
     const why = `decided before the gate was armed (received ${early.received_at})`;
-    applyDecision(host, gate, early.decision, early.approver, early.note, why);
+    applyDecision(host, gate, early.decision, early.approver, early.note, why, { channel: early.channel });
   } else {
     ignore("approver opened the gate");
     if (gate.kind === "auto") applyDecision(host, gate, "allow", "policy", null, gate.reason);
   }
 }
+
+/** How a decision came about besides who made it: the caller's channel, and whether the gate was decided at all. */
+export type DecisionOptions = { channel?: DecisionChannel; resolution?: Resolution };
 
 /** Records one decision (append-only approval row, gate.decided) and lets the host apply it to what it guards. */
 export function applyDecision(
@@ -130,9 +156,22 @@ export function applyDecision(
   approver: string,
   note: string | null,
   reason: string | null,
+  opts: DecisionOptions = {},
 ): Gate {
   const status = DECISION_STATUS[decision];
-  host.putGate({ ...gate, status, decision, decided_by: approver, decided_at: host.now, note });
+  const channel = channelFor(approver, opts.channel);
+  const outcome = gateOutcome({ allows: letsThrough(decision), channel, resolution: opts.resolution ?? "decided" });
+  host.putGate({
+    ...gate,
+    status,
+    decision,
+    decided_by: approver,
+    decided_at: host.now,
+    note,
+    outcome,
+    channel,
+    decided_reason: reason,
+  });
   host.recordApproval({
     id: stableId("apv", host.run.run_id, gate.gate_id),
     team_id: host.run.team_id,
@@ -146,6 +185,8 @@ export function applyDecision(
     note,
     dedupe_key: `${host.run.run_id}:${gate.gate_id}`,
     created_at: host.now,
+    outcome,
+    channel,
   });
   host.emit("gate.decided", {
     gate_id: gate.gate_id,
@@ -157,7 +198,16 @@ export function applyDecision(
     decided_by: approver,
     opened_by: gate.opened_by,
     latency_ms: host.now - gate.opened_at,
+    outcome,
+    channel,
     ...host.subjectFields(gate.subject),
+  });
+  host.audit(approver, "gate.decided", "gate", gate.gate_id, {
+    outcome,
+    channel,
+    decision: DECISION_RECORD[decision],
+    policy_key: gate.policy_key,
+    op_id: gate.op_id,
   });
   host.settle(gate, decision, approver);
   return host.gate(gate.gate_id) as Gate;
@@ -169,6 +219,9 @@ export type GateDecisionRequest = {
   decision: GateDecision;
   approver: string;
   note: string | null;
+  /** the gate content digest the approver saw (required before the gate is armed) */
+  digest?: string;
+  channel?: DecisionChannel;
 };
 
 type Decided = ReturnType<typeof gateView> | ReturnType<typeof earlyView>;
@@ -193,7 +246,12 @@ export function decideGate(
     return { ok: false, error: { code: "conflict", message: `gate ${gate_id} is already ${gate.status}` } };
   }
   if (gate.kind === "hard" && !req.note?.trim()) return noteRequired(gate);
-  return gateView(host.run.run_id, applyDecision(host, gate, req.decision, req.approver, req.note, null));
+  if (req.digest !== undefined && req.digest !== gate.digest) {
+    const message = `gate ${gate_id} content has digest ${gate.digest}, not the ${req.digest} you approved: read it again`;
+    return { ok: false, error: { code: "conflict", message } };
+  }
+  const opts = { channel: req.channel };
+  return gateView(host.run.run_id, applyDecision(host, gate, req.decision, req.approver, req.note, null, opts));
 }
 
 /** A hard gate is decided by a human who says why: 400 naming `note`. */
@@ -221,6 +279,15 @@ function keepEarly(
     const message = "a policy_deploy gate is decided only after its version is proposed";
     return { ok: false, error: { code: "conflict", message } };
   }
+  if (!host.announced(req.op_id)) {
+    // nobody approves an op the run has not shown yet: its content could be anything
+    const message = `op_id ${req.op_id} has not been announced in this run (no attempt, gate or dead letter names it)`;
+    return { ok: false, error: { code: "conflict", message } };
+  }
+  if (!req.digest) {
+    const message = "an approval before the gate is armed names the digest of the gate content it approves";
+    return { ok: false, error: { code: "validation_failed", message, issues: [{ path: "digest", message }] } };
+  }
   const queued: EarlyApproval = {
     gate_id,
     op_id: req.op_id,
@@ -229,10 +296,12 @@ function keepEarly(
     approver: req.approver,
     note: req.note,
     received_at: host.now,
+    digest: req.digest,
+    ...(req.channel ? { channel: req.channel } : {}),
   };
   host.putEarly(queued);
   const { op_id, policy_key, decision, approver } = req;
-  host.emit("approval.queued", { gate_id, op_id, policy_key, decision, approver });
-  host.audit(approver, "approval.queued", "gate", gate_id, { op_id, policy_key, decision });
+  host.emit("approval.queued", { gate_id, op_id, policy_key, decision, approver, digest: req.digest });
+  host.audit(approver, "approval.queued", "gate", gate_id, { op_id, policy_key, decision, digest: req.digest });
   return earlyView(host.run.run_id, queued);
 }

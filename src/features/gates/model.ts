@@ -1,5 +1,6 @@
 // Gate state (pure data): a gate, what it guards, its decisions, and an approval that arrived before its gate.
 import type { DeployTarget } from "./deploy-targets";
+import type { DecisionChannel, GateOutcome } from "./outcome";
 import type { GateKind } from "./rules";
 
 export type GateStatus = "pending" | "approved" | "auto_allowed" | "denied" | "aborted" | "skipped";
@@ -34,6 +35,18 @@ export type Gate = {
   decided_by: string | null;
   decided_at: number | null;
   note: string | null;
+  /** how it ended (null while pending); optional only on gates stored before outcomes existed */
+  outcome?: GateOutcome | null;
+  /** where the decision came from (null while pending) */
+  channel?: DecisionChannel | null;
+  /** why it was decided the way it was (the timer, the stop, the early approval), as the approval row records it */
+  decided_reason?: string | null;
+  /** sha256 of the gate's content (gateDigest): what an approver saw and approves */
+  digest?: string;
+  /** version of the team gate rules that resolved the gate's kind (0 = the default matrix) */
+  rules_version?: number;
+  /** an early approval that did not apply when the gate opened, and why (reported in the views) */
+  early_refused?: { approver: string; decision: GateDecision; why: string; received_at: number } | null;
 };
 
 /** An approval that arrived before its gate was armed; applied when the gate opens. */
@@ -45,4 +58,8 @@ export type EarlyApproval = {
   approver: string;
   note: string | null;
   received_at: number;
+  /** the gate content digest the approver saw; the approval applies only to a gate with this digest */
+  digest?: string;
+  /** the channel the approver used */
+  channel?: DecisionChannel;
 };

@@ -13,6 +13,10 @@ import { diffGateRules, mergeGateRules } from "./rule-diff";
 import { GateRuleSet } from "./rules";
 import {
   ApprovalResponse,
+  assertPersonDecides,
+  CHANNEL_HEADER,
+  CHANNEL_HEADER_DOC,
+  channelHint,
   DeployAccepted,
   GateParams,
   GateRulesResponse,
@@ -78,6 +82,9 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       tags: ["gates"],
       summary:
         "Decide a gate (ApprovalAction v1). Before the gate is armed the decision is kept (202) and applied when it opens",
+      description:
+        "An approval before the gate is armed needs an announced op_id and the gate content digest; it applies only to " +
+        `a gate with that digest. ${CHANNEL_HEADER_DOC}`,
       security: bearer,
       middleware: [requireScope("approvals:decide")] as const,
       request: { body: jsonBody(ApprovalActionV1, approvalExample) },
@@ -91,6 +98,8 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const body = c.req.valid("json");
+      const channel = channelHint(c.req.header(CHANNEL_HEADER));
+      assertPersonDecides(principal.subject);
       await guardStored({ note: body.note ?? null });
       const reply = await callRun(deps.runs, body.run_id, "decide_gate", {
         actor: actorOf(principal),
@@ -98,6 +107,8 @@ export const gatesRoutes = featureApp<GatesNeeds>()
         policy_key: body.policy_key,
         decision: body.decision,
         note: body.note ?? null,
+        ...(body.digest ? { digest: body.digest } : {}),
+        ...(channel ? { channel } : {}),
       });
       // the control run activated a deploy: this isolate's caches must not serve the old version
       for (const a of reply.activated ?? []) DEPLOY_TARGET_SPECS[a.target].invalidate(deps, principal.teamId);

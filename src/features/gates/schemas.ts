@@ -1,5 +1,7 @@
 // Wire shapes of the gate and approval routes (zod, with OpenAPI examples).
 import { z } from "zod";
+import { AppFailure } from "../../errors";
+import { CALLER_CHANNELS, DECISION_CHANNELS, GATE_OUTCOMES, isSystemDecider } from "./outcome";
 import { PolicyKey } from "./rules";
 
 const id = z.string().min(1).max(128);
@@ -21,6 +23,18 @@ export const GateViewSchema = z.object({
   reason: z.string(),
   opened_by: z.string(),
   opened_at: z.int(),
+  digest: z
+    .string()
+    .meta({ description: "sha256 of the gate content; send it with a decision (ApprovalAction.digest)" }),
+  outcome: z.enum(GATE_OUTCOMES).optional().meta({ description: "how the gate ended; absent while pending" }),
+  channel: z.enum(DECISION_CHANNELS).optional().meta({ description: "where the decision came from" }),
+  decided_reason: z.string().optional().meta({ description: "why it was decided so (timer, stop, early approval)" }),
+  waited_ms: z.int().optional().meta({ description: "decided_at − opened_at" }),
+  rules_version: z.int().optional().meta({ description: "the team gate-rule version that resolved its kind" }),
+  early_refused: z
+    .object({ approver: z.string(), decision: z.string(), why: z.string(), received_at: z.int() })
+    .optional()
+    .meta({ description: "an approval sent before the gate was armed that did not apply, and why" }),
   timeout_ms: z.int().optional(),
   deadline_at: z.int().optional(),
   decision: z.string().optional(),
@@ -43,6 +57,12 @@ export const GateView = GateViewSchema.meta({
     reason: "schema_invalid → soft (120000 ms) (rules.v0#8)",
     opened_by: "worker-7",
     opened_at: 1767225600000,
+    digest: "3b1f…",
+    outcome: "timed_out",
+    channel: "timer",
+    decided_reason: "soft gate timer (120000 ms) elapsed",
+    waited_ms: 120004,
+    rules_version: 0,
     timeout_ms: 120000,
     deadline_at: 1767225720000,
     decision: "auto_allow",
@@ -64,9 +84,11 @@ export const OpenGateResponse = z
     kind: z.enum(["auto", "soft", "hard", "deny"]),
     status: z.enum(["allowed", "pending", "denied"]),
     reason: z.string(),
+    digest: z.string(),
     timeout_ms: z.int().optional(),
     deadline_at: z.int().optional(),
     decided_by: z.string().optional(),
+    outcome: z.enum(GATE_OUTCOMES).optional(),
   })
   .meta({
     id: "OpenGateResponse",
@@ -77,6 +99,7 @@ export const OpenGateResponse = z
       timeout_ms: 60000,
       deadline_at: 1767225660000,
       reason: "budget_increase → soft (60000 ms)",
+      digest: "9c41…",
     },
   });
 
@@ -90,8 +113,31 @@ export const NotArmedApproval = z
     queued_decision: z.string(),
     decided_by: z.string(),
     received_at: z.int(),
+    digest: z.string().optional(),
   })
   .meta({ id: "QueuedApproval" });
+
+/** X-Warden-Channel: where a person decided (the CLI sends cli, the web pages web); absent = api. */
+export const CHANNEL_HEADER = "x-warden-channel";
+export const CHANNEL_HEADER_DOC =
+  "Send `X-Warden-Channel: api | cli | web` to record where the decision was made (default api).";
+
+/** A person's decision: a token whose subject is one of Warden's own deciders (timer, policy, the outage fallback) is
+ * refused, or its decision would be counted as the system's. */
+export function assertPersonDecides(subject: string): void {
+  if (isSystemDecider(subject))
+    throw new AppFailure({ code: "forbidden", message: `subject ${subject} is reserved for Warden's own decisions` });
+}
+
+/** The caller's channel hint, or a 400 naming the header (read by hand: a declared header would become a required
+ * field of every typed-client call). */
+export function channelHint(value: string | undefined): (typeof CALLER_CHANNELS)[number] | undefined {
+  if (value === undefined) return undefined;
+  const parsed = z.enum(CALLER_CHANNELS).safeParse(value.trim().toLowerCase());
+  if (parsed.success) return parsed.data;
+  const message = `X-Warden-Channel must be one of ${CALLER_CHANNELS.join(", ")}`;
+  throw new AppFailure({ code: "validation_failed", message, issues: [{ path: "X-Warden-Channel", message }] });
+}
 
 export const ApprovalResponse = z.union([GateView, NotArmedApproval]);
 

@@ -1,9 +1,11 @@
 // Read models of gates (pure): a gate, the answer to "may I go ahead?", and an approval kept until its gate is armed.
 import { omitNull } from "../../lib/omit-null";
+import { gateDigest } from "./digest";
 import type { EarlyApproval, Gate } from "./model";
 
 /** GET /v1/runs/:run_id/gates/:gate_id and POST /v1/approvals */
 export function gateView(runId: string, g: Gate) {
+  const decided = g.decided_at !== null;
   return {
     gate_id: g.gate_id,
     run_id: runId,
@@ -15,7 +17,15 @@ export function gateView(runId: string, g: Gate) {
     reason: g.reason,
     opened_by: g.opened_by,
     opened_at: g.opened_at,
+    // gates stored before digests existed get theirs computed from the same content
+    digest: g.digest ?? gateDigest(g),
     ...omitNull({
+      outcome: g.outcome ?? null,
+      channel: g.channel ?? null,
+      decided_reason: g.decided_reason ?? null,
+      waited_ms: decided ? (g.decided_at as number) - g.opened_at : null,
+      rules_version: g.rules_version ?? null,
+      early_refused: g.early_refused ?? null,
       timeout_ms: g.timeout_ms,
       deadline_at: g.deadline_at,
       decision: g.decision,
@@ -36,7 +46,13 @@ export function gateOpenView(g: Gate) {
     kind: g.kind,
     status,
     reason: g.reason,
-    ...omitNull({ timeout_ms: g.timeout_ms, deadline_at: g.deadline_at, decided_by: g.decided_by }),
+    digest: g.digest ?? gateDigest(g),
+    ...omitNull({
+      timeout_ms: g.timeout_ms,
+      deadline_at: g.deadline_at,
+      decided_by: g.decided_by,
+      outcome: g.outcome ?? null,
+    }),
   };
 }
 
@@ -51,5 +67,6 @@ export function earlyView(runId: string, e: EarlyApproval) {
     queued_decision: e.decision,
     decided_by: e.approver,
     received_at: e.received_at,
+    ...omitNull({ digest: e.digest ?? null }),
   };
 }

@@ -37,6 +37,7 @@ export async function teamMetrics(
     policy_hard_gate_count: byKind.hard,
     auto_approvals: raw.autoApprovals,
     human_approvals: raw.humanApprovals,
+    gate_outcomes: raw.gateOutcomes,
     human_approval_latency_ms: {
       p50: percentile(raw.humanLatenciesMs, 50),
       p95: percentile(raw.humanLatenciesMs, 95),

@@ -30,7 +30,21 @@ export const MetricsResponse = z
     policy_soft_gate_count: z.int(),
     policy_hard_gate_count: z.int(),
     auto_approvals: z.int(),
-    human_approvals: z.int(),
+    human_approvals: z.int().meta({
+      description: "gates approved or denied by a person (slack, api, cli, web); other outcomes are in gate_outcomes",
+    }),
+    gate_outcomes: z
+      .object({
+        approved: z.int(),
+        denied: z.int(),
+        timed_out: z.int(),
+        cancelled: z.int(),
+        superseded: z.int(),
+        fallback_denied: z.int(),
+      })
+      .meta({
+        description: "decided gates per outcome (approved/denied include the policy's own auto and deny gates)",
+      }),
     human_approval_latency_ms: z.object({ p50: nullableNumber, p95: nullableNumber, samples: z.int() }),
     dead_letters: z.object({ open: z.int(), created: z.int() }),
     dlq_count: z.int(),

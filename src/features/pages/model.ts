@@ -1,5 +1,5 @@
 // The pages' pure read models: the trace timeline from a run view and its attempts, the overview's SLO figures and series.
-import type { AttemptSample, RunAttempt, TeamOverviewRaw } from "../../ports/overview-store";
+import type { AttemptSample, GateCard, RunAttempt, TeamOverviewRaw } from "../../ports/overview-store";
 
 export const DAY_MS = 86_400_000;
 export const SERIES_DAYS = 7;
@@ -43,7 +43,7 @@ export type TraceStep = {
   at: number;
   order_id: string;
   task_id: string;
-  /** who did the work: the order's skill, else its task */
+  /** who did the work: the subject that held the order's lease ("—" when not recorded) */
   agent: string;
   attempt: number;
   outcome: string;
@@ -60,40 +60,87 @@ export type TraceStep = {
 const str = (v: unknown, d = ""): string => (typeof v === "string" ? v : d);
 const int = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const optStr = (v: unknown): string | null => (typeof v === "string" ? v : null);
+const UNKNOWN_AGENT = "—";
 
-/** The trace timeline: the run's steps, oldest first, with each attempt's latency from the D1 record. */
+function decisionOf(d: unknown): TraceStep["decision"] {
+  if (!d || typeof d !== "object") return null;
+  const r = d as Record<string, unknown>;
+  return {
+    rule_id: str(r.rule_id),
+    action: str(r.action),
+    selected_action: str(r.selected_action),
+    memrl_mode: str(r.memrl_mode),
+  };
+}
+
+/**
+ * The whole trace timeline, oldest first: every attempt of the run's D1 record (the run view keeps only its last
+ * steps), enriched with what the run object still keeps of each (sequence, gate, dead letter, MemRL decision), plus
+ * kept steps that are no attempt (a lease that expired) or whose attempt row is not written yet.
+ */
 export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): TraceStep[] {
-  const latency = new Map(attempts.map((a) => [a.op_id, Math.max(0, a.ended_at - a.started_at)]));
-  const skill = new Map(view.orders.map((o) => [str(o.order_id), optStr(o.skill)]));
-  return view.steps.map((s) => {
-    const d = s.decision as Record<string, unknown> | undefined;
-    const orderId = str(s.order_id);
-    const opId = str(s.op_id);
+  const kept = new Map(view.steps.map((s) => [str(s.op_id), s]));
+  const taskOf = new Map(view.orders.map((o) => [str(o.order_id), str(o.task_id)]));
+  const fromAttempts: TraceStep[] = attempts.map((a) => {
+    const s = kept.get(a.op_id);
     return {
+      seq: s ? int(s.seq) : 0,
+      at: a.ended_at,
+      order_id: a.order_id,
+      task_id: s ? str(s.task_id) : (taskOf.get(a.order_id) ?? ""),
+      agent: a.holder ?? optStr(s?.holder) ?? UNKNOWN_AGENT,
+      attempt: s ? int(s.attempt) : 0,
+      outcome: a.outcome,
+      failure_class: a.failure_class,
+      next: a.next,
+      tokens_in: a.tokens_in,
+      tokens_out: a.tokens_out,
+      latency_ms: Math.max(0, a.ended_at - a.started_at),
+      gate_id: optStr(s?.gate_id),
+      dead_letter_id: optStr(s?.dead_letter_id),
+      decision: decisionOf(s?.decision),
+    };
+  });
+  const recorded = new Set(attempts.map((a) => a.op_id));
+  const onlyKept: TraceStep[] = view.steps
+    .filter((s) => !recorded.has(str(s.op_id)))
+    .map((s) => ({
       seq: int(s.seq),
       at: int(s.at),
-      order_id: orderId,
+      order_id: str(s.order_id),
       task_id: str(s.task_id),
-      agent: skill.get(orderId) ?? str(s.task_id),
+      agent: optStr(s.holder) ?? UNKNOWN_AGENT,
       attempt: int(s.attempt),
       outcome: str(s.outcome),
       failure_class: optStr(s.failure_class),
       next: str(s.next),
       tokens_in: int(s.tokens_in),
       tokens_out: int(s.tokens_out),
-      latency_ms: latency.get(opId) ?? null,
+      latency_ms: null,
       gate_id: optStr(s.gate_id),
       dead_letter_id: optStr(s.dead_letter_id),
-      decision:
-        d && typeof d === "object"
-          ? {
-              rule_id: str(d.rule_id),
-              action: str(d.action),
-              selected_action: str(d.selected_action),
-              memrl_mode: str(d.memrl_mode),
-            }
-          : null,
-    };
+      decision: decisionOf(s.decision),
+    }));
+  return [...fromAttempts, ...onlyKept].sort((x, y) => x.at - y.at || x.seq - y.seq);
+}
+
+/** A gate as a step of the trace: who opened it and why, who decided through which channel, and its Slack card. */
+export type GateStep = {
+  gate_id: string;
+  /** the page anchor (`#gate-<gate_id>`) Slack cards link to */
+  anchor: string;
+  slack_url: string | null;
+};
+
+/** The Slack link of each gate that has a posted card (app_redirect into the workspace's channel). */
+export function gateSteps(gateIds: readonly string[], cards: readonly GateCard[]): GateStep[] {
+  const byGate = new Map(cards.map((c) => [c.gate_id, c]));
+  return gateIds.map((gate_id) => {
+    const card = byGate.get(gate_id);
+    const slack_url = card
+      ? `https://slack.com/app_redirect?team=${encodeURIComponent(card.workspace_id)}&channel=${encodeURIComponent(card.channel)}&message_ts=${encodeURIComponent(card.ts)}`
+      : null;
+    return { gate_id, anchor: `gate-${gate_id}`, slack_url };
   });
 }
 

@@ -1,8 +1,10 @@
 // The pages' pure read models: percentiles, the 7-day SLO series, the trace timeline, sparkline points, next actions.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   DAY_MS,
   formatDuration,
+  gateSteps,
   nextActionFor,
   overviewModel,
   percentile,
@@ -54,6 +56,7 @@ describe("overviewModel", () => {
         openGates: [],
         deadLetters: [],
         taskSpend: [],
+        personaSpend: [],
         approvals: { auto: 1, human: 3, humanLatenciesMs: [3000, 1000, 2000] },
         attempts: [],
         deadLetterTimes: [],
@@ -68,45 +71,102 @@ describe("overviewModel", () => {
 });
 
 describe("traceSteps", () => {
-  it("joins each step with its attempt's latency, names the agent by skill, and keeps the decision's rule id", () => {
+  const view = (steps: Record<string, unknown>[]) => ({
+    run_id: "r",
+    status: "RUNNING",
+    goal: "g",
+    orders: [
+      { order_id: "o1", task_id: "t1", skill: "extract" },
+      { order_id: "o2", task_id: "t2" },
+    ],
+    steps,
+  });
+  const attempt = (op_id: string, order_id: string, holder: string | null, started_at: number, ended_at: number) => ({
+    op_id,
+    order_id,
+    outcome: "ERROR",
+    failure_class: "tool_error",
+    next: "retry",
+    holder,
+    tokens_in: 3,
+    tokens_out: 1,
+    started_at,
+    ended_at,
+  });
+
+  it("shows every recorded attempt (beyond the steps the run view keeps), names the agent by lease holder, keeps decisions", () => {
     const steps = traceSteps(
-      {
-        run_id: "r",
-        status: "RUNNING",
-        goal: "g",
-        orders: [{ order_id: "o1", skill: "extract" }, { order_id: "o2" }],
-        steps: [
-          { seq: 1, at: 10, order_id: "o1", task_id: "t1", op_id: "a", attempt: 1, outcome: "ERROR", next: "retry" },
-          {
-            seq: 2,
-            at: 20,
-            order_id: "o2",
-            task_id: "t2",
-            op_id: "b",
-            attempt: 1,
-            outcome: "DECLINE",
-            failure_class: "wrong_value",
-            next: "dead_letter",
-            tokens_in: 7,
-            decision: {
-              rule_id: "off.vibe_fail.initial",
-              action: "retry",
-              selected_action: "escalate",
-              memrl_mode: "off",
-            },
+      view([
+        {
+          seq: 9,
+          at: 350,
+          order_id: "o2",
+          task_id: "t2",
+          op_id: "b",
+          attempt: 2,
+          outcome: "DECLINE",
+          failure_class: "wrong_value",
+          next: "dead_letter",
+          holder: "worker-b",
+          decision: {
+            rule_id: "off.vibe_fail.initial",
+            action: "retry",
+            selected_action: "escalate",
+            memrl_mode: "off",
           },
-        ],
-      },
-      [{ op_id: "a", order_id: "o1", outcome: "ERROR", tokens_in: 0, tokens_out: 0, started_at: 100, ended_at: 350 }],
+        },
+        {
+          seq: 10,
+          at: 400,
+          order_id: "o1",
+          task_id: "t1",
+          op_id: "lease:x",
+          outcome: "LEASE_EXPIRED",
+          next: "retry",
+          holder: "worker-c",
+        },
+      ]),
+      [attempt("a", "o1", "worker-a", 100, 250), { ...attempt("b", "o2", null, 300, 350), outcome: "DECLINE" }],
     );
-    expect(steps[0]).toMatchObject({ agent: "extract", latency_ms: 250, decision: null, tokens_in: 0 });
-    expect(steps[1]).toMatchObject({
-      agent: "t2",
-      latency_ms: null,
-      tokens_in: 7,
-      failure_class: "wrong_value",
-      decision: { rule_id: "off.vibe_fail.initial", selected_action: "escalate" },
-    });
+    expect(steps.map((s) => s.agent)).toEqual(["worker-a", "worker-b", "worker-c"]);
+    // the attempt the run view no longer keeps is still on the timeline, with its task from the order
+    expect(steps[0]).toMatchObject({ task_id: "t1", latency_ms: 150, decision: null, tokens_in: 3 });
+    expect(steps[1]).toMatchObject({ seq: 9, latency_ms: 50, decision: { rule_id: "off.vibe_fail.initial" } });
+    expect(steps[2]).toMatchObject({ outcome: "LEASE_EXPIRED", latency_ms: null });
+  });
+
+  it("keeps one step per attempt whatever the order, sorted by time", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.record({ op: fc.string({ minLength: 1, maxLength: 6 }), end: fc.nat(10_000) }), {
+          selector: (r) => r.op,
+          maxLength: 40,
+        }),
+        (rows) => {
+          const steps = traceSteps(
+            view([]),
+            rows.map((r) => attempt(r.op, "o1", "w", 0, r.end)),
+          );
+          expect(steps).toHaveLength(rows.length);
+          for (let i = 1; i < steps.length; i++)
+            expect(steps[i]?.at).toBeGreaterThanOrEqual(steps[i - 1]?.at as number);
+        },
+      ),
+    );
+  });
+});
+
+describe("gateSteps", () => {
+  it("anchors every gate and links only those with a posted Slack card", () => {
+    const steps = gateSteps(["g1", "g2"], [{ gate_id: "g2", workspace_id: "T1", channel: "C9", ts: "17.5" }]);
+    expect(steps).toEqual([
+      { gate_id: "g1", anchor: "gate-g1", slack_url: null },
+      {
+        gate_id: "g2",
+        anchor: "gate-g2",
+        slack_url: "https://slack.com/app_redirect?team=T1&channel=C9&message_ts=17.5",
+      },
+    ]);
   });
 });
 

@@ -45,10 +45,10 @@ describe("pages in Chromium", () => {
   const scopes: Scope[] = ["runs:read", "runs:write", "approvals:decide"];
   const tokenFor = (team: string, sub: string) => mintToken({ secret, teamId: team, scopes, sub });
 
-  async function api(tok: string, method: string, path: string, body?: unknown) {
+  async function api(tok: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${tok}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${tok}`, "content-type": "application/json", ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await res.json()) as any;
@@ -83,13 +83,19 @@ describe("pages in Chromium", () => {
       tokens_out: 120,
     });
     expect(c1.next).toBe("gate");
-    await api(approver, "POST", "/v1/approvals", {
-      run_id: runId,
-      op_id: "op-1",
-      policy_key: "schema_invalid",
-      decision: "approve_retry",
-      note: "stricter prompt, <i>once</i>",
-    });
+    await api(
+      approver,
+      "POST",
+      "/v1/approvals",
+      {
+        run_id: runId,
+        op_id: "op-1",
+        policy_key: "schema_invalid",
+        decision: "approve_retry",
+        note: "stricter prompt, <i>once</i>",
+      },
+      { "X-Warden-Channel": "cli" },
+    );
     const l2 = await api(worker, "POST", `/v1/runs/${runId}/orders/o1/lease`, { worker_id: "extractor-1" });
     await api(worker, "POST", `/v1/runs/${runId}/orders/o1/complete`, {
       lease_id: l2.lease_id,
@@ -188,13 +194,30 @@ describe("pages in Chromium", () => {
     expect(await text(t.page.locator("[data-field=team]"))).toBe("bt-a");
     const steps = t.page.locator("#steps tbody tr");
     expect(await steps.count()).toBe(3);
-    expect(await text(steps.nth(0))).toMatch(/extract.*o1.*DECLINE.*schema_invalid.*gate.*\d+ ms.*610 \/ 120/s);
-    expect(await text(steps.nth(1))).toMatch(/extract.*PASS.*complete.*300 \/ 50/s);
-    expect(await text(steps.nth(2))).toMatch(/verify.*o2.*wrong_value.*dead_letter.*200 \/ 40/s);
+    // the agent is the lease holder's subject
+    expect(await text(steps.nth(0))).toMatch(/worker-bt-a.*o1.*DECLINE.*schema_invalid.*gate.*\d+ ms.*610 \/ 120/s);
+    expect(await text(steps.nth(1))).toMatch(/worker-bt-a.*PASS.*complete.*300 \/ 50/s);
+    expect(await text(steps.nth(2))).toMatch(/worker-bt-a.*o2.*wrong_value.*dead_letter.*200 \/ 40/s);
     expect(await t.page.locator("[data-field=rule_id]").count()).toBeGreaterThan(0);
-    const gate = t.page.locator("#gates tbody tr").first();
+    // the human decision as a step of its own: opened by whom and why, decided by whom through which channel, the
+    // note, how long it waited, the gate-rule version, its outcome, and an anchor a Slack card links to
+    const gate = t.page.locator("#gates li").first();
+    const gateId = (await gate.getAttribute("data-gate")) as string;
+    expect(await gate.getAttribute("id")).toBe(`gate-${gateId}`);
+    expect(await gate.getAttribute("data-outcome")).toBe("approved");
+    expect(await text(gate)).toContain("approved");
+    expect(await text(gate.locator("[data-field=opened]"))).toMatch(/opened by worker-bt-a .*gate rules v0/s);
     expect(await text(gate.locator("[data-field=decided_by]"))).toContain("approver-bt-a");
+    expect(await text(gate.locator("[data-field=decided]"))).toMatch(
+      /approve_retry by approver-bt-a via cli .* waited \d+s/s,
+    );
     expect(await text(gate.locator("[data-field=note]"))).toBe("stricter prompt, <i>once</i>");
+    // the step that opened the gate links to it
+    expect(await t.page.locator(`#steps a[href="#gate-${gateId}"]`).count()).toBe(1);
+    // lease lanes: o1 held twice by the worker (the first lease completed, then the re-prompt's)
+    expect(await t.page.locator('#lanes tr[data-order="o1"] .lease').count()).toBe(2);
+    expect(await text(t.page.locator('#lanes tr[data-order="o1"]'))).toMatch(/worker-bt-a · e1 .*completed.*e2/s);
+    await t.page.locator(`#gate-${gateId}`).screenshot({ path: join(shots, "trace-human-decision.png") });
     expect(await text(t.page.locator("#used-mem-ids"))).toContain("team/bt-a/org/sop/extract.v1");
     expect(await text(t.page.locator("#dead-letters"))).toMatch(/wrong_value[\s\S]*reissue/);
     expect(await t.page.locator("svg[data-chart=steps] rect").count()).toBe(3);

@@ -124,9 +124,12 @@ describe("GET /runs/:run_id/trace", () => {
     expect(page.text).toContain(runId);
     expect(page.text).toContain("pt-a");
     expect(page.text).toContain("610 / 800 in");
-    expect(page.text).toContain("extract"); // the agent (the order's skill)
+    expect(page.text).toContain("worker-pt-a"); // the agent: the lease holder's subject
     expect(page.text).toContain("schema_invalid");
     expect(page.text).toContain("approver-pt-a"); // who decided the gate
+    expect(page.text).toMatch(/id="gate-gate_[0-9a-f]+"/); // the anchor a Slack card links to
+    expect(page.text).toContain('data-outcome="approved"');
+    expect(page.text).toContain("via api");
     expect(page.text).toContain("&lt;b&gt;ok&lt;/b&gt; retry"); // its note, escaped
     expect(page.text).toContain('data-chart="steps"');
     // live run: the page refreshes itself
@@ -322,6 +325,52 @@ describe("GET /teams/:team_id/overview", () => {
     expect(html.match(/data-chart="sparkline"/g)?.length).toBe(3);
     expect(html).toMatch(/data-field="mode">observe/);
     expect(html).toContain("enforce → observe (escalation_rate_24h)");
+  });
+
+  it("shows token spend per persona: the persona_id of the token that held each attempt's lease", async () => {
+    const t = await teamTokens("pp-a");
+    const extractor = await token("pp-a", undefined, { sub: "agent-x", personaId: "extractor" });
+    const verifier = await token("pp-a", undefined, { sub: "agent-v", personaId: "verifier" });
+    const run = await startRun(t.worker);
+    const spend: [string, string, number, number][] = [
+      [extractor, "o1", 100, 10],
+      [extractor, "o2", 50, 5],
+      [verifier, "o3", 7, 3],
+      [t.worker, "o4", 1, 1],
+    ];
+    for (const [tok, orderId, tokensIn, tokensOut] of spend) {
+      await call("POST", `/v1/runs/${run.run_id}/orders`, {
+        token: t.worker,
+        body: {
+          order_id: orderId,
+          task_id: `task-${orderId}`,
+          goal: "g",
+          input_json: {},
+          output_schema_id: "o.v1",
+          timeout_sec: 30,
+        },
+      });
+      const l = await call("POST", `/v1/runs/${run.run_id}/orders/${orderId}/lease`, {
+        token: tok,
+        body: { worker_id: "w" },
+      });
+      const done = await complete(tok, run.run_id, orderId, {
+        lease_id: l.json.lease_id,
+        epoch: l.json.epoch,
+        op_id: `op-${orderId}`,
+        outcome: "PASS",
+        tokens_in: tokensIn,
+        tokens_out: tokensOut,
+      });
+      expect(done.status, done.text).toBe(200);
+    }
+    await drain(run.run_id);
+    const { url } = (await views(t.worker, { kind: "team" })).json;
+    const html = (await get(pathOf(url))).text;
+    const row = (persona: string) => html.match(new RegExp(`<tr data-persona="${persona}">(.*?)</tr>`, "s"))?.[1] ?? "";
+    expect(row("extractor")).toMatch(/<td>150<\/td><td>15<\/td>/);
+    expect(row("verifier")).toMatch(/<td>7<\/td><td>3<\/td>/);
+    expect(row("")).toMatch(/no persona_id.*<td>1<\/td><td>1<\/td>/s);
   });
 
   it("renders an empty team without failing", async () => {

@@ -2,6 +2,7 @@
 import { stableId } from "../../lib/hash";
 import { gateIdFor, openGate } from "../gates/domain";
 import { gateHost } from "./gate-ops";
+import { laneEnded } from "./lease-lane";
 import {
   type CommandOf,
   type CompleteReply,
@@ -80,7 +81,13 @@ function startAttempt(tx: Tx, cmd: CommandOf<"complete">, order: Order): Attempt
     steps_total: tx.run.steps_total + 1,
   });
   const attempt = order.attempts + 1;
-  const base: Order = { ...order, attempts: attempt, lease: null, strict: false };
+  const base: Order = {
+    ...order,
+    attempts: attempt,
+    lease: null,
+    strict: false,
+    leases: laneEnded(order, "completed", tx.now),
+  };
   const tokens = { in: cmd.tokens_in, out: cmd.tokens_out };
   if (breach) {
     tx.emit("budget.breached", { ...taskFields(tx.run, order), rule: breach.rule, tokens, budget: tx.run.budget });
@@ -103,6 +110,7 @@ function passed(tx: Tx, a: Attempt): { failureClass: null; reply: CompleteReply 
     next: "complete",
     tokens_in: cmd.tokens_in,
     tokens_out: cmd.tokens_out,
+    ...(order.lease ? { holder: order.lease.holder } : {}),
   });
   tx.emit("task.completed", {
     ...taskFields(tx.run, done),
@@ -150,6 +158,7 @@ function failed(tx: Tx, a: Attempt): Failure | { failureClass: string | null; re
       failure_class: failureClass,
       tokens_in: cmd.tokens_in,
       tokens_out: cmd.tokens_out,
+      ...(order.lease ? { holder: order.lease.holder } : {}),
       ...(breach ? { refused: breach.rule } : {}),
       ...(decision ? { decision: { ...decision, decision_id: decisionId } } : {}),
     },
@@ -289,6 +298,8 @@ function recordAttempt(tx: Tx, a: Attempt, failureClass: string | null, reply: C
       next: reply.next,
       tokens_in: cmd.tokens_in,
       tokens_out: cmd.tokens_out,
+      holder: order.lease?.holder ?? null,
+      persona_id: order.lease?.persona ?? null,
       started_at: (order.lease as NonNullable<Order["lease"]>).granted_at,
       ended_at: tx.now,
     },

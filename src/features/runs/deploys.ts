@@ -1,5 +1,5 @@
 // The run side of policy deploys (pure): a proposed deploy becomes a policy_deploy gate on the team's control run.
-import { DEPLOY_TARGET_SPECS, deployOpId, openGate } from "../gates/domain";
+import { applyDecision, DEPLOY_TARGET_SPECS, deployOpId, openGate } from "../gates/domain";
 import { gateHost } from "./gate-ops";
 import { create } from "./lifecycle";
 import type { CommandOf, Failure, ReduceResult, RunState } from "./model";
@@ -32,8 +32,19 @@ export function proposeDeploy(
   if (!existing) {
     const table = DEPLOY_TARGET_SPECS[target].table;
     tx.audit(cmd.actor.subject, `policy.${target}.proposed`, table, String(version), { gate_id: gate.gate_id });
+    supersedeOlder(tx, target, version, cmd.actor.subject);
   }
   return tx.result({ run_id: tx.run.run_id, op_id, gate_id: gate.gate_id, version, status: "pending" });
+}
+
+/** A newer proposal for a target replaces the older ones still pending: they end `superseded`, never activate. */
+function supersedeOlder(tx: Tx, target: string, version: number, proposer: string): void {
+  for (const g of tx.allGates().sort((a, b) => a.seq - b.seq)) {
+    if (g.status !== "pending" || g.subject.type !== "deploy") continue;
+    if (g.subject.target !== target || g.subject.version >= version) continue;
+    const why = `superseded by version ${version}`;
+    applyDecision(gateHost(tx), g, "deny", proposer, null, why, { channel: "policy", resolution: "superseded" });
+  }
 }
 
 /** The team's control run (created on its first deploy, its run.started kept in the effects) as a transaction. */

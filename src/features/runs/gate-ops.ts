@@ -33,12 +33,25 @@ export function gateHost(tx: Tx): GateHost {
     earlyFor: tx.earlyFor,
     putEarly: (e) => tx.putEarly(e),
     dropEarly: (id) => tx.dropEarly(id),
+    announced: (opId) => announced(tx, opId),
     emit: (type, fields) => tx.emit(type, fields),
     recordApproval: (row) => tx.record({ t: "approval", row }),
     audit: (...args) => tx.audit(...args),
     subjectFields: (subject) => subjectFields(tx, subject),
     settle: (gate, decision, approver) => settle(tx, gate, decision, approver),
   };
+}
+
+/**
+ * An announced op: an op_id the run has already shown — a recorded completion (attempt), a gate (any policy_key) or a
+ * dead letter names it. Only those take approvals before their gate is armed (docs/glossary.md, "announced op").
+ */
+function announced(tx: Tx, opId: string): boolean {
+  return (
+    tx.op(opId) !== undefined ||
+    tx.allGates().some((g) => g.op_id === opId) ||
+    tx.allDeadLetters().some((d) => d.op_id === opId)
+  );
 }
 
 function subjectFields(tx: Tx, subject: GateSubject): Record<string, unknown> {
@@ -206,8 +219,8 @@ function apiSubject(tx: Tx, cmd: CommandOf<"open_gate">): GateSubject | Failure 
 
 /** POST /v1/approvals on this run. */
 export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | RunOpReply<"decide_gate"> {
-  const { op_id, policy_key, decision, note } = cmd;
-  const req = { op_id, policy_key, decision, note, approver: cmd.actor.subject };
+  const { op_id, policy_key, decision, note, digest, channel } = cmd;
+  const req = { op_id, policy_key, decision, note, digest, channel, approver: cmd.actor.subject };
   if (tx.run.kind === "control" && !tx.gate(gateIdFor(tx.run.run_id, op_id, policy_key)))
     return conflict("a control run's gates are decided only once proposed");
   return decideGate(gateHost(tx), req, tx.run.status === "STOPPED");

@@ -4,6 +4,7 @@ import type { AppError } from "../../errors";
 import { STOP_ABORT_REASON } from "../../ports/run-record";
 import { applyDecision } from "../gates/domain";
 import { gateHost } from "./gate-ops";
+import { laneEnded } from "./lease-lane";
 import type {
   Actor,
   CommandOf,
@@ -166,7 +167,8 @@ export function stop(tx: Tx, cmd: CommandOf<"stop">): Failure | RunOpReply<"stop
     if (TERMINAL_ORDER.has(o.status) || o.status === "REPLAN") continue;
     if (o.status === "LEASED") revoked_leases.push(o.order_id);
     revoked_orders.push(o.order_id);
-    tx.putOrder({ ...o, status: "REVOKED", lease: null, not_before: null });
+    const leases = o.status === "LEASED" ? laneEnded(o, "revoked", tx.now) : o.leases;
+    tx.putOrder({ ...o, status: "REVOKED", lease: null, not_before: null, leases });
     tx.emit("task.revoked", {
       ...taskFields(tx.run, o),
       lease_id: o.lease?.lease_id ?? null,
@@ -177,7 +179,9 @@ export function stop(tx: Tx, cmd: CommandOf<"stop">): Failure | RunOpReply<"stop
   for (const g of tx.allGates().sort((a, b) => a.seq - b.seq)) {
     if (g.status !== "pending") continue;
     aborted_gates.push(g.gate_id);
-    applyDecision(gateHost(tx), g, "approve_abort", cmd.actor.subject, cmd.reason, STOP_ABORT_REASON);
+    applyDecision(gateHost(tx), g, "approve_abort", cmd.actor.subject, cmd.reason, STOP_ABORT_REASON, {
+      resolution: "run_stopped",
+    });
   }
   tx.setStatus("STOPPED");
   endRun(

@@ -91,9 +91,26 @@ export type Lease = {
   epoch: number;
   worker_id: string;
   holder: string;
+  /** the holder token's persona_id, when it names one */
+  persona?: string;
   granted_at: number;
   expires_at: number;
 };
+
+/** One lease in an order's lane: who held it, at which epoch, and how it ended. */
+export type LeaseRecord = {
+  epoch: number;
+  holder: string;
+  worker_id: string;
+  granted_at: number;
+  /** completed | expired (rescued) | revoked (run stopped); null while held */
+  ended: "completed" | "expired" | "revoked" | null;
+  ended_at: number | null;
+  /** heartbeats received while it was held */
+  heartbeats?: number;
+};
+/** leases kept per order: the lane shows the most recent ones */
+export const LEASES_KEPT = 20;
 
 export type Order = {
   order_id: string;
@@ -122,6 +139,8 @@ export type Order = {
   /** reissued from a dead letter: one attempt only */
   reissued: boolean;
   dead_letter_id: string | null;
+  /** every lease this order was granted, oldest first (the trace's lease lane); absent on orders stored before it */
+  leases?: LeaseRecord[];
   last: { op_id: string; outcome: Outcome; failure_class: string | null; next: NextKind } | null;
   output: unknown;
 };
@@ -179,6 +198,8 @@ export type Step = {
   tokens_in: number;
   tokens_out: number;
   decision?: StepDecision & { decision_id: string };
+  /** the lease holder's subject: the agent that made (or lost) the attempt */
+  holder?: string;
 };
 
 export type RunState = {

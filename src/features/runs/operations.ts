@@ -6,7 +6,14 @@ import { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import type { Result } from "../../lib/result";
 import type { DeployTarget } from "../gates/domain";
-import { ApprovalResponse, DEPLOY_TARGETS, DeployAccepted, GateView, OpenGateResponse } from "../gates/domain";
+import {
+  ApprovalResponse,
+  DECISION_CHANNELS,
+  DEPLOY_TARGETS,
+  DeployAccepted,
+  GateView,
+  OpenGateResponse,
+} from "../gates/domain";
 import {
   CompleteResponse,
   CreateRunResponse,
@@ -24,6 +31,8 @@ export const RunActor = z.object({
   subject: z.string(),
   run_id: z.string().optional(),
   task_id: z.string().optional(),
+  /** the token's persona_id: the lease records it so spend can be read per persona */
+  persona_id: z.string().optional(),
 });
 export type RunActor = z.infer<typeof RunActor>;
 
@@ -75,6 +84,10 @@ export const RUN_OPS = {
       policy_key: z.string(),
       decision: z.enum(APPROVAL_DECISIONS),
       note: z.string().nullable(),
+      /** the gate content digest the approver saw */
+      digest: z.string().optional(),
+      /** where the decision was made (slack, or the X-Warden-Channel of an API call); default api */
+      channel: z.enum(DECISION_CHANNELS).optional(),
     }),
     reply: ApprovalResponse,
   },

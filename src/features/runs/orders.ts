@@ -1,6 +1,7 @@
 // Orders and leases steps of the reducer (pure): post an order, lease it, heartbeat, and rescue an expired lease.
 import type { AppError } from "../../errors";
 import { canonicalJson } from "../policy/domain";
+import { laneEnded, laneGranted, laneHeartbeat } from "./lease-lane";
 import {
   type Actor,
   type CommandOf,
@@ -85,6 +86,7 @@ export function rescue(tx: Tx, order: Order): void {
     next: exhausted ? "dead_letter" : "retry",
     tokens_in: 0,
     tokens_out: 0,
+    holder: lease.holder,
   });
   tx.emit("task.lease_expired", {
     ...taskFields(tx.run, order),
@@ -94,7 +96,13 @@ export function rescue(tx: Tx, order: Order): void {
     expired_at: lease.expires_at,
     rescues,
   });
-  const requeued: Order = { ...order, lease: null, rescues, status: "QUEUED" };
+  const requeued: Order = {
+    ...order,
+    lease: null,
+    rescues,
+    status: "QUEUED",
+    leases: laneEnded(order, "expired", lease.expires_at),
+  };
   if (exhausted) {
     deadLetterOrder(tx, requeued, `lease:${lease.lease_id}`, "lease_expired", "lease_expired", step);
   } else {
@@ -126,19 +134,22 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
     return conflict(`order ${order.order_id} is ${order.status}${why}`);
   }
   const epoch = order.epoch + 1;
+  const newLease = {
+    lease_id: cmd.lease_id,
+    epoch,
+    worker_id: cmd.worker_id,
+    holder: cmd.actor.subject,
+    ...(cmd.actor.persona_id ? { persona: cmd.actor.persona_id } : {}),
+    granted_at: tx.now,
+    expires_at: tx.now + LEASE_TTL_MS,
+  };
   const granted: Order = {
     ...order,
     status: "LEASED",
     epoch,
     not_before: null,
-    lease: {
-      lease_id: cmd.lease_id,
-      epoch,
-      worker_id: cmd.worker_id,
-      holder: cmd.actor.subject,
-      granted_at: tx.now,
-      expires_at: tx.now + LEASE_TTL_MS,
-    },
+    lease: newLease,
+    leases: laneGranted(order, newLease),
   };
   tx.putOrder(granted);
   if (tx.run.status === "PENDING") {
@@ -150,6 +161,7 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
     lease_id: cmd.lease_id,
     epoch,
     worker_id: cmd.worker_id,
+    holder: cmd.actor.subject,
     attempt: granted.attempts + 1,
   });
   return {
@@ -204,7 +216,7 @@ export function heartbeat(tx: Tx, cmd: CommandOf<"heartbeat">): Failure | RunOpR
   if (stale) return stale;
   const lease = found.lease as NonNullable<Order["lease"]>;
   const expires_at = tx.now + LEASE_TTL_MS;
-  tx.putOrder({ ...found, lease: { ...lease, expires_at } });
+  tx.putOrder({ ...found, lease: { ...lease, expires_at }, leases: laneHeartbeat(found) });
   return {
     lease_id: lease.lease_id,
     epoch: lease.epoch,

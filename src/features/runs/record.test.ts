@@ -32,6 +32,8 @@ const attempt = (id: string): RecordOp => ({
     next: "complete",
     tokens_in: 1,
     tokens_out: 1,
+    holder: "worker-1",
+    persona_id: null,
     started_at: 1,
     ended_at: 2,
   },
@@ -51,6 +53,8 @@ const approval = (id: string): RecordOp => ({
     note: null,
     dedupe_key: `run_rec:g-${id}`,
     created_at: 1,
+    outcome: "approved",
+    channel: "policy",
   },
 });
 

@@ -14,6 +14,7 @@ export function actorOf(p: Principal): RunActor {
     subject: p.subject,
     ...(p.runId === undefined ? {} : { run_id: p.runId }),
     ...(p.taskId === undefined ? {} : { task_id: p.taskId }),
+    ...(p.personaId === undefined ? {} : { persona_id: p.personaId }),
   };
 }
 

@@ -206,6 +206,7 @@ export const gateRow = (run: RunMeta, g: Gate, now: number) => ({
   deadline_at: g.deadline_at,
   decided_by: g.decided_by,
   decided_at: g.decided_at,
+  outcome: g.outcome ?? null,
   updated_at: now,
 });
 

@@ -30,6 +30,8 @@ function orderView(o: Order) {
       last: o.last,
       used_mem_ids: usedMemIds(o.output),
     }),
+    // the lease lane: who held the order at which epoch, heartbeats, and how each lease ended (rescues = expired)
+    leases: (o.leases ?? []).map((l) => ({ ...l, heartbeats: l.heartbeats ?? 0 })),
   };
 }
 

@@ -75,6 +75,7 @@ async function decide(
     policy_key: value.policy_key,
     decision,
     note,
+    channel: "slack",
   });
   if (reply.ok) return null;
   if (reply.error.code === "conflict" && value.gate_id) {

@@ -1,6 +1,8 @@
 // Finding 1: no blind pre-approval of policy deploys (unguessable control-run and deploy op ids, no early approval for
-// deploy gates or control runs) and early approvals listed in the run view.
+// deploy gates or control runs), early approvals only for announced ops and bound to the gate content digest, and
+// early approvals listed in the run view.
 import { describe, expect, it } from "vitest";
+import { gateDigest } from "../../../src/features/gates/digest";
 import { call } from "../../helpers";
 import { startRun, teamTokens } from "../../run-helpers";
 import { check } from "../table";
@@ -73,12 +75,17 @@ describe("early approvals", () => {
   it("lists pending early approvals in the run view", async () => {
     const t = await teamTokens("early-view");
     const run = await startRun(t.worker);
+    await call("POST", `/v1/runs/${run.run_id}/gates`, {
+      token: t.worker,
+      body: { policy_key: "pii_detected", op_id: "op-later" },
+    });
     const early = await approve(t.approver, {
       run_id: run.run_id,
       op_id: "op-later",
       policy_key: "schema_rewrite",
       decision: "approve_retry",
       note: "reviewed",
+      digest: gateDigest({ op_id: "op-later", policy_key: "schema_rewrite", context: {} }),
     });
     expect(early.status).toBe(202);
     const view = await call("GET", `/v1/runs/${run.run_id}`, { token: t.worker });
@@ -90,5 +97,58 @@ describe("early approvals", () => {
       ),
       view.text,
     ).toBe(true);
+  });
+
+  it("refuses an unannounced op, does not apply a digest mismatch, applies a matching digest", async () => {
+    const t = await teamTokens("early-digest");
+    const run = await startRun(t.worker);
+    const gates = `/v1/runs/${run.run_id}/gates`;
+    const early = (op_id: string, context: Record<string, unknown>) =>
+      approve(t.approver, {
+        run_id: run.run_id,
+        op_id,
+        policy_key: "schema_rewrite",
+        decision: "approve_retry",
+        note: "reviewed",
+        digest: gateDigest({ op_id, policy_key: "schema_rewrite", context }),
+      });
+    // unannounced: no attempt, gate or dead letter names the op
+    const blind = await early("op-never-seen", {});
+    expect(check("early approvals", blind.status === 409), blind.text).toBe(true);
+    const opened = await call("POST", gates, {
+      token: t.worker,
+      body: { policy_key: "schema_rewrite", op_id: "op-never-seen" },
+    });
+    expect(check("early approvals", opened.json.status === "pending"), opened.text).toBe(true);
+    // announced, but no digest at all
+    for (const op of ["op-m", "op-ok"])
+      await call("POST", gates, { token: t.worker, body: { policy_key: "pii_detected", op_id: op } });
+    const noDigest = await approve(t.approver, {
+      run_id: run.run_id,
+      op_id: "op-m",
+      policy_key: "schema_rewrite",
+      decision: "approve_retry",
+      note: "reviewed",
+    });
+    expect(check("early approvals", noDigest.status === 400), noDigest.text).toBe(true);
+    // digest mismatch: approved content {table: "a"}, the gate opens with {table: "b"}
+    expect((await early("op-m", { table: "a" })).status).toBe(202);
+    const swapped = await call("POST", gates, {
+      token: t.worker,
+      body: { policy_key: "schema_rewrite", op_id: "op-m", context: { table: "b" } },
+    });
+    expect(check("early approvals", swapped.json.status === "pending"), swapped.text).toBe(true);
+    const gate = await call("GET", `${gates}/${swapped.json.gate_id}`, { token: t.worker });
+    expect(
+      check("early approvals", gate.json.early_refused?.why?.startsWith("digest mismatch") === true),
+      gate.text,
+    ).toBe(true);
+    // matching digest: applied the moment the gate opens
+    expect((await early("op-ok", { table: "a" })).status).toBe(202);
+    const matched = await call("POST", gates, {
+      token: t.worker,
+      body: { policy_key: "schema_rewrite", op_id: "op-ok", context: { table: "a" } },
+    });
+    expect(check("early approvals", matched.json.status === "allowed"), matched.text).toBe(true);
   });
 });

@@ -177,7 +177,33 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
         </div>
       )}
 
-      <h2>Token spend per persona (task, last 7 days)</h2>
+      <h2>Token spend per persona (last 7 days)</h2>
+      {m.personaSpend.length === 0 ? (
+        <p class="muted">No spend.</p>
+      ) : (
+        <div class="scroll">
+          <table id="persona-spend">
+            <thead>
+              <tr>
+                <th>persona</th>
+                <th>in</th>
+                <th>out</th>
+              </tr>
+            </thead>
+            <tbody>
+              {m.personaSpend.map((s) => (
+                <tr data-persona={s.persona_id ?? ""}>
+                  <td>{s.persona_id ? <code>{s.persona_id}</code> : <span class="muted">no persona_id</span>}</td>
+                  <td>{s.tokens_in}</td>
+                  <td>{s.tokens_out}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2>Token spend per task (last 7 days)</h2>
       {m.taskSpend.length === 0 ? (
         <p class="muted">No spend.</p>
       ) : (

@@ -4,7 +4,7 @@ import { opens, type VerifiedView, type ViewScope, verifyViewToken } from "../..
 import { featureApp } from "../../../http/openapi";
 import type { FeatureEnv } from "../../../http/types";
 import type { RunActor } from "../../runs";
-import { DAY_MS, overviewModel, SERIES_DAYS, traceSteps } from "../model";
+import { DAY_MS, gateSteps, overviewModel, SERIES_DAYS, traceSteps } from "../model";
 import type { PagesNeeds } from "../needs";
 import { errorPage, page } from "./layout";
 import { OverviewPage } from "./overview-page";
@@ -40,12 +40,15 @@ export const pageRoutes = featureApp<PagesNeeds>()
     ]);
     // a run this link's team does not own looks like any other link that does not open the page
     if (!viewed.ok || !explained.ok) return errorPage(401, UNAUTHORIZED);
+    const gateIds = viewed.value.gates.map((g) => g.gate_id);
+    const cards = await deps.overviewStore.gateCards(view.team_id, gateIds);
     return page(
       <TracePage
         teamId={view.team_id}
         view={viewed.value}
         explain={explained.value}
         steps={traceSteps(viewed.value, attempts)}
+        gateSteps={gateSteps(gateIds, cards)}
         now={deps.clock.now()}
         expiresAt={view.expires_at_ms}
       />,

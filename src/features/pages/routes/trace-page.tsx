@@ -3,6 +3,7 @@ import type { RunOpReply } from "../../runs";
 import {
   formatDuration,
   formatMs,
+  type GateStep,
   isoTime,
   LIVE_STATUSES,
   nextActionFor,
@@ -15,12 +16,9 @@ import { Layout } from "./layout";
 type View = RunOpReply<"view">;
 type Explain = RunOpReply<"explain">;
 
-const statusClass = (s: string) =>
-  s === "COMPLETE" || s === "PASS" || s === "approved" || s === "auto_allowed"
-    ? "ok"
-    : s === "DEAD_LETTER" || s === "ERROR" || s === "denied" || s === "aborted" || s === "STOPPED"
-      ? "bad"
-      : "warn";
+const GOOD = new Set(["COMPLETE", "PASS", "approved", "auto_allowed", "timed_out", "completed"]);
+const BAD = new Set(["DEAD_LETTER", "ERROR", "denied", "aborted", "STOPPED", "fallback_denied", "expired", "revoked"]);
+const statusClass = (s: string) => (GOOD.has(s) ? "ok" : BAD.has(s) ? "bad" : "warn");
 
 const Pill = (props: { v: string }) => <span class={`pill ${statusClass(props.v)}`}>{props.v}</span>;
 const str = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? "" : String(v));
@@ -31,6 +29,7 @@ export function TracePage(props: {
   view: View;
   explain: Explain;
   steps: TraceStep[];
+  gateSteps: GateStep[];
   now: number;
   expiresAt: number;
 }) {
@@ -80,7 +79,7 @@ export function TracePage(props: {
       <h2>Steps</h2>
       <StepChart steps={steps} />
       {view.steps_total > steps.length ? (
-        <p class="muted">{`Showing the last ${steps.length} of ${view.steps_total} steps.`}</p>
+        <p class="muted">{`Showing ${steps.length} of ${view.steps_total} steps.`}</p>
       ) : null}
       <div class="scroll">
         <table id="steps">
@@ -112,7 +111,11 @@ export function TracePage(props: {
                 </td>
                 <td>
                   {s.next}
-                  {s.gate_id ? <code class="muted"> {s.gate_id}</code> : null}
+                  {s.gate_id ? (
+                    <a href={`#gate-${s.gate_id}`}>
+                      <code class="muted"> {s.gate_id}</code>
+                    </a>
+                  ) : null}
                 </td>
                 <td>{formatMs(s.latency_ms)}</td>
                 <td>
@@ -163,49 +166,89 @@ export function TracePage(props: {
         </div>
       )}
 
-      <h2>Gates</h2>
+      <h2>Human decisions</h2>
       {view.gates.length === 0 ? (
         <p class="muted">No gates.</p>
       ) : (
+        <ol id="gates" class="gate-steps">
+          {view.gates.map((g) => {
+            const link = props.gateSteps.find((x) => x.gate_id === g.gate_id);
+            return (
+              <li id={`gate-${g.gate_id}`} data-gate={g.gate_id} data-outcome={g.outcome ?? "pending"}>
+                <b>{g.policy_key}</b> <span class="muted">{g.kind} gate</span> <Pill v={g.outcome ?? g.status} />
+                <div data-field="opened">
+                  {`opened by ${g.opened_by} at ${isoTime(g.opened_at)} · `}
+                  <code>{g.rule_id}</code>
+                  {g.rules_version !== undefined ? (
+                    <span class="muted">{` (gate rules v${g.rules_version})`}</span>
+                  ) : null}
+                  <div class="muted">{g.reason}</div>
+                </div>
+                {g.decided_at !== undefined ? (
+                  <div data-field="decided">
+                    {`${g.decision ?? ""} by `}
+                    <b data-field="decided_by">{g.decided_by ?? "—"}</b>
+                    {` via ${g.channel ?? "—"} at ${isoTime(g.decided_at)} · waited ${formatDuration(g.waited_ms ?? g.decided_at - g.opened_at)}`}
+                    {g.decided_reason ? <div class="muted">{g.decided_reason}</div> : null}
+                  </div>
+                ) : (
+                  <div data-field="decided">
+                    {`waiting for ${formatDuration(now - g.opened_at)}`}
+                    {g.deadline_at !== undefined ? (
+                      <span class="muted">{` · auto at ${isoTime(g.deadline_at)}`}</span>
+                    ) : null}
+                  </div>
+                )}
+                {g.note ? (
+                  <div>
+                    note: <span data-field="note">{g.note}</span>
+                  </div>
+                ) : null}
+                {g.early_refused ? (
+                  <div class="bad" data-field="early_refused">
+                    {`early ${g.early_refused.decision} by ${g.early_refused.approver} not applied: ${g.early_refused.why}`}
+                  </div>
+                ) : null}
+                {link?.slack_url ? (
+                  <a href={link.slack_url} data-field="slack">
+                    Slack card
+                  </a>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+
+      <h2>Lease lanes</h2>
+      {view.orders.length === 0 ? (
+        <p class="muted">No orders.</p>
+      ) : (
         <div class="scroll">
-          <table id="gates">
+          <table id="lanes">
             <thead>
               <tr>
-                <th>gate</th>
-                <th>kind</th>
-                <th>status</th>
-                <th>decided by</th>
-                <th>when</th>
-                <th>note</th>
+                <th>order</th>
+                <th>leases (holder · epoch · heartbeats · end)</th>
+                <th>rescues</th>
               </tr>
             </thead>
             <tbody>
-              {view.gates.map((g) => (
-                <tr data-gate={g.gate_id}>
+              {view.orders.map((o) => (
+                <tr data-order={str(o.order_id)}>
                   <td>
-                    <b>{g.policy_key}</b>
-                    <br />
-                    <code class="muted">{g.rule_id}</code>
-                    <div class="muted">{g.reason}</div>
-                  </td>
-                  <td>{g.kind}</td>
-                  <td>
-                    <Pill v={g.status} />
-                    {g.decision ? <div class="muted">{g.decision}</div> : null}
-                  </td>
-                  <td data-field="decided_by">
-                    {g.decided_by ?? (g.status === "pending" ? "waiting" : "—")}
-                    <div class="muted">{`opened by ${g.opened_by}`}</div>
+                    <code>{str(o.order_id)}</code>
+                    {o.reissued === true ? <div class="muted">reissued</div> : null}
                   </td>
                   <td>
-                    {g.decided_at !== undefined
-                      ? `${isoTime(g.decided_at)} (after ${formatDuration(g.decided_at - g.opened_at)})`
-                      : `open for ${formatDuration(now - g.opened_at)}`}
-                    {g.deadline_at !== undefined && g.status === "pending" ? (
-                      <div class="muted">{`auto at ${isoTime(g.deadline_at)}`}</div>
-                    ) : null}
+                    {(Array.isArray(o.leases) ? (o.leases as Record<string, unknown>[]) : []).map((l) => (
+                      <span class="lease" data-epoch={str(l.epoch)}>
+                        {`${str(l.holder)} · e${str(l.epoch)} · ${str(l.heartbeats)} hb · `}
+                        <Pill v={str(l.ended ?? "held")} />{" "}
+                      </span>
+                    ))}
                   </td>
-                  <td data-field="note">{g.note ?? ""}</td>
+                  <td>{str(o.rescues)}</td>
                 </tr>
               ))}
             </tbody>
