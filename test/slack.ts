@@ -49,7 +49,7 @@ export const interactionBody = (payload: unknown) =>
 
 /** Installs Slack for a team (once per file) over PUT /v1/slack/installation: alice, bob and the gate-opening worker
  * are on the roster, mallory is not. */
-export async function installSlack(teamId: string, workspace = WORKSPACE) {
+export async function installSlack(teamId: string, workspace = WORKSPACE, settings?: Record<string, unknown>) {
   const res = await call("PUT", "/v1/slack/installation", {
     token: await token(teamId, ["policy:admin"], { sub: "admin" }),
     body: {
@@ -61,6 +61,7 @@ export async function installSlack(teamId: string, workspace = WORKSPACE) {
         { slack_user_id: "U0BOB", subject: "bob", role: "admin" },
         { slack_user_id: "U0WORKER", subject: "worker", role: "approver" },
       ],
+      ...(settings ? { settings } : {}),
     },
   });
   // storage lives for the whole file: a team installed by an earlier test stays installed

@@ -5,11 +5,18 @@ export type SlackChannels = { control: string; approvals: string; feed: string; 
 export type SlackRole = "approver" | "admin";
 export type SlackApprover = { slack_user_id: string; subject: string; role: SlackRole };
 
+/** Per-installation choices; every field optional so an empty object is the private default. */
+export type SlackSettings = {
+  /** policy keys whose gate context may show on cards (guard-passed top-level fields only); none by default */
+  share_context?: string[];
+};
+
 export type SlackInstallation = {
   workspace_id: string;
   team_id: string;
   channels: SlackChannels;
   approvers: SlackApprover[];
+  settings: SlackSettings;
   /** the bot token, decrypted (never stored in clear) */
   bot_token: string;
 };

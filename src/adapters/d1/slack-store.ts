@@ -1,7 +1,7 @@
 // D1 adapter for the Slack tables (drizzle, typed rows): installations with roster, posted messages, inbound dedupe.
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { SlackApprover, SlackChannels, SlackInstallation, SlackStore } from "../../ports/slack";
+import type { SlackApprover, SlackChannels, SlackInstallation, SlackSettings, SlackStore } from "../../ports/slack";
 import type { TokenCipher } from "../slack/token-cipher";
 import { slackApprovers, slackInbound, slackInstallations, slackMessages } from "./schema";
 
@@ -13,6 +13,7 @@ export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | 
       workspace_id: row.workspaceId,
       team_id: row.teamId,
       channels: row.channels as SlackChannels,
+      settings: (row.settings ?? {}) as SlackSettings,
       approvers: roster.map((r) => ({
         slack_user_id: r.slackUserId,
         subject: r.subject,
@@ -30,6 +31,7 @@ export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | 
         teamId: inst.team_id,
         botTokenEnc: sealed,
         channels: inst.channels,
+        settings: inst.settings,
         createdAt: now,
         updatedAt: now,
       };
@@ -41,7 +43,7 @@ export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | 
           .values(row)
           .onConflictDoUpdate({
             target: slackInstallations.workspaceId,
-            set: { teamId: row.teamId, botTokenEnc: sealed, channels: row.channels, updatedAt: now },
+            set: { teamId: row.teamId, botTokenEnc: sealed, channels: row.channels, settings: row.settings, updatedAt: now },
           }),
         db.delete(slackApprovers).where(eq(slackApprovers.teamId, inst.team_id)),
         ...inst.approvers.map((a) =>

@@ -95,6 +95,8 @@ export function openGate(host: GateHost, input: OpenGateInput): Gate {
     timeout_ms: gate.timeout_ms,
     deadline_at: gate.deadline_at,
     opened_by: gate.opened_by,
+    // for consumers that may show it (a Slack card, only when the team opted the policy key in, guard-passed)
+    context: gate.context,
     ...host.subjectFields(gate.subject),
   });
   decideOnOpen(host, gate);

@@ -15,5 +15,10 @@ export type SlackNeeds = {
   clock: Clock;
 };
 
-/** What the EVENTS consumer needs to queue gate cards. */
-export type SlackCardNeeds = { slackOutbox: SlackOutbox; config: { PUBLIC_URL: string } };
+/** What the EVENTS consumer needs to queue gate cards (installation lookup, signed trace links). */
+export type SlackCardNeeds = {
+  slackOutbox: SlackOutbox;
+  slackStore: SlackStore;
+  clock: Clock;
+  config: { PUBLIC_URL: string; WARDEN_JWT_SECRET: string };
+};

@@ -12,6 +12,7 @@ const INSTALL: SlackInstallation = {
   bot_token: "xoxb-test-token",
   channels: { control: "CCTRL", approvals: "CAPPR", feed: "CFEED", ops: "COPS" },
   approvers: [],
+  settings: {},
 };
 
 function memoryStore(): SlackStore & { posted: Map<string, { channel: string; ts: string; version: number }> } {

@@ -26,6 +26,17 @@ export const SlackInstallationBody = z
       )
       .min(1)
       .max(200),
+    settings: z
+      .strictObject({
+        share_context: z
+          .array(z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, "a policy key"))
+          .max(100)
+          .optional()
+          .describe(
+            "policy keys whose gate context may show on cards (guard-passed top-level fields); none by default",
+          ),
+      })
+      .optional(),
   })
   .meta({
     id: "SlackInstallation",
@@ -89,7 +100,10 @@ export const slackRoutes = featureApp<SlackNeeds>()
           message:
             "Slack is already installed for this team; roster and channel changes need a slack_channel_change gate",
         });
-      await deps.slackStore.putInstallation({ ...body, team_id: principal.teamId }, deps.clock.now());
+      await deps.slackStore.putInstallation(
+        { ...body, settings: body.settings ?? {}, team_id: principal.teamId },
+        deps.clock.now(),
+      );
       await deps.auditLog.append([
         {
           id: deps.newId("aud"),

@@ -220,35 +220,6 @@ describe("approval cards", () => {
       runId,
     );
 
-  it("builds a card for soft and hard gates only", async () => {
-    const { gateCardMessages } = await import("./cards");
-    const base = { team_id: "team-a", run_id: "run_1", op_id: "op", policy_key: "k", occurred_at: 0 };
-    const msgs = gateCardMessages(
-      [
-        { ...base, type: "gate.opened", gate_id: "g1", kind: "hard", opened_by: "worker" },
-        { ...base, type: "gate.opened", gate_id: "g2", kind: "auto" },
-        {
-          ...base,
-          type: "gate.decided",
-          gate_id: "g1",
-          kind: "hard",
-          status: "denied",
-          decision: "deny",
-          decided_by: "alice",
-          occurred_at: 1767225600000,
-        },
-      ],
-      "https://w.example",
-    );
-    expect(msgs.map((m) => m.kind === "post" && [m.key, m.version])).toEqual([
-      ["gate:g1", 1],
-      ["gate:g1", 2],
-    ]);
-    expect(JSON.stringify(msgs[0])).toContain("https://w.example/runs/run_1/trace");
-    expect(JSON.stringify(msgs[1])).toContain("by alice at 2026-01-01T00:00:00Z");
-    expect(JSON.stringify(msgs[1])).not.toContain("gate_approve");
-  });
-
   it("applies the same block_actions payload delivered 3 times once", async () => {
     await installSlack("team-a");
     const g = await pendingGate("schema_invalid");

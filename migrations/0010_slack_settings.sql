@@ -1,0 +1,1 @@
+ALTER TABLE `slack_installation` ADD `settings` text DEFAULT '{}' NOT NULL;
