@@ -252,6 +252,7 @@ type EngineParts = Pick<
   | "embedder"
   | "memory"
   | "hints"
+  | "slackStore"
 >;
 
 /**
@@ -293,6 +294,9 @@ function buildEngineParts(env: Env, o: Partial<Deps>): EngineParts & { memorySto
     memory,
     hints: o.hints ?? createMemoryHints(memory),
     memoryStore,
+    // the run engine activates approved Slack installation changes (deploy target `slack`)
+    slackStore:
+      o.slackStore ?? createD1SlackStore(db, config.SLACK_TOKEN_KEY ? createTokenCipher(config.SLACK_TOKEN_KEY) : null),
   };
 }
 
@@ -349,8 +353,6 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
         events,
         newId: engine.newId,
       }),
-    slackStore:
-      o.slackStore ?? createD1SlackStore(db, config.SLACK_TOKEN_KEY ? createTokenCipher(config.SLACK_TOKEN_KEY) : null),
     slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
     slackOutbox: o.slackOutbox ?? {
       send: async (messages) => {
@@ -382,6 +384,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     events: p.events,
     hints: p.hints,
     newId: p.newId,
+    slackStore: p.slackStore,
   };
   engineCache.set(env, needs);
   return needs;

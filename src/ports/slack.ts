@@ -9,6 +9,8 @@ export type SlackApprover = { slack_user_id: string; subject: string; role: Slac
 export type SlackSettings = {
   /** policy keys whose gate context may show on cards (guard-passed top-level fields only); none by default */
   share_context?: string[];
+  /** the least roster role that may decide a gate of each kind (default approver; slack_channel_change: admin) */
+  roles?: { soft?: SlackRole; hard?: SlackRole };
 };
 
 export type SlackInstallation = {
@@ -26,6 +28,10 @@ export interface SlackStore {
   putInstallation(inst: SlackInstallation, now: number): Promise<void>;
   byWorkspace(workspaceId: string): Promise<SlackInstallation | null>;
   byTeam(teamId: string): Promise<SlackInstallation | null>;
+  /** Stores a change of a team's installation (roster, channels, settings, token) as the next pending version. */
+  proposeChange(inst: SlackInstallation, proposedBy: string, now: number): Promise<number>;
+  /** Applies a pending change (its slack_channel_change gate was approved); false when it is not pending. */
+  activateChange(teamId: string, version: number, now: number): Promise<boolean>;
   /** Records an inbound Slack delivery key; false when it was seen before (a retry or a duplicate). */
   firstDelivery(key: string, now: number): Promise<boolean>;
   /** Forgets a delivery key whose effect failed, so Slack's retry of it is applied. */

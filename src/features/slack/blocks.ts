@@ -106,14 +106,15 @@ export function decidedCard(f: GateCardFacts, d: GateDecisionFacts): SlackOutbox
   };
 }
 
-/** The modal a hard-gate approval opens: a required justification note. */
+/** The modal any hard-gate decision opens (a hard gate is decided by a human who says why): a required note. */
 export function noteModal(value: CardValue & { decision: string; response_url?: string }): unknown {
+  const label = Object.values(CARD_ACTIONS).find((a) => a.decision === value.decision)?.label ?? "Decide";
   return {
     type: "modal",
     callback_id: "gate_note",
     private_metadata: JSON.stringify(value),
-    title: { type: "plain_text", text: "Approve hard gate" },
-    submit: { type: "plain_text", text: "Approve" },
+    title: { type: "plain_text", text: `${label}: hard gate` },
+    submit: { type: "plain_text", text: label },
     close: { type: "plain_text", text: "Cancel" },
     blocks: [
       {

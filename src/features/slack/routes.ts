@@ -5,6 +5,7 @@ import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { FeatureEnv } from "../../http/types";
+import { DeployAccepted, proposeDeploy, teamWideProposer } from "../gates";
 import { handleCommand } from "./commands";
 import { handleInteraction } from "./interactions";
 import type { SlackNeeds } from "./needs";
@@ -35,6 +36,13 @@ export const SlackInstallationBody = z
           .describe(
             "policy keys whose gate context may show on cards (guard-passed top-level fields); none by default",
           ),
+        roles: z
+          .strictObject({
+            soft: z.enum(["approver", "admin"]).optional(),
+            hard: z.enum(["approver", "admin"]).optional(),
+          })
+          .optional()
+          .describe("the least roster role that may decide soft and hard gates from Slack (default approver)"),
       })
       .optional(),
   })
@@ -79,11 +87,18 @@ export const slackRoutes = featureApp<SlackNeeds>()
       path: "/v1/slack/installation",
       tags: ["slack"],
       summary:
-        "Install Slack for the caller's team: workspace, channels, approver roster, bot token (encrypted at rest)",
+        "Install Slack for the caller's team: workspace, channels, approver roster, bot token (encrypted at rest); a later change waits behind a slack_channel_change hard gate (202)",
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
       request: { body: jsonBody(SlackInstallationBody) },
-      responses: { 200: jsonResponse(InstallationReply, "installed"), ...commonErrors },
+      responses: {
+        200: jsonResponse(InstallationReply, "installed (the team's first install)"),
+        202: jsonResponse(
+          DeployAccepted,
+          "a change of an existing installation, pending its slack_channel_change gate",
+        ),
+        ...commonErrors,
+      },
     }),
     async (c) => {
       const { deps } = c.env;
@@ -92,18 +107,17 @@ export const slackRoutes = featureApp<SlackNeeds>()
       const other = await deps.slackStore.byWorkspace(body.workspace_id);
       if (other && other.team_id !== principal.teamId)
         throw new AppFailure({ code: "conflict", message: "this Slack workspace belongs to another team" });
-      // The first install applies at once; later roster or channel changes belong behind a slack_channel_change hard
-      // gate, which is not built yet, so they are refused rather than applied silently.
-      if (await deps.slackStore.byTeam(principal.teamId))
-        throw new AppFailure({
-          code: "conflict",
-          message:
-            "Slack is already installed for this team; roster and channel changes need a slack_channel_change gate",
-        });
-      await deps.slackStore.putInstallation(
-        { ...body, settings: body.settings ?? {}, team_id: principal.teamId },
-        deps.clock.now(),
-      );
+      const inst = { ...body, settings: body.settings ?? {}, team_id: principal.teamId };
+      // The first install applies at once; a later roster, channel or settings change is stored pending and applied
+      // when an admin approves its slack_channel_change hard gate (deploy target `slack` on the team's control run).
+      if (await deps.slackStore.byTeam(principal.teamId)) {
+        const bound = teamWideProposer(principal);
+        if (bound) throw new AppFailure(bound);
+        const version = await deps.slackStore.proposeChange(inst, principal.subject, deps.clock.now());
+        const context = { workspace_id: body.workspace_id, channels: body.channels, approvers: body.approvers };
+        return c.json(await proposeDeploy(deps, principal, "slack", version, context), 202);
+      }
+      await deps.slackStore.putInstallation(inst, deps.clock.now());
       await deps.auditLog.append([
         {
           id: deps.newId("aud"),
