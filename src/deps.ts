@@ -115,6 +115,8 @@ const Config = z.object({
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
   /** Slack's signing secret; without it every /slack/* request is refused (401) */
   SLACK_SIGNING_SECRET: z.string().min(16).optional(),
+  /** the previous signing secret during a rotation (docs/security.md): still accepted, next to the current one */
+  SLACK_SIGNING_SECRET_PREVIOUS: z.string().min(16).optional(),
   /** the key (any string ≥ 32 chars) bot tokens are encrypted under (AES-GCM); without it no installation is stored */
   SLACK_TOKEN_KEY: z.string().min(32).optional(),
   /** Slack Web API base URL: tests and local runs point it at a loopback server */

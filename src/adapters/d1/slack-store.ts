@@ -93,7 +93,7 @@ export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | 
     async activateChange(teamId, version, now) {
       const at = and(eq(slackChangeRequests.teamId, teamId), eq(slackChangeRequests.version, version));
       const [row] = await db.select().from(slackChangeRequests).where(at);
-      if (!row || row.status !== "pending") return false;
+      if (row?.status !== "pending") return false;
       const inst = {
         workspace_id: row.workspaceId,
         team_id: teamId,

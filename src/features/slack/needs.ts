@@ -5,7 +5,12 @@ import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
 import type { RunsService } from "../runs";
 
 export type SlackNeeds = {
-  config: { SLACK_SIGNING_SECRET?: string | undefined; PUBLIC_URL: string };
+  config: {
+    SLACK_SIGNING_SECRET?: string | undefined;
+    SLACK_SIGNING_SECRET_PREVIOUS?: string | undefined;
+    PUBLIC_URL: string;
+    WARDEN_JWT_SECRET: string;
+  };
   slackStore: SlackStore;
   slackApi: SlackApi;
   slackOutbox: SlackOutbox;
