@@ -31,12 +31,6 @@ const change = async (teamId: string, workspace: string, extra: Record<string, u
     },
   });
 
-const decide = async (gate: { run_id: string; op_id: string }, decision: string, sub: string) =>
-  call("POST", "/v1/approvals", {
-    token: await token("rc-any", undefined, { sub }),
-    body: { run_id: gate.run_id, op_id: gate.op_id, policy_key: "slack_channel_change", decision, note: "reviewed" },
-  });
-
 describe("slack_channel_change", () => {
   it("keeps a roster/channel change pending behind a hard gate and applies it when the gate is approved", async () => {
     await installSlack("rc-a", "T0RCA");
