@@ -117,6 +117,8 @@ const Config = z.object({
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
   /** Slack's signing secret; without it every /slack/* request is refused (401) */
   SLACK_SIGNING_SECRET: z.string().min(16).optional(),
+  /** the previous signing secret during a rotation (docs/security.md): still accepted, next to the current one */
+  SLACK_SIGNING_SECRET_PREVIOUS: z.string().min(16).optional(),
   /** the key (any string ≥ 32 chars) bot tokens are encrypted under (AES-GCM); without it no installation is stored */
   SLACK_TOKEN_KEY: z.string().min(32).optional(),
   /** Slack Web API base URL: tests and local runs point it at a loopback server */
@@ -258,6 +260,7 @@ type EngineParts = Pick<
   | "hints"
   | "learningStore"
   | "policyMemory"
+  | "slackStore"
 >;
 
 /**
@@ -302,6 +305,9 @@ function buildEngineParts(env: Env, o: Partial<Deps>): EngineParts & { memorySto
     learningStore,
     policyMemory: o.policyMemory ?? { snapshot: (teamId, now) => snapshotPolicyMemory({ learningStore }, teamId, now) },
     memoryStore,
+    // the run engine activates approved Slack installation changes (deploy target `slack`)
+    slackStore:
+      o.slackStore ?? createD1SlackStore(db, config.SLACK_TOKEN_KEY ? createTokenCipher(config.SLACK_TOKEN_KEY) : null),
   };
 }
 
@@ -358,8 +364,6 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
         events,
         newId: engine.newId,
       }),
-    slackStore:
-      o.slackStore ?? createD1SlackStore(db, config.SLACK_TOKEN_KEY ? createTokenCipher(config.SLACK_TOKEN_KEY) : null),
     slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
     slackOutbox: o.slackOutbox ?? {
       send: async (messages) => {
@@ -392,6 +396,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     hints: p.hints,
     policyMemory: p.policyMemory,
     newId: p.newId,
+    slackStore: p.slackStore,
   };
   engineCache.set(env, needs);
   return needs;

@@ -2,6 +2,7 @@
 interface Env {
   WARDEN_JWT_SECRET: string;
   SLACK_SIGNING_SECRET?: string;
+  SLACK_SIGNING_SECRET_PREVIOUS?: string;
   SLACK_TOKEN_KEY?: string;
 }
 
@@ -9,6 +10,7 @@ declare namespace Cloudflare {
   interface Env {
     WARDEN_JWT_SECRET: string;
     SLACK_SIGNING_SECRET?: string;
+    SLACK_SIGNING_SECRET_PREVIOUS?: string;
     SLACK_TOKEN_KEY?: string;
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
   }

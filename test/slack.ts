@@ -49,7 +49,13 @@ export const interactionBody = (payload: unknown) =>
 
 /** Installs Slack for a team (once per file) over PUT /v1/slack/installation: alice, bob and the gate-opening worker
  * are on the roster, mallory is not. */
-export async function installSlack(teamId: string, workspace = WORKSPACE) {
+export async function installSlack(teamId: string, workspace = WORKSPACE, settings?: Record<string, unknown>) {
+  // storage lives for the whole file: a team installed by an earlier test stays installed (a second PUT would be a
+  // change waiting behind a slack_channel_change gate)
+  const installed = await env.DB.prepare("SELECT team_id FROM slack_installation WHERE team_id = ?")
+    .bind(teamId)
+    .first();
+  if (installed) return { team_id: teamId, status: "installed" };
   const res = await call("PUT", "/v1/slack/installation", {
     token: await token(teamId, ["policy:admin"], { sub: "admin" }),
     body: {
@@ -61,10 +67,9 @@ export async function installSlack(teamId: string, workspace = WORKSPACE) {
         { slack_user_id: "U0BOB", subject: "bob", role: "admin" },
         { slack_user_id: "U0WORKER", subject: "worker", role: "approver" },
       ],
+      ...(settings ? { settings } : {}),
     },
   });
-  // storage lives for the whole file: a team installed by an earlier test stays installed
-  if (res.status === 409 && /already installed/.test(res.text)) return res.json;
   if (res.status !== 200) throw new Error(`install → ${res.status} ${res.text}`);
   return res.json;
 }

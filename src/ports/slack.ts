@@ -5,11 +5,20 @@ export type SlackChannels = { control: string; approvals: string; feed: string; 
 export type SlackRole = "approver" | "admin";
 export type SlackApprover = { slack_user_id: string; subject: string; role: SlackRole };
 
+/** Per-installation choices; every field optional so an empty object is the private default. */
+export type SlackSettings = {
+  /** policy keys whose gate context may show on cards (guard-passed top-level fields only); none by default */
+  share_context?: string[];
+  /** the least roster role that may decide a gate of each kind (default approver; slack_channel_change: admin) */
+  roles?: { soft?: SlackRole; hard?: SlackRole };
+};
+
 export type SlackInstallation = {
   workspace_id: string;
   team_id: string;
   channels: SlackChannels;
   approvers: SlackApprover[];
+  settings: SlackSettings;
   /** the bot token, decrypted (never stored in clear) */
   bot_token: string;
 };
@@ -19,6 +28,10 @@ export interface SlackStore {
   putInstallation(inst: SlackInstallation, now: number): Promise<void>;
   byWorkspace(workspaceId: string): Promise<SlackInstallation | null>;
   byTeam(teamId: string): Promise<SlackInstallation | null>;
+  /** Stores a change of a team's installation (roster, channels, settings, token) as the next pending version. */
+  proposeChange(inst: SlackInstallation, proposedBy: string, now: number): Promise<number>;
+  /** Applies a pending change (its slack_channel_change gate was approved); false when it is not pending. */
+  activateChange(teamId: string, version: number, now: number): Promise<boolean>;
   /** Records an inbound Slack delivery key; false when it was seen before (a retry or a duplicate). */
   firstDelivery(key: string, now: number): Promise<boolean>;
   /** Forgets a delivery key whose effect failed, so Slack's retry of it is applied. */

@@ -96,6 +96,7 @@ export function fakes(
     policyStore: { activateProfile: async () => true },
     gateRuleStore: { activate: async () => true },
     routeLedger: { applyPinRequest: async () => true },
+    slackStore: { activateChange: async () => true },
     newId: (p: string) => `${p}_${++n}`,
   } as unknown as EngineDeps;
   return { deps, written, published, hintCalls, control };

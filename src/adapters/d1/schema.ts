@@ -546,6 +546,8 @@ export const slackInstallations = sqliteTable(
     teamId: text("team_id").notNull(),
     botTokenEnc: text("bot_token_enc").notNull(),
     channels: text("channels", { mode: "json" }).notNull(),
+    /** SlackSettings (ports/slack.ts): policy keys whose gate context may show on cards, escalation timers and target */
+    settings: text("settings", { mode: "json" }).notNull().default("{}"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -576,6 +578,26 @@ export const slackMessages = sqliteTable("slack_message", {
   createdAt: createdAt(),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/** roster/channel changes after the first install, each waiting behind a slack_channel_change gate (deploy target
+ * `slack`): status pending → active when approved; the whole new installation, bot token sealed as in the installation */
+export const slackChangeRequests = sqliteTable(
+  "slack_change_request",
+  {
+    teamId: text("team_id").notNull(),
+    version: integer("version").notNull(),
+    status: text("status").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    botTokenEnc: text("bot_token_enc").notNull(),
+    channels: text("channels", { mode: "json" }).notNull(),
+    approvers: text("approvers", { mode: "json" }).notNull(),
+    settings: text("settings", { mode: "json" }).notNull(),
+    proposedBy: text("proposed_by").notNull(),
+    createdAt: createdAt(),
+    activatedAt: integer("activated_at"),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
+);
 
 /** inbound Slack deliveries already handled (event ids, interaction and command trigger ids): retries change nothing */
 export const slackInbound = sqliteTable("slack_inbound", {

@@ -1,9 +1,9 @@
 // D1 adapter for the Slack tables (drizzle, typed rows): installations with roster, posted messages, inbound dedupe.
-import { eq } from "drizzle-orm";
+import { and, eq, max } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { SlackApprover, SlackChannels, SlackInstallation, SlackStore } from "../../ports/slack";
+import type { SlackApprover, SlackChannels, SlackInstallation, SlackSettings, SlackStore } from "../../ports/slack";
 import type { TokenCipher } from "../slack/token-cipher";
-import { slackApprovers, slackInbound, slackInstallations, slackMessages } from "./schema";
+import { slackApprovers, slackChangeRequests, slackInbound, slackInstallations, slackMessages } from "./schema";
 
 export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | null): SlackStore {
   const load = async (row: typeof slackInstallations.$inferSelect | undefined): Promise<SlackInstallation | null> => {
@@ -13,6 +13,7 @@ export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | 
       workspace_id: row.workspaceId,
       team_id: row.teamId,
       channels: row.channels as SlackChannels,
+      settings: (row.settings ?? {}) as SlackSettings,
       approvers: roster.map((r) => ({
         slack_user_id: r.slackUserId,
         subject: r.subject,
@@ -21,39 +22,90 @@ export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | 
       bot_token: await cipher.decrypt(row.botTokenEnc),
     };
   };
+  /** One batch: the installation, the team's previous roster gone, the new roster in. */
+  const installStatements = (inst: Omit<SlackInstallation, "bot_token">, sealed: string, now: number) => {
+    const row = {
+      workspaceId: inst.workspace_id,
+      teamId: inst.team_id,
+      botTokenEnc: sealed,
+      channels: inst.channels,
+      settings: inst.settings,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return [
+      db.delete(slackInstallations).where(eq(slackInstallations.teamId, inst.team_id)),
+      db
+        .insert(slackInstallations)
+        .values(row)
+        .onConflictDoUpdate({
+          target: slackInstallations.workspaceId,
+          set: {
+            teamId: row.teamId,
+            botTokenEnc: sealed,
+            channels: row.channels,
+            settings: row.settings,
+            updatedAt: now,
+          },
+        }),
+      db.delete(slackApprovers).where(eq(slackApprovers.teamId, inst.team_id)),
+      ...inst.approvers.map((a) =>
+        db.insert(slackApprovers).values({
+          teamId: inst.team_id,
+          slackUserId: a.slack_user_id,
+          subject: a.subject,
+          role: a.role,
+          createdAt: now,
+        }),
+      ),
+    ] as const;
+  };
+  const seal = (token: string) => {
+    if (!cipher) throw new Error("SLACK_TOKEN_KEY is not set: bot tokens cannot be stored");
+    return cipher.encrypt(token);
+  };
+
   return {
     async putInstallation(inst, now) {
-      if (!cipher) throw new Error("SLACK_TOKEN_KEY is not set: bot tokens cannot be stored");
-      const sealed = await cipher.encrypt(inst.bot_token);
-      const row = {
-        workspaceId: inst.workspace_id,
+      await db.batch(installStatements(inst, await seal(inst.bot_token), now));
+    },
+    async proposeChange(inst, proposedBy, now) {
+      const sealed = await seal(inst.bot_token);
+      const [last] = await db
+        .select({ v: max(slackChangeRequests.version) })
+        .from(slackChangeRequests)
+        .where(eq(slackChangeRequests.teamId, inst.team_id));
+      const version = (last?.v ?? 0) + 1;
+      await db.insert(slackChangeRequests).values({
         teamId: inst.team_id,
+        version,
+        status: "pending",
+        workspaceId: inst.workspace_id,
         botTokenEnc: sealed,
         channels: inst.channels,
+        approvers: inst.approvers,
+        settings: inst.settings,
+        proposedBy,
         createdAt: now,
-        updatedAt: now,
+      });
+      return version;
+    },
+    async activateChange(teamId, version, now) {
+      const at = and(eq(slackChangeRequests.teamId, teamId), eq(slackChangeRequests.version, version));
+      const [row] = await db.select().from(slackChangeRequests).where(at);
+      if (row?.status !== "pending") return false;
+      const inst = {
+        workspace_id: row.workspaceId,
+        team_id: teamId,
+        channels: row.channels as SlackChannels,
+        approvers: row.approvers as SlackApprover[],
+        settings: row.settings as SlackSettings,
       };
-      // One batch: the installation, the team's previous roster gone, the new roster in.
       await db.batch([
-        db.delete(slackInstallations).where(eq(slackInstallations.teamId, inst.team_id)),
-        db
-          .insert(slackInstallations)
-          .values(row)
-          .onConflictDoUpdate({
-            target: slackInstallations.workspaceId,
-            set: { teamId: row.teamId, botTokenEnc: sealed, channels: row.channels, updatedAt: now },
-          }),
-        db.delete(slackApprovers).where(eq(slackApprovers.teamId, inst.team_id)),
-        ...inst.approvers.map((a) =>
-          db.insert(slackApprovers).values({
-            teamId: inst.team_id,
-            slackUserId: a.slack_user_id,
-            subject: a.subject,
-            role: a.role,
-            createdAt: now,
-          }),
-        ),
+        ...installStatements(inst, row.botTokenEnc, now),
+        db.update(slackChangeRequests).set({ status: "active", activatedAt: now }).where(at),
       ]);
+      return true;
     },
     async byWorkspace(workspaceId) {
       const [row] = await db.select().from(slackInstallations).where(eq(slackInstallations.workspaceId, workspaceId));

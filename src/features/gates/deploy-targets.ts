@@ -1,11 +1,13 @@
-// The deploy-target registry: every team setting an admin changes behind a policy_deploy gate (profile, gate rules,
-// mode ceiling) declares here its table, how a pending version is activated and which caches then go stale.
+// The deploy-target registry: every team setting an admin changes behind a hard gate (profile, gate rules, mode
+// ceiling, route pins: policy_deploy; the Slack installation: slack_channel_change) declares here its table, how a
+// pending version is activated and which caches then go stale.
 import type { GateRuleStore } from "../../ports/gate-rule-store";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { RouteLedger } from "../../ports/route-ledger";
+import type { SlackStore } from "../../ports/slack";
 
 /** The only list of deploy targets: everything else is typed and dispatched from it. */
-export const DEPLOY_TARGETS = ["profile", "gates", "ceiling", "route_pin"] as const;
+export const DEPLOY_TARGETS = ["profile", "gates", "ceiling", "route_pin", "slack"] as const;
 export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
 
 /** What a target needs to activate a version and drop the cached copies of the old one. */
@@ -13,13 +15,19 @@ export type DeployNeeds = {
   policyStore: Pick<PolicyStore, "activateProfile" | "applyCeilingRequest">;
   gateRuleStore: Pick<GateRuleStore, "activate">;
   routeLedger: Pick<RouteLedger, "applyPinRequest">;
+  slackStore: Pick<SlackStore, "activateChange">;
   policies: { invalidate(teamId: string): void };
   gateRules: { invalidate(teamId: string): void };
 };
 
+/** The gate a Slack roster or channel change waits behind (always hard: deploy gates see no team rules). */
+export const SLACK_CHANGE_POLICY_KEY = "slack_channel_change";
+
 type DeployTargetSpec = {
   /** the D1 table that holds its versions (audit rows name it as their subject type) */
   table: string;
+  /** the policy key of its gate, when not policy_deploy */
+  policyKey?: string;
   /** makes a pending version live; false (and no change) when it is not pending */
   activate(needs: DeployNeeds, teamId: string, version: number, now: number): Promise<boolean>;
   /** the per-isolate caches that serve the old version until told */
@@ -47,6 +55,13 @@ export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
   route_pin: {
     table: "route_pin_request",
     activate: (n, team, version, now) => n.routeLedger.applyPinRequest(team, version, now),
+    invalidate: () => {},
+  },
+  // roster and channel changes after the first install (the installation is read from D1 per request: no cache)
+  slack: {
+    table: "slack_change_request",
+    policyKey: SLACK_CHANGE_POLICY_KEY,
+    activate: (n, team, version, now) => n.slackStore.activateChange(team, version, now),
     invalidate: () => {},
   },
 };

@@ -2,7 +2,14 @@
 // the deploy-target registry. No I/O and no routes, so the runs domain can use it without importing the HTTP side.
 
 export type { ApprovalRow } from "../../ports/run-record";
-export { DEPLOY_TARGET_SPECS, DEPLOY_TARGETS, type DeployNeeds, type DeployTarget, deployOpId } from "./deploy-targets";
+export {
+  DEPLOY_TARGET_SPECS,
+  DEPLOY_TARGETS,
+  type DeployNeeds,
+  type DeployTarget,
+  deployOpId,
+  SLACK_CHANGE_POLICY_KEY,
+} from "./deploy-targets";
 export { gateDigest } from "./digest";
 export type { GateRuleCache } from "./gate-rule-cache";
 export {

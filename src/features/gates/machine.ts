@@ -110,6 +110,8 @@ export function openGate(host: GateHost, input: OpenGateInput): Gate {
     opened_by: gate.opened_by,
     digest,
     rules_version: gate.rules_version,
+    // for consumers that may show it (a Slack card, only when the team opted the policy key in, guard-passed)
+    context: gate.context,
     ...host.subjectFields(gate.subject),
   });
   decideOnOpen(host, gate);

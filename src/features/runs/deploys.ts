@@ -23,7 +23,7 @@ export function proposeDeploy(
     existing ??
     openGate(gateHost(tx), {
       op_id,
-      policy_key: "policy_deploy",
+      policy_key: DEPLOY_TARGET_SPECS[target].policyKey ?? "policy_deploy",
       context: { ...cmd.context, target, version },
       subject: { type: "deploy", target, version },
       opener: cmd.actor.subject,

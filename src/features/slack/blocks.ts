@@ -1,18 +1,23 @@
 // Block Kit for the Slack front door (pure): gate approval cards (open and decided), the note modal, command replies.
 import type { SlackOutboxMessage } from "../../ports/slack";
 
-/** What a card needs from a gate.opened / gate.decided event. */
+/** What a card shows of a gate: ids, policy key, reason bucket, a trace link; context only when the team shared it. */
 export type GateCardFacts = {
   team_id: string;
   run_id: string;
   gate_id: string;
   op_id: string;
   policy_key: string;
+  /** why the gate is not automatic, as a short bucket (the rule id, or fail_closed) */
+  reason_bucket: string;
   kind: string;
   opened_by?: string;
   deadline_at?: number | null;
   order_id?: string;
-  task_id?: string;
+  /** a signed view URL of the run's trace, anchored at this gate's step */
+  trace_link: string;
+  /** guard-passed context fields, present only when the team opted this policy key in */
+  shared_context?: Record<string, string>;
 };
 export type GateDecisionFacts = { status: string; decision: string; decided_by: string; decided_at: number };
 
@@ -34,12 +39,17 @@ const esc = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").re
 /** the logical outbox key of a gate's card: one message per gate, updated in place */
 export const cardKey = (gateId: string) => `gate:${gateId}`;
 
-function header(f: GateCardFacts, publicUrl: string): unknown[] {
+function header(f: GateCardFacts): unknown[] {
+  const shared = Object.entries(f.shared_context ?? {});
   const lines = [
-    `*Run* <${traceUrl(publicUrl, f.run_id)}|${esc(f.run_id)}>${f.order_id ? ` · order \`${esc(f.order_id)}\`` : ""}`,
-    `*Reason* \`${esc(f.policy_key)}\` (${esc(f.kind)} gate) · op \`${esc(f.op_id)}\``,
+    `*Run* \`${esc(f.run_id)}\` · op \`${esc(f.op_id)}\`${f.order_id ? ` · order \`${esc(f.order_id)}\`` : ""}`,
+    `*Policy* \`${esc(f.policy_key)}\` (${esc(f.kind)} gate) · reason \`${esc(f.reason_bucket)}\``,
     ...(f.opened_by ? [`*Asked by* ${esc(f.opened_by)}`] : []),
     ...(f.kind === "soft" && f.deadline_at ? [`*Auto-approves at* ${iso(f.deadline_at)}`] : []),
+    ...(shared.length
+      ? ["*Context* (shared by the team's setting)", ...shared.map(([k, v]) => `• ${esc(k)}: ${esc(v)}`)]
+      : []),
+    `<${f.trace_link}|View trace>`,
   ];
   return [
     { type: "header", text: { type: "plain_text", text: `Approval needed: ${f.policy_key}`.slice(0, 150) } },
@@ -48,7 +58,7 @@ function header(f: GateCardFacts, publicUrl: string): unknown[] {
 }
 
 /** The card of a pending gate: header, run, reason, who asked, the soft deadline, the buttons. */
-export function openCard(f: GateCardFacts, publicUrl: string): SlackOutboxMessage {
+export function openCard(f: GateCardFacts): SlackOutboxMessage {
   const value: CardValue = {
     run_id: f.run_id,
     op_id: f.op_id,
@@ -72,7 +82,7 @@ export function openCard(f: GateCardFacts, publicUrl: string): SlackOutboxMessag
     key: cardKey(f.gate_id),
     channel: "approvals",
     text: `Approval needed: ${f.policy_key} on run ${f.run_id}`,
-    blocks: [...header(f, publicUrl), { type: "actions", block_id: "gate_actions", elements: buttons }],
+    blocks: [...header(f), { type: "actions", block_id: "gate_actions", elements: buttons }],
     metadata: {
       event_type: "warden_gate",
       event_payload: { team_id: f.team_id, run_id: f.run_id, gate_id: f.gate_id, order_id: f.order_id ?? "" },
@@ -82,7 +92,7 @@ export function openCard(f: GateCardFacts, publicUrl: string): SlackOutboxMessag
 }
 
 /** The same card once decided: no buttons, who or what decided and when. */
-export function decidedCard(f: GateCardFacts, d: GateDecisionFacts, publicUrl: string): SlackOutboxMessage {
+export function decidedCard(f: GateCardFacts, d: GateDecisionFacts): SlackOutboxMessage {
   const by = d.decided_by === "policy" ? "policy" : d.decided_by === "timer" ? "the soft-gate timer" : d.decided_by;
   const outcome = `*${d.status.replaceAll("_", " ")}* (${d.decision}) by ${esc(by)} at ${iso(d.decided_at)}`;
   return {
@@ -91,19 +101,20 @@ export function decidedCard(f: GateCardFacts, d: GateDecisionFacts, publicUrl: s
     key: cardKey(f.gate_id),
     channel: "approvals",
     text: `${f.policy_key} on run ${f.run_id}: ${d.status} by ${by}`,
-    blocks: [...header(f, publicUrl), { type: "context", elements: [{ type: "mrkdwn", text: outcome }] }],
+    blocks: [...header(f), { type: "context", elements: [{ type: "mrkdwn", text: outcome }] }],
     version: 2,
   };
 }
 
-/** The modal a hard-gate approval opens: a required justification note. */
+/** The modal any hard-gate decision opens (a hard gate is decided by a human who says why): a required note. */
 export function noteModal(value: CardValue & { decision: string; response_url?: string }): unknown {
+  const label = Object.values(CARD_ACTIONS).find((a) => a.decision === value.decision)?.label ?? "Decide";
   return {
     type: "modal",
     callback_id: "gate_note",
     private_metadata: JSON.stringify(value),
-    title: { type: "plain_text", text: "Approve hard gate" },
-    submit: { type: "plain_text", text: "Approve" },
+    title: { type: "plain_text", text: `${label}: hard gate` },
+    submit: { type: "plain_text", text: label },
     close: { type: "plain_text", text: "Cancel" },
     blocks: [
       {

@@ -1,6 +1,8 @@
-// gate.opened / gate.decided from the EVENTS queue → approval cards on SLACK_OUTBOX (soft and hard gates only).
-import type { SlackOutboxMessage } from "../../ports/slack";
-import { decidedCard, type GateCardFacts, openCard } from "./blocks";
+// gate.opened / gate.decided from the EVENTS queue → private approval cards on SLACK_OUTBOX, for teams with Slack only.
+import { mintViewToken } from "../../auth/view-token";
+import type { SlackInstallation, SlackOutboxMessage } from "../../ports/slack";
+import { metadataFields, scanFields } from "../memory";
+import { decidedCard, type GateCardFacts, openCard, traceUrl } from "./blocks";
 import type { SlackCardNeeds } from "./needs";
 
 type GateEventLike = { type: string; team_id: string; run_id?: string | null; occurred_at: number } & Record<
@@ -10,45 +12,111 @@ type GateEventLike = { type: string; team_id: string; run_id?: string | null; oc
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-/** The card messages for a batch of gate events (pure): auto and deny gates get no card. */
-export function gateCardMessages(events: GateEventLike[], publicUrl: string): SlackOutboxMessage[] {
+/** What the impure shell found out for one event: the trace link and the context fields a team let through. */
+export type CardExtras = { trace_link: string; shared_context?: Record<string, string> };
+
+/** The longest shared context value shown on a card (a card is a summary, not a dump). */
+const MAX_SHARED_VALUE = 200;
+
+/**
+ * The card messages for a batch of gate events (pure): auto and deny gates get no card, nor gates of teams not in
+ * `extras` (no Slack installation). Gate context never enters a card unless `extras` carries shared fields.
+ */
+export function gateCardMessages(events: GateEventLike[], extras: (e: GateEventLike) => CardExtras | null) {
   const out: SlackOutboxMessage[] = [];
   for (const e of events) {
-    const kind = str(e.kind);
-    const gate_id = str(e.gate_id);
-    const run_id = str(e.run_id);
-    if ((kind !== "soft" && kind !== "hard") || !gate_id || !run_id) continue;
-    const facts: GateCardFacts = {
-      team_id: e.team_id,
-      run_id,
-      gate_id,
-      op_id: str(e.op_id) ?? "",
-      policy_key: str(e.policy_key) ?? "",
-      kind,
-      ...(str(e.opened_by) ? { opened_by: str(e.opened_by) } : {}),
-      deadline_at: typeof e.deadline_at === "number" ? e.deadline_at : null,
-      ...(str(e.order_id) ? { order_id: str(e.order_id) } : {}),
-      ...(str(e.task_id) ? { task_id: str(e.task_id) } : {}),
+    const facts = factsOf(e);
+    const extra = facts && extras(e);
+    if (!facts || !extra) continue;
+    const withExtras: GateCardFacts = {
+      ...facts,
+      trace_link: extra.trace_link,
+      ...(extra.shared_context ? { shared_context: extra.shared_context } : {}),
     };
-    if (e.type === "gate.opened") out.push(openCard(facts, publicUrl));
+    if (e.type === "gate.opened") out.push(openCard(withExtras));
     else if (e.type === "gate.decided")
       out.push(
-        decidedCard(
-          facts,
-          {
-            status: str(e.status) ?? "decided",
-            decision: str(e.decision) ?? "",
-            decided_by: str(e.decided_by) ?? "someone",
-            decided_at: e.occurred_at,
-          },
-          publicUrl,
-        ),
+        decidedCard(withExtras, {
+          status: str(e.status) ?? "decided",
+          decision: str(e.decision) ?? "",
+          decided_by: str(e.decided_by) ?? "someone",
+          decided_at: e.occurred_at,
+        }),
       );
   }
   return out;
 }
 
-/** Queues the cards of these gate events (idempotent downstream: one message per gate, updated in place). */
+/** The card facts of a soft or hard gate event; null for auto/deny gates and malformed events. */
+function factsOf(e: GateEventLike): Omit<GateCardFacts, "trace_link"> | null {
+  const kind = str(e.kind);
+  const gate_id = str(e.gate_id);
+  const run_id = str(e.run_id);
+  if ((kind !== "soft" && kind !== "hard") || !gate_id || !run_id) return null;
+  return {
+    team_id: e.team_id,
+    run_id,
+    gate_id,
+    op_id: str(e.op_id) ?? "",
+    policy_key: str(e.policy_key) ?? "",
+    reason_bucket: reasonBucket(str(e.rule_id)),
+    kind,
+    ...(str(e.opened_by) ? { opened_by: str(e.opened_by) } : {}),
+    deadline_at: typeof e.deadline_at === "number" ? e.deadline_at : null,
+    ...(str(e.order_id) ? { order_id: str(e.order_id) } : {}),
+  };
+}
+
+/**
+ * Why the gate is not automatic, in a word a card may show: the rule that routed it, or `fail_closed` when no rule
+ * matched (the rule's own text may quote its conditions, so the card names the rule instead of quoting it).
+ */
+export function reasonBucket(ruleId: string | undefined): string {
+  if (!ruleId || ruleId === "default.unknown_policy_key") return "fail_closed";
+  return ruleId.startsWith("builtin.") ? ruleId.slice("builtin.".length) : ruleId;
+}
+
+/**
+ * The context fields a card may show when the team opted the gate's policy key in: top-level scalars only, each one
+ * passing the memory guard (no secrets, PII or raw URLs), clipped. Anything nested or refused stays out.
+ */
+export async function guardedContext(context: unknown): Promise<Record<string, string>> {
+  if (!context || typeof context !== "object" || Array.isArray(context)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(context as Record<string, unknown>)) {
+    if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") continue;
+    const verdict = await scanFields(metadataFields("context", { [k]: v }));
+    if (verdict.ok) out[k.slice(0, 64)] = String(v).slice(0, MAX_SHARED_VALUE);
+  }
+  return out;
+}
+
+/** Queues the cards of these gate events for the teams that installed Slack (one message per gate, updated in place). */
 export async function enqueueGateCards(events: GateEventLike[], deps: SlackCardNeeds): Promise<void> {
-  await deps.slackOutbox.send(gateCardMessages(events, deps.config.PUBLIC_URL));
+  const installs = new Map<string, SlackInstallation | null>();
+  for (const e of events)
+    if (!installs.has(e.team_id)) installs.set(e.team_id, await deps.slackStore.byTeam(e.team_id));
+  const extras = new Map<GateEventLike, CardExtras>();
+  for (const e of events) {
+    const inst = installs.get(e.team_id);
+    const facts = factsOf(e);
+    if (!inst || !facts) continue;
+    const shared = inst.settings.share_context?.includes(facts.policy_key) ? await guardedContext(e.context) : null;
+    extras.set(e, {
+      trace_link: await signedTraceLink(deps, facts.team_id, facts.run_id, facts.gate_id),
+      ...(shared && Object.keys(shared).length ? { shared_context: shared } : {}),
+    });
+  }
+  const messages = gateCardMessages(events, (e) => extras.get(e) ?? null);
+  if (messages.length) await deps.slackOutbox.send(messages);
+}
+
+/** A signed, read-only trace URL (as POST /v1/views mints them) anchored at the gate's step. */
+export async function signedTraceLink(deps: SlackCardNeeds, teamId: string, runId: string, gateId: string) {
+  const { token } = await mintViewToken(
+    deps.config.WARDEN_JWT_SECRET,
+    { kind: "run", team_id: teamId, run_id: runId },
+    deps.clock.now(),
+  );
+  return `${traceUrl(deps.config.PUBLIC_URL, runId)}?view=${token}#gate-${encodeURIComponent(gateId)}`;
 }

@@ -1,6 +1,7 @@
 // Interactivity use-cases: card clicks and the hard-gate note modal become ApprovalAction v1 on the run's decide_gate
 // operation (the API's approval path); roster refusals are audited; answers go to the clicker ephemerally.
-import type { SlackApprover, SlackInstallation } from "../../ports/slack";
+import type { SlackApprover, SlackInstallation, SlackRole, SlackSettings } from "../../ports/slack";
+import { SLACK_CHANGE_POLICY_KEY } from "../gates/domain";
 import { CARD_ACTIONS, type CardActionId, type CardValue, noteModal } from "./blocks";
 import type { SlackNeeds } from "./needs";
 
@@ -33,15 +34,30 @@ async function tell(deps: SlackNeeds, teamId: string, responseUrl: string | unde
   if (responseUrl) await deps.slackOutbox.send([{ kind: "respond", team_id: teamId, response_url: responseUrl, text }]);
 }
 
-/** The roster entry of a Slack user, or an audited refusal. */
+const RANK: Record<SlackRole, number> = { approver: 1, admin: 2 };
+
+/** The least roster role that may decide this gate: the installation's per-kind setting; Slack changes need admin. */
+export function requiredRole(settings: SlackSettings, gate: Pick<CardValue, "kind" | "policy_key">): SlackRole {
+  if (gate.policy_key === SLACK_CHANGE_POLICY_KEY) return "admin";
+  return (
+    (gate.kind === "hard" ? settings.roles?.hard : gate.kind === "soft" ? settings.roles?.soft : undefined) ??
+    "approver"
+  );
+}
+
+/** The roster entry of a Slack user allowed to decide this gate, or an audited refusal (with what to tell them). */
 async function approverOf(
   deps: SlackNeeds,
   inst: SlackInstallation,
   userId: string,
-  what: Record<string, unknown>,
-): Promise<SlackApprover | null> {
-  const approver = inst.approvers.find((a) => a.slack_user_id === userId);
-  if (approver) return approver;
+  what: CardValue & { action: string },
+): Promise<{ ok: true; approver: SlackApprover } | { ok: false; told: string }> {
+  const member = inst.approvers.find((a) => a.slack_user_id === userId);
+  const needed = requiredRole(inst.settings, what);
+  if (member && RANK[member.role] >= RANK[needed]) return { ok: true, approver: member };
+  const why = member
+    ? `role ${member.role} may not decide ${what.kind} gates of ${what.policy_key} (needs ${needed})`
+    : "not on the team's approver roster";
   const now = deps.clock.now();
   await deps.auditLog.append([
     {
@@ -51,11 +67,14 @@ async function approverOf(
       action: "slack.approval_refused",
       subjectType: "gate",
       subjectId: String(what.gate_id ?? what.run_id ?? ""),
-      metadata: { why: "not on the team's approver roster", workspace_id: inst.workspace_id, ...what },
+      metadata: { why, workspace_id: inst.workspace_id, ...what },
       createdAt: now,
     },
   ]);
-  return null;
+  const told = member
+    ? `Your role (${member.role}) cannot decide this ${what.kind} gate; ask a Warden ${needed} on the roster. Nothing was decided.`
+    : "You are not on this team's approver roster; nothing was decided.";
+  return { ok: false, told };
 }
 
 /** Applies one decision through the run's decide_gate; returns the text to tell the clicker, or null when applied. */
@@ -106,18 +125,14 @@ export async function handleInteraction(deps: SlackNeeds, p: Payload): Promise<I
     if (!action || !id || !Object.hasOwn(CARD_ACTIONS, id) || !value) return EMPTY;
     // Slack's payload identity: the same click delivered again (retry, duplicate) does nothing more.
     const key = `act:${workspace}:${userId}:${action.action_ts ?? p.trigger_id ?? ""}:${id}`;
-    const approver = await approverOf(deps, inst, userId, { ...value, action: id });
-    if (!approver) {
-      await tell(
-        deps,
-        inst.team_id,
-        p.response_url,
-        "You are not on this team's approver roster; nothing was decided.",
-      );
+    const allowed = await approverOf(deps, inst, userId, { ...value, action: id });
+    if (!allowed.ok) {
+      await tell(deps, inst.team_id, p.response_url, allowed.told);
       return EMPTY;
     }
+    const { approver } = allowed;
     const { decision } = CARD_ACTIONS[id];
-    if (value.kind === "hard" && decision !== "deny") {
+    if (value.kind === "hard") {
       // A hard gate needs a justification: the modal's submission carries the decision (trigger ids last 3 s).
       if (!p.trigger_id) return EMPTY;
       const opened = await deps.slackApi.call("views.open", inst.bot_token, {
@@ -157,13 +172,9 @@ export async function handleInteraction(deps: SlackNeeds, p: Payload): Promise<I
         body: { response_action: "errors", errors: { note: "A hard gate needs a justification." } },
       };
     }
-    const approver = await approverOf(deps, inst, userId, { ...value, action: "note_submit" });
-    if (!approver)
-      return {
-        status: 200,
-        body: { response_action: "errors", errors: { note: "You are not on the approver roster." } },
-      };
-    const told = await decide(deps, inst, approver, value, decision, note);
+    const allowed = await approverOf(deps, inst, userId, { ...value, action: "note_submit" });
+    if (!allowed.ok) return { status: 200, body: { response_action: "errors", errors: { note: allowed.told } } };
+    const told = await decide(deps, inst, allowed.approver, value, decision, note);
     if (told) return { status: 200, body: { response_action: "errors", errors: { note: told } } };
     return { status: 200, body: { response_action: "clear" } };
   }

@@ -5,7 +5,12 @@ import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
 import type { RunsService } from "../runs";
 
 export type SlackNeeds = {
-  config: { SLACK_SIGNING_SECRET?: string | undefined; PUBLIC_URL: string };
+  config: {
+    SLACK_SIGNING_SECRET?: string | undefined;
+    SLACK_SIGNING_SECRET_PREVIOUS?: string | undefined;
+    PUBLIC_URL: string;
+    WARDEN_JWT_SECRET: string;
+  };
   slackStore: SlackStore;
   slackApi: SlackApi;
   slackOutbox: SlackOutbox;
@@ -15,5 +20,10 @@ export type SlackNeeds = {
   clock: Clock;
 };
 
-/** What the EVENTS consumer needs to queue gate cards. */
-export type SlackCardNeeds = { slackOutbox: SlackOutbox; config: { PUBLIC_URL: string } };
+/** What the EVENTS consumer needs to queue gate cards (installation lookup, signed trace links). */
+export type SlackCardNeeds = {
+  slackOutbox: SlackOutbox;
+  slackStore: SlackStore;
+  clock: Clock;
+  config: { PUBLIC_URL: string; WARDEN_JWT_SECRET: string };
+};

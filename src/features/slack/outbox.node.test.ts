@@ -12,6 +12,7 @@ const INSTALL: SlackInstallation = {
   bot_token: "xoxb-test-token",
   channels: { control: "CCTRL", approvals: "CAPPR", feed: "CFEED", ops: "COPS" },
   approvers: [],
+  settings: {},
 };
 
 function memoryStore(): SlackStore & { posted: Map<string, { channel: string; ts: string; version: number }> } {
@@ -19,6 +20,8 @@ function memoryStore(): SlackStore & { posted: Map<string, { channel: string; ts
   return {
     posted,
     putInstallation: async () => {},
+    proposeChange: async () => 1,
+    activateChange: async () => false,
     byWorkspace: async (w) => (w === INSTALL.workspace_id ? INSTALL : null),
     byTeam: async (t) => (t === INSTALL.team_id ? INSTALL : null),
     firstDelivery: async () => true,

@@ -26,8 +26,7 @@ async function deliver(m: SlackOutboxMessage, deps: SlackOutboxNeeds, attempts: 
     return r.ok ? { done: true } : retryOf(r, attempts);
   }
   const inst = await deps.slackStore.byTeam(m.team_id);
-  // Nobody to post to (the team has no Slack installation; every gate is queued whether or not its team uses Slack):
-  // nothing a retry could fix, and nothing worth a log line per gate.
+  // Nobody to post to (the installation was removed after the message was queued): nothing a retry could fix.
   if (!inst) return { done: true };
   const version = m.version ?? 0;
   const content = { text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) };

@@ -2,9 +2,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { AppFailure } from "../../errors";
-import { requireScope } from "../../http/middleware";
+import { applyRateLimits, requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { FeatureEnv } from "../../http/types";
+import { DeployAccepted, proposeDeploy, teamWideProposer } from "../gates";
 import { handleCommand } from "./commands";
 import { handleInteraction } from "./interactions";
 import type { SlackNeeds } from "./needs";
@@ -26,6 +27,24 @@ export const SlackInstallationBody = z
       )
       .min(1)
       .max(200),
+    settings: z
+      .strictObject({
+        share_context: z
+          .array(z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, "a policy key"))
+          .max(100)
+          .optional()
+          .describe(
+            "policy keys whose gate context may show on cards (guard-passed top-level fields); none by default",
+          ),
+        roles: z
+          .strictObject({
+            soft: z.enum(["approver", "admin"]).optional(),
+            hard: z.enum(["approver", "admin"]).optional(),
+          })
+          .optional()
+          .describe("the least roster role that may decide soft and hard gates from Slack (default approver)"),
+      })
+      .optional(),
   })
   .meta({
     id: "SlackInstallation",
@@ -47,7 +66,7 @@ async function verified(c: Ctx): Promise<string> {
   // bytes, not text(): Slack signs the exact bytes it sent, form-encoded or JSON
   const raw = new TextDecoder().decode(await c.req.arrayBuffer());
   const check = await verifySlackRequest({
-    secret: c.env.deps.config.SLACK_SIGNING_SECRET,
+    secrets: [c.env.deps.config.SLACK_SIGNING_SECRET, c.env.deps.config.SLACK_SIGNING_SECRET_PREVIOUS],
     timestamp: c.req.header("x-slack-request-timestamp"),
     signature: c.req.header("x-slack-signature"),
     body: raw,
@@ -56,6 +75,22 @@ async function verified(c: Ctx): Promise<string> {
   if (!check.ok) throw new AppFailure({ code: "unauthorized", message: `slack signature refused (${check.reason})` });
   return raw;
 }
+
+/**
+ * The `slack` rate-limit class for a verified request from an installed workspace: the Slack user's bucket within the
+ * team first, then the team's (an unknown workspace changes nothing, so it spends nothing). Returns the headers.
+ */
+async function slackLimits(c: Ctx, workspace: string | null | undefined, user: string | null | undefined) {
+  const { deps } = c.env;
+  const inst = workspace ? await deps.slackStore.byWorkspace(workspace) : null;
+  if (!inst) return {};
+  return applyRateLimits(deps, c.req, inst.team_id, `slack:${user ?? "unknown"}`, deps.clock.now());
+}
+
+const withHeaders = (res: Response, headers: Record<string, string>) => {
+  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+  return res;
+};
 
 const form = (raw: string) => new URLSearchParams(raw);
 const bad = (message: string) =>
@@ -68,11 +103,18 @@ export const slackRoutes = featureApp<SlackNeeds>()
       path: "/v1/slack/installation",
       tags: ["slack"],
       summary:
-        "Install Slack for the caller's team: workspace, channels, approver roster, bot token (encrypted at rest)",
+        "Install Slack for the caller's team: workspace, channels, approver roster, bot token (encrypted at rest); a later change waits behind a slack_channel_change hard gate (202)",
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
       request: { body: jsonBody(SlackInstallationBody) },
-      responses: { 200: jsonResponse(InstallationReply, "installed"), ...commonErrors },
+      responses: {
+        200: jsonResponse(InstallationReply, "installed (the team's first install)"),
+        202: jsonResponse(
+          DeployAccepted,
+          "a change of an existing installation, pending its slack_channel_change gate",
+        ),
+        ...commonErrors,
+      },
     }),
     async (c) => {
       const { deps } = c.env;
@@ -81,15 +123,17 @@ export const slackRoutes = featureApp<SlackNeeds>()
       const other = await deps.slackStore.byWorkspace(body.workspace_id);
       if (other && other.team_id !== principal.teamId)
         throw new AppFailure({ code: "conflict", message: "this Slack workspace belongs to another team" });
-      // The first install applies at once; later roster or channel changes belong behind a slack_channel_change hard
-      // gate, which is not built yet, so they are refused rather than applied silently.
-      if (await deps.slackStore.byTeam(principal.teamId))
-        throw new AppFailure({
-          code: "conflict",
-          message:
-            "Slack is already installed for this team; roster and channel changes need a slack_channel_change gate",
-        });
-      await deps.slackStore.putInstallation({ ...body, team_id: principal.teamId }, deps.clock.now());
+      const inst = { ...body, settings: body.settings ?? {}, team_id: principal.teamId };
+      // The first install applies at once; a later roster, channel or settings change is stored pending and applied
+      // when an admin approves its slack_channel_change hard gate (deploy target `slack` on the team's control run).
+      if (await deps.slackStore.byTeam(principal.teamId)) {
+        const bound = teamWideProposer(principal);
+        if (bound) throw new AppFailure(bound);
+        const version = await deps.slackStore.proposeChange(inst, principal.subject, deps.clock.now());
+        const context = { workspace_id: body.workspace_id, channels: body.channels, approvers: body.approvers };
+        return c.json(await proposeDeploy(deps, principal, "slack", version, context), 202);
+      }
+      await deps.slackStore.putInstallation(inst, deps.clock.now());
       await deps.auditLog.append([
         {
           id: deps.newId("aud"),
@@ -118,6 +162,7 @@ export const slackRoutes = featureApp<SlackNeeds>()
     const team_id = f.get("team_id");
     const user_id = f.get("user_id");
     if (!team_id || !user_id) throw bad("a slash command needs team_id and user_id");
+    const limits = await slackLimits(c, team_id, user_id);
     const trigger_id = f.get("trigger_id");
     const reply = await handleCommand(c.env.deps, {
       team_id,
@@ -125,7 +170,7 @@ export const slackRoutes = featureApp<SlackNeeds>()
       text: f.get("text") ?? "",
       ...(trigger_id ? { trigger_id } : {}),
     });
-    return c.json(reply, 200);
+    return withHeaders(c.json(reply, 200), limits);
   })
   .post("/slack/interactions", async (c) => {
     const raw = form(await verified(c)).get("payload");
@@ -136,8 +181,10 @@ export const slackRoutes = featureApp<SlackNeeds>()
       throw bad("interactivity needs a JSON `payload` field");
     }
     if (!payload || typeof payload !== "object") throw bad("interactivity needs a JSON `payload` field");
-    const reply = await handleInteraction(c.env.deps, payload as Parameters<typeof handleInteraction>[1]);
-    return reply.body ? c.json(reply.body, 200) : c.body(null, 200);
+    const p = payload as Parameters<typeof handleInteraction>[1];
+    const limits = await slackLimits(c, p.team?.id, p.user?.id);
+    const reply = await handleInteraction(c.env.deps, p);
+    return withHeaders(reply.body ? c.json(reply.body, 200) : c.body(null, 200), limits);
   })
   .post("/slack/events", async (c) => {
     const raw = await verified(c);
@@ -153,7 +200,8 @@ export const slackRoutes = featureApp<SlackNeeds>()
     }
     // event_callback: recorded once by event_id (Slack's retries, X-Slack-Retry-Num, change nothing); no event
     // subscription acts yet, so the record is all that happens.
+    const limits = await slackLimits(c, body?.team_id, null);
     if (typeof body?.event_id === "string")
       await c.env.deps.slackStore.firstDelivery(`evt:${body.event_id}`, c.env.deps.clock.now());
-    return c.body(null, 200);
+    return withHeaders(c.body(null, 200), limits);
   });

@@ -27,19 +27,26 @@ export function timingSafeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** Checks one request's signature headers against its raw body; `nowMs` is passed in (no wall clock here). */
+/**
+ * Checks one request's signature headers against its raw body under any of the active secrets (two during a signing
+ * secret rotation: the current and the previous); `nowMs` is passed in (no wall clock here).
+ */
 export async function verifySlackRequest(input: {
-  secret: string | undefined;
+  secrets: readonly (string | undefined)[];
   timestamp: string | null | undefined;
   signature: string | null | undefined;
   body: string;
   nowMs: number;
 }): Promise<SignatureCheck> {
-  if (!input.secret) return { ok: false, reason: "no_secret" };
+  const secrets = input.secrets.filter((s): s is string => !!s);
+  if (secrets.length === 0) return { ok: false, reason: "no_secret" };
   if (!input.timestamp || !input.signature) return { ok: false, reason: "missing_headers" };
   if (!/^\d{1,12}$/.test(input.timestamp)) return { ok: false, reason: "bad_timestamp" };
   const skew = Math.abs(Math.floor(input.nowMs / 1000) - Number(input.timestamp));
   if (skew > SLACK_MAX_SKEW_S) return { ok: false, reason: "stale" };
-  const expected = await slackSignature(input.secret, input.timestamp, input.body);
-  return timingSafeEqual(expected, input.signature) ? { ok: true } : { ok: false, reason: "bad_signature" };
+  let match = false;
+  // every secret is tried (no early exit), so timing does not tell which one matched
+  for (const secret of secrets)
+    match = timingSafeEqual(await slackSignature(secret, input.timestamp, input.body), input.signature) || match;
+  return match ? { ok: true } : { ok: false, reason: "bad_signature" };
 }

@@ -11,7 +11,7 @@ const SIG = "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503
 const NOW = Number(TS) * 1000;
 
 const check = (over: Partial<Parameters<typeof verifySlackRequest>[0]> = {}) =>
-  verifySlackRequest({ secret: SECRET, timestamp: TS, signature: SIG, body: BODY, nowMs: NOW, ...over });
+  verifySlackRequest({ secrets: [SECRET], timestamp: TS, signature: SIG, body: BODY, nowMs: NOW, ...over });
 
 describe("verifySlackRequest", () => {
   it("computes Slack's published example signature", async () => {
@@ -36,7 +36,17 @@ describe("verifySlackRequest", () => {
     expect(await check({ signature: null })).toMatchObject({ reason: "missing_headers" });
     expect(await check({ timestamp: undefined })).toMatchObject({ reason: "missing_headers" });
     expect(await check({ timestamp: "12a" })).toMatchObject({ reason: "bad_timestamp" });
-    expect(await check({ secret: "" })).toMatchObject({ reason: "no_secret" });
+    expect(await check({ secrets: [""] })).toMatchObject({ reason: "no_secret" });
+    expect(await check({ secrets: [undefined, undefined] })).toMatchObject({ reason: "no_secret" });
+  });
+
+  it("accepts either secret during a rotation (current or previous), and neither once the old one is removed", async () => {
+    const NEW = "new-signing-secret-after-rotation";
+    expect(await check({ secrets: [NEW, SECRET] })).toEqual({ ok: true });
+    expect(await check({ secrets: [SECRET, NEW] })).toEqual({ ok: true });
+    expect(await check({ secrets: [NEW, undefined] })).toEqual({ ok: false, reason: "bad_signature" });
+    const signedNew = await slackSignature(NEW, TS, BODY);
+    expect(await check({ secrets: [NEW, SECRET], signature: signedNew })).toEqual({ ok: true });
   });
 
   it("accepts 299 s of skew and refuses 301 s either way", async () => {

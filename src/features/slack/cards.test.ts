@@ -1,0 +1,67 @@
+// Gate cards inside workerd with the real D1 installation store: queued only for teams with Slack, a signed trace
+// link anchored at the gate, and context only for opted-in policy keys (guard-passed), taken from the real gate.opened.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, token } from "../../../test/helpers";
+import { eventLog, startRun } from "../../../test/run-helpers";
+import { installSlack } from "../../../test/slack";
+import { verifyViewToken } from "../../auth/view-token";
+import { makeDeps } from "../../deps";
+import type { SlackOutboxMessage } from "../../ports/slack";
+import { enqueueGateCards } from "./cards";
+
+function recordingDeps() {
+  const sent: SlackOutboxMessage[][] = [];
+  const deps = makeDeps(env, { slackOutbox: { send: async (m) => void sent.push(m) } });
+  return { deps, sent };
+}
+
+/** A real hard gate (fail-closed policy key) and its gate.opened event (secrets never get this far: the gate route
+ * guards context on write; the card's own guard is tested in cards.unit.test.ts). */
+async function openedEvent(teamId: string, policyKey: string) {
+  const worker = await token(teamId, ["runs:write", "runs:read"], { sub: "worker" });
+  const run = await startRun(worker);
+  const res = await call("POST", `/v1/runs/${run.run_id}/gates`, {
+    token: worker,
+    body: { policy_key: policyKey, op_id: "op-1", context: { amount: 12.5, customer: "Acme Corp" } },
+  });
+  expect(res.json.status, res.text).toBe("pending");
+  const event = (await eventLog(run.run_id)).find((e) => e.type === "gate.opened");
+  expect(event).toBeDefined();
+  return event;
+}
+
+describe("gate cards", () => {
+  it("queues nothing for a team without a Slack installation", async () => {
+    const { deps, sent } = recordingDeps();
+    await enqueueGateCards([await openedEvent("cards-none", "wrong_value")], deps);
+    expect(sent).toEqual([]);
+  });
+
+  it("queues a private card with a signed trace link anchored at the gate for an installed team", async () => {
+    await installSlack("cards-a", "T0CARDSA");
+    const event = await openedEvent("cards-a", "wrong_value");
+    // the run's gate.opened carries the context; the card does not, as the team did not share wrong_value
+    expect(event.context).toEqual({ amount: 12.5, customer: "Acme Corp" });
+    const { deps, sent } = recordingDeps();
+    await enqueueGateCards([event], deps);
+    expect(sent).toHaveLength(1);
+    const card = sent[0]?.[0];
+    const text = JSON.stringify(card);
+    expect(text).not.toContain("Acme");
+    expect(text).not.toContain("12.5");
+    const url = /<(http[^|>]+)\|View trace>/.exec(text)?.[1] ?? "";
+    expect(url).toMatch(new RegExp(`/runs/${event.run_id}/trace\\?view=[\\w.-]+#gate-${event.gate_id}$`));
+    const view = await verifyViewToken(env.WARDEN_JWT_SECRET, new URL(url).searchParams.get("view") ?? "", Date.now());
+    expect(view.ok && view.value).toMatchObject({ kind: "run", team_id: "cards-a", run_id: event.run_id });
+  });
+
+  it("shows the context fields of a policy key the team opted in", async () => {
+    await installSlack("cards-b", "T0CARDSB", { share_context: ["budget_review"] });
+    const { deps, sent } = recordingDeps();
+    await enqueueGateCards([await openedEvent("cards-b", "budget_review")], deps);
+    const text = JSON.stringify(sent[0]?.[0]);
+    expect(text).toContain("• amount: 12.5");
+    expect(text).toContain("• customer: Acme Corp");
+  });
+});

@@ -1,0 +1,109 @@
+// Private approval cards (pure core): no card for teams without Slack, ids + policy key + reason bucket + trace link,
+// and gate context kept out unless the team shared it (then only guard-passed top-level fields).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { gateCardMessages, guardedContext, reasonBucket } from "./cards";
+
+const base = { team_id: "team-a", run_id: "run_1", op_id: "op-9", policy_key: "wrong_value", occurred_at: 0 };
+const opened = (extra: Record<string, unknown> = {}) => ({
+  ...base,
+  type: "gate.opened",
+  gate_id: "g1",
+  kind: "hard",
+  rule_id: "rules.v3#1",
+  opened_by: "worker",
+  ...extra,
+});
+const link = "https://w.example/runs/run_1/trace?view=tok#gate-g1";
+
+describe("gateCardMessages", () => {
+  it("builds cards for soft and hard gates of installed teams only, opened then decided", () => {
+    const msgs = gateCardMessages(
+      [
+        opened(),
+        { ...base, type: "gate.opened", gate_id: "g2", kind: "auto" },
+        { ...opened(), team_id: "team-no-slack", gate_id: "g3" },
+        {
+          ...base,
+          type: "gate.decided",
+          gate_id: "g1",
+          kind: "hard",
+          status: "denied",
+          decision: "deny",
+          decided_by: "alice",
+          occurred_at: 1767225600000,
+        },
+      ],
+      (e) => (e.team_id === "team-a" ? { trace_link: link } : null),
+    );
+    expect(msgs.map((m) => m.kind === "post" && [m.key, m.version])).toEqual([
+      ["gate:g1", 1],
+      ["gate:g1", 2],
+    ]);
+    expect(JSON.stringify(msgs[1])).toContain("by alice at 2026-01-01T00:00:00Z");
+    expect(JSON.stringify(msgs[1])).not.toContain("gate_approve");
+  });
+
+  it("shows the policy key, reason bucket, run and op ids and the View trace link", () => {
+    const [card] = gateCardMessages([opened({ order_id: "ord-4" })], () => ({ trace_link: link }));
+    const text = JSON.stringify(card?.kind === "post" && card.blocks);
+    for (const part of ["`wrong_value`", "reason `rules.v3#1`", "`run_1`", "op `op-9`", "order `ord-4`"])
+      expect(text).toContain(part);
+    expect(text).toContain(`<${link}|View trace>`);
+  });
+
+  it("never puts gate context on a card the team did not share it for", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.stringMatching(/^[a-z0-9]{1,20}$/)),
+        (raw) => {
+          // a marker around each value, so a hit can only come from the context itself
+          const context = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, `ctxv_${v}_`]));
+          const [card] = gateCardMessages([opened({ context })], () => ({ trace_link: link }));
+          expect(JSON.stringify(card)).not.toContain("ctxv_");
+        },
+      ),
+    );
+    const secret = { api_key: "AKIAIOSFODNN7EXAMPLE", password: "hunter2-very-secret" };
+    const text = JSON.stringify(gateCardMessages([opened({ context: secret })], () => ({ trace_link: link })));
+    expect(text).not.toContain("AKIA");
+    expect(text).not.toContain("hunter2");
+    expect(text).not.toContain("api_key");
+  });
+
+  it("shows the shared fields it is given", () => {
+    const [card] = gateCardMessages([opened()], () => ({ trace_link: link, shared_context: { amount: "12.50" } }));
+    expect(JSON.stringify(card)).toContain("• amount: 12.50");
+  });
+});
+
+describe("reasonBucket", () => {
+  it("names the routing rule, or fail_closed when none matched", () => {
+    expect(reasonBucket("rules.v3#1")).toBe("rules.v3#1");
+    expect(reasonBucket("default.unknown_policy_key")).toBe("fail_closed");
+    expect(reasonBucket(undefined)).toBe("fail_closed");
+    expect(reasonBucket("builtin.policy_deploy")).toBe("policy_deploy");
+  });
+});
+
+describe("guardedContext", () => {
+  it("keeps top-level scalars that pass the memory guard, drops secrets, PII, URLs and nested values", async () => {
+    const shared = await guardedContext({
+      amount: 12.5,
+      currency: "EUR",
+      approved_before: false,
+      api_key: "AKIAIOSFODNN7EXAMPLE",
+      contact: "alice@example.com",
+      link: "https://internal.example/doc?id=7",
+      nested: { note: "fine" },
+      long: "x".repeat(500),
+    });
+    expect(shared).toEqual({ amount: "12.5", currency: "EUR", approved_before: "false", long: "x".repeat(200) });
+  });
+
+  it("gives nothing for a missing or non-object context", async () => {
+    expect(await guardedContext(undefined)).toEqual({});
+    expect(await guardedContext(["a"])).toEqual({});
+    expect(await guardedContext("text")).toEqual({});
+  });
+});
