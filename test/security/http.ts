@@ -7,7 +7,7 @@ export type Route = { method: string; path: string; body: boolean; op: any };
 /** The OpenAPI document the worker serves (every route's schemas included). */
 export const openapi = async () => (await call("GET", "/openapi.json")).json;
 
-/** Every route behind a capability token, sorted; POST /v1/tokens (API-key auth) is tested in src/features/keys. */
+/** Every route behind a capability token, sorted (POST /v1/tokens takes an API key: the fuzz adds it by hand). */
 export async function bearerRoutes(doc?: any): Promise<Route[]> {
   const d = doc ?? (await openapi());
   const routes: Route[] = [];

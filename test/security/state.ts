@@ -1,5 +1,5 @@
-// Write counters for the "refused writes nothing" rows: D1 triggers counting every row written, and each run
-// object's SQLite change count, read in one call each.
+// Write counters for the "refused writes nothing" row: D1 triggers counting every row written, and each run object's
+// SQLite change count, read together in one call into the object.
 import { env, runInDurableObject } from "cloudflare:test";
 import type { RunDO } from "../../durable-objects/run-do";
 import { stubFor } from "../run-helpers";
