@@ -1,10 +1,11 @@
 // The run object's fault rows: the object reset during a lease (before, during and after a completion), and the same
-// internal event redelivered to each queue consumer (learning, audit, decisions, gate metrics, Slack cards) — one effect.
+// internal event redelivered to each queue consumer (EVENTS: learning, audit, decisions, gate metrics; its dead
+// letters; SLACK_OUTBOX cards) — one effect each.
 import { createMessageBatch, env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { RunDO } from "../../../durable-objects/run-do";
 import { makeDeps } from "../../../src/deps";
-import { consumeEvents } from "../../../src/features/events";
+import { consumeDeadLetters, consumeEvents } from "../../../src/features/events";
 import { consumeSlackOutbox } from "../../../src/features/slack";
 import type { SlackOutboxMessage } from "../../../src/ports/slack";
 import { call } from "../../helpers";
@@ -74,7 +75,7 @@ describe("faults: run object reset during a lease", () => {
     });
     expect(done.map((a) => a.op_id)).toEqual(["c-reset"]);
     expect((await runState(runId)).orders[orderId]?.lease).toBeFalsy();
-  });
+  }, 60_000);
 
   it("loses nothing and doubles nothing when the object resets while a completion is in flight", async () => {
     const t = await teamTokens("fault-race");
@@ -108,7 +109,7 @@ describe("faults: run object reset during a lease", () => {
     tally("faults: reset mid-completion", { tried: 0, lost, duplicated });
     console.log(`faults: ${interrupted} of ${n} completions in flight during a reset answered 500 and were retried`);
     expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
-  });
+  }, 60_000);
 });
 
 /** The effects of the EVENTS consumers for one team, each table's rows as one string. */
@@ -125,7 +126,7 @@ async function effects(team: string) {
 }
 
 describe("faults: queue redelivery", () => {
-  it("applies each event of a real run once, however often EVENTS and SLACK_OUTBOX redeliver it", async () => {
+  it("applies each event of a real run once, however often EVENTS, its dead letters and SLACK_OUTBOX redeliver it", async () => {
     const team = "fault-redeliver";
     const t = await teamTokens(team);
     await installSlack(team);
@@ -177,6 +178,7 @@ describe("faults: queue redelivery", () => {
         bodies.map((body) => ({ id: `m${++seq}`, timestamp: new Date(), attempts, body })),
       );
       if (queue === "warden-events") await consumeEvents(batch, deps);
+      else if (queue === "warden-events-dlq") await consumeDeadLetters(batch, deps);
       else await consumeSlackOutbox(batch as MessageBatch<SlackOutboxMessage>, deps);
     };
 
@@ -199,6 +201,20 @@ describe("faults: queue redelivery", () => {
     }
     expect(once.learning.length + once.gates.length + once.audit.length).toBeGreaterThan(6);
 
+    // the dead-letter consumer: the same exhausted messages arriving again are recorded once each
+    const deadLetters = () => rows("SELECT id, attempts FROM event_dead_letter WHERE team_id = ?", team);
+    await deliver("warden-events-dlq", events, 4);
+    const lettersOnce = JSON.stringify(await deadLetters());
+    await deliver("warden-events-dlq", [...events, ...events], 4);
+    const lettersTwice = await deadLetters();
+    const oneLetter = lettersTwice.length === events.length && JSON.stringify(lettersTwice) === lettersOnce;
+    tally("faults: queue redelivery", {
+      tried: 1,
+      passed: oneLetter ? 1 : 0,
+      duplicated: Math.max(0, lettersTwice.length - events.length),
+    });
+    expect(oneLetter, `${lettersOnce} → ${JSON.stringify(lettersTwice)}`).toBe(true);
+
     // every card the redeliveries queued again updates the one message in place, never a second post
     await deliver("warden-slack-outbox", cards.slice(cardsOnce), 2);
     await deliver("warden-slack-outbox", cards.slice(0, cardsOnce), 3);
@@ -207,5 +223,5 @@ describe("faults: queue redelivery", () => {
     const oneCard = postsOnce > 0 && postsTwice === postsOnce && slackTwice === slackOnce;
     tally("faults: queue redelivery", { tried: 1, passed: oneCard ? 1 : 0, duplicated: postsTwice - postsOnce });
     expect(oneCard, `posts ${postsOnce} → ${postsTwice}; ${slackOnce} → ${slackTwice}`).toBe(true);
-  });
+  }, 60_000);
 });
