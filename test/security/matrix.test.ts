@@ -2,7 +2,7 @@
 // rows in rows/ (fuzz, faults, concurrency, the findings), each attack family a row of the summary table printed at the
 // end; the last test fails when any row has a failure.
 import { env } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mintToken } from "../../src/auth/mint";
 import { call, token } from "../helpers";
 import { addOrder, lease, startRun } from "../run-helpers";
@@ -64,6 +64,11 @@ beforeAll(async () => {
   runId = run.run_id;
   await addOrder(tok, runId, "o1");
   routes = await bearerRoutes();
+});
+
+// a fresh token for every test: the fuzz alone outlasts a token's lifetime on a loaded machine
+beforeEach(async () => {
+  tok = await token("team-a");
 });
 
 afterAll(() => {
