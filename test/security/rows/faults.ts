@@ -220,7 +220,8 @@ describe("faults: queue redelivery", () => {
     await deliver("warden-slack-outbox", cards.slice(0, cardsOnce), 3);
     const postsTwice = posts.filter((m) => m === "chat.postMessage").length;
     const slackTwice = JSON.stringify(await rows("SELECT key, ts FROM slack_message WHERE team_id = ?", team));
-    const oneCard = postsOnce > 0 && postsTwice === postsOnce && slackTwice === slackOnce;
+    // the real queue may have posted the card already (then the first delivery here updates it): either way one message
+    const oneCard = slackOnce.includes('"key":"gate:') && postsTwice === postsOnce && slackTwice === slackOnce;
     tally("faults: queue redelivery", { tried: 1, passed: oneCard ? 1 : 0, duplicated: postsTwice - postsOnce });
     expect(oneCard, `posts ${postsOnce} → ${postsTwice}; ${slackOnce} → ${slackTwice}`).toBe(true);
   }, 60_000);
