@@ -29,3 +29,8 @@ export function table(): string {
     cells.map((c, i) => (i === 0 ? String(c).padEnd(width) : String(c).padStart(i === 4 ? 10 : 6))).join("  ");
   return [line(head), ...all.map((r) => line([r.row, r.tried, r.passed, r.lost, r.duplicated, r.leaked]))].join("\n");
 }
+
+/** The rows with a failure: a try that did not pass, or anything lost, duplicated or leaked. */
+export function failures(): Row[] {
+  return [...rows.values()].filter((r) => r.passed !== r.tried || r.lost + r.duplicated + r.leaked > 0);
+}
