@@ -53,6 +53,11 @@ export type ApiKeyAuth = {
   isRevoked(keyId: string, now: number): Promise<boolean>;
   /** This isolate revoked the key: its tokens stop here at once. */
   markRevoked(keyId: string): void;
+  /**
+   * Records `last_used_at` for a key that was just used to issue a token (not on verification: a refused request
+   * changes nothing), at most once per LAST_USED_EVERY_MS per key in this isolate; a failed write is only logged.
+   */
+  recordUse(keyId: string, now: number): Promise<void>;
 };
 
 export function createApiKeyAuth(
@@ -94,7 +99,6 @@ export function createApiKeyAuth(
         return err(`API key expired at ${new Date(row.expiresAt).toISOString()}`);
       }
       remember(row.id, false, now + recheckMs);
-      await touch(row.id, now);
       const scopes = row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
       return ok({
         id: row.id,
@@ -105,6 +109,7 @@ export function createApiKeyAuth(
         expiresAt: row.expiresAt,
       });
     },
+    recordUse: touch,
     async isRevoked(keyId, now) {
       const hit = revocations.get(keyId);
       if (hit && hit.until > now) return hit.revoked;

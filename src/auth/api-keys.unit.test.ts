@@ -112,22 +112,27 @@ describe("API keys", () => {
     });
   });
 
-  it(`records last use at most once per ${LAST_USED_EVERY_MS / 1000} s per key per isolate; a failed write is not a failure`, async () => {
+  it(`records last use at most once per ${LAST_USED_EVERY_MS / 1000} s per key per isolate, never on verification alone; a failed write is not a failure`, async () => {
     const store = memoryStore();
     const key = await withKey(store);
     const auth = createApiKeyAuth(store);
+    const verified = await auth.verify(key, 500);
+    expect(verified.ok).toBe(true);
+    // a request refused after verification (bad body, scopes beyond the key's) must change nothing
+    expect(store.touches).toEqual([]);
+    const id = verified.ok ? verified.value.id : "";
     for (const t of [1_000, 2_000, 1_000 + LAST_USED_EVERY_MS - 1, 1_000 + LAST_USED_EVERY_MS, 200_000]) {
-      expect((await auth.verify(key, t)).ok).toBe(true);
+      await auth.recordUse(id, t);
     }
     expect(store.touches).toEqual([1_000, 1_000 + LAST_USED_EVERY_MS, 200_000]);
     expect(store.rows[0]?.lastUsedAt).toBe(200_000);
     // another isolate has its own throttle
-    await createApiKeyAuth(store).verify(key, 200_001);
+    await createApiKeyAuth(store).recordUse(id, 200_001);
     expect(store.touches.at(-1)).toBe(200_001);
     store.touch = async () => {
       throw new Error("d1 down");
     };
-    expect((await auth.verify(key, 900_000)).ok).toBe(true);
+    await expect(auth.recordUse(id, 900_000)).resolves.toBeUndefined();
   });
 
   it(`a revoked key's tokens stop within ${REVOCATION_RECHECK_MS / 1000} s on other isolates, at once on the revoking one`, async () => {

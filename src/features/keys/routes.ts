@@ -258,6 +258,7 @@ export const keysRoutes = featureApp<KeysNeeds>()
         lifetimeSeconds: ttl,
         nowSeconds,
       });
+      await deps.apiKeys.recordUse(key.id, now);
       for (const [k, v] of Object.entries(headers)) c.header(k, v);
       const keyExpiresAt = iso(key.expiresAt);
       const warning = expiresSoon(key.expiresAt, now)
