@@ -1,3 +1,4 @@
 // The metrics feature's public entry: GET /v1/metrics and its needs.
 export type { MetricsNeeds } from "./needs";
+export { opsWardenMetrics } from "./ops-warden";
 export { metricsRoutes } from "./routes";
