@@ -110,7 +110,7 @@ describe("enforce promotion evidence", () => {
   it("a ceiling raise replays the active profile under the raised ceiling", async () => {
     const team = "promo-ceiling";
     const t = await teamTokens(team);
-    // made under an observe ceiling with legacy retry: enforce would escalate none of them, but selects the rule's action
+    // made under an observe ceiling (legacy retry selected by the observe rule): the raise re-decides them under enforce rules
     const underObserve = logged(team, "c", 5, 1, 0).map((d) => ({
       ...d,
       ceiling: "observe" as const,

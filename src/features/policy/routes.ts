@@ -23,13 +23,13 @@ import {
 } from "./schemas";
 
 const REPLAY_LIMIT = 10_000;
+const REPLAY_DEFAULT_WINDOW_MS = 7 * 86_400_000;
 /** evaluation_trend_regression_gate's refusal of a promotion to enforce (docs/learning.md) */
 const regression409 = {
   description:
     "regression: promoting to enforce, the candidate window regressed beyond a threshold (details.trend holds the comparison)",
   content: { "application/json": { schema: ErrorEnvelope } },
 };
-const REPLAY_DEFAULT_WINDOW_MS = 7 * 86_400_000;
 
 export const policyRoutes = featureApp<PolicyNeeds>()
   .openapi(
