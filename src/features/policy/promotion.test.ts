@@ -100,11 +100,14 @@ describe("enforce promotion evidence", () => {
       body: { ...DEFAULT_PROFILE, default_mode: "observe" },
     });
     expect(observe.status, observe.text).toBe(202);
+    // version 1: the refused enforce proposal used up no version
+    expect(observe.json.version).toBe(1);
     const gate = await gateOf(t.approver, observe.json);
     expect(gate.json.context.replay).toBeUndefined();
     expect(gate.json.context.trend).toBeUndefined();
     const lower = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "observe" } });
     expect(lower.status, lower.text).toBe(202);
+    expect(lower.json.version).toBe(1);
   });
 
   it("a ceiling raise replays the active profile under the raised ceiling", async () => {
