@@ -18,7 +18,9 @@ export type AppError =
   | { code: "redaction_required"; message?: string; ruleIds: string[] }
   | { code: "pii_detected"; message?: string; ruleIds: string[] }
   | { code: "rejected"; message: string; ruleIds?: string[] }
-  | { code: "rate_limited"; retryAfterSeconds: number; message?: string; headers?: Record<string, string> };
+  | { code: "rate_limited"; retryAfterSeconds: number; message?: string; headers?: Record<string, string> }
+  /** a promotion refused by evaluation_trend_regression_gate; details carry the comparison */
+  | { code: "regression"; message: string; details: unknown };
 
 export type ErrorCode = AppError["code"] | "internal";
 
@@ -77,6 +79,8 @@ export function toWire(error: AppError, requestId: string): WireError {
       });
     case "rejected":
       return wire(422, error.message, error.ruleIds ? { rule_ids: error.ruleIds } : undefined);
+    case "regression":
+      return wire(409, error.message, error.details);
     case "rate_limited":
       return wire(429, error.message ?? "too many requests", undefined, {
         ...error.headers,

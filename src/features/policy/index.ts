@@ -2,6 +2,7 @@
 // everything of domain.ts (the pure part the run reducer uses). Other features import policy only from here or,
 // for the pure part only, from domain.ts.
 import type { PolicyMemoryReader } from "../../ports/policy-memory";
+import type { RouteLedger } from "../../ports/route-ledger";
 import type { RunsService } from "../runs";
 import type { DecideDeps } from "./decide";
 
@@ -12,4 +13,9 @@ export type { RouteOverrideNeeds } from "./routes/route-overrides";
 export { createTeamPolicyCache } from "./team-policy-cache";
 
 /** What the policy routes need besides the HTTP basics: the decide use-case's needs and the run objects (deploys). */
-export type PolicyNeeds = DecideDeps & { runs: RunsService; policyMemory: PolicyMemoryReader };
+export type PolicyNeeds = DecideDeps & {
+  runs: RunsService;
+  policyMemory: PolicyMemoryReader;
+  /** session episodes: the routing half of an enforce promotion's trend evidence */
+  routeLedger: Pick<RouteLedger, "sessionsWithServes">;
+};

@@ -1,5 +1,5 @@
 // Use-case: re-evaluate logged decisions under a candidate profile and report what would change.
-import type { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
+import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { LoggedDecision } from "../../ports/policy-store";
 import { compileProfile, type DecisionInput, decide } from "./evaluator";
 
@@ -20,14 +20,21 @@ export type ReplayReport = {
 
 const MAX_EXAMPLES = 20;
 
-/** Pure: the same logged decisions and candidate always give the same report. */
-export function replayDecisions(candidate: MemrlPolicyProfile, logged: readonly LoggedDecision[]): ReplayReport {
+/**
+ * Pure: the same logged decisions and candidate always give the same report. Each decision is replayed under the
+ * ceiling it was made under, or under `ceiling` when given (what raising the mode ceiling would change).
+ */
+export function replayDecisions(
+  candidate: MemrlPolicyProfile,
+  logged: readonly LoggedDecision[],
+  ceiling?: MemrlMode,
+): ReplayReport {
   const compiled = compileProfile(candidate, -1);
   const byRule = new Map<string, { from_rule_id: string; to_rule_id: string; count: number }>();
   const examples: ReplayChange[] = [];
   let changed = 0;
   for (const entry of logged) {
-    const after = decide(compiled, entry.inputs as DecisionInput, { ceiling: entry.ceiling });
+    const after = decide(compiled, entry.inputs as DecisionInput, { ceiling: ceiling ?? entry.ceiling });
     const differs =
       after.action !== entry.raw_action ||
       after.selected_action !== entry.selected_action ||

@@ -1,13 +1,14 @@
 // /v1/policy: decide, read and propose the MemRL profile, replay logged decisions under a candidate.
 import { createRoute } from "@hono/zod-openapi";
 import { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
-import { AppFailure } from "../../errors";
+import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
-import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { proposeDeploy, teamWideProposer } from "../gates";
 import { decidePolicy } from "./decide";
 import { DEFAULT_PROFILE } from "./default-profile";
 import type { PolicyNeeds } from "./index";
+import { promotionEvidence } from "./promotion-evidence";
 import { replayDecisions } from "./replay";
 import { runSnapshotReader } from "./run-snapshot";
 import {
@@ -23,6 +24,12 @@ import {
 
 const REPLAY_LIMIT = 10_000;
 const REPLAY_DEFAULT_WINDOW_MS = 7 * 86_400_000;
+/** evaluation_trend_regression_gate's refusal of a promotion to enforce (docs/learning.md) */
+const regression409 = {
+  description:
+    "regression: promoting to enforce, the candidate window regressed beyond a threshold (details.trend holds the comparison)",
+  content: { "application/json": { schema: ErrorEnvelope } },
+};
 
 export const policyRoutes = featureApp<PolicyNeeds>()
   .openapi(
@@ -91,6 +98,7 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       request: { body: jsonBody(MemrlPolicyProfile, DEFAULT_PROFILE) },
       responses: {
         202: jsonResponse(ProfileAccepted, "stored as pending; approve the gate to activate"),
+        409: regression409,
         ...commonErrors,
       },
     }),
@@ -99,14 +107,16 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       const principal = c.get("principal");
       const bound = teamWideProposer(principal);
       if (bound) throw new AppFailure(bound);
-      const version = await deps.policyStore.addPendingProfile(
-        principal.teamId,
-        c.req.valid("json"),
-        principal.subject,
-        deps.clock.now(),
-      );
+      const profile = c.req.valid("json");
+      const now = deps.clock.now();
+      // promotion to enforce carries replay and trend evidence to its gate, or is refused before anything is stored
+      const evidence =
+        profile.default_mode === "enforce"
+          ? orFail(await promotionEvidence(deps, principal.teamId, profile, now, undefined))
+          : undefined;
+      const version = await deps.policyStore.addPendingProfile(principal.teamId, profile, principal.subject, now);
       // active only once the policy_deploy hard gate on the team's control run is approved (POST /v1/approvals)
-      return c.json(await proposeDeploy(deps, principal, "profile", version), 202);
+      return c.json(await proposeDeploy(deps, principal, "profile", version, evidence), 202);
     },
   )
   .openapi(
@@ -157,7 +167,11 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
       request: { body: jsonBody(ModeCeilingBody) },
-      responses: { 202: jsonResponse(ModeCeilingAccepted, "pending; approve the gate to apply"), ...commonErrors },
+      responses: {
+        202: jsonResponse(ModeCeilingAccepted, "pending; approve the gate to apply"),
+        409: regression409,
+        ...commonErrors,
+      },
     }),
     async (c) => {
       const { deps } = c.env;
@@ -165,13 +179,15 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       const { ceiling } = c.req.valid("json");
       const bound = teamWideProposer(principal);
       if (bound) throw new AppFailure(bound);
-      const version = await deps.policyStore.addCeilingRequest(
-        principal.teamId,
-        ceiling,
-        principal.subject,
-        deps.clock.now(),
-      );
+      const now = deps.clock.now();
+      // raising the ceiling to enforce is a promotion too: the active profile replayed under the raised ceiling
+      let evidence: Record<string, unknown> | undefined;
+      if (ceiling === "enforce") {
+        const { compiled } = await deps.policies.get(principal.teamId, now);
+        evidence = orFail(await promotionEvidence(deps, principal.teamId, compiled.profile, now, "enforce"));
+      }
+      const version = await deps.policyStore.addCeilingRequest(principal.teamId, ceiling, principal.subject, now);
       // applied only once the policy_deploy hard gate on the team's control run is approved (POST /v1/approvals)
-      return c.json({ ...(await proposeDeploy(deps, principal, "ceiling", version)), ceiling }, 202);
+      return c.json({ ...(await proposeDeploy(deps, principal, "ceiling", version, evidence)), ceiling }, 202);
     },
   );

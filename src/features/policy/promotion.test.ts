@@ -1,0 +1,132 @@
+// evaluation_trend_regression_gate over HTTP: enforce promotions carry replay and trend to their gate, or are refused.
+import { env } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import { call } from "../../../test/helpers";
+import { teamTokens } from "../../../test/run-helpers";
+import { makeDeps } from "../../deps";
+import type { LoggedDecision } from "../../ports/policy-store";
+import { DEFAULT_PROFILE } from "./default-profile";
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const DAY = 86_400_000;
+const inputs = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
+
+/** `n` decisions of `team` logged `daysAgo` days ago, the first `escalated` of them escalated */
+const logged = (team: string, tag: string, n: number, daysAgo: number, escalated: number): LoggedDecision[] =>
+  Array.from({ length: n }, (_, i) => {
+    const esc = i < escalated;
+    return {
+      decision_id: `dec_${team}_${tag}_${i}`,
+      team_id: team,
+      run_id: null,
+      task_id: null,
+      inputs,
+      inputs_digest: `digest-${i}`,
+      profile_version: 0,
+      requested_mode: "enforce",
+      effective_mode: "enforce",
+      ceiling: "enforce",
+      failure_class: "vibe_fail",
+      attempt_bucket: "middle",
+      rule_id: esc ? "enforce.fallback" : "enforce.vibe_fail.middle",
+      raw_action: esc ? "escalate" : "retry",
+      selected_action: esc ? "escalate" : "retry",
+      created_at: Date.now() - daysAgo * DAY + i,
+    };
+  });
+
+const enforceProfile = { ...DEFAULT_PROFILE, default_mode: "enforce" as const };
+/** the enforce profile with the rule the logged decisions took turned to escalate: a change replay must see */
+const stricter = {
+  ...enforceProfile,
+  rules: enforceProfile.rules.map((r) =>
+    r.rule_id === "enforce.vibe_fail.middle" ? { ...r, action: "escalate" as const } : r,
+  ),
+};
+
+const gateOf = (tok: string, p: { run_id: string; gate_id: string }) =>
+  call("GET", `/v1/runs/${p.run_id}/gates/${p.gate_id}`, { token: tok });
+
+describe("enforce promotion evidence", () => {
+  it("an enforce profile's gate carries the replay of the candidate window and the trend comparison", async () => {
+    const team = "promo-replay";
+    const t = await teamTokens(team);
+    await makeDeps(env).policyStore.recordDecisions([...logged(team, "b", 20, 10, 0), ...logged(team, "c", 25, 1, 0)]);
+    const res = await call("PUT", "/v1/policy/profile", { token: t.admin, body: stricter });
+    expect(res.status, res.text).toBe(202);
+    const gate = await gateOf(t.approver, res.json);
+    expect(gate.status, gate.text).toBe(200);
+    // only the candidate window (last 7 days) is replayed; every one of its decisions changes rule
+    expect(gate.json.context.replay).toMatchObject({
+      decisions: 25,
+      changes: 25,
+      by_rule: [{ from_rule_id: "enforce.vibe_fail.middle", to_rule_id: "enforce.vibe_fail.middle", count: 25 }],
+    });
+    expect(gate.json.context.replay.example_decision_ids).toHaveLength(10);
+    expect(gate.json.context.trend).toMatchObject({
+      regressed: false,
+      regressions: [],
+      baseline: { decisions: 20, escalation_rate: 0 },
+      candidate: { decisions: 25, escalation_rate: 0 },
+    });
+  });
+
+  it("refuses an enforce profile with 409 regression when the candidate window escalates more, storing nothing", async () => {
+    const team = "promo-regress";
+    const t = await teamTokens(team);
+    const deps = makeDeps(env);
+    await deps.policyStore.recordDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
+    const res = await call("PUT", "/v1/policy/profile", { token: t.admin, body: enforceProfile });
+    expect(res.status, res.text).toBe(409);
+    expect(res.json.error.code).toBe("regression");
+    expect(res.json.error.message).toContain("escalation_rate");
+    expect(res.json.error.details.trend.regressions).toContainEqual({
+      metric: "escalation_rate",
+      baseline: 0.05,
+      candidate: 0.4,
+      threshold: 0.05,
+    });
+    expect(await deps.policyStore.getProfile(team, 1)).toBeNull();
+
+    // raising the mode ceiling to enforce is the same promotion, refused the same way
+    const ceiling = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
+    expect(ceiling.status, ceiling.text).toBe(409);
+    expect(ceiling.json.error.code).toBe("regression");
+
+    // a proposal that does not promote to enforce is unaffected: no evidence, no refusal
+    const observe = await call("PUT", "/v1/policy/profile", {
+      token: t.admin,
+      body: { ...DEFAULT_PROFILE, default_mode: "observe" },
+    });
+    expect(observe.status, observe.text).toBe(202);
+    // version 1: the refused enforce proposal used up no version
+    expect(observe.json.version).toBe(1);
+    const gate = await gateOf(t.approver, observe.json);
+    expect(gate.json.context.replay).toBeUndefined();
+    expect(gate.json.context.trend).toBeUndefined();
+    const lower = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "observe" } });
+    expect(lower.status, lower.text).toBe(202);
+    expect(lower.json.version).toBe(1);
+  });
+
+  it("a ceiling raise replays the active profile under the raised ceiling", async () => {
+    const team = "promo-ceiling";
+    const t = await teamTokens(team);
+    // made under an observe ceiling (legacy retry selected by the observe rule): the raise re-decides them under enforce rules
+    const underObserve = logged(team, "c", 5, 1, 0).map((d) => ({
+      ...d,
+      ceiling: "observe" as const,
+      effective_mode: "observe" as const,
+      inputs: { ...inputs, failure_class: "crank_blocked", legacy_action: "retry" },
+      failure_class: "crank_blocked",
+      rule_id: "observe.crank_blocked.middle",
+    }));
+    await makeDeps(env).policyStore.recordDecisions(underObserve);
+    const res = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
+    expect(res.status, res.text).toBe(202);
+    const gate = await gateOf(t.approver, res.json);
+    expect(gate.json.context.replay.decisions).toBe(5);
+    expect(gate.json.context.replay.by_rule[0]).toMatchObject({ to_rule_id: "enforce.crank_blocked.middle", count: 5 });
+  });
+});
