@@ -341,7 +341,7 @@ describe("warden against the real local server (npm start)", () => {
         const listed = await warden(["gates", "list"], env(team));
         expect(listed.code).toBe(0);
         const g = listed.json.gates.find((x: { gate_id: string }) => x.gate_id === gateId);
-        if (g) return g as { gate_id: string; kind: string; policy_key: string };
+        if (g) return g as { gate_id: string; run_id: string; kind: string; policy_key: string };
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error(`gate ${gateId} never listed`);
@@ -357,6 +357,12 @@ describe("warden against the real local server (npm start)", () => {
     const approved = await warden(["gates", "approve", g1.gate_id, "--note", "diff reviewed"], env(approver));
     expect(approved.code).toBe(0);
     expect(approved.json.status).toBe("approved");
+    // the CLI sends X-Warden-Channel: cli, so the decision is recorded as made in the CLI, also in the run's view
+    expect(approved.json).toMatchObject({ outcome: "approved", channel: "cli" });
+    const view = await warden(["runs", "status", g1.run_id], env(approver));
+    expect(view.code, view.stderr).toBe(0);
+    const inView = view.json.gates.find((x: { gate_id: string }) => x.gate_id === g1.gate_id);
+    expect(inView).toMatchObject({ outcome: "approved", channel: "cli", decided_by: "ops-approver" });
     const g2 = await openGate();
     expect((await warden(["gates", "deny", g2.gate_id], env(approver))).code).toBe(4);
     const denied = await warden(["gates", "deny", g2.gate_id, "--note", "not this week"], env(approver));

@@ -115,7 +115,9 @@ export function buildProgram(): Command {
     .showHelpAfterError(false);
 
   const globals = (cmd: Command) => cmd.optsWithGlobals() as Globals;
-  const api = async (cmd: Command) => createApi({ baseUrl: globals(cmd).url, token: await tokenFor(globals(cmd)) });
+  // channel cli: a gate decision made here is recorded as the CLI's (X-Warden-Channel)
+  const api = async (cmd: Command) =>
+    createApi({ baseUrl: globals(cmd).url, token: await tokenFor(globals(cmd)), channel: "cli" });
   const out = (cmd: Command, v: unknown) => print(v, globals(cmd).pretty === true);
 
   // login / logout

@@ -3,7 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Deps } from "./deps";
-import { type AppError, AppFailure, internalError, toWire, type WireError } from "./errors";
+import { type AppError, AppFailure, internalError, platformFailure, toWire, type WireError } from "./errors";
 import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
 import { gateInboxRoutes } from "./features/gates/inbox-routes";
@@ -115,9 +115,16 @@ export function createApp() {
     if (e instanceof AppFailure) res = send(toWire(e.error, id));
     else if (e instanceof HTTPException && e.status < 500) res = send(toWire(frameworkError(e), id));
     else {
-      // Unexpected: log the details here, answer with the envelope only.
-      console.error(JSON.stringify({ level: "error", request_id: id, error: String(e), stack: (e as Error)?.stack }));
-      res = send(internalError(id));
+      const transient = platformFailure(e);
+      if (transient) {
+        // The platform's own transient failure (a run object reset): the documented 503 the caller retries.
+        console.warn(JSON.stringify({ level: "warn", request_id: id, error: String(e) }));
+        res = send(toWire(transient, id));
+      } else {
+        // Unexpected: log the details here, answer with the envelope only.
+        console.error(JSON.stringify({ level: "error", request_id: id, error: String(e), stack: (e as Error)?.stack }));
+        res = send(internalError(id));
+      }
     }
     res.headers.set("X-Request-Id", id);
     return res;

@@ -20,7 +20,9 @@ export type AppError =
   | { code: "rejected"; message: string; ruleIds?: string[] }
   | { code: "rate_limited"; retryAfterSeconds: number; message?: string; headers?: Record<string, string> }
   /** a promotion refused by evaluation_trend_regression_gate; details carry the comparison */
-  | { code: "regression"; message: string; details: unknown };
+  | { code: "regression"; message: string; details: unknown }
+  /** the platform dropped a call mid-flight (a run object reset); nothing of it was applied unless its op_id says so */
+  | { code: "unavailable"; retryAfterSeconds: number; message: string };
 
 export type ErrorCode = AppError["code"] | "internal";
 
@@ -86,11 +88,29 @@ export function toWire(error: AppError, requestId: string): WireError {
         ...error.headers,
         "Retry-After": String(error.retryAfterSeconds),
       });
+    case "unavailable":
+      return wire(503, error.message, undefined, { "Retry-After": String(error.retryAfterSeconds) });
     default: {
       const unreachable: never = error;
       return unreachable;
     }
   }
+}
+
+/**
+ * A throw that is the platform's, not ours: a Durable Object reset (eviction, code update, a broken input/output gate)
+ * or an error the runtime marks retryable or overloaded. The caller retries after a second; the run's object is
+ * rebuilt from storage and op_id keeps a retried write single. Anything else stays an internal error.
+ */
+export function platformFailure(e: unknown): AppError | null {
+  if (typeof e !== "object" || e === null) return null;
+  const flags = e as { durableObjectReset?: unknown; retryable?: unknown; overloaded?: unknown };
+  if (flags.durableObjectReset !== true && flags.retryable !== true && flags.overloaded !== true) return null;
+  return {
+    code: "unavailable",
+    retryAfterSeconds: 1,
+    message: "the run's object was interrupted; retry the same request after Retry-After seconds",
+  };
 }
 
 export function internalError(requestId: string): WireError {

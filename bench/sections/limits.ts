@@ -8,6 +8,11 @@ const TEAM = "bench-limits";
 // limits high enough that nothing is refused: the rows measure the cost of counting, not of refusing
 const SQL = `INSERT INTO team_limit (team_id, route_class, per_team, per_subject, period_s, updated_at) VALUES ('${TEAM}', 'decide', 1000000000, 1000000000, 60, 0)`;
 
+/** Throughput with a limiter over throughput with limits off, measured in the same rounds: at most 10 % lost. */
+export const MIN_RATIO = 0.9;
+/** The Upstash config's index in `configs` (the last): reported only. */
+const UPSTASH = 3;
+
 export const limitsSection: BenchSection = {
   name: "limits",
   async run({ token }) {
@@ -49,7 +54,10 @@ export const limitsSection: BenchSection = {
           unit: "req/s",
           ceiling: base,
           ratio: v / base,
-          target: i === 3 ? "reported (network hop)" : "≥ 0.90× limits off",
+          target: i === UPSTASH ? "reported (network hop)" : `≥ ${MIN_RATIO.toFixed(2)}× limits off`,
+          // the limiter may cost at most 10 % of throughput against limits off in the same rounds; Upstash's row
+          // carries a network hop to redis-server by design, so it is reported without a verdict
+          ...(i === UPSTASH ? {} : { pass: v / base >= MIN_RATIO }),
         });
       }
       return rows;

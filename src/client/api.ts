@@ -8,11 +8,16 @@ export type ClientOptions = {
   token?: string | (() => string | Promise<string>);
   fetch?: typeof fetch;
   headers?: Record<string, string>;
+  /**
+   * Where a person decides through this client: sent as `X-Warden-Channel` and recorded on gate decisions
+   * (`POST /v1/gates/:gate_id/decision`, `POST /v1/approvals`); the server reads it nowhere else. Absent = api.
+   */
+  channel?: "api" | "cli" | "web";
 };
 
 /** The raw typed client (hono's `hc`): request and response types come from the routes' zod schemas. */
 export function createApi(o: ClientOptions): Api {
-  const base: Record<string, string> = { ...o.headers };
+  const base: Record<string, string> = { ...o.headers, ...(o.channel ? { "x-warden-channel": o.channel } : {}) };
   const { token } = o;
   const headers =
     typeof token === "function"

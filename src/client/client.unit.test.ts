@@ -31,6 +31,19 @@ describe("createApi / unwrap", () => {
     await unwrap(api.v1.runs[":run_id"]["explain-exit"].$get({ param: { run_id: "r1" } }));
     expect(seen[0]?.url).toBe("http://warden.test/v1/runs/r1/explain-exit");
     expect(seen[0]?.headers.get("authorization")).toBeNull();
+    expect(seen[0]?.headers.get("x-warden-channel")).toBeNull();
+  });
+
+  it("sends the channel as X-Warden-Channel, on gate decisions too", async () => {
+    const { f, seen } = fake(200, { gate_id: "g1", status: "approved" });
+    const api = createApi({ baseUrl: "http://warden.test", token: "t", channel: "cli", fetch: f });
+    await api.v1.gates[":gate_id"].decision.$post({ param: { gate_id: "g1" }, json: { decision: "approve_retry" } });
+    expect(seen[0]?.headers.get("x-warden-channel")).toBe("cli");
+    const web = createApi({ baseUrl: "http://warden.test", token: "t", channel: "web", fetch: f });
+    await web.v1.approvals.$post({
+      json: { run_id: "r1", op_id: "o1", policy_key: "k", decision: "approve_retry" },
+    });
+    expect(seen[1]?.headers.get("x-warden-channel")).toBe("web");
   });
 
   it("throws a WardenError carrying the envelope's code, message and request id", async () => {

@@ -46,6 +46,7 @@ export const commonErrors = {
   413: err("payload_too_large: body over 1 MiB"),
   415: err("unsupported_media_type: body not application/json"),
   429: err("rate_limited (Retry-After header)"),
+  503: err("unavailable: the platform interrupted the call (a run object reset); retry after Retry-After seconds"),
 } as const;
 
 export const bearer = [{ bearerAuth: [] as string[] }];

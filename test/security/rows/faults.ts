@@ -34,6 +34,16 @@ async function reset(runId: string): Promise<void> {
   ).catch(() => undefined);
 }
 
+/** Resets the run's object after holding its input gate for `ms`, so requests sent meanwhile queue behind the reset. */
+function resetAfter(runId: string, ms: number): Promise<void> {
+  return runInDurableObject(stubFor(runId), (_i: RunDO, state) =>
+    state.blockConcurrencyWhile(async () => {
+      await new Promise((r) => setTimeout(r, ms));
+      throw new Error("reset by the security matrix");
+    }),
+  ).catch(() => undefined);
+}
+
 const attemptsOf = (runId: string, orderId: string) =>
   rows<{ op_id: string }>("SELECT op_id FROM attempt WHERE run_id = ? AND order_id = ?", runId, orderId);
 
@@ -77,6 +87,26 @@ describe("faults: run object reset during a lease", () => {
     expect((await runState(runId)).orders[orderId]?.lease).toBeFalsy();
   }, 60_000);
 
+  it("answers a request caught by the reset with 503 unavailable and Retry-After: 1, and its retry lands once", async () => {
+    const t = await teamTokens("fault-503");
+    const { runId, orderId, lease: l } = await leasedOrder(t.worker);
+    const body = { lease_id: l.lease_id, epoch: l.epoch, op_id: "c-503", outcome: "PASS", output: { ok: 1 } };
+    const held = resetAfter(runId, 200);
+    await new Promise((r) => setTimeout(r, 20));
+    const caught = await complete(t.worker, runId, orderId, body);
+    await held;
+    const documented =
+      caught.status === 503 &&
+      caught.headers.get("retry-after") === "1" &&
+      isEnvelope(caught.json) &&
+      caught.json.error.code === "unavailable" &&
+      !/\n\s+at /.test(caught.text);
+    expect(check("faults: reset mid-completion", documented), `${caught.status} ${caught.text}`).toBe(true);
+    const retry = await complete(t.worker, runId, orderId, body);
+    expect(retry.status, retry.text).toBe(200);
+    expect((await attemptsOf(runId, orderId)).map((a) => a.op_id)).toEqual(["c-503"]);
+  }, 60_000);
+
   it("loses nothing and doubles nothing when the object resets while a completion is in flight", async () => {
     const t = await teamTokens("fault-race");
     const { runId } = await leasedOrder(t.worker, "o0");
@@ -96,18 +126,25 @@ describe("faults: run object reset during a lease", () => {
       const relet = await lease(t.worker, runId, orderId, `w${i}-again`);
       lost += landed.length === 0 ? 1 : 0;
       duplicated += Math.max(0, landed.length - 1) + (relet.status === 200 ? 1 : 0);
-      // a request in flight when the object resets may fail (500, the envelope only, never a stack); the state
-      // decides: the retry with the same op_id lands exactly once and the order is never leased again
-      const answered = res.status < 500 || (isEnvelope(res.json) && !/\n\s+at /.test(res.text));
+      // a request in flight when the object resets may fail, and then only with the documented 503 `unavailable`
+      // and Retry-After: 1 (the envelope only, never a stack); the state decides: the retry with the same op_id
+      // lands exactly once and the order is never leased again
+      const answered =
+        res.status < 500 ||
+        (res.status === 503 &&
+          res.headers.get("retry-after") === "1" &&
+          isEnvelope(res.json) &&
+          res.json.error.code === "unavailable" &&
+          !/\n\s+at /.test(res.text));
       if (res.status >= 500) interrupted++;
       const ok = retry.status === 200 && landed.length === 1 && relet.status !== 200 && answered;
       expect(
         check("faults: reset mid-completion", ok),
-        `${orderId}: ${res.status} ${retry.status} ${landed.length}`,
+        `${orderId}: ${res.status} ${res.headers.get("retry-after")} ${res.text} ${retry.status} ${landed.length}`,
       ).toBe(true);
     }
     tally("faults: reset mid-completion", { tried: 0, lost, duplicated });
-    console.log(`faults: ${interrupted} of ${n} completions in flight during a reset answered 500 and were retried`);
+    console.log(`faults: ${interrupted} of ${n} completions in flight during a reset answered 503 and were retried`);
     expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
   }, 60_000);
 });
