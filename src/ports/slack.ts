@@ -11,6 +11,8 @@ export type SlackSettings = {
   share_context?: string[];
   /** the least roster role that may decide a gate of each kind (default approver; slack_channel_change: admin) */
   roles?: { soft?: SlackRole; hard?: SlackRole };
+  /** the Slack user group (S…) the level-2 escalation of a hard gate left open mentions; none by default */
+  escalation_target?: string;
 };
 
 export type SlackInstallation = {

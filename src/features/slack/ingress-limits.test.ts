@@ -21,7 +21,11 @@ describe("slack rate-limit class", () => {
     const limits = { ...DEFAULT_LIMITS, slack: { perTeam: 10, perSubject: 2, periodS: 60 } };
     const fetch = app({
       rateLimiter: createMemoryRateLimiter(),
-      limits: { enabled: true, preauthPerMinute: 100, team: { forTeam: async () => limits, invalidate: () => {}, defaults: limits } },
+      limits: {
+        enabled: true,
+        preauthPerMinute: 100,
+        team: { forTeam: async () => limits, invalidate: () => {}, defaults: limits },
+      },
     });
     const help = (user: string) => signedRequest("/slack/commands", commandBody("help", user, "T0SLA"));
     const first = await fetch(await help("U0ALICE"));
