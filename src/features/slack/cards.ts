@@ -1,4 +1,5 @@
-// gate.opened / gate.decided / gate.escalated from the EVENTS queue → private approval cards (and their escalation pings) on SLACK_OUTBOX, for teams with Slack only.
+// gate.opened / gate.decided / gate.escalated from the EVENTS queue → private approval cards and their escalation
+// pings on SLACK_OUTBOX, for teams with Slack only.
 import { mintViewToken } from "../../auth/view-token";
 import type { SlackInstallation, SlackOutboxMessage } from "../../ports/slack";
 import { metadataFields, scanFields } from "../memory";

@@ -81,7 +81,10 @@ export async function consumeSlackOutbox(batch: MessageBatch<unknown>, deps: Sla
     }
     try {
       const outcome = await deliver(body, deps, message.attempts);
-      await recordHealth(deps, body, outcome.done ? null : outcome.error);
+      // a failed health write must not turn a delivered message into a retry (nor count as a Slack failure)
+      await recordHealth(deps, body, outcome.done ? null : outcome.error).catch((e) =>
+        console.error(JSON.stringify({ level: "error", msg: "slack outbox: health not recorded", error: String(e) })),
+      );
       if (outcome.done) message.ack();
       else {
         console.warn(
