@@ -57,10 +57,10 @@ export const RunCompletedEvent = z.looseObject({
   seq: z.number().int().min(0).optional(),
 });
 
-/** A gate opened or decided inside a run. */
+/** A gate opened, decided or escalated (a hard gate left open: level 1 re-ping, level 2 escalation target) inside a run. */
 export const GateEvent = z.looseObject({
   ...envelope,
-  type: z.enum(["gate.opened", "gate.decided"]),
+  type: z.enum(["gate.opened", "gate.decided", "gate.escalated"]),
   run_id: z.string().min(1),
   /** the run's event sequence number; consumers do not rely on it */
   seq: z.number().int().min(0).optional(),
@@ -136,6 +136,7 @@ export type RunEventType =
   | "run.completed"
   | "gate.opened"
   | "gate.decided"
+  | "gate.escalated"
   | "policy.decided";
 /** The refused-write events: each becomes an audit row the team can list (GET /v1/audit). */
 export const REFUSED_WRITE_EVENT_TYPES = ["memory_store_failed", "task.memory_store_failed"] as const;

@@ -14,6 +14,7 @@ import { createD1PolicyStore } from "./adapters/d1/policy-store";
 import { createD1RouteLedger } from "./adapters/d1/route-ledger";
 import { createD1RunIndex } from "./adapters/d1/run-index";
 import { createD1RunRecord } from "./adapters/d1/run-record";
+import { createD1SlackDeliveryHealth } from "./adapters/d1/slack-delivery-health";
 import { createD1SlackStore } from "./adapters/d1/slack-store";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
 import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
@@ -70,7 +71,7 @@ import type { RateLimiter } from "./ports/rate-limiter";
 import type { RouteLedger } from "./ports/route-ledger";
 import type { RunIndex } from "./ports/run-index";
 import type { RunRecordStore } from "./ports/run-record";
-import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
+import type { SlackApi, SlackDeliveryHealth, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
 import type { SweepStore } from "./ports/sweep-store";
 import type { TaskMemorySink } from "./ports/task-memory";
 import type { TeamLimitStore } from "./ports/team-limits";
@@ -182,6 +183,8 @@ export type Deps = {
   slackApi: SlackApi;
   /** slow Slack work, done by the SLACK_OUTBOX consumer */
   slackOutbox: SlackOutbox;
+  /** failed Slack deliveries per team (approval outage, RB-06) */
+  slackHealth: SlackDeliveryHealth;
 };
 
 function buildEmbedder(config: Config, env: Env): Embedder {
@@ -365,6 +368,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
         newId: engine.newId,
       }),
     slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
+    slackHealth: o.slackHealth ?? createD1SlackDeliveryHealth(db),
     slackOutbox: o.slackOutbox ?? {
       send: async (messages) => {
         if (messages.length)

@@ -11,6 +11,8 @@ export type SlackSettings = {
   share_context?: string[];
   /** the least roster role that may decide a gate of each kind (default approver; slack_channel_change: admin) */
   roles?: { soft?: SlackRole; hard?: SlackRole };
+  /** the Slack user group (S…) the level-2 escalation of a hard gate left open mentions; none by default */
+  escalation_target?: string;
 };
 
 export type SlackInstallation = {
@@ -78,4 +80,19 @@ export type SlackOutboxMessage =
 
 export interface SlackOutbox {
   send(messages: SlackOutboxMessage[]): Promise<void>;
+}
+
+/** Failed outbox deliveries in a row (no success between) after which a team counts as in an approval outage (RB-06). */
+export const SLACK_OUTAGE_AFTER_FAILURES = 5;
+
+/** A team's Slack delivery health as the outbox consumer records it. */
+export type SlackHealth = { consecutive_failures: number; outage_since: number | null };
+
+/** Slack delivery health per team, written by the SLACK_OUTBOX consumer (docs/slack.md "Approval outage"). */
+export interface SlackDeliveryHealth {
+  /** one more failed delivery; the outage starts (outage_since = now) when the count reaches the threshold */
+  recordFailure(teamId: string, error: string, now: number): Promise<SlackHealth>;
+  /** a delivered message: the count and any outage are cleared; answers what was cleared */
+  recordSuccess(teamId: string, now: number): Promise<SlackHealth>;
+  health(teamId: string): Promise<SlackHealth>;
 }

@@ -579,6 +579,16 @@ export const slackMessages = sqliteTable("slack_message", {
   updatedAt: integer("updated_at").notNull(),
 });
 
+/** Slack delivery health per team (RB-06): consecutive failed outbox deliveries, and since when the team counts as in
+ * an approval outage (at SLACK_OUTAGE_AFTER_FAILURES); the next successful delivery resets both */
+export const slackDeliveryHealth = sqliteTable("slack_delivery_health", {
+  teamId: text("team_id").primaryKey(),
+  consecutiveFailures: integer("consecutive_failures").notNull(),
+  outageSince: integer("outage_since"),
+  lastError: text("last_error"),
+  updatedAt: integer("updated_at").notNull(),
+});
+
 /** roster/channel changes after the first install, each waiting behind a slack_channel_change gate (deploy target
  * `slack`): status pending → active when approved; the whole new installation, bot token sealed as in the installation */
 export const slackChangeRequests = sqliteTable(

@@ -39,6 +39,11 @@ export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
   "run.completed": applyRunCompletions,
   "gate.opened": gateEvents,
   "gate.decided": gateEvents,
+  // an escalation is a Slack ping only: the gate metrics count openings and decisions
+  "gate.escalated": async (events, deps) => {
+    await enqueueGateCards(events, deps);
+    return undefined;
+  },
   memory_store_failed: refusals,
   "task.memory_store_failed": refusals,
   "policy.rollback": alreadyAudited,

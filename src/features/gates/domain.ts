@@ -11,6 +11,7 @@ export {
   SLACK_CHANGE_POLICY_KEY,
 } from "./deploy-targets";
 export { gateDigest } from "./digest";
+export { ESCALATION_AFTER_MS, type Escalation, escalate, nextEscalation } from "./escalation";
 export type { GateRuleCache } from "./gate-rule-cache";
 export {
   applyDecision,

@@ -18,6 +18,7 @@ import {
 } from "../../../test/run-helpers";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
 import { gateDigest } from "./digest";
+import { ESCALATION_AFTER_MS } from "./escalation";
 import { DEFAULT_GATE_RULES } from "./rules";
 
 // the machine is shared: HTTP-heavy cases get room beyond the 5 s default
@@ -162,7 +163,9 @@ describe("hard gates", () => {
     ).json;
     expect(opened).toMatchObject({ kind: "hard", status: "pending" });
     expect(opened.timeout_ms).toBeUndefined();
-    expect(await scheduledAlarm(run.run_id)).toBeNull();
+    // the alarm is armed only for the escalation ping (gates/escalation.ts), never for a decision
+    const openedAt = (await getGate(t.worker, run.run_id, opened.gate_id)).json.opened_at;
+    expect(await scheduledAlarm(run.run_id)).toBe(openedAt + ESCALATION_AFTER_MS[1]);
     await setClock(run.run_id, Date.now() + 365 * 86_400_000);
     await fireAlarm(run.run_id);
     expect((await getGate(t.worker, run.run_id, opened.gate_id)).json.status).toBe("pending");

@@ -47,6 +47,8 @@ export type Gate = {
   rules_version?: number;
   /** an early approval that did not apply when the gate opened, and why (reported in the views) */
   early_refused?: { approver: string; decision: GateDecision; why: string; received_at: number } | null;
+  /** escalation levels fired while the hard gate stayed open (gates/escalation.ts); absent until one fires */
+  escalations?: { level: 1 | 2; at: number }[];
 };
 
 /** An approval that arrived before its gate was armed; applied when the gate opens. */

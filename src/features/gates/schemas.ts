@@ -35,6 +35,13 @@ export const GateViewSchema = z.object({
     .object({ approver: z.string(), decision: z.string(), why: z.string(), received_at: z.int() })
     .optional()
     .meta({ description: "an approval sent before the gate was armed that did not apply, and why" }),
+  escalations: z
+    .array(z.object({ level: z.union([z.literal(1), z.literal(2)]), at: z.int() }))
+    .optional()
+    .meta({
+      description:
+        "escalation levels fired while the hard gate stayed open (1: approvers re-pinged, 2: escalation target), each with the time it fell due",
+    }),
   timeout_ms: z.int().optional(),
   deadline_at: z.int().optional(),
   decision: z.string().optional(),

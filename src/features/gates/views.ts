@@ -26,6 +26,7 @@ export function gateView(runId: string, g: Gate) {
       waited_ms: decided ? (g.decided_at as number) - g.opened_at : null,
       rules_version: g.rules_version ?? null,
       early_refused: g.early_refused ?? null,
+      escalations: g.escalations?.length ? g.escalations : null,
       timeout_ms: g.timeout_ms,
       deadline_at: g.deadline_at,
       decision: g.decision,

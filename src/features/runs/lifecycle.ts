@@ -2,7 +2,7 @@
 // it (a run ends when every order is settled and no gate is pending).
 import type { AppError } from "../../errors";
 import { STOP_ABORT_REASON } from "../../ports/run-record";
-import { applyDecision } from "../gates/domain";
+import { applyDecision, escalate, nextEscalation } from "../gates/domain";
 import { gateHost } from "./gate-ops";
 import { laneEnded } from "./lease-lane";
 import type {
@@ -93,7 +93,7 @@ export function create(cmd: CreateRun, now: number): ReduceResult<RunOpReply<"cr
   return tx.result({ run_id: cmd.run_id, status: tx.run.status, hints: cmd.hints, policy_snapshot: cmd.snapshot });
 }
 
-/** Every deadline the object's one alarm must cover: lease expiries, retry back-offs, soft gates. */
+/** Every deadline the object's one alarm must cover: lease expiries, retry back-offs, soft gates, escalations. */
 export function nextDeadline(state: RunState | null): number | null {
   if (state === null) return null;
   let next = Number.POSITIVE_INFINITY;
@@ -103,6 +103,8 @@ export function nextDeadline(state: RunState | null): number | null {
   }
   for (const g of Object.values(state.gates)) {
     if (g.status === "pending" && g.kind === "soft" && g.deadline_at !== null) next = Math.min(next, g.deadline_at);
+    const esc = nextEscalation(g);
+    if (esc) next = Math.min(next, esc.at);
   }
   return Number.isFinite(next) ? next : null;
 }
@@ -146,6 +148,30 @@ export function tick(tx: Tx): { fired: string[] } {
               null,
               `soft gate timer (${cur.timeout_ms} ms) elapsed`,
             );
+        },
+      });
+    }
+    const esc = nextEscalation(g);
+    if (esc && esc.at <= tx.now) {
+      due.push({
+        at: esc.at,
+        id: `e:${g.gate_id}`,
+        fire: () => {
+          // the gate as it is now: an earlier timer in this tick may have decided it
+          const { gate, fired } = escalate(tx.gate(g.gate_id) as Gate, tx.now);
+          if (!fired.length) return;
+          tx.putGate(gate);
+          for (const e of fired)
+            tx.emit("gate.escalated", {
+              gate_id: gate.gate_id,
+              op_id: gate.op_id,
+              policy_key: gate.policy_key,
+              kind: gate.kind,
+              rule_id: gate.rule_id,
+              opened_at: gate.opened_at,
+              level: e.level,
+              due_at: e.at,
+            });
         },
       });
     }

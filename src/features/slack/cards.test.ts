@@ -3,11 +3,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
-import { eventLog, startRun } from "../../../test/run-helpers";
+import { eventLog, fireAlarm, setClock, startRun } from "../../../test/run-helpers";
 import { installSlack } from "../../../test/slack";
 import { verifyViewToken } from "../../auth/view-token";
 import { makeDeps } from "../../deps";
 import type { SlackOutboxMessage } from "../../ports/slack";
+import { ESCALATION_AFTER_MS } from "../gates/escalation";
 import { enqueueGateCards } from "./cards";
 
 function recordingDeps() {
@@ -63,5 +64,47 @@ describe("gate cards", () => {
     const text = JSON.stringify(sent[0]?.[0]);
     expect(text).toContain("• amount: 12.5");
     expect(text).toContain("• customer: Acme Corp");
+  });
+
+  it("turns the run's gate.escalated events into pings threaded under the card, level 2 naming the escalation target", async () => {
+    await installSlack("cards-esc", "T0CARDSE", { escalation_target: "S0ONCALL" });
+    const worker = await token("cards-esc", ["runs:write", "runs:read"], { sub: "worker" });
+    const run = await startRun(worker);
+    const t0 = await setClock(run.run_id, Date.now() + 86_400_000);
+    await call("POST", `/v1/runs/${run.run_id}/gates`, {
+      token: worker,
+      body: { policy_key: "wrong_value", op_id: "op-1", context: {} },
+    });
+    await setClock(run.run_id, t0 + ESCALATION_AFTER_MS[2]);
+    await fireAlarm(run.run_id);
+    const escalated = (await eventLog(run.run_id)).filter((e) => e.type === "gate.escalated");
+    expect(escalated.map((e) => e.level)).toEqual([1, 2]);
+    const { deps, sent } = recordingDeps();
+    await enqueueGateCards(escalated, deps);
+    const pings = sent.flat();
+    expect(pings.map((m) => m.kind === "post" && [m.key, m.thread_key, m.channel])).toEqual([
+      [`escalation:${escalated[0].gate_id}:1`, `gate:${escalated[0].gate_id}`, "approvals"],
+      [`escalation:${escalated[0].gate_id}:2`, `gate:${escalated[0].gate_id}`, "approvals"],
+    ]);
+    expect(pings[1]?.kind === "post" && pings[1].text).toContain("<!subteam^S0ONCALL>");
+  });
+
+  it("refuses an escalation target that is not a user-group id (400, nothing stored)", async () => {
+    const res = await call("PUT", "/v1/slack/installation", {
+      token: await token("cards-esc-bad", ["policy:admin"], { sub: "admin" }),
+      body: {
+        workspace_id: "T0CARDSX",
+        bot_token: "xoxb-1111-2222-abcdefghijkl",
+        channels: { control: "C0CTRL", approvals: "C0APPR", feed: "C0FEED", ops: "C0OPS" },
+        approvers: [{ slack_user_id: "U0ALICE", subject: "alice", role: "approver" }],
+        settings: { escalation_target: "<!channel>" },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain("user-group");
+    const row = await env.DB.prepare("SELECT team_id FROM slack_installation WHERE team_id = ?")
+      .bind("cards-esc-bad")
+      .first();
+    expect(row).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
-// gate.opened / gate.decided from the EVENTS queue → private approval cards on SLACK_OUTBOX, for teams with Slack only.
+// gate.opened / gate.decided / gate.escalated from the EVENTS queue → private approval cards and their escalation
+// pings on SLACK_OUTBOX, for teams with Slack only.
 import { mintViewToken } from "../../auth/view-token";
 import type { SlackInstallation, SlackOutboxMessage } from "../../ports/slack";
 import { metadataFields, scanFields } from "../memory";
 import { decidedCard, type GateCardFacts, openCard, traceUrl } from "./blocks";
+import { escalationMessage } from "./escalation";
 import type { SlackCardNeeds } from "./needs";
 
 type GateEventLike = { type: string; team_id: string; run_id?: string | null; occurred_at: number } & Record<
@@ -13,7 +15,7 @@ type GateEventLike = { type: string; team_id: string; run_id?: string | null; oc
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /** What the impure shell found out for one event: the trace link and the context fields a team let through. */
-export type CardExtras = { trace_link: string; shared_context?: Record<string, string> };
+export type CardExtras = { trace_link: string; shared_context?: Record<string, string>; escalation_target?: string };
 
 /** The longest shared context value shown on a card (a card is a summary, not a dump). */
 const MAX_SHARED_VALUE = 200;
@@ -34,6 +36,8 @@ export function gateCardMessages(events: GateEventLike[], extras: (e: GateEventL
       ...(extra.shared_context ? { shared_context: extra.shared_context } : {}),
     };
     if (e.type === "gate.opened") out.push(openCard(withExtras));
+    else if (e.type === "gate.escalated" && (e.level === 1 || e.level === 2))
+      out.push(escalationMessage(withExtras, e.level, extra.escalation_target));
     else if (e.type === "gate.decided")
       out.push(
         decidedCard(withExtras, {
@@ -105,6 +109,7 @@ export async function enqueueGateCards(events: GateEventLike[], deps: SlackCardN
     extras.set(e, {
       trace_link: await signedTraceLink(deps, facts.team_id, facts.run_id, facts.gate_id),
       ...(shared && Object.keys(shared).length ? { shared_context: shared } : {}),
+      ...(inst.settings.escalation_target ? { escalation_target: inst.settings.escalation_target } : {}),
     });
   }
   const messages = gateCardMessages(events, (e) => extras.get(e) ?? null);

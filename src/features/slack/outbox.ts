@@ -1,9 +1,15 @@
 // The SLACK_OUTBOX consumer: posts each logical message once (ts recorded before the ack), updates it in place after,
 // answers response_urls, and turns Slack's 429 Retry-After into a queue retry delay.
 import type { Clock } from "../../ports/clock";
-import type { SlackApi, SlackApiResult, SlackOutboxMessage, SlackStore } from "../../ports/slack";
+import type { SlackApi, SlackApiResult, SlackDeliveryHealth, SlackOutboxMessage, SlackStore } from "../../ports/slack";
 
-export type SlackOutboxNeeds = { slackStore: SlackStore; slackApi: SlackApi; clock: Clock };
+export type SlackOutboxNeeds = {
+  slackStore: SlackStore;
+  slackApi: SlackApi;
+  clock: Clock;
+  /** where delivery failures per team are counted (approval outage, RB-06); absent = not counted */
+  slackHealth?: SlackDeliveryHealth;
+};
 
 /** Queue retry delay when Slack gave no Retry-After: 5 s, 20 s, 80 s … capped at 15 min. */
 export const backoffSeconds = (attempts: number) => Math.min(900, 5 * 4 ** Math.max(0, attempts - 1));
@@ -75,6 +81,10 @@ export async function consumeSlackOutbox(batch: MessageBatch<unknown>, deps: Sla
     }
     try {
       const outcome = await deliver(body, deps, message.attempts);
+      // a failed health write must not turn a delivered message into a retry (nor count as a Slack failure)
+      await recordHealth(deps, body, outcome.done ? null : outcome.error).catch((e) =>
+        console.error(JSON.stringify({ level: "error", msg: "slack outbox: health not recorded", error: String(e) })),
+      );
       if (outcome.done) message.ack();
       else {
         console.warn(
@@ -90,7 +100,30 @@ export async function consumeSlackOutbox(batch: MessageBatch<unknown>, deps: Sla
       }
     } catch (e) {
       console.error(JSON.stringify({ level: "error", msg: "slack outbox: failed", id: message.id, error: String(e) }));
+      await recordHealth(deps, body, String(e)).catch(() => undefined);
       message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     }
   }
+}
+
+/** Counts a team's failed deliveries (cleared by the next success): enough in a row is an approval outage (RB-06). */
+async function recordHealth(deps: SlackOutboxNeeds, m: SlackOutboxMessage, error: string | null): Promise<void> {
+  if (!deps.slackHealth) return;
+  const now = deps.clock.now();
+  if (error === null) {
+    const cleared = await deps.slackHealth.recordSuccess(m.team_id, now);
+    if (cleared.outage_since !== null)
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          msg: "slack outbox: approval outage over",
+          team_id: m.team_id,
+          since: cleared.outage_since,
+        }),
+      );
+    return;
+  }
+  const h = await deps.slackHealth.recordFailure(m.team_id, error.slice(0, 500), now);
+  if (h.outage_since === now)
+    console.error(JSON.stringify({ level: "error", msg: "slack outbox: approval outage", team_id: m.team_id, error }));
 }

@@ -7,6 +7,7 @@ import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../
 import type { FeatureEnv } from "../../http/types";
 import { DeployAccepted, proposeDeploy, teamWideProposer } from "../gates";
 import { handleCommand } from "./commands";
+import { USER_GROUP_ID } from "./escalation";
 import { handleInteraction } from "./interactions";
 import type { SlackNeeds } from "./needs";
 import { verifySlackRequest } from "./signature";
@@ -43,6 +44,11 @@ export const SlackInstallationBody = z
           })
           .optional()
           .describe("the least roster role that may decide soft and hard gates from Slack (default approver)"),
+        escalation_target: z
+          .string()
+          .regex(USER_GROUP_ID, "a Slack user-group id (S…)")
+          .optional()
+          .describe("the user group the level-2 escalation of a hard gate left open mentions (docs/slack.md)"),
       })
       .optional(),
   })

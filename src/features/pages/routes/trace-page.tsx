@@ -209,6 +209,11 @@ export function TracePage(props: {
                     {`early ${g.early_refused.decision} by ${g.early_refused.approver} not applied: ${g.early_refused.why}`}
                   </div>
                 ) : null}
+                {g.escalations?.map((e) => (
+                  <div class="bad" data-field="escalation">
+                    {`escalation level ${e.level} (${e.level === 1 ? "approvers re-pinged" : "escalation target"}) at ${isoTime(e.at)}`}
+                  </div>
+                ))}
                 {link?.slack_url ? (
                   <a href={link.slack_url} data-field="slack">
                     Slack card
