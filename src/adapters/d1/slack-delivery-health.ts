@@ -2,7 +2,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { SLACK_OUTAGE_AFTER_FAILURES, type SlackDeliveryHealth, type SlackHealth } from "../../ports/slack";
-import { slackDeliveryHealth as t } from "./schema";
+import { slackDeliveryHealth } from "./schema";
+
+const t = slackDeliveryHealth;
 
 const HEALTHY: SlackHealth = { consecutive_failures: 0, outage_since: null };
 const view = (r: { consecutiveFailures: number; outageSince: number | null }): SlackHealth => ({
