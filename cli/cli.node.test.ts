@@ -10,34 +10,14 @@ import { runHealthDag } from "../demo/driver.ts";
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { createApi, mintToken, unwrap } from "../src/client/index.ts";
 import { freePort, sharedServerUrl } from "../test/node-server/local-server.ts";
+import { runWarden } from "./warden-process.ts";
 
 const root = join(import.meta.dirname, "..");
-const bin = join(root, "cli/warden.mjs");
 const noLogin = mkdtempSync(join(tmpdir(), "warden-cli-xdg-"));
 
-type Result = { code: number; stdout: string; stderr: string; json: any };
-function warden(args: string[], env: Record<string, string | undefined> = {}, cwd = root): Promise<Result> {
-  return new Promise((resolve) => {
-    const childEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      WARDEN_TOKEN: undefined,
-      WARDEN_AGENT_ID: undefined,
-      WARDEN_MEMORY: undefined,
-      WARDEN_API_KEY: undefined,
-      // a developer's own `warden login` must not change what these tests see
-      XDG_CONFIG_HOME: noLogin,
-    };
-    for (const [k, v] of Object.entries(env)) childEnv[k] = v;
-    execFile(process.execPath, [bin, ...args], { cwd, env: childEnv, encoding: "utf8" }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {}
-      resolve({ code: typeof code === "number" ? code : 1, stdout, stderr, json });
-    });
-  });
-}
+// a developer's own `warden login` must not change what these tests see
+const warden = (args: string[], env: Record<string, string | undefined> = {}, cwd = root) =>
+  runWarden(args, { XDG_CONFIG_HOME: noLogin, ...env }, cwd);
 
 describe("warden (no server needed)", () => {
   it("documents the exit codes in --help", async () => {

@@ -1,6 +1,5 @@
-// `warden login --key` as a real process against the real local server (the node-server project's shared npm start): the 0600 credentials file, later
-// commands on the saved token, refresh before expiry, a revoked key, and a mistyped key refused offline.
-import { execFile } from "node:child_process";
+// `warden login --key` as a real process against the node-server project's shared local server: the 0600 credentials
+// file, later commands on the saved token, refresh before expiry, a revoked key, and a mistyped key refused offline.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,29 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { createApi, mintToken, unwrap } from "../src/client/index.ts";
 import { sharedServerUrl } from "../test/node-server/local-server.ts";
+import { runWarden } from "./warden-process.ts";
 
 const root = join(import.meta.dirname, "..");
-const bin = join(root, "cli/warden.mjs");
 // commands run where no .dev.vars exists, so a success can only come from the saved login
 const cwd = mkdtempSync(join(tmpdir(), "warden-login-cwd-"));
 const config = mkdtempSync(join(tmpdir(), "warden-login-xdg-"));
 const credentials = join(config, "warden", "credentials.json");
 
-type Result = { code: number; stdout: string; stderr: string; json: any };
-function warden(args: string[], env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, WARDEN_TOKEN: undefined, WARDEN_API_KEY: undefined };
-    Object.assign(childEnv, { XDG_CONFIG_HOME: config, WARDEN_MEMORY: "0" }, env);
-    execFile(process.execPath, [bin, ...args], { cwd, env: childEnv, encoding: "utf8" }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {}
-      resolve({ code: typeof code === "number" ? code : 1, stdout, stderr, json });
-    });
-  });
-}
+const warden = (args: string[], env: Record<string, string> = {}) =>
+  runWarden(args, { XDG_CONFIG_HOME: config, WARDEN_MEMORY: "0", ...env }, cwd);
 
 const decideArgs = ["policy", "decide", "--memrl-mode", "enforce", "--failure-class", "vibe_fail", "--attempt", "1"];
 const saved = () => JSON.parse(readFileSync(credentials, "utf8"));
