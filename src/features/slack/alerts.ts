@@ -1,7 +1,7 @@
 // Operator alerts (pure): occurrences from the EVENTS consumer and the dead-letter queues → one ops-channel message per
 // team, kind and window, its count updated in place (RB-05: coalesce, do not flood).
-import type { SlackOutboxMessage } from "../../ports/slack";
 import type { AlertKind, AlertOccurrence } from "../../ports/slack-feed";
+import type { SlackPost } from "./feed";
 
 /** One alert message per kind per this window (wall-clock aligned, UTC). */
 export const ALERT_WINDOW_MS = 15 * 60_000;
@@ -56,7 +56,7 @@ const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
  * The ops-channel message of a group whose window now holds `count` occurrences (the content version, so a late
  * smaller count never overwrites a larger one).
  */
-export function alertMessage(group: AlertGroup, count: number, windowMs = ALERT_WINDOW_MS): SlackOutboxMessage {
+export function alertMessage(group: AlertGroup, count: number, windowMs = ALERT_WINDOW_MS): SlackPost {
   const latest = group.occurrences.at(-1);
   const span = `${hhmm(group.window_start)}–${hhmm(group.window_start + windowMs)} UTC`;
   return {

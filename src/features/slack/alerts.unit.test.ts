@@ -79,8 +79,8 @@ describe("alertMessage", () => {
       key: alertKey("t1", "budget_breach", Date.UTC(2026, 0, 1, 12, 0)),
       version: 3,
     });
-    expect(m.kind === "post" && m.text).toContain("*Budget breaches*: 3 in 12:00–12:15 UTC");
-    expect(m.kind === "post" && m.text).toContain("Latest: run `r1` order `o1`");
+    expect(m.text).toContain("*Budget breaches*: 3 in 12:00–12:15 UTC");
+    expect(m.text).toContain("Latest: run `r1` order `o1`");
   });
 });
 

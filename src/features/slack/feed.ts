@@ -4,6 +4,9 @@ import type { SlackOutboxMessage } from "../../ports/slack";
 import type { FeedStep } from "../../ports/slack-feed";
 import { traceUrl } from "./blocks";
 
+/** A message to post (and edit in place): what every feed and alert message is. */
+export type SlackPost = Extract<SlackOutboxMessage, { kind: "post" }>;
+
 /** How many steps the status reply shows (as `/warden status` does). */
 export const FEED_STATUS_STEPS = 10;
 
@@ -110,7 +113,7 @@ const idLine = (run: RunRef, orderId: string | undefined) =>
  * The thread's root when the feed opens it (content version 0: a root `/warden new` or `talk` posted, version 1,
  * is never overwritten by it).
  */
-export function feedRootMessage(run: RunRef, orderId: string | undefined, publicUrl: string): SlackOutboxMessage {
+export function feedRootMessage(run: RunRef, orderId: string | undefined, publicUrl: string): SlackPost {
   return {
     kind: "post",
     team_id: run.team_id,
@@ -123,7 +126,7 @@ export function feedRootMessage(run: RunRef, orderId: string | undefined, public
 }
 
 /** The one status reply of a run, edited in place: its version is the feed's (one more per step taken in). */
-export function feedStatusMessage(run: RunRef, steps: FeedStep[], version: number): SlackOutboxMessage {
+export function feedStatusMessage(run: RunRef, steps: FeedStep[], version: number): SlackPost {
   const orderId = steps.findLast((s) => s.order_id)?.order_id;
   const lines = steps.map((s) => `• ${s.line}`).join("\n") || "• no steps yet";
   return {
@@ -142,7 +145,7 @@ export function feedStatusMessage(run: RunRef, steps: FeedStep[], version: numbe
  * The reply of a notable step, or null: a soft or hard gate (opened, then the same reply updated when decided) and the
  * run's completion. Attempts are not notable: they only edit the status reply.
  */
-export function notableMessage(e: FeedEvent): SlackOutboxMessage | null {
+export function notableMessage(e: FeedEvent): SlackPost | null {
   const runId = str(e.run_id);
   if (!runId || num(e.seq) === undefined) return null;
   const run = { team_id: e.team_id, run_id: runId };

@@ -39,7 +39,7 @@ describe("mergeFeedSteps (properties)", () => {
   });
 });
 
-const ev = (fields: Record<string, unknown>) => ({
+const ev = (fields: { type: string } & Record<string, unknown>) => ({
   team_id: "t1",
   run_id: "r1",
   occurred_at: Date.UTC(2026, 0, 1, 9, 30, 5),
@@ -88,8 +88,8 @@ describe("feed messages", () => {
       version: 0,
       metadata: { event_type: "warden_run", event_payload: { team_id: "t1", run_id: "r1", order_id: "o1" } },
     });
-    expect(root.kind === "post" && root.text).toContain("team `t1` · run `r1` · order `o1`");
-    expect(root.kind === "post" && root.text).toContain("<https://w.example/runs/r1/trace|View Trace>");
+    expect(root.text).toContain("team `t1` · run `r1` · order `o1`");
+    expect(root.text).toContain("<https://w.example/runs/r1/trace|View Trace>");
   });
 
   it("threads the status reply under the root with the steps and the feed's version", () => {
@@ -101,11 +101,7 @@ describe("feed messages", () => {
       version: 5,
       metadata: { event_payload: { order_id: "o3" } },
     });
-    expect(status.kind === "post" && status.text.split("\n").filter((l) => l.startsWith("• "))).toEqual([
-      "• line 1",
-      "• line 2",
-      "• line 3",
-    ]);
+    expect(status.text.split("\n").filter((l) => l.startsWith("• "))).toEqual(["• line 1", "• line 2", "• line 3"]);
     expect(FEED_STATUS_STEPS).toBe(10);
   });
 
@@ -121,17 +117,15 @@ describe("feed messages", () => {
         latency_ms: 1500,
       }),
     );
-    expect([opened?.key, opened?.kind === "post" && opened.version]).toEqual([feedKeys.gate("r1", "g1"), 1]);
-    expect([decided?.key, decided?.kind === "post" && decided.version]).toEqual([feedKeys.gate("r1", "g1"), 2]);
-    expect(decided?.kind === "post" && decided.text).toContain("approved by alice after 1.5s");
+    expect([opened?.key, opened?.version]).toEqual([feedKeys.gate("r1", "g1"), 1]);
+    expect([decided?.key, decided?.version]).toEqual([feedKeys.gate("r1", "g1"), 2]);
+    expect(decided?.text).toContain("approved by alice after 1.5s");
     expect(notableMessage(ev({ type: "gate.opened", gate_id: "g2", kind: "auto", policy_key: "k" }))).toBeNull();
     const done = notableMessage(
       ev({ type: "run.completed", outcome: "COMPLETED", steps: 4, tokens: { in: 100, out: 20 }, duration_ms: 9000 }),
     );
     expect(done?.key).toBe(feedKeys.completed("r1"));
-    expect(done?.kind === "post" && done.text).toContain(
-      "Run COMPLETED (4 steps • 120 tokens • 9.0s • 0 dead letters)",
-    );
+    expect(done?.text).toContain("Run COMPLETED (4 steps • 120 tokens • 9.0s • 0 dead letters)");
     expect(notableMessage(ev({ type: "task.completed", order_id: "o1" }))).toBeNull();
   });
 });

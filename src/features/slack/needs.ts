@@ -15,6 +15,8 @@ export type SlackNeeds = {
   slackStore: SlackStore;
   slackApi: SlackApi;
   slackOutbox: SlackOutbox;
+  /** the run feed's state: `mute` / `unmute` write it */
+  slackFeed: SlackFeedStore;
   runs: RunsService;
   auditLog: AuditLogStore;
   newId: (prefix: string) => string;
