@@ -29,7 +29,7 @@ import type { SlackOutboxMessage } from "../../ports/slack";
 import { consumeDeadLetters } from "../events/dead-letters";
 import { consumeSlackDeadLetters } from "./alerts-enqueue";
 import { feedKeys } from "./feed";
-import { consumeSlackOutbox } from "./outbox";
+import { consumeSlackOutbox, THREAD_WAIT } from "./outbox";
 
 const CHANNELS = { control: "C0CTRL", approvals: "C0APPR", feed: "C0FEED", ops: "C0OPS" };
 
@@ -88,7 +88,8 @@ async function busyRun(srcTeam: string, orders: number) {
 const asTeam = <T extends { team_id: string }>(events: T[], teamId: string) =>
   events.map((e) => ({ ...e, team_id: teamId }));
 
-describe("run feed", () => {
+// several runs and queue batches per test: more than the default 5 s on a loaded machine
+describe("run feed", { timeout: 60_000 }, () => {
   it("turns a busy run into one root, one status reply edited in place and one completion reply — not a message per step", async () => {
     await installSlack("feed-a", "T0FEEDA");
     const { runId, events } = await busyRun("feed-src-a", 4);
@@ -191,7 +192,53 @@ async function command(h: ReturnType<typeof harness>, text: string, user = "U0AL
   return readResponse(await app.fetch(req, { deps: h.deps }, createExecutionContext()));
 }
 
-describe("mute, unmute and talk", () => {
+describe("thread replies in the outbox", { timeout: 60_000 }, () => {
+  it("holds a reply whose root is not posted yet (not a Slack failure), then posts it unthreaded after 3 deliveries", async () => {
+    await installSlack("feed-t", "T0FEEDT");
+    const h = harness();
+    const reply: SlackOutboxMessage = {
+      kind: "post",
+      team_id: "feed-t",
+      key: "feed:r-none:status",
+      channel: "feed",
+      thread_key: "run:r-none",
+      text: "status",
+      version: 1,
+    };
+    const before = (await loopbackRequests()).length;
+    // a hand-made batch: getQueueResult does not report a retry's delay
+    const retried: unknown[] = [];
+    const early = {
+      queue: "warden-slack-outbox",
+      messages: [
+        {
+          id: "t1",
+          timestamp: new Date(),
+          attempts: 1,
+          body: reply,
+          ack: () => expect.unreachable("acked before its root was posted"),
+          retry: (o?: unknown) => void retried.push(o),
+        },
+      ],
+    } as unknown as MessageBatch<unknown>;
+    await consumeSlackOutbox(early, h.deps);
+    expect(retried).toEqual([{ delaySeconds: THREAD_WAIT.delayS }]);
+    expect(await slackCallsSince(before)).toEqual([]);
+    expect(await rows("SELECT consecutive_failures FROM slack_delivery_health WHERE team_id = 'feed-t'")).toEqual([]);
+    const late = createMessageBatch("warden-slack-outbox", [
+      { id: "t2", timestamp: new Date(), attempts: THREAD_WAIT.attempts, body: reply },
+    ]);
+    const ctx = createExecutionContext();
+    await consumeSlackOutbox(late, h.deps);
+    expect((await getQueueResult(late, ctx)).explicitAcks).toEqual(["t2"]);
+    const calls = await slackCallsSince(before);
+    expect(calls.map((c) => [c.method, c.body.channel, c.body.thread_ts])).toEqual([
+      ["chat.postMessage", CHANNELS.feed, undefined],
+    ]);
+  });
+});
+
+describe("mute, unmute and talk", { timeout: 60_000 }, () => {
   it("mutes and unmutes a run of the caller's team only, and refuses a run id it does not name", async () => {
     await installSlack("feed-c", "T0FEEDC");
     const run = await startRun(await token("feed-c", ["runs:write", "runs:read"], { sub: "worker" }));
@@ -255,7 +302,7 @@ describe("mute, unmute and talk", () => {
   });
 });
 
-describe("operator alerts", () => {
+describe("operator alerts", { timeout: 60_000 }, () => {
   it("coalesces alerts of one kind within the window into one ops message, edited with the count", async () => {
     await installSlack("alert-a", "T0ALERTA");
     const worker = await token("alert-src-a", ["runs:write", "runs:read"], { sub: "worker" });
