@@ -100,7 +100,7 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
         skills: [],
         budget: { ...DEFAULT_BUDGET, total_tokens: null },
       });
-      if (!r.ok) return say(`Could not start the run: ${"message" in r.error ? r.error.message : r.error.code}`);
+      if (!r.ok) return say(`Could not start the run: ${why(r.error)}`);
       await deps.slackOutbox.send([
         startedRoot(
           inst.team_id,
@@ -121,8 +121,7 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
       const run = deps.runs.get(cmd.runId);
       if (cmd.sub === "stop") {
         const r = await run.stop(cmd.runId, { actor, reason: `stopped from Slack by ${member.subject}` });
-        if (!r.ok)
-          return say(`Could not stop \`${cmd.runId}\`: ${"message" in r.error ? r.error.message : r.error.code}`);
+        if (!r.ok) return say(`Could not stop \`${cmd.runId}\`: ${why(r.error)}`);
         return say(`Stopped run \`${cmd.runId}\`.`);
       }
       const r = await run.view(cmd.runId, { actor });
