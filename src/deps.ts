@@ -15,6 +15,7 @@ import { createD1RouteLedger } from "./adapters/d1/route-ledger";
 import { createD1RunIndex } from "./adapters/d1/run-index";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SlackDeliveryHealth } from "./adapters/d1/slack-delivery-health";
+import { createD1SlackFeedStore } from "./adapters/d1/slack-feed-store";
 import { createD1SlackStore } from "./adapters/d1/slack-store";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
 import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
@@ -72,6 +73,7 @@ import type { RouteLedger } from "./ports/route-ledger";
 import type { RunIndex } from "./ports/run-index";
 import type { RunRecordStore } from "./ports/run-record";
 import type { SlackApi, SlackDeliveryHealth, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
+import type { SlackFeedStore } from "./ports/slack-feed";
 import type { SweepStore } from "./ports/sweep-store";
 import type { TaskMemorySink } from "./ports/task-memory";
 import type { TeamLimitStore } from "./ports/team-limits";
@@ -185,6 +187,8 @@ export type Deps = {
   slackOutbox: SlackOutbox;
   /** failed Slack deliveries per team (approval outage, RB-06) */
   slackHealth: SlackDeliveryHealth;
+  /** the run feed's per-run state (status steps, mute) and operator-alert occurrences */
+  slackFeed: SlackFeedStore;
 };
 
 function buildEmbedder(config: Config, env: Env): Embedder {
@@ -369,6 +373,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
       }),
     slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
     slackHealth: o.slackHealth ?? createD1SlackDeliveryHealth(db),
+    slackFeed: o.slackFeed ?? createD1SlackFeedStore(db),
     slackOutbox: o.slackOutbox ?? {
       send: async (messages) => {
         if (messages.length)

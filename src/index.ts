@@ -3,7 +3,7 @@ import { createApp } from "./app";
 import { makeDeps } from "./deps";
 import { consumeEvents } from "./features/events/consumer";
 import { consumeDeadLetters } from "./features/events/dead-letters";
-import { consumeSlackOutbox } from "./features/slack";
+import { consumeSlackDeadLetters, consumeSlackOutbox } from "./features/slack";
 import { runScheduled } from "./features/sweeps/scheduled";
 
 export { RunDO } from "../durable-objects/run-do";
@@ -22,8 +22,9 @@ export default {
       return batch.queue.endsWith("-dlq") ? consumeDeadLetters(batch, deps) : consumeEvents(batch, deps);
     }
     if (batch.queue === "warden-slack-outbox") return consumeSlackOutbox(batch, deps);
-    // Other queues (the Slack outbox's dead letters): retrying would only delete the message, so it is logged
-    // (with its body, to be re-sent by hand) and acknowledged.
+    if (batch.queue === "warden-slack-outbox-dlq") return consumeSlackDeadLetters(batch, deps);
+    // Other queues: retrying would only delete the message, so it is logged (with its body, to be re-sent by hand)
+    // and acknowledged.
     for (const m of batch.messages) {
       console.warn(
         JSON.stringify({

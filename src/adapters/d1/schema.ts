@@ -609,6 +609,35 @@ export const slackChangeRequests = sqliteTable(
   (t) => [primaryKey({ columns: [t.teamId, t.version] })],
 );
 
+/** the run feed per run (one thread in the feed channel): the last steps its status reply shows, the status reply's
+ * content version (one more per step taken in), and whether `/warden mute` silenced it */
+export const slackFeedRuns = sqliteTable("slack_feed_run", {
+  runId: text("run_id").primaryKey(),
+  teamId: text("team_id").notNull(),
+  /** FeedStep[] (ports/slack-feed.ts), oldest first, at most FEED_STATUS_STEPS */
+  steps: text("steps", { mode: "json" }).notNull(),
+  version: integer("version").notNull().default(0),
+  mutedAt: integer("muted_at"),
+  mutedBy: text("muted_by"),
+  createdAt: createdAt(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** one row per operator-alert occurrence (insert-or-ignore by id, so a redelivery counts once); the ops-channel
+ * message of a (team, kind, window) shows their count */
+export const slackAlertOccurrences = sqliteTable(
+  "slack_alert_occurrence",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    kind: text("kind").notNull(),
+    windowStart: integer("window_start").notNull(),
+    detail: text("detail").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("slack_alert_occurrence_window").on(t.teamId, t.kind, t.windowStart)],
+);
+
 /** inbound Slack deliveries already handled (event ids, interaction and command trigger ids): retries change nothing */
 export const slackInbound = sqliteTable("slack_inbound", {
   key: text("key").primaryKey(),

@@ -2,7 +2,7 @@
 import { InternalEvent, type InternalEventType, type RefusedWriteEvent } from "../../../contracts/internal-events";
 import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning";
 import { recordDecisionEvents } from "../policy";
-import { enqueueGateCards } from "../slack";
+import { enqueueGateCards, enqueueRunFeed, raiseEventAlerts } from "../slack";
 import { recordRefusals } from "./audit";
 import type { ConsumerNeeds } from "./needs";
 
@@ -16,19 +16,32 @@ export type EventHandler = (
   ctx: HandlerContext,
 ) => Promise<Set<string> | undefined>;
 
-const taskEvents: EventHandler = (events, deps, ctx) => applyTaskEvents(events, deps, ctx);
+/** The run feed and the operator alerts of these events go to SLACK_OUTBOX before the wrapped handler runs, so a
+ * failure retries the group before anything is acked (both are idempotent by the run's seq and the event id). */
+const withSlack =
+  (handler: EventHandler): EventHandler =>
+  async (events, deps, ctx) => {
+    await enqueueRunFeed(events, deps);
+    await raiseEventAlerts(events, deps);
+    return handler(events, deps, ctx);
+  };
+const taskEvents: EventHandler = withSlack((events, deps, ctx) => applyTaskEvents(events, deps, ctx));
 const refusals: EventHandler = async (events, deps) => {
   await recordRefusals(events as RefusedWriteEvent[], deps.auditLog);
   return undefined;
 };
 /** Gate events: queue the Slack approval card first (so a failure retries the group before anything is acked), then
  * the gate metrics. */
-const gateEvents: EventHandler = async (events, deps) => {
+const gateEvents: EventHandler = withSlack(async (events, deps) => {
   await enqueueGateCards(events, deps);
   return recordGateEvents(events, deps);
+});
+/** The rollback sweep writes its audit row in the same D1 transaction as the ceiling change; the event adds the
+ * operator alert only. */
+const rollbackAlert: EventHandler = async (events, deps) => {
+  await raiseEventAlerts(events, deps);
+  return undefined;
 };
-/** The rollback sweep writes its audit row in the same D1 transaction as the ceiling change; the event adds nothing. */
-const alreadyAudited: EventHandler = async () => undefined;
 
 /** One entry per event type: what the consumer does with it. Every type of the union has one (checked by tsc). */
 export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
@@ -36,7 +49,7 @@ export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
   "task.failed": taskEvents,
   "task.blocked": taskEvents,
   "task.completed": taskEvents,
-  "run.completed": applyRunCompletions,
+  "run.completed": withSlack(applyRunCompletions),
   "gate.opened": gateEvents,
   "gate.decided": gateEvents,
   // an escalation is a Slack ping only: the gate metrics count openings and decisions
@@ -46,7 +59,7 @@ export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
   },
   memory_store_failed: refusals,
   "task.memory_store_failed": refusals,
-  "policy.rollback": alreadyAudited,
+  "policy.rollback": rollbackAlert,
 };
 
 const handlerOf = (type: unknown): EventHandler | undefined =>

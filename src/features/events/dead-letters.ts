@@ -1,5 +1,7 @@
-// The warden-events-dlq consumer: records every message that exhausted its retries, then acks it.
+// The warden-events-dlq consumer: records every message that exhausted its retries, raises the queue-dead-letter
+// operator alert of its team, then acks it.
 import type { EventDeadLetter, EventDeadLetterStore } from "../../ports/event-dead-letters";
+import { raiseAlerts, type SlackFeedNeeds } from "../slack";
 
 export const DEAD_LETTER_BODY_MAX = 8 * 1024;
 
@@ -28,12 +30,32 @@ export function toDeadLetter(message: { id: string; body: unknown; attempts: num
 
 export async function consumeDeadLetters(
   batch: MessageBatch<unknown>,
-  deps: { eventDeadLetters: EventDeadLetterStore; clock: { now(): number } },
+  deps: { eventDeadLetters: EventDeadLetterStore; clock: { now(): number } } & Pick<
+    SlackFeedNeeds,
+    "slackStore" | "slackOutbox" | "slackFeed"
+  >,
 ): Promise<void> {
   const now = deps.clock.now();
   const rows = batch.messages.map((m) => toDeadLetter(m, now));
   try {
     await deps.eventDeadLetters.record(rows);
+    // after the record: a failed alert retries the batch, and the record is idempotent by id
+    await raiseAlerts(
+      rows.flatMap((r) =>
+        r.teamId
+          ? [
+              {
+                id: `queue_dead_letter:${r.id}`,
+                team_id: r.teamId,
+                kind: "queue_dead_letters" as const,
+                at: now,
+                detail: `${r.type ?? "unknown"} event \`${r.eventId ?? r.id}\` dead-lettered after ${r.attempts} attempts`,
+              },
+            ]
+          : [],
+      ),
+      deps,
+    );
     for (const m of batch.messages) m.ack();
   } catch (e) {
     console.error(JSON.stringify({ level: "error", msg: "dead-letter consumer: record failed", error: String(e) }));

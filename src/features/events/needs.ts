@@ -2,9 +2,9 @@
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { LearningNeeds } from "../learning";
-import type { SlackCardNeeds } from "../slack";
+import type { SlackFeedNeeds } from "../slack";
 
 export type EventsNeeds = { auditLog: AuditLogStore };
 
-/** What the queue consumers need: the learning handlers' needs, the decision log, the audit log, the Slack outbox. */
-export type ConsumerNeeds = EventsNeeds & LearningNeeds & SlackCardNeeds & { policyStore: PolicyStore };
+/** What the queue consumers need: the learning handlers' needs, the decision log, the audit log, the Slack outbox and feed store. */
+export type ConsumerNeeds = EventsNeeds & LearningNeeds & SlackFeedNeeds & { policyStore: PolicyStore };

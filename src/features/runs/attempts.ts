@@ -45,6 +45,9 @@ type Attempt = {
   outcome: Outcome;
 };
 type Breach = { rule: string; total: boolean };
+
+/** How long the attempt took, from its lease's grant to this completion (the run feed shows it); absent unleased. */
+const latency = (tx: Tx, order: Order) => (order.lease ? { latency_ms: tx.now - order.lease.granted_at } : {});
 type Failed = Attempt & {
   failureClass: string | null;
   reply: CompleteReply;
@@ -117,6 +120,7 @@ function passed(tx: Tx, a: Attempt): { failureClass: null; reply: CompleteReply 
     outcome,
     failure_class: null,
     tokens: a.tokens,
+    ...latency(tx, order),
     attempt,
     op_id: cmd.op_id,
     next: "complete",
@@ -167,6 +171,7 @@ function failed(tx: Tx, a: Attempt): Failure | { failureClass: string | null; re
       outcome,
       failure_class: failureClass,
       tokens: a.tokens,
+      ...latency(tx, order),
       attempt,
       op_id: cmd.op_id,
       hints: cmd.failure_hints.map((h) => h.id),

@@ -1,7 +1,9 @@
-// Slash-command use-cases (`/warden new|status|stop|help`, any command name): the Slack user mapped to a Warden subject
-// through the roster, each subcommand one run operation; the reply is the ephemeral answer Slack shows at once.
+// Slash-command use-cases (`/warden new|status|stop|mute|unmute|talk|help`, any command name): the Slack user mapped to
+// a Warden subject through the roster, each subcommand one run operation; the reply is the ephemeral answer Slack shows.
+import { scanFields } from "../memory";
 import { DEFAULT_BUDGET } from "../runs";
 import { traceUrl } from "./blocks";
+import { feedKeys, feedRootMessage, feedStatusMessage, type SlackPost } from "./feed";
 import type { SlackNeeds } from "./needs";
 
 export type CommandReply = { response_type: "ephemeral" | "in_channel"; text: string };
@@ -12,14 +14,19 @@ export const USAGE = [
   '• `new "<goal>" [template=invoice|ticket|status] [noise=low|med|high]` — start a run (its thread opens in the feed channel)',
   "• `status <run_id>` — the last 10 steps and a View Trace link",
   "• `stop <run_id>` — stop a run (open leases are revoked)",
+  "• `mute <run_id>` / `unmute <run_id>` — stop / resume that run's feed updates (its gate cards still post)",
+  '• `talk "<message>"` — open a thread in the feed channel: a run with one task for a `talk` worker, ids in the thread',
   "• `help` — this text",
 ].join("\n");
 
+/** The longest `talk` message (it becomes a work order's goal, capped at 2000 by WorkOrder v1). */
+export const TALK_MAX = 2000;
+
 export type ParsedCommand =
   | { sub: "new"; goal: string; template: string | null; noise: string | null }
-  | { sub: "status" | "stop"; runId: string | null }
+  | { sub: "status" | "stop" | "mute" | "unmute"; runId: string | null }
+  | { sub: "talk"; message: string }
   | { sub: "help" }
-  | { sub: "unsupported"; name: string }
   | { sub: "invalid"; why: string };
 
 /** Parses the text after the command name (pure). */
@@ -43,9 +50,13 @@ export function parseCommand(text: string): ParsedCommand {
       return { sub: "invalid", why: "noise is one of low, med, high" };
     return { sub: "new", goal, template, noise };
   }
-  if (sub === "status" || sub === "stop") return { sub, runId: rest[0] ?? null };
-  if (sub === "" || sub === "help") return { sub: "help" };
-  if (sub === "mute" || sub === "talk") return { sub: "unsupported", name: sub };
+  if (sub === "status" || sub === "stop" || sub === "mute" || sub === "unmute") return { sub, runId: rest[0] ?? null };
+  if (sub === "talk") {
+    // quotes optional: everything after `talk` is the message
+    const message = tail.replace(/^["“](.*)["”]$/s, "$1").trim();
+    if (message.length > TALK_MAX) return { sub: "invalid", why: `talk takes at most ${TALK_MAX} characters` };
+    return { sub: "talk", message };
+  }
   return { sub: "help" };
 }
 
@@ -79,8 +90,6 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
       return say(USAGE);
     case "invalid":
       return say(`${cmd.why}\n${USAGE}`);
-    case "unsupported":
-      return say(`\`${cmd.name}\` is not available yet.\n${USAGE}`);
     case "new": {
       const runId = deps.newId("run");
       const r = await deps.runs.get(runId).create(runId, {
@@ -91,28 +100,28 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
         skills: [],
         budget: { ...DEFAULT_BUDGET, total_tokens: null },
       });
-      if (!r.ok) return say(`Could not start the run: ${"message" in r.error ? r.error.message : r.error.code}`);
+      if (!r.ok) return say(`Could not start the run: ${why(r.error)}`);
       await deps.slackOutbox.send([
-        {
-          kind: "post",
-          team_id: inst.team_id,
-          key: `run:${runId}`,
-          channel: "feed",
-          text: `Run \`${runId}\` started by <@${form.user_id}>: ${cmd.goal}\nteam \`${inst.team_id}\` · <${traceUrl(deps.config.PUBLIC_URL, runId)}|View Trace>`,
-          metadata: { event_type: "warden_run", event_payload: { team_id: inst.team_id, run_id: runId, order_id: "" } },
-          version: 1,
-        },
+        startedRoot(
+          inst.team_id,
+          runId,
+          `Run \`${runId}\` started by <@${form.user_id}>: ${cmd.goal}\nteam \`${inst.team_id}\` · <${traceUrl(deps.config.PUBLIC_URL, runId)}|View Trace>`,
+        ),
       ]);
       return say(`Started run \`${runId}\` (${r.value.status}). Its thread opens in the feed channel.`);
     }
+    case "mute":
+    case "unmute":
+      return muteCommand(deps, actor, cmd.sub, cmd.runId);
+    case "talk":
+      return talkCommand(deps, actor, form.user_id, cmd.message);
     case "status":
     case "stop": {
       if (!cmd.runId) return say(`${cmd.sub} needs a run id.\n${USAGE}`);
       const run = deps.runs.get(cmd.runId);
       if (cmd.sub === "stop") {
         const r = await run.stop(cmd.runId, { actor, reason: `stopped from Slack by ${member.subject}` });
-        if (!r.ok)
-          return say(`Could not stop \`${cmd.runId}\`: ${"message" in r.error ? r.error.message : r.error.code}`);
+        if (!r.ok) return say(`Could not stop \`${cmd.runId}\`: ${why(r.error)}`);
         return say(`Stopped run \`${cmd.runId}\`.`);
       }
       const r = await run.view(cmd.runId, { actor });
@@ -124,4 +133,107 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
       );
     }
   }
+}
+
+type Actor = { team_id: string; subject: string };
+const why = (e: { code: string } | { code: string; message: string }) => ("message" in e ? e.message : e.code);
+
+/** The thread root of a run started from Slack (version 1: the feed's own root, version 0, never overwrites it). */
+const startedRoot = (teamId: string, runId: string, text: string, orderId = ""): SlackPost => ({
+  kind: "post",
+  team_id: teamId,
+  key: feedKeys.root(runId),
+  channel: "feed",
+  text,
+  metadata: { event_type: "warden_run", event_payload: { team_id: teamId, run_id: runId, order_id: orderId } },
+  version: 1,
+});
+
+/**
+ * `mute <run_id>` / `unmute <run_id>`: a run of the caller's team only (its object answers the view). Muting stops its
+ * feed posts and edits (gate cards still post); unmuting re-queues the root and the status as they stand now.
+ */
+async function muteCommand(deps: SlackNeeds, actor: Actor, sub: "mute" | "unmute", runId: string | null) {
+  if (!runId) return say(`${sub} needs a run id.\n${USAGE}`);
+  const view = await deps.runs.get(runId).view(runId, { actor });
+  if (!view.ok) return say(`No run \`${runId}\` for this team.`);
+  const now = deps.clock.now();
+  if (sub === "mute") {
+    await deps.slackFeed.setMuted(actor.team_id, runId, { by: actor.subject }, now);
+    return say(`Muted the feed of run \`${runId}\`: no more updates in its thread (its gates still post cards).`);
+  }
+  await deps.slackFeed.setMuted(actor.team_id, runId, null, now);
+  const feed = await deps.slackFeed.feedRun(runId);
+  const run = { team_id: actor.team_id, run_id: runId };
+  const catchUp = [feedRootMessage(run, undefined, deps.config.PUBLIC_URL)];
+  if (feed?.steps.length) catchUp.push(feedStatusMessage(run, feed.steps, feed.version));
+  await deps.slackOutbox.send(catchUp);
+  return say(`Unmuted the feed of run \`${runId}\`.`);
+}
+
+/**
+ * `talk "<message>"`: a run (goal: the message) with one work order for a worker with the `talk` skill, its thread
+ * opened in the feed channel with a reply naming the run and the task it spawned. The message is stored, so it passes
+ * the same guard as stored order text (no secrets or personal data); a refused message starts nothing.
+ */
+async function talkCommand(deps: SlackNeeds, actor: Actor, userId: string, message: string) {
+  const text = message || "(no message)";
+  if (message) {
+    const verdict = await scanFields([{ path: "message", value: message }]);
+    if (!verdict.ok)
+      return say(
+        `Not started: the message looks like it holds a secret or personal data (${verdict.ruleIds.join(", ")}).`,
+      );
+  }
+  const runId = deps.newId("run");
+  const run = deps.runs.get(runId);
+  const created = await run.create(runId, {
+    actor,
+    run_id: runId,
+    goal: `talk: ${text}`.slice(0, 2000),
+    template: null,
+    skills: ["talk"],
+    budget: { ...DEFAULT_BUDGET, total_tokens: null },
+  });
+  if (!created.ok) return say(`Could not start the talk: ${why(created.error)}`);
+  const order = { order_id: deps.newId("ord"), task_id: deps.newId("task") };
+  const added = await run.add_order(runId, {
+    actor,
+    skill: "talk",
+    order: {
+      ...order,
+      goal: text,
+      input_json: { message, slack_user_id: userId },
+      output_schema_id: "talk.reply.v1",
+      timeout_sec: 300,
+    },
+  });
+  if (!added.ok) {
+    // no run without its task: stop it, so nothing is left waiting for a worker that has nothing to do
+    await run.stop(runId, { actor, reason: "talk: its task could not be added" });
+    return say(`Could not start the talk: ${why(added.error)}`);
+  }
+  const ids = `team \`${actor.team_id}\` · run \`${runId}\` · task \`${order.task_id}\` · order \`${order.order_id}\``;
+  await deps.slackOutbox.send([
+    startedRoot(
+      actor.team_id,
+      runId,
+      `<@${userId}> opened a talk: ${text}\n${ids} · <${traceUrl(deps.config.PUBLIC_URL, runId)}|View Trace>`,
+      order.order_id,
+    ),
+    {
+      kind: "post",
+      team_id: actor.team_id,
+      key: `talk:${runId}`,
+      channel: "feed",
+      thread_key: feedKeys.root(runId),
+      text: `Started run \`${runId}\`; it spawned task \`${order.task_id}\` (order \`${order.order_id}\`) for a \`talk\` worker, whose steps follow in this thread.`,
+      metadata: {
+        event_type: "warden_run",
+        event_payload: { team_id: actor.team_id, run_id: runId, order_id: order.order_id, task_id: order.task_id },
+      },
+      version: 1,
+    },
+  ]);
+  return say(`Opened a talk thread in the feed channel: run \`${runId}\`, task \`${order.task_id}\`.`);
 }

@@ -1,6 +1,8 @@
-// The Slack feature's public entry: the /slack/* ingress and installation routes, the SLACK_OUTBOX consumer, and the
-// gate-card producer the EVENTS consumer calls.
+// The Slack feature's public entry: the /slack/* ingress and installation routes, the SLACK_OUTBOX consumer and its
+// dead-letter consumer, and the producers the EVENTS consumer calls (gate cards, the run feed, operator alerts).
+export { consumeSlackDeadLetters, raiseAlerts, raiseEventAlerts } from "./alerts-enqueue";
 export { enqueueGateCards, gateCardMessages } from "./cards";
-export type { SlackCardNeeds, SlackNeeds } from "./needs";
+export { enqueueRunFeed } from "./feed-enqueue";
+export type { SlackCardNeeds, SlackFeedNeeds, SlackNeeds } from "./needs";
 export { consumeSlackOutbox, type SlackOutboxNeeds } from "./outbox";
 export { slackRoutes } from "./routes";

@@ -2,6 +2,7 @@
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { Clock } from "../../ports/clock";
 import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
+import type { SlackFeedStore } from "../../ports/slack-feed";
 import type { RunsService } from "../runs";
 
 export type SlackNeeds = {
@@ -14,6 +15,8 @@ export type SlackNeeds = {
   slackStore: SlackStore;
   slackApi: SlackApi;
   slackOutbox: SlackOutbox;
+  /** the run feed's state: `mute` / `unmute` write it */
+  slackFeed: SlackFeedStore;
   runs: RunsService;
   auditLog: AuditLogStore;
   newId: (prefix: string) => string;
@@ -27,3 +30,6 @@ export type SlackCardNeeds = {
   clock: Clock;
   config: { PUBLIC_URL: string; WARDEN_JWT_SECRET: string };
 };
+
+/** What the run feed and the operator alerts need: the card needs plus the feed state and alert occurrences. */
+export type SlackFeedNeeds = SlackCardNeeds & { slackFeed: SlackFeedStore };

@@ -14,7 +14,10 @@ export type SlackOutboxNeeds = {
 /** Queue retry delay when Slack gave no Retry-After: 5 s, 20 s, 80 s … capped at 15 min. */
 export const backoffSeconds = (attempts: number) => Math.min(900, 5 * 4 ** Math.max(0, attempts - 1));
 
-type Outcome = { done: true } | { done: false; delayS: number; error: string };
+type Outcome = { done: true } | { done: false; delayS: number; error: string; waiting?: true };
+
+/** A reply whose thread root is not posted yet waits this long, this many deliveries, then is posted unthreaded. */
+export const THREAD_WAIT = { delayS: 5, attempts: 3 };
 
 const retryOf = (r: Extract<SlackApiResult, { ok: false }>, attempts: number): Outcome => ({
   done: false,
@@ -54,6 +57,10 @@ async function deliver(m: SlackOutboxMessage, deps: SlackOutboxNeeds, attempts: 
   }
   const channel = inst.channels[m.channel];
   const thread = m.thread_key ? await deps.slackStore.postedMessage(m.thread_key) : null;
+  // the root was queued with it but is not posted yet (a 429, another batch): wait for it rather than land outside
+  // the thread; not a Slack failure, so not counted against the team's delivery health
+  if (m.thread_key && !thread && attempts < THREAD_WAIT.attempts)
+    return { done: false, delayS: THREAD_WAIT.delayS, error: "thread root not posted yet", waiting: true };
   const r = await deps.slackApi.call("chat.postMessage", inst.bot_token, {
     channel,
     ...content,
@@ -82,9 +89,10 @@ export async function consumeSlackOutbox(batch: MessageBatch<unknown>, deps: Sla
     try {
       const outcome = await deliver(body, deps, message.attempts);
       // a failed health write must not turn a delivered message into a retry (nor count as a Slack failure)
-      await recordHealth(deps, body, outcome.done ? null : outcome.error).catch((e) =>
-        console.error(JSON.stringify({ level: "error", msg: "slack outbox: health not recorded", error: String(e) })),
-      );
+      if (outcome.done || !outcome.waiting)
+        await recordHealth(deps, body, outcome.done ? null : outcome.error).catch((e) =>
+          console.error(JSON.stringify({ level: "error", msg: "slack outbox: health not recorded", error: String(e) })),
+        );
       if (outcome.done) message.ack();
       else {
         console.warn(

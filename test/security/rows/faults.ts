@@ -159,6 +159,8 @@ async function effects(team: string) {
     gates: await q("SELECT * FROM gate_metric WHERE team_id = ? ORDER BY rowid"),
     audit: await q("SELECT id, action, subject_id FROM audit_log WHERE team_id = ? ORDER BY rowid"),
     decisions: await q("SELECT * FROM policy_decision WHERE team_id = ? ORDER BY rowid"),
+    slackFeed: await q("SELECT run_id, steps, version FROM slack_feed_run WHERE team_id = ? ORDER BY rowid"),
+    slackAlerts: await q("SELECT * FROM slack_alert_occurrence WHERE team_id = ? ORDER BY rowid"),
   };
 }
 
@@ -221,6 +223,10 @@ describe("faults: queue redelivery", () => {
 
     // first delivery (the real queue may already have delivered them too: that only makes this a redelivery)
     await deliver("warden-events", events, 1);
+    // the dead-letter consumer's first delivery too: its operator alert is then one of the messages posted once below
+    const deadLetters = () => rows("SELECT id, attempts FROM event_dead_letter WHERE team_id = ?", team);
+    await deliver("warden-events-dlq", events, 4);
+    const lettersOnce = JSON.stringify(await deadLetters());
     const once = await effects(team);
     const cardsOnce = cards.length;
     await deliver("warden-slack-outbox", cards.slice(0, cardsOnce), 1);
@@ -239,9 +245,6 @@ describe("faults: queue redelivery", () => {
     expect(once.learning.length + once.gates.length + once.audit.length).toBeGreaterThan(6);
 
     // the dead-letter consumer: the same exhausted messages arriving again are recorded once each
-    const deadLetters = () => rows("SELECT id, attempts FROM event_dead_letter WHERE team_id = ?", team);
-    await deliver("warden-events-dlq", events, 4);
-    const lettersOnce = JSON.stringify(await deadLetters());
     await deliver("warden-events-dlq", [...events, ...events], 4);
     const lettersTwice = await deadLetters();
     const oneLetter = lettersTwice.length === events.length && JSON.stringify(lettersTwice) === lettersOnce;

@@ -1,0 +1,445 @@
+// The run feed and operator alerts inside workerd: real run events through the EVENTS consumer (real D1 feed state),
+// the queued messages through the real SLACK_OUTBOX consumer and Slack client to the loopback Slack server.
+//
+// The runs live in a team without Slack and their events are handed over as another, installed team's: the runtime's
+// own queue consumer also takes every run event in the background, and for a team without Slack it does nothing, so
+// the feed state these tests read is only what they themselves fed in.
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { isQueuedRunEvent } from "../../../contracts/internal-events";
+import { call, readResponse, token } from "../../../test/helpers";
+import { deliver } from "../../../test/learning";
+import {
+  addOrder,
+  complete,
+  drain,
+  eventLog,
+  fireAlarm,
+  lease,
+  rows,
+  setClock,
+  startRun,
+} from "../../../test/run-helpers";
+import { commandBody, installSlack, signedRequest } from "../../../test/slack";
+import { loopbackRequests, loopbackSlackUrl } from "../../../test/slack-loopback";
+import { createSlackWebApi } from "../../adapters/slack/web-api";
+import { createApp } from "../../app";
+import { makeDeps } from "../../deps";
+import type { SlackOutboxMessage } from "../../ports/slack";
+import { consumeDeadLetters } from "../events/dead-letters";
+import { consumeSlackDeadLetters } from "./alerts-enqueue";
+import { feedKeys } from "./feed";
+import { consumeSlackOutbox, THREAD_WAIT } from "./outbox";
+
+const CHANNELS = { control: "C0CTRL", approvals: "C0APPR", feed: "C0FEED", ops: "C0OPS" };
+
+/** Deps whose SLACK_OUTBOX sends are recorded (one entry per send) and whose Slack client calls the loopback server. */
+function harness() {
+  const sent: SlackOutboxMessage[][] = [];
+  const deps = makeDeps(env, {
+    slackOutbox: { send: async (m) => void sent.push(m) },
+    slackApi: createSlackWebApi(loopbackSlackUrl()),
+  });
+  let delivered = 0;
+  let n = 0;
+  /** Runs every send not yet delivered through the real outbox consumer, one queue batch per send. */
+  const flush = async () => {
+    for (; delivered < sent.length; delivered++) {
+      const batch = createMessageBatch(
+        "warden-slack-outbox",
+        (sent[delivered] ?? []).map((body) => ({ id: `out${++n}`, timestamp: new Date(), attempts: 1, body })),
+      );
+      const ctx = createExecutionContext();
+      await consumeSlackOutbox(batch, deps);
+      const result = await getQueueResult(batch, ctx);
+      expect(result.retryMessages).toEqual([]);
+    }
+  };
+  return { deps, sent, flush, posts: () => sent.flat() as Extract<SlackOutboxMessage, { kind: "post" }>[] };
+}
+
+/** The loopback requests made after `since` (an index from an earlier read). */
+async function slackCallsSince(since: number) {
+  const all = await loopbackRequests();
+  return all.slice(since).map((r) => ({ method: r.path.replace("/api/", ""), body: r.body }));
+}
+
+/** A run of a team without Slack with `orders` orders each leased and completed PASS; its queued events. */
+async function busyRun(srcTeam: string, orders: number) {
+  const worker = await token(srcTeam, ["runs:write", "runs:read"], { sub: "worker" });
+  const run = await startRun(worker);
+  for (let i = 1; i <= orders; i++) await addOrder(worker, run.run_id, `o${i}`);
+  for (let i = 1; i <= orders; i++) {
+    const l = (await lease(worker, run.run_id, `o${i}`)).json;
+    const res = await complete(worker, run.run_id, `o${i}`, {
+      lease_id: l.lease_id,
+      epoch: l.epoch,
+      op_id: `op${i}`,
+      outcome: "PASS",
+      tokens_in: 100 + i,
+      tokens_out: 20,
+    });
+    expect(res.status, res.text).toBe(200);
+  }
+  await drain(run.run_id);
+  return { runId: run.run_id, worker, events: (await eventLog(run.run_id)).filter(isQueuedRunEvent) };
+}
+
+const asTeam = <T extends { team_id: string }>(events: T[], teamId: string) =>
+  events.map((e) => ({ ...e, team_id: teamId }));
+
+// several runs and queue batches per test: more than the default 5 s on a loaded machine
+describe("run feed", { timeout: 60_000 }, () => {
+  it("turns a busy run into one root, one status reply edited in place and one completion reply — not a message per step", async () => {
+    await installSlack("feed-a", "T0FEEDA");
+    const { runId, events } = await busyRun("feed-src-a", 4);
+    const h = harness();
+    const before = (await loopbackRequests()).length;
+    // one event per queue batch, as a busy run's events trickle in
+    for (const e of asTeam(events, "feed-a")) {
+      await deliver(h.deps, [e]);
+      await h.flush();
+    }
+    const calls = await slackCallsSince(before);
+    const posts = calls.filter((c) => c.method === "chat.postMessage");
+    const updates = calls.filter((c) => c.method === "chat.update");
+    const completes = events.filter((e) => e.type === "task.completed");
+    expect(completes).toHaveLength(4);
+    // root + status + completion, however many steps
+    expect(posts).toHaveLength(3);
+    expect(posts.every((p) => p.body.channel === CHANNELS.feed)).toBe(true);
+    const [root, status, done] = posts;
+    expect(root?.body.thread_ts).toBeUndefined();
+    expect(root?.body.text).toContain(`team \`feed-a\` · run \`${runId}\` · order \`o1\``);
+    expect(root?.body.metadata).toEqual({
+      event_type: "warden_run",
+      event_payload: { team_id: "feed-a", run_id: runId, order_id: "o1" },
+    });
+    const rootTs = (await rows<{ ts: string }>("SELECT ts FROM slack_message WHERE key = ?", feedKeys.root(runId)))[0]
+      ?.ts;
+    expect(status?.body.thread_ts).toBe(rootTs);
+    expect(done?.body.thread_ts).toBe(rootTs);
+    expect(done?.body.text).toContain("Run COMPLETE");
+    // the status reply was edited once per later step (events 2..5: three more attempts and the completion)
+    expect(updates).toHaveLength(events.length - 1);
+    const statusTs = (
+      await rows<{ ts: string; version: number }>(
+        "SELECT ts, version FROM slack_message WHERE key = ?",
+        feedKeys.status(runId),
+      )
+    )[0];
+    expect(updates.every((u) => u.body.ts === statusTs?.ts)).toBe(true);
+    expect(statusTs?.version).toBe(events.length);
+    const last = updates.at(-1)?.body.text as string;
+    for (let i = 1; i <= 4; i++)
+      expect(last).toMatch(new RegExp(`order \`o${i}\` — PASS \\(\\d+\\.\\ds • ${120 + i} tokens\\)`));
+    expect(last).toContain("run COMPLETE");
+  });
+
+  it("sends nothing for a redelivered event: no second message, not even an edit", async () => {
+    await installSlack("feed-b", "T0FEEDB");
+    const { events } = await busyRun("feed-src-b", 1);
+    const h = harness();
+    const batch = asTeam(events, "feed-b");
+    expect((await deliver(h.deps, batch)).retried).toEqual([]);
+    await h.flush();
+    const sentOnce = h.sent.length;
+    const before = (await loopbackRequests()).length;
+    const again = await deliver(h.deps, batch, 2);
+    expect(again.acked.sort()).toEqual(batch.map((e) => e.event_id).sort());
+    await h.flush();
+    expect(h.sent.length).toBe(sentOnce);
+    expect(await slackCallsSince(before)).toEqual([]);
+  });
+
+  it("queues nothing for a team without Slack", async () => {
+    const { events } = await busyRun("feed-src-none", 1);
+    const h = harness();
+    await deliver(h.deps, events);
+    expect(h.posts().filter((m) => m.channel === "feed")).toEqual([]);
+    expect(await rows("SELECT run_id FROM slack_feed_run WHERE run_id = ?", events[0]?.run_id)).toEqual([]);
+  });
+
+  it("posts a muted run's gate card but nothing in its feed", async () => {
+    await installSlack("feed-m", "T0FEEDM");
+    const worker = await token("feed-src-m", ["runs:write", "runs:read"], { sub: "worker" });
+    const run = await startRun(worker);
+    const h = harness();
+    await h.deps.slackFeed.setMuted("feed-m", run.run_id, { by: "alice" }, Date.now());
+    const opened = await call("POST", `/v1/runs/${run.run_id}/gates`, {
+      token: worker,
+      body: { policy_key: "wrong_value", op_id: "op-1" },
+    });
+    expect(opened.json.status).toBe("pending");
+    await drain(run.run_id);
+    const events = asTeam((await eventLog(run.run_id)).filter(isQueuedRunEvent), "feed-m");
+    const before = (await loopbackRequests()).length;
+    await deliver(h.deps, events);
+    await h.flush();
+    expect(h.posts().map((m) => m.key)).toEqual([`gate:${opened.json.gate_id}`]);
+    const calls = await slackCallsSince(before);
+    expect(calls.map((c) => [c.method, c.body.channel])).toEqual([["chat.postMessage", CHANNELS.approvals]]);
+    // the steps are still taken in, so an unmute shows the status as it stands
+    const stored = await h.deps.slackFeed.feedRun(run.run_id);
+    expect(stored).toMatchObject({ muted: true, version: 1 });
+  });
+});
+
+/** A slash command through the app with the harness's deps (its outbox recorded). */
+async function command(h: ReturnType<typeof harness>, text: string, user = "U0ALICE", workspace = "T0FEEDC") {
+  const app = createApp();
+  const req = await signedRequest("/slack/commands", commandBody(text, user, workspace));
+  return readResponse(await app.fetch(req, { deps: h.deps }, createExecutionContext()));
+}
+
+describe("thread replies in the outbox", { timeout: 60_000 }, () => {
+  it("holds a reply whose root is not posted yet (not a Slack failure), then posts it unthreaded after 3 deliveries", async () => {
+    await installSlack("feed-t", "T0FEEDT");
+    const h = harness();
+    const reply: SlackOutboxMessage = {
+      kind: "post",
+      team_id: "feed-t",
+      key: "feed:r-none:status",
+      channel: "feed",
+      thread_key: "run:r-none",
+      text: "status",
+      version: 1,
+    };
+    const before = (await loopbackRequests()).length;
+    // a hand-made batch: getQueueResult does not report a retry's delay
+    const retried: unknown[] = [];
+    const early = {
+      queue: "warden-slack-outbox",
+      messages: [
+        {
+          id: "t1",
+          timestamp: new Date(),
+          attempts: 1,
+          body: reply,
+          ack: () => expect.unreachable("acked before its root was posted"),
+          retry: (o?: unknown) => void retried.push(o),
+        },
+      ],
+    } as unknown as MessageBatch<unknown>;
+    await consumeSlackOutbox(early, h.deps);
+    expect(retried).toEqual([{ delaySeconds: THREAD_WAIT.delayS }]);
+    expect(await slackCallsSince(before)).toEqual([]);
+    expect(await rows("SELECT consecutive_failures FROM slack_delivery_health WHERE team_id = 'feed-t'")).toEqual([]);
+    const late = createMessageBatch("warden-slack-outbox", [
+      { id: "t2", timestamp: new Date(), attempts: THREAD_WAIT.attempts, body: reply },
+    ]);
+    const ctx = createExecutionContext();
+    await consumeSlackOutbox(late, h.deps);
+    expect((await getQueueResult(late, ctx)).explicitAcks).toEqual(["t2"]);
+    const calls = await slackCallsSince(before);
+    expect(calls.map((c) => [c.method, c.body.channel, c.body.thread_ts])).toEqual([
+      ["chat.postMessage", CHANNELS.feed, undefined],
+    ]);
+  });
+});
+
+describe("mute, unmute and talk", { timeout: 60_000 }, () => {
+  it("mutes and unmutes a run of the caller's team only, and refuses a run id it does not name", async () => {
+    await installSlack("feed-c", "T0FEEDC");
+    const run = await startRun(await token("feed-c", ["runs:write", "runs:read"], { sub: "worker" }));
+    const other = await startRun(await token("feed-other", ["runs:write", "runs:read"], { sub: "worker" }));
+    const h = harness();
+    const muted = await command(h, `mute ${run.run_id}`);
+    expect(muted.json.text).toContain(`Muted the feed of run \`${run.run_id}\``);
+    expect(await rows("SELECT muted_by FROM slack_feed_run WHERE run_id = ?", run.run_id)).toEqual([
+      { muted_by: "alice" },
+    ]);
+    const foreign = await command(h, `mute ${other.run_id}`);
+    expect(foreign.json.text).toBe(`No run \`${other.run_id}\` for this team.`);
+    expect(await rows("SELECT run_id FROM slack_feed_run WHERE run_id = ?", other.run_id)).toEqual([]);
+    expect((await command(h, "mute")).json.text).toContain("mute needs a run id.");
+    const unmuted = await command(h, `unmute ${run.run_id}`);
+    expect(unmuted.json.text).toContain("Unmuted");
+    expect(await rows("SELECT muted_at FROM slack_feed_run WHERE run_id = ?", run.run_id)).toEqual([
+      { muted_at: null },
+    ]);
+    // the unmute re-queues the root (version 0: a root posted by `new` keeps its text)
+    expect(h.posts().map((m) => [m.key, m.version])).toEqual([[feedKeys.root(run.run_id), 0]]);
+  });
+
+  it("talk opens a thread in the feed channel and replies there with the run and the task it spawned", async () => {
+    await installSlack("feed-c", "T0FEEDC");
+    const h = harness();
+    const before = (await loopbackRequests()).length;
+    const res = await command(h, 'talk "what failed in the invoice run?"');
+    const [, runId, taskId] = /run `([^`]+)`, task `([^`]+)`/.exec(res.json.text) ?? [];
+    expect(runId && taskId).toBeTruthy();
+    await h.flush();
+    const calls = await slackCallsSince(before);
+    expect(calls.map((c) => [c.method, c.body.channel])).toEqual([
+      ["chat.postMessage", CHANNELS.feed],
+      ["chat.postMessage", CHANNELS.feed],
+    ]);
+    const [root, reply] = calls;
+    const rootTs = (await rows<{ ts: string }>("SELECT ts FROM slack_message WHERE key = ?", `run:${runId}`))[0]?.ts;
+    expect(root?.body.thread_ts).toBeUndefined();
+    expect(reply?.body.thread_ts).toBe(rootTs);
+    expect(reply?.body.text).toContain(`run \`${runId}\``);
+    expect(reply?.body.text).toContain(`task \`${taskId}\``);
+    expect(reply?.body.metadata.event_payload).toMatchObject({ team_id: "feed-c", run_id: runId, task_id: taskId });
+    // the run and its task are real: the run object holds the order with the message as its goal
+    const view = await call("GET", `/v1/runs/${runId}`, {
+      token: await token("feed-c", ["runs:read"], { sub: "alice" }),
+    });
+    expect(view.status).toBe(200);
+    expect(view.json.goal).toBe("talk: what failed in the invoice run?");
+    expect(view.json.orders).toEqual([
+      expect.objectContaining({ task_id: taskId, goal: "what failed in the invoice run?", skill: "talk" }),
+    ]);
+  });
+
+  it("talk refuses a message holding a secret and starts nothing", async () => {
+    await installSlack("feed-c", "T0FEEDC");
+    const h = harness();
+    const res = await command(h, "talk my key is AKIAIOSFODNN7EXAMPLE please use it");
+    expect(res.json.text).toContain("Not started");
+    expect(h.sent).toEqual([]);
+  });
+});
+
+describe("operator alerts", { timeout: 60_000 }, () => {
+  it("coalesces alerts of one kind within the window into one ops message, edited with the count", async () => {
+    await installSlack("alert-a", "T0ALERTA");
+    const worker = await token("alert-src-a", ["runs:write", "runs:read"], { sub: "worker" });
+    const run = await startRun(worker);
+    // two attempts over the per-step input budget (800): two budget breaches
+    for (const i of [1, 2]) {
+      await addOrder(worker, run.run_id, `b${i}`);
+      const l = (await lease(worker, run.run_id, `b${i}`)).json;
+      await complete(worker, run.run_id, `b${i}`, {
+        lease_id: l.lease_id,
+        epoch: l.epoch,
+        op_id: `bop${i}`,
+        outcome: "PASS",
+        tokens_in: 5000,
+        tokens_out: 1,
+      });
+    }
+    await drain(run.run_id);
+    const breaches = (await eventLog(run.run_id)).filter(
+      (e) => e.type === "task.failed" && e.failure_class === "budget_exceeded",
+    );
+    expect(breaches).toHaveLength(2);
+    const h = harness();
+    const before = (await loopbackRequests()).length;
+    for (const e of asTeam(breaches, "alert-a")) {
+      await deliver(h.deps, [e]);
+      await h.flush();
+    }
+    // a redelivery counts nothing twice
+    await deliver(h.deps, asTeam(breaches, "alert-a"), 2);
+    await h.flush();
+    const ops = (await slackCallsSince(before)).filter(
+      (c) => c.body.channel === CHANNELS.ops || c.method === "chat.update",
+    );
+    const alertCalls = ops.filter((c) => String(c.body.text).includes("Budget breaches"));
+    expect(alertCalls.map((c) => c.method)).toEqual(["chat.postMessage", "chat.update", "chat.update"]);
+    expect(alertCalls[0]?.body.text).toContain("*Budget breaches*: 1 in");
+    expect(alertCalls[1]?.body.text).toContain("*Budget breaches*: 2 in");
+    expect(alertCalls[2]?.body.text).toContain("*Budget breaches*: 2 in");
+    expect(await rows("SELECT count(*) AS n FROM slack_alert_occurrence WHERE team_id = 'alert-a'")).toEqual([
+      { n: 2 },
+    ]);
+  });
+
+  it("reaches every alert kind from its producer", async () => {
+    await installSlack("alert-k", "T0ALERTK");
+    const team = "alert-k";
+    const h = harness();
+    const worker = await token("alert-src-k", ["runs:write", "runs:read"], { sub: "worker" });
+    const run = await startRun(worker);
+    // dead_letters: wrong_value dead-letters its order (budget_breach: the test above)
+    await addOrder(worker, run.run_id, "wv");
+    const l = (await lease(worker, run.run_id, "wv")).json;
+    await complete(worker, run.run_id, "wv", {
+      lease_id: l.lease_id,
+      epoch: l.epoch,
+      op_id: "wv1",
+      outcome: "DECLINE",
+      failure_class: "wrong_value",
+    });
+    // soft_gate_timeout: a soft gate the timer decides
+    const soft = await call("POST", `/v1/runs/${run.run_id}/gates`, {
+      token: worker,
+      body: { policy_key: "budget_increase", op_id: "op-soft", context: { increase_pct: 10 } },
+    });
+    expect(soft.json.kind).toBe("soft");
+    await setClock(run.run_id, soft.json.deadline_at);
+    expect(await fireAlarm(run.run_id)).toBe(true);
+    await drain(run.run_id);
+    const runEvents = asTeam((await eventLog(run.run_id)).filter(isQueuedRunEvent), team);
+    await deliver(h.deps, runEvents);
+    // rollback_demotion: the rollback sweep's event
+    await deliver(h.deps, [
+      {
+        event_id: `rollback-${crypto.randomUUID()}`,
+        type: "policy.rollback",
+        team_id: team,
+        occurred_at: Date.now(),
+        run_id: null,
+        trigger_id: "wrong_value_rate",
+        metric: "wrong_value_rate",
+        value: 0.4,
+        sample: 25,
+        threshold: "> 0.2",
+        from: "enforce",
+        to: "shadow",
+      },
+    ]);
+    // queue_dead_letters: an event that exhausted its retries on EVENTS
+    const dlq = createMessageBatch("warden-events-dlq", [
+      {
+        id: "dlq1",
+        timestamp: new Date(),
+        attempts: 4,
+        body: { event_id: "evt-lost", type: "task.completed", team_id: team },
+      },
+    ]);
+    await consumeDeadLetters(dlq, h.deps);
+    // slack_delivery_failed: a card Slack never took; an alert that died is not re-raised (no loop)
+    const slackDlq = createMessageBatch("warden-slack-outbox-dlq", [
+      {
+        id: "sdl1",
+        timestamp: new Date(),
+        attempts: 10,
+        body: { kind: "post", team_id: team, key: "gate:g-lost", channel: "approvals", text: "card" },
+      },
+      {
+        id: "sdl2",
+        timestamp: new Date(),
+        attempts: 10,
+        body: { kind: "post", team_id: team, key: "alert:alert-k:budget_breach:0", channel: "ops", text: "alert" },
+      },
+    ]);
+    const ctx = createExecutionContext();
+    await consumeSlackDeadLetters(slackDlq, h.deps);
+    expect((await getQueueResult(slackDlq, ctx)).explicitAcks.sort()).toEqual(["sdl1", "sdl2"]);
+
+    const kinds = h
+      .posts()
+      .filter((m) => m.channel === "ops")
+      .map((m) => m.key.split(":")[2]);
+    expect(new Set(kinds)).toEqual(
+      new Set([
+        "dead_letters",
+        "soft_gate_timeout",
+        "rollback_demotion",
+        "queue_dead_letters",
+        "slack_delivery_failed",
+      ]),
+    );
+    const failed = h.posts().find((m) => m.key.includes(":slack_delivery_failed:"));
+    expect(failed?.version).toBe(1);
+    expect(failed?.text).toContain("`gate:g-lost`");
+    // delivered to the ops channel through the real client
+    const before = (await loopbackRequests()).length;
+    await h.flush();
+    const calls = await slackCallsSince(before);
+    expect(calls.filter((c) => c.body.channel === CHANNELS.ops)).toHaveLength(5);
+  });
+});
