@@ -1,6 +1,7 @@
 // Pure planning of one run's learning: W2 ledger-first writes with guards, W4 bounds, desync and corruption handling.
 import {
   type EntryWrite,
+  entryKey,
   type LearningState,
   type LedgerWrite,
   type RetryWrite,
@@ -43,7 +44,7 @@ export type RunLearningPlan =
       warnings: string[];
     };
 
-export const entryKey = (skill: string, contextHash: string) => `${skill}\u0000${contextHash}`;
+export { entryKey };
 export const retryLedgerKey = (failureClass: string) => `retry:${failureClass}`;
 
 const entrySummary = (e: EntryState) => ({
