@@ -1,7 +1,7 @@
 // External identity provider: RS256/ES256 tokens verified through the issuer's JWKS (jose remote key set), mapped to a Principal.
-import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from "jose";
+import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
 import { err, ok } from "../lib/result";
-import { CLOCK_TOLERANCE_S, type Principal, SCOPES, type Scope, type TokenVerifier } from "./tokens";
+import { CLOCK_TOLERANCE_S, joseRefusal, type Principal, SCOPES, type Scope, type TokenVerifier } from "./tokens";
 
 export type IdpConfig = {
   /** pinned: the `iss` every token must carry */
@@ -45,10 +45,7 @@ export function createExternalVerifier(cfg: IdpConfig): TokenVerifier {
         currentDate: new Date(nowMs),
       }));
     } catch (e) {
-      if (e instanceof joseErrors.JWTExpired) return err("token expired");
-      if (e instanceof joseErrors.JWTClaimValidationFailed) return err(`token claim "${e.claim}" is invalid`);
-      if (e instanceof joseErrors.JWKSTimeout) return err("identity provider keys unavailable (timeout)");
-      return err("token is malformed or its signature does not verify");
+      return err(joseRefusal(e));
     }
     const teamId = claimString(payload, cfg.teamClaim);
     if (!teamId) return err(`token lacks the team claim "${cfg.teamClaim}"`);

@@ -17,6 +17,14 @@ export type Scope = (typeof SCOPES)[number];
 
 export const MAX_TOKEN_LIFETIME_S = 900;
 export const CLOCK_TOLERANCE_S = 30;
+
+/** Why jose refused a token, in words the caller may read (which claim, never a stack or a key). */
+export function joseRefusal(e: unknown): string {
+  if (e instanceof joseErrors.JWTExpired) return "token expired";
+  if (e instanceof joseErrors.JWTClaimValidationFailed) return `token claim "${e.claim}" is invalid`;
+  if (e instanceof joseErrors.JWKSTimeout) return "identity provider keys unavailable (timeout)";
+  return "token is malformed or its signature does not verify";
+}
 /** a team id is one memory-namespace segment (`team/<team_id>/…`): 1–128 of A-Z a-z 0-9 _ . : @ + - */
 export const TEAM_ID_PATTERN = /^[A-Za-z0-9_.:@+-]{1,128}$/;
 const idClaim = z.string().min(1).max(128);
@@ -109,9 +117,7 @@ export function createTokenVerifier(keys: string | SigningKey[], opts: VerifierO
         currentDate: new Date(nowMs),
       }));
     } catch (e) {
-      if (e instanceof joseErrors.JWTExpired) return err("token expired");
-      if (e instanceof joseErrors.JWTClaimValidationFailed) return err(`token claim "${e.claim}" is invalid`);
-      return err("token is malformed or its signature does not verify");
+      return err(joseRefusal(e));
     }
     const p = payload as { team_id?: unknown; scopes?: unknown };
     const problem = claimProblem(p.team_id, p.scopes);

@@ -75,10 +75,13 @@ export type LedgerHead = { seq: number; after: Record<string, unknown> | null };
 
 export type StoredWithLedger = { row: Record<string, unknown>; head: LedgerHead | null };
 
+/** The key of LearningState.entries: skill and context hash. */
+export const entryKey = (skill: string, contextHash: string) => `${skill}\u0000${contextHash}`;
+
 export type LearningState = {
   /** ledger skill_name keys this run already changed (W4) */
   learned: Set<string>;
-  /** by `${skill}\u0000${context_hash}` */
+  /** by entryKey(skill, context_hash) */
   entries: Map<string, StoredWithLedger>;
   /** by failure class */
   retries: Map<string, StoredWithLedger>;

@@ -58,12 +58,3 @@ export function auditInsert(
     )
     .onConflictDoNothing({ target: auditLog.id });
 }
-
-/** The same INSERT for the adapter not yet on drizzle (learning-store.ts); goes when it moves. */
-export function auditInsertD1(db: D1Database, e: AuditEntry): D1PreparedStatement {
-  return db
-    .prepare(
-      "INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(e.id, e.teamId, e.actor, e.action, e.subjectType, e.subjectId, JSON.stringify(e.metadata), e.createdAt);
-}

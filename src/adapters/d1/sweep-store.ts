@@ -1,14 +1,16 @@
 // SweepStore over D1 (drizzle, typed rows): guarded lease upserts, decision counts. Retention deletes, archiving,
-// staged-task pruning and ceiling lowering run the owners' statements (run-record.ts, learning-store.ts, policy-store.ts).
+// staged-task pruning and ceiling lowering run the owners' statements (run-record.ts, policy-memory-writes.ts,
+// task-outcomes.ts, policy-store.ts).
 import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";
 import { batchAll } from "./batch";
-import { archivePolicyMemoryStatement, pruneStagedTasksStatement } from "./learning-store";
+import { archivePolicyMemoryStatement } from "./policy-memory-writes";
 import { decisionCountsQuery, lowerCeilingStatement } from "./policy-store";
 import { deleteApprovalEventsPageStatement } from "./run-record";
 import { policyDecisions, sweepLeases } from "./schema";
+import { pruneStagedTasksStatement } from "./task-outcomes";
 
 const DELETE_PAGE = 5000;
 

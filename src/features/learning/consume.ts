@@ -2,12 +2,12 @@
 
 import { ok, type Result } from "../../lib/result";
 import type { WardenEvent } from "../../ports/event-bus";
-import type { LearningConflict, LearningStore, TaskSignalWrite } from "../../ports/learning-store";
+import type { LearningCommit, LearningConflict, LearningStore, TaskSignalWrite } from "../../ports/learning-store";
 import { sha256Hex } from "../policy/domain";
 import { parseRunCompletion, parseTaskSignal, retryObservations, skillTotals, stagedToOutcome } from "./events";
 import type { LearningNeeds } from "./needs";
-import { planRunLearning } from "./plan";
-import { DEFAULT_CONTEXT_HASH } from "./policy-memory";
+import { planRunLearning, type RunLearningPlan } from "./plan";
+import { DEFAULT_CONTEXT_HASH, STRAT_RESET_CODE } from "./policy-memory";
 import { planTaskMemory, signatureText } from "./task-memory";
 
 /** The consumer handlers' dependencies: the feature's declared needs. */
@@ -24,6 +24,8 @@ const log = (level: "warn" | "error" | "info", msg: string, fields: Record<strin
 
 export type TaskBatchMode = "batch" | "per-message";
 
+type FreshSignal = TaskSignalWrite & { memory: ReturnType<typeof parseTaskSignal> };
+
 /**
  * task.failed / task.blocked / task.completed. "batch" writes every new event of the queue batch in ONE
  * db.batch(); if that batch fails, each event is retried on its own so one bad event fails alone. Returns the ids
@@ -37,72 +39,8 @@ export async function applyTaskEvents(
 ): Promise<Set<string>> {
   const failed = new Set<string>();
   const now = deps.clock.now();
-  const fresh = new Map<string, TaskSignalWrite & { memory: ReturnType<typeof parseTaskSignal> }>();
-  const parsed = events.map((e) => ({ e, s: parseTaskSignal(e, now) }));
-  const done = await deps.learningStore.processedAmong(parsed.flatMap(({ s }) => (s ? [s.eventId] : [])));
-  for (const { e, s } of parsed) {
-    if (!s) {
-      // A body no handler version can apply: retry, so after max_retries it lands in the dead-letter queue.
-      log("warn", "events consumer: malformed task event", { event_id: e.event_id, type: e.type });
-      failed.add(e.event_id);
-      continue;
-    }
-    if (done.has(s.eventId)) {
-      ctx.applied(s.eventId);
-      continue;
-    }
-    if (fresh.has(s.eventId)) continue; // the same event twice in one batch: applied once, both acked
-    const signature =
-      s.type === "task.completed"
-        ? null
-        : {
-            hash: await sha256Hex(`${s.teamId}\u0000${signatureText(s)}`),
-            taskKey: s.taskKey,
-            reason: s.reason,
-            exitCodeBucket: s.exitCodeBucket,
-          };
-    fresh.set(s.eventId, { ...s, signature, memory: s });
-  }
-  const writes = [...fresh.values()];
-  let counts = new Map<string, number | null>();
-  const applyOne = async (w: (typeof writes)[number]) => {
-    let error: unknown;
-    try {
-      const one = await deps.learningStore.applyTaskSignals([w], now);
-      if (one.ok) {
-        counts.set(w.eventId, one.value.get(w.eventId) ?? null);
-        ctx.applied(w.eventId);
-        return;
-      }
-      // applied by another delivery meanwhile: done
-      if (one.error.kind === "already_processed") return ctx.applied(w.eventId);
-      error = one.error.message;
-    } catch (e) {
-      error = e;
-    }
-    log("error", "events consumer: task event failed", { event_id: w.eventId, error: String(error) });
-    failed.add(w.eventId);
-  };
-  if (writes.length > 0) {
-    if (mode === "batch") {
-      let batch: Awaited<ReturnType<LearningStore["applyTaskSignals"]>> | undefined;
-      try {
-        batch = await deps.learningStore.applyTaskSignals(writes, now);
-      } catch (e) {
-        log("warn", "events consumer: batch write failed; applying one by one", { error: String(e) });
-      }
-      if (batch?.ok) {
-        counts = batch.value;
-        for (const w of writes) ctx.applied(w.eventId);
-      } else {
-        if (batch)
-          log("warn", "events consumer: batch write failed; applying one by one", { error: batch.error.message });
-        for (const w of writes) await applyOne(w);
-      }
-    } else {
-      for (const w of writes) await applyOne(w);
-    }
-  }
+  const writes = await freshSignals(events, deps, ctx, now, failed);
+  const counts = await writeSignals(writes, deps, ctx, now, mode, failed);
   await storeTaskMemories(
     writes.filter((w) => !failed.has(w.eventId) && counts.has(w.eventId)),
     counts,
@@ -111,8 +49,109 @@ export async function applyTaskEvents(
   return failed;
 }
 
+/**
+ * The batch's task events sorted out: a malformed one is failed (retried into the dead-letter queue), one applied
+ * before is acked, the rest come back once each (an event twice in one batch is applied once), with the signature
+ * a failed or blocked task is counted under.
+ */
+async function freshSignals(
+  events: WardenEvent[],
+  deps: LearningDeps,
+  ctx: HandlerContext,
+  now: number,
+  failed: Set<string>,
+): Promise<FreshSignal[]> {
+  const fresh = new Map<string, FreshSignal>();
+  const parsed = events.map((e) => ({ e, s: parseTaskSignal(e, now) }));
+  const done = await deps.learningStore.processedAmong(parsed.flatMap(({ s }) => (s ? [s.eventId] : [])));
+  for (const { e, s } of parsed) {
+    if (!s) {
+      // A body no handler version can apply: retry, so after max_retries it lands in the dead-letter queue.
+      log("warn", "events consumer: malformed task event", { event_id: e.event_id, type: e.type });
+      failed.add(e.event_id);
+    } else if (done.has(s.eventId)) ctx.applied(s.eventId);
+    else if (!fresh.has(s.eventId)) fresh.set(s.eventId, { ...s, signature: await taskSignature(s), memory: s });
+  }
+  return [...fresh.values()];
+}
+
+/** A failed or blocked task's signature: a hash of the team and the signature text, with the fields it was made from. */
+async function taskSignature(
+  s: NonNullable<ReturnType<typeof parseTaskSignal>>,
+): Promise<TaskSignalWrite["signature"]> {
+  if (s.type === "task.completed") return null;
+  return {
+    hash: await sha256Hex(`${s.teamId}\u0000${signatureText(s)}`),
+    taskKey: s.taskKey,
+    reason: s.reason,
+    exitCodeBucket: s.exitCodeBucket,
+  };
+}
+
+/**
+ * Writes the fresh events, acking each once committed: all in one batch, or one by one (per-message mode, or after
+ * the batch failed). Returns the signature counts of the events written.
+ */
+async function writeSignals(
+  writes: FreshSignal[],
+  deps: LearningDeps,
+  ctx: HandlerContext,
+  now: number,
+  mode: TaskBatchMode,
+  failed: Set<string>,
+): Promise<Map<string, number | null>> {
+  const counts = new Map<string, number | null>();
+  if (writes.length === 0) return counts;
+  if (mode === "batch") {
+    let batch: Awaited<ReturnType<LearningStore["applyTaskSignals"]>> | undefined;
+    try {
+      batch = await deps.learningStore.applyTaskSignals(writes, now);
+    } catch (e) {
+      log("warn", "events consumer: batch write failed; applying one by one", { error: String(e) });
+    }
+    if (batch?.ok) {
+      for (const w of writes) ctx.applied(w.eventId);
+      return batch.value;
+    }
+    if (batch) log("warn", "events consumer: batch write failed; applying one by one", { error: batch.error.message });
+  }
+  for (const w of writes) {
+    const written = await writeSignalAlone(w, deps, ctx, now);
+    if (written === "failed") failed.add(w.eventId);
+    else if (written !== "already_processed") counts.set(w.eventId, written);
+  }
+  return counts;
+}
+
+/** One event in a batch of its own: its signature count, "already_processed" (acked too), or "failed" (logged). */
+async function writeSignalAlone(
+  w: FreshSignal,
+  deps: LearningDeps,
+  ctx: HandlerContext,
+  now: number,
+): Promise<number | null | "already_processed" | "failed"> {
+  let error: unknown;
+  try {
+    const one = await deps.learningStore.applyTaskSignals([w], now);
+    if (one.ok) {
+      ctx.applied(w.eventId);
+      return one.value.get(w.eventId) ?? null;
+    }
+    // applied by another delivery meanwhile: done
+    if (one.error.kind === "already_processed") {
+      ctx.applied(w.eventId);
+      return "already_processed";
+    }
+    error = one.error.message;
+  } catch (e) {
+    error = e;
+  }
+  log("error", "events consumer: task event failed", { event_id: w.eventId, error: String(error) });
+  return "failed";
+}
+
 async function storeTaskMemories(
-  writes: (TaskSignalWrite & { memory: ReturnType<typeof parseTaskSignal> })[],
+  writes: FreshSignal[],
   counts: Map<string, number | null>,
   deps: LearningDeps,
 ): Promise<void> {
@@ -187,17 +226,13 @@ export async function applyRunCompletions(
   return failed;
 }
 
-async function learnRun(
-  run: NonNullable<ReturnType<typeof parseRunCompletion>>,
-  deps: LearningDeps,
-  now: number,
-): Promise<Result<void, LearningConflict>> {
-  const store = deps.learningStore;
-  if ((await store.processedAmong([run.eventId])).has(run.eventId)) return ok(undefined);
+type RunCompletion = NonNullable<ReturnType<typeof parseRunCompletion>>;
+
+/** What a run teaches: its skills' totals (by skill × context hash) and up to 32 retry observations by failure class. */
+async function runLessons(run: RunCompletion, store: LearningStore) {
   const tasks = run.tasks ?? (await store.stagedTasks(run.teamId, run.runId)).map(stagedToOutcome);
-  const totals = skillTotals(tasks);
   const skills = await Promise.all(
-    totals.map(async (t) => ({
+    skillTotals(tasks).map(async (t) => ({
       skill: t.skill,
       contextHash: await contextHash(t.context),
       success: t.success,
@@ -206,7 +241,59 @@ async function learnRun(
       steps: t.steps,
     })),
   );
-  const retries = retryObservations(tasks).slice(0, 32);
+  return { skills, retries: retryObservations(tasks).slice(0, 32) };
+}
+
+/**
+ * The audit row of a run whose learning was aborted (ledger/state mismatch) or partly skipped; null when neither
+ * (an id is drawn only for a row).
+ */
+export function learningAudit(
+  run: { eventId: string },
+  plan: RunLearningPlan,
+  newAuditId: () => string,
+): LearningCommit["audit"] {
+  if (plan.kind === "abort") {
+    return {
+      id: newAuditId(),
+      action: "policy_memory.learning_aborted",
+      metadata: { event_id: run.eventId, reason: plan.reason, entry: plan.ledgerKey, entry_id: plan.entryId },
+    };
+  }
+  if (plan.skipped.length === 0) return null;
+  return {
+    id: newAuditId(),
+    action: "policy_memory.learning_skipped",
+    metadata: { event_id: run.eventId, skipped: plan.skipped },
+  };
+}
+
+/** The log lines of a plan: the abort, or each warning (a DTL-STRAT-001 reset as an error). */
+function logPlan(run: RunCompletion, plan: RunLearningPlan) {
+  const where = { team_id: run.teamId, run_id: run.runId };
+  if (plan.kind === "abort") {
+    log("error", "policy memory: ledger/state mismatch; learning aborted for run", {
+      ...where,
+      event_id: run.eventId,
+      entry: plan.ledgerKey,
+    });
+    return;
+  }
+  for (const w of plan.warnings) {
+    const reset = w.startsWith(STRAT_RESET_CODE);
+    log(reset ? "error" : "warn", "policy memory", {
+      code: reset ? STRAT_RESET_CODE : undefined,
+      ...where,
+      warning: w,
+    });
+  }
+}
+
+/** One run's learning: read what the run changes, plan it, commit it in one batch (an abort commits only its audit). */
+async function learnRun(run: RunCompletion, deps: LearningDeps, now: number): Promise<Result<void, LearningConflict>> {
+  const store = deps.learningStore;
+  if ((await store.processedAmong([run.eventId])).has(run.eventId)) return ok(undefined);
+  const { skills, retries } = await runLessons(run, store);
   const state = await store.loadLearningState(
     run.teamId,
     run.runId,
@@ -224,48 +311,14 @@ async function learnRun(
     state,
     newId: deps.newId,
   });
-  if (plan.kind === "abort") {
-    log("error", "policy memory: ledger/state mismatch; learning aborted for run", {
-      team_id: run.teamId,
-      run_id: run.runId,
-      event_id: run.eventId,
-      entry: plan.ledgerKey,
-    });
-    return store.commitLearning({
-      eventId: run.eventId,
-      teamId: run.teamId,
-      runId: run.runId,
-      now,
-      writes: [],
-      audit: {
-        id: deps.newId("aud"),
-        action: "policy_memory.learning_aborted",
-        metadata: { event_id: run.eventId, reason: plan.reason, entry: plan.ledgerKey, entry_id: plan.entryId },
-      },
-    });
-  }
-  for (const w of plan.warnings) {
-    log(w.startsWith("DTL-STRAT-001") ? "error" : "warn", "policy memory", {
-      code: w.startsWith("DTL-STRAT-001") ? "DTL-STRAT-001" : undefined,
-      team_id: run.teamId,
-      run_id: run.runId,
-      warning: w,
-    });
-  }
+  logPlan(run, plan);
   return store.commitLearning({
     eventId: run.eventId,
     teamId: run.teamId,
     runId: run.runId,
     now,
-    writes: plan.writes,
-    audit:
-      plan.skipped.length > 0
-        ? {
-            id: deps.newId("aud"),
-            action: "policy_memory.learning_skipped",
-            metadata: { event_id: run.eventId, skipped: plan.skipped },
-          }
-        : null,
+    writes: plan.kind === "abort" ? [] : plan.writes,
+    audit: learningAudit(run, plan, () => deps.newId("aud")),
   });
 }
 

@@ -151,65 +151,67 @@ function orderSuccess(status: string, outcome: string | null | undefined): boole
   return null;
 }
 
+type RunCompletedBody = z.infer<typeof QueuedRunCompleted>;
+
+/** The run's own task list (agents that report per task). */
+function listedTasks(tasks: NonNullable<RunCompletedBody["tasks"]>): TaskOutcome[] {
+  return tasks.map((t) => ({
+    taskId: t.task_id ?? null,
+    skill: t.skill,
+    context: t.context ?? null,
+    success: t.outcome === "success",
+    failureClasses: t.failure_classes ?? (t.failure_class ? [t.failure_class] : []),
+    attempts: t.attempts ?? 1,
+    costUnits: t.cost_units ?? 0,
+    steps: t.steps ?? t.attempts ?? 1,
+  }));
+}
+
+/** RunDO's orders; the run reports tokens per run, so each order gets its share by attempts. */
+function orderTasks(
+  orders: NonNullable<RunCompletedBody["orders"]>,
+  tokens: RunCompletedBody["tokens"],
+): TaskOutcome[] {
+  const totalTokens = tokenSum(tokens);
+  const totalAttempts = orders.reduce((s, o) => s + (o.attempts ?? 0), 0);
+  return orders.map((o) => {
+    const attempts = o.attempts ?? 0;
+    return {
+      taskId: o.task_id ?? o.order_id ?? null,
+      skill: o.skill ?? null,
+      context: null,
+      success: orderSuccess(o.status, o.outcome),
+      failureClasses: o.failure_classes ?? (o.failure_class ? [o.failure_class] : []),
+      attempts,
+      costUnits: totalAttempts > 0 ? (totalTokens * attempts) / totalAttempts : 0,
+      steps: attempts,
+    };
+  });
+}
+
+/** A run that names one skill and an outcome word: one task. */
+function summaryTask(e: RunCompletedBody & { skill: string; outcome: string }): TaskOutcome {
+  return {
+    taskId: null,
+    skill: e.skill,
+    context: e.context ?? null,
+    success: SUCCESS_WORDS.has(e.outcome.toLowerCase()),
+    failureClasses: e.failure_class ? [e.failure_class] : [],
+    attempts: 1,
+    costUnits: e.cost_units ?? 0,
+    steps: e.steps ?? 1,
+  };
+}
+
+/** A run.completed body → its tasks, from the first of: a task list, RunDO's orders, one skill with an outcome. */
 export function parseRunCompletion(body: unknown, now: number): RunCompletion | null {
   const parsed = QueuedRunCompleted.safeParse(body);
   if (!parsed.success) return null;
   const e = parsed.data;
   const base = { eventId: e.event_id, teamId: e.team_id, runId: e.run_id, occurredAt: e.occurred_at ?? now };
-  if (e.tasks) {
-    return {
-      ...base,
-      tasks: e.tasks.map((t) => ({
-        taskId: t.task_id ?? null,
-        skill: t.skill,
-        context: t.context ?? null,
-        success: t.outcome === "success",
-        failureClasses: t.failure_classes ?? (t.failure_class ? [t.failure_class] : []),
-        attempts: t.attempts ?? 1,
-        costUnits: t.cost_units ?? 0,
-        steps: t.steps ?? t.attempts ?? 1,
-      })),
-    };
-  }
-  if (e.orders) {
-    const totalTokens = tokenSum(e.tokens);
-    const totalAttempts = e.orders.reduce((s, o) => s + (o.attempts ?? 0), 0);
-    return {
-      ...base,
-      tasks: e.orders.map((o) => {
-        const attempts = o.attempts ?? 0;
-        return {
-          taskId: o.task_id ?? o.order_id ?? null,
-          skill: o.skill ?? null,
-          context: null,
-          success: orderSuccess(o.status, o.outcome),
-          failureClasses: o.failure_classes ?? (o.failure_class ? [o.failure_class] : []),
-          attempts,
-          // the run reports tokens per run; each order gets its share by attempts
-          costUnits: totalAttempts > 0 ? (totalTokens * attempts) / totalAttempts : 0,
-          steps: attempts,
-        };
-      }),
-    };
-  }
-  if (e.skill && e.outcome) {
-    const success = SUCCESS_WORDS.has(e.outcome.toLowerCase());
-    return {
-      ...base,
-      tasks: [
-        {
-          taskId: null,
-          skill: e.skill,
-          context: e.context ?? null,
-          success,
-          failureClasses: e.failure_class ? [e.failure_class] : [],
-          attempts: 1,
-          costUnits: e.cost_units ?? 0,
-          steps: e.steps ?? 1,
-        },
-      ],
-    };
-  }
+  if (e.tasks) return { ...base, tasks: listedTasks(e.tasks) };
+  if (e.orders) return { ...base, tasks: orderTasks(e.orders, e.tokens) };
+  if (e.skill && e.outcome) return { ...base, tasks: [summaryTask({ ...e, skill: e.skill, outcome: e.outcome })] };
   return { ...base, tasks: null };
 }
 

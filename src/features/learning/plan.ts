@@ -1,6 +1,7 @@
 // Pure planning of one run's learning: W2 ledger-first writes with guards, W4 bounds, desync and corruption handling.
 import {
   type EntryWrite,
+  entryKey,
   type LearningState,
   type LedgerWrite,
   type RetryWrite,
@@ -43,7 +44,7 @@ export type RunLearningPlan =
       warnings: string[];
     };
 
-export const entryKey = (skill: string, contextHash: string) => `${skill}\u0000${contextHash}`;
+export { entryKey };
 export const retryLedgerKey = (failureClass: string) => `retry:${failureClass}`;
 
 const entrySummary = (e: EntryState) => ({
@@ -99,103 +100,142 @@ function readPrior<T extends { ledger_seq: number }>(
   return { before: parsed.value, expect: { kind: "seq", seq: parsed.value.ledger_seq }, reset: null };
 }
 
-/**
- * Plans every write of one run.completed. Any ledger/state mismatch aborts learning for the whole run (nothing is
- * written but the idempotency key and an audit row). A corrupted row is reset to defaults (DTL-STRAT-001) before
- * this run's outcome is applied to it. A skill this run already changed, or a stopped entry, is skipped.
- */
-export function planRunLearning(input: RunLearningInput): RunLearningPlan {
-  const { teamId, runId, eventId, at, now, state } = input;
-  const writes: (EntryWrite | RetryWrite)[] = [];
-  const skipped: { ledgerKey: string; reason: "already_learned_for_run" | "learning_stopped" }[] = [];
-  const warnings: string[] = [];
-  /** The fields every ledger write carries; `change` starts with its kind and the event that caused it. */
-  const ledger = (entryId: string, ledgerKey: string, seq: number, expect: LedgerWrite["expect"]) => ({
+type Skipped = { ledgerKey: string; reason: "already_learned_for_run" | "learning_stopped" };
+type Abort = Extract<RunLearningPlan, { kind: "abort" }>;
+/** What one skill or failure class of the run comes to: a write (with its warnings), a skip, or the run's abort. */
+export type LearningStep<W> =
+  | { kind: "write"; write: W; warnings: string[] }
+  | { kind: "skip"; skipped: Skipped }
+  | Abort;
+
+/** The fields every ledger write carries (a fresh ledger id per write). */
+function ledgerFields(
+  input: RunLearningInput,
+  entryId: string,
+  ledgerKey: string,
+  seq: number,
+  expect: LedgerWrite["expect"],
+) {
+  return {
     ledgerId: input.newId("pml"),
-    teamId,
-    runId,
+    teamId: input.teamId,
+    runId: input.runId,
     entryId,
     ledgerKey,
     seq,
-    createdAt: now,
+    createdAt: input.now,
     expect,
-  });
-  const changeKind = (reset: unknown, before: unknown) => ({
-    kind: reset ? ("reset" as const) : before ? ("update" as const) : ("create" as const),
-    event_id: eventId,
-  });
-  const resetFields = (reset: Reset | null) =>
-    reset ? { code: STRAT_RESET_CODE, reset_reason: reset.reason, previous: reset.previous } : {};
+  };
+}
 
-  for (const outcome of input.skills) {
-    const ledgerKey = outcome.skill;
-    if (state.learned.has(ledgerKey)) {
-      skipped.push({ ledgerKey, reason: "already_learned_for_run" });
-      continue;
-    }
-    const stored = state.entries.get(entryKey(outcome.skill, outcome.contextHash));
-    const entryId = stored ? String(stored.row.entry_id) : input.newId("pme");
-    const prior = readPrior(stored, parseEntry, entrySummary, `${outcome.skill} entry`, warnings);
-    if (prior === "desync") return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
-    const { before, expect, reset } = prior;
-    const update = applyOutcome(before, outcome, { entryId, teamId }, at);
-    if (update.kind === "skip") {
-      skipped.push({ ledgerKey, reason: "learning_stopped" });
-      continue;
-    }
-    const after: EntryState = reset
-      ? { ...update.after, entry_id: entryId, created_at: at, ledger_seq: Math.max(0, stored?.head?.seq ?? 0) + 1 }
-      : update.after;
-    for (const w of update.warnings) warnings.push(`${outcome.skill}: ${w}`);
-    if (update.stoppedNow) warnings.push(`${outcome.skill}: 3 identical failing outcomes in a row; learning stopped`);
-    writes.push({
-      target: "entry",
-      ...ledger(entryId, ledgerKey, after.ledger_seq, expect),
-      change: {
-        ...changeKind(reset, before),
-        outcome: {
-          success: outcome.success,
-          failure_class: outcome.failureClass,
-          cost_units: outcome.costUnits,
-          steps: outcome.steps,
-        },
-        before: before ? entrySummary(before) : null,
-        after: entrySummary(after),
-        ...(update.warnings.length ? { warnings: update.warnings } : {}),
-        ...(update.stoppedNow ? { learning_stopped: "circular_learning" } : {}),
-        ...resetFields(reset),
-      },
-      state: after,
-    });
-  }
+/** `change` starts with its kind and the event that caused it. */
+export const changeHeader = (eventId: string, prior: { before: unknown; reset: Reset | null }) => ({
+  kind: prior.reset ? ("reset" as const) : prior.before ? ("update" as const) : ("create" as const),
+  event_id: eventId,
+});
 
-  for (const obs of input.retries) {
-    const ledgerKey = retryLedgerKey(obs.failureClass);
-    if (state.learned.has(ledgerKey)) {
-      skipped.push({ ledgerKey, reason: "already_learned_for_run" });
-      continue;
-    }
-    const entryId = retryEntryId(teamId, obs.failureClass);
-    const stored = state.retries.get(obs.failureClass);
-    const prior = readPrior(stored, parseRetry, retrySummary, `retry ${obs.failureClass}`, warnings);
-    if (prior === "desync") return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
-    const { before, expect, reset } = prior;
-    const next = applyRetryObservation(before, obs, teamId, at);
-    const after = reset ? { ...next, ledger_seq: Math.max(0, stored?.head?.seq ?? 0) + 1 } : next;
-    writes.push({
-      target: "retry",
-      ...ledger(entryId, ledgerKey, after.ledger_seq, expect),
-      change: {
-        ...changeKind(reset, before),
-        observation: obs,
-        before: before ? retrySummary(before) : null,
-        after: retrySummary(after),
-        ...resetFields(reset),
+/** A reset's change ends with what it replaced and why. */
+const resetFields = (reset: Reset | null) =>
+  reset ? { code: STRAT_RESET_CODE, reset_reason: reset.reason, previous: reset.previous } : {};
+
+/** A row reset to defaults continues one past the ledger's newest seq (its own stored seq is not trusted). */
+export const seqAfterReset = (stored: StoredWithLedger | undefined) => Math.max(0, stored?.head?.seq ?? 0) + 1;
+
+/** One skill's outcome in this run → its entry write (W4: at most once per run; a stopped entry is skipped). */
+export function planSkill(input: RunLearningInput, outcome: SkillOutcome): LearningStep<EntryWrite> {
+  const ledgerKey = outcome.skill;
+  if (input.state.learned.has(ledgerKey))
+    return { kind: "skip", skipped: { ledgerKey, reason: "already_learned_for_run" } };
+  const stored = input.state.entries.get(entryKey(outcome.skill, outcome.contextHash));
+  const entryId = stored ? String(stored.row.entry_id) : input.newId("pme");
+  const warnings: string[] = [];
+  const prior = readPrior(stored, parseEntry, entrySummary, `${outcome.skill} entry`, warnings);
+  if (prior === "desync") return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
+  const { before, expect, reset } = prior;
+  const update = applyOutcome(before, outcome, { entryId, teamId: input.teamId }, input.at);
+  if (update.kind === "skip") return { kind: "skip", skipped: { ledgerKey, reason: "learning_stopped" } };
+  const after: EntryState = reset
+    ? { ...update.after, entry_id: entryId, created_at: input.at, ledger_seq: seqAfterReset(stored) }
+    : update.after;
+  for (const w of update.warnings) warnings.push(`${outcome.skill}: ${w}`);
+  if (update.stoppedNow) warnings.push(`${outcome.skill}: 3 identical failing outcomes in a row; learning stopped`);
+  const write: EntryWrite = {
+    target: "entry",
+    ...ledgerFields(input, entryId, ledgerKey, after.ledger_seq, expect),
+    change: {
+      ...changeHeader(input.eventId, prior),
+      outcome: {
+        success: outcome.success,
+        failure_class: outcome.failureClass,
+        cost_units: outcome.costUnits,
+        steps: outcome.steps,
       },
-      state: after,
-    });
+      before: before ? entrySummary(before) : null,
+      after: entrySummary(after),
+      ...(update.warnings.length ? { warnings: update.warnings } : {}),
+      ...(update.stoppedNow ? { learning_stopped: "circular_learning" } : {}),
+      ...resetFields(reset),
+    },
+    state: after,
+  };
+  return { kind: "write", write, warnings };
+}
+
+/** One failure class's retry observation in this run → its retry adjustment write (W4: at most once per run). */
+export function planRetry(input: RunLearningInput, obs: RetryObservation): LearningStep<RetryWrite> {
+  const ledgerKey = retryLedgerKey(obs.failureClass);
+  if (input.state.learned.has(ledgerKey))
+    return { kind: "skip", skipped: { ledgerKey, reason: "already_learned_for_run" } };
+  const entryId = retryEntryId(input.teamId, obs.failureClass);
+  const stored = input.state.retries.get(obs.failureClass);
+  const warnings: string[] = [];
+  const prior = readPrior(stored, parseRetry, retrySummary, `retry ${obs.failureClass}`, warnings);
+  if (prior === "desync") return { kind: "abort", reason: "ledger_desync", ledgerKey, entryId };
+  const { before, expect, reset } = prior;
+  const next = applyRetryObservation(before, obs, input.teamId, input.at);
+  const after = reset ? { ...next, ledger_seq: seqAfterReset(stored) } : next;
+  const write: RetryWrite = {
+    target: "retry",
+    ...ledgerFields(input, entryId, ledgerKey, after.ledger_seq, expect),
+    change: {
+      ...changeHeader(input.eventId, prior),
+      observation: obs,
+      before: before ? retrySummary(before) : null,
+      after: retrySummary(after),
+      ...resetFields(reset),
+    },
+    state: after,
+  };
+  return { kind: "write", write, warnings };
+}
+
+/**
+ * Plans every write of one run.completed: its skills, then its retry observations. Any ledger/state mismatch aborts
+ * learning for the whole run (nothing is written but the idempotency key and an audit row). A corrupted row is reset
+ * to defaults (DTL-STRAT-001) before this run's outcome is applied to it. A skill this run already changed, or a
+ * stopped entry, is skipped.
+ */
+export function planRunLearning(input: RunLearningInput): RunLearningPlan {
+  const steps: (() => LearningStep<EntryWrite | RetryWrite>)[] = [
+    ...input.skills.map((outcome) => () => planSkill(input, outcome)),
+    ...input.retries.map((obs) => () => planRetry(input, obs)),
+  ];
+  const plan = {
+    kind: "apply" as const,
+    writes: [] as (EntryWrite | RetryWrite)[],
+    skipped: [] as Skipped[],
+    warnings: [] as string[],
+  };
+  for (const next of steps) {
+    const step = next();
+    if (step.kind === "abort") return step;
+    if (step.kind === "skip") plan.skipped.push(step.skipped);
+    else {
+      plan.writes.push(step.write);
+      plan.warnings.push(...step.warnings);
+    }
   }
-  return { kind: "apply", writes, skipped, warnings };
+  return plan;
 }
 
 export type BreakerResetPlan =

@@ -3,7 +3,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LearningState } from "../../ports/learning-store";
-import { entryKey, planBreakerReset, planRunLearning, type RunLearningInput } from "./plan";
+import {
+  changeHeader,
+  entryKey,
+  planBreakerReset,
+  planRetry,
+  planRunLearning,
+  planSkill,
+  type RunLearningInput,
+  seqAfterReset,
+} from "./plan";
 import { DEFAULT_CONTEXT_HASH, type SkillOutcome } from "./policy-memory";
 
 const NOW = 1_790_000_000_000;
@@ -204,5 +213,120 @@ describe("planBreakerReset", () => {
       ok: false,
       reason: "corrupted",
     });
+  });
+});
+
+describe("the steps of planRunLearning", () => {
+  const obs = { failureClass: "vibe_fail", recovered: 1, exhausted: 0, recoveryAttempts: 2 };
+
+  it("planSkill: a skill this run already changed is skipped before any id is drawn", () => {
+    const state = empty();
+    state.learned.add("s");
+    const drawn: string[] = [];
+    const newId = (p: string) => {
+      drawn.push(p);
+      return `${p}_1`;
+    };
+    const step = planSkill(input({ state, newId }), skill());
+    expect(step).toEqual({ kind: "skip", skipped: { ledgerKey: "s", reason: "already_learned_for_run" } });
+    expect(drawn).toEqual([]);
+  });
+
+  it("planSkill: a new entry draws its entry id, then its ledger id, and carries the breaker's warning", () => {
+    const drawn: string[] = [];
+    const newId = (p: string) => {
+      drawn.push(p);
+      return `${p}_1`;
+    };
+    const failing = skill({ success: false, failureClass: "x" });
+    const state = empty();
+    state.entries.set(entryKey("s", DEFAULT_CONTEXT_HASH), {
+      row: { ...storedRow, recent_outcomes: '["failure:x","failure:x"]' },
+      head,
+    });
+    const fresh = planSkill(input({ newId }), failing);
+    expect(drawn).toEqual(["pme", "pml"]);
+    expect(fresh).toMatchObject({ kind: "write", write: { entryId: "pme_1", ledgerId: "pml_1" }, warnings: [] });
+    const stopping = planSkill(input({ state }), failing);
+    expect(stopping.kind === "write" && stopping.warnings).toEqual([
+      "s: 3 identical failing outcomes in a row; learning stopped",
+    ]);
+    expect(stopping.kind === "write" && stopping.write.change).toMatchObject({ learning_stopped: "circular_learning" });
+  });
+
+  it("planRetry: skips a class this run already changed, aborts on a desynced row, writes otherwise", () => {
+    const learned = empty();
+    learned.learned.add("retry:vibe_fail");
+    expect(planRetry(input({ state: learned }), obs)).toEqual({
+      kind: "skip",
+      skipped: { ledgerKey: "retry:vibe_fail", reason: "already_learned_for_run" },
+    });
+    const desynced = empty();
+    desynced.retries.set("vibe_fail", {
+      row: {
+        team_id: "t",
+        failure_class: "vibe_fail",
+        recovered_count: 1,
+        exhausted_count: 0,
+        recovery_attempts_sum: 2,
+        backoff_multiplier: 1,
+        max_attempts_override: null,
+        ledger_seq: 2,
+        updated_at: NOW - 1,
+      },
+      head: { seq: 1, after: null },
+    });
+    expect(planRetry(input({ state: desynced }), obs)).toEqual({
+      kind: "abort",
+      reason: "ledger_desync",
+      ledgerKey: "retry:vibe_fail",
+      entryId: "retry_adjustment:t:vibe_fail",
+    });
+    expect(planRetry(input(), obs)).toMatchObject({
+      kind: "write",
+      write: { target: "retry", expect: { kind: "none" }, change: { kind: "create", event_id: "e", before: null } },
+    });
+  });
+
+  it("changeHeader: reset over update over create, always with the event", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.boolean(), fc.boolean(), (eventId, hasBefore, isReset) => {
+        const reset = isReset ? { reason: "r", previous: "{}" } : null;
+        const header = changeHeader(eventId, { before: hasBefore ? {} : null, reset });
+        expect(header).toEqual({ kind: isReset ? "reset" : hasBefore ? "update" : "create", event_id: eventId });
+      }),
+    );
+  });
+
+  it("seqAfterReset: one past the ledger's newest seq, never below 1 (no head, or an unreadable one at -1)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1, max: 1_000_000 }), (seq) => {
+        const next = seqAfterReset({ row: {}, head: { seq, after: null } });
+        expect(next).toBe(Math.max(0, seq) + 1);
+        expect(next).toBeGreaterThanOrEqual(1);
+      }),
+    );
+    expect(seqAfterReset(undefined)).toBe(1);
+    expect(seqAfterReset({ row: {}, head: null })).toBe(1);
+  });
+
+  it("planRunLearning is its steps in order: skills, then retry classes; the first abort ends the plan", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.constantFrom("a", "b", "c", "d"), { maxLength: 4 }),
+        fc.uniqueArray(fc.constantFrom("x", "y"), { maxLength: 2 }),
+        fc.subarray(["a", "b", "retry:x"]),
+        (skills, classes, learned) => {
+          const state = empty();
+          for (const k of learned) state.learned.add(k);
+          const retries = classes.map((failureClass) => ({ ...obs, failureClass }));
+          const plan = planRunLearning(input({ state, skills: skills.map((s) => skill({ skill: s })), retries }));
+          if (plan.kind !== "apply") throw new Error("no stored rows: nothing can desync");
+          const keys = [...skills, ...classes.map((c) => `retry:${c}`)];
+          expect(plan.writes.map((w) => w.ledgerKey)).toEqual(keys.filter((k) => !learned.includes(k)));
+          expect(plan.skipped.map((k) => k.ledgerKey)).toEqual(keys.filter((k) => learned.includes(k)));
+        },
+      ),
+    );
   });
 });

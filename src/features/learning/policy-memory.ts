@@ -212,40 +212,23 @@ export function emptySnapshot(teamId: string, now: number, reset: PolicyMemorySn
   } satisfies PolicyMemorySnapshot;
 }
 
-/**
- * R1–R5: entries sorted by skill_name (then context_hash, entry_id), decay applied at `now`, weights clamped
- * with a warning, defaults for anything missing. Any corrupted row resets the whole snapshot to defaults.
- * Same rows + same `now` → the same snapshot.
- */
-export function buildSnapshot(
-  teamId: string,
-  entryRows: unknown[],
-  retryRows: unknown[],
-  now: number,
-): PolicyMemorySnapshot {
-  const entries: EntryState[] = [];
-  for (const row of entryRows) {
-    const parsed = parseEntry(row);
-    if (!parsed.ok) return emptySnapshot(teamId, now, { code: STRAT_RESET_CODE, reason: `entry ${parsed.reason}` });
-    entries.push(parsed.value);
+/** Every row parsed, or the first one's reason for failing (a corrupted row resets the whole snapshot). */
+export function parseAll<T>(rows: unknown[], parse: (row: unknown) => ParsedRow<T>): ParsedRow<T[]> {
+  const values: T[] = [];
+  for (const row of rows) {
+    const parsed = parse(row);
+    if (!parsed.ok) return parsed;
+    values.push(parsed.value);
   }
-  const retries: RetryState[] = [];
-  for (const row of retryRows) {
-    const parsed = parseRetry(row);
-    if (!parsed.ok) return emptySnapshot(teamId, now, { code: STRAT_RESET_CODE, reason: `retry ${parsed.reason}` });
-    retries.push(parsed.value);
-  }
-  const warnings: string[] = [];
-  entries.sort(
-    (a, b) =>
-      byText(a.skill_name, b.skill_name) || byText(a.context_hash, b.context_hash) || byText(a.entry_id, b.entry_id),
-  );
-  const views = entries.map((e): SnapshotEntry => {
-    const { weight, clamped } = clampWeight(e.base_weight);
-    if (clamped)
-      warnings.push(`${e.skill_name}: stored weight ${e.base_weight} outside [0.1, 2.0]; clamped to ${weight}`);
-    const d = decay(e.last_used, now);
-    return {
+  return { ok: true, value: values };
+}
+
+/** One entry as the snapshot shows it at `now`: decayed, its weight clamped (with the warning when it was). */
+export function entryView(e: EntryState, now: number): { view: SnapshotEntry; warning: string | null } {
+  const { weight, clamped } = clampWeight(e.base_weight);
+  const d = decay(e.last_used, now);
+  return {
+    view: {
       entry_id: e.entry_id,
       skill_name: e.skill_name,
       context_hash: e.context_hash,
@@ -260,30 +243,56 @@ export function buildSnapshot(
       effective_weight: round6(weight * d.factor),
       archived: e.archived || d.archived,
       learning_stopped: e.learning_stopped,
-    };
-  });
-  const routing_weights: Record<string, number> = {};
-  for (const v of views)
-    if (v.context_hash === DEFAULT_CONTEXT_HASH) routing_weights[v.skill_name] = v.effective_weight;
-  retries.sort((a, b) => byText(a.failure_class, b.failure_class));
-  const retry_adjustments: Record<string, RetryAdjustmentView> = {};
-  for (const r of retries) {
-    retry_adjustments[r.failure_class] = {
-      backoff_multiplier: r.backoff_multiplier,
-      max_attempts_override: r.max_attempts_override,
-    };
-  }
-  const lastUpdated = Math.max(...entries.map((e) => e.last_used), ...retries.map((r) => r.updated_at));
+    },
+    warning: clamped
+      ? `${e.skill_name}: stored weight ${e.base_weight} outside [0.1, 2.0]; clamped to ${weight}`
+      : null,
+  };
+}
+
+/**
+ * R1–R5: entries sorted by skill_name (then context_hash, entry_id), decay applied at `now`, weights clamped
+ * with a warning, defaults for anything missing. Any corrupted row resets the whole snapshot to defaults.
+ * Same rows + same `now` → the same snapshot.
+ */
+export function buildSnapshot(
+  teamId: string,
+  entryRows: unknown[],
+  retryRows: unknown[],
+  now: number,
+): PolicyMemorySnapshot {
+  const entries = parseAll(entryRows, parseEntry);
+  if (!entries.ok) return emptySnapshot(teamId, now, { code: STRAT_RESET_CODE, reason: `entry ${entries.reason}` });
+  const retries = parseAll(retryRows, parseRetry);
+  if (!retries.ok) return emptySnapshot(teamId, now, { code: STRAT_RESET_CODE, reason: `retry ${retries.reason}` });
+  const shown = entries.value
+    .sort(
+      (a, b) =>
+        byText(a.skill_name, b.skill_name) || byText(a.context_hash, b.context_hash) || byText(a.entry_id, b.entry_id),
+    )
+    .map((e) => entryView(e, now));
+  const views = shown.map((v) => v.view);
+  const lastUpdated = Math.max(...entries.value.map((e) => e.last_used), ...retries.value.map((r) => r.updated_at));
   return {
     version: SNAPSHOT_VERSION,
     team_id: teamId,
     taken_at: iso(now),
     last_updated: Number.isFinite(lastUpdated) ? iso(lastUpdated) : null,
     entries: views,
-    routing_weights,
-    retry_adjustments,
+    // skill → effective weight in the default context (events without a query type)
+    routing_weights: Object.fromEntries(
+      views.filter((v) => v.context_hash === DEFAULT_CONTEXT_HASH).map((v) => [v.skill_name, v.effective_weight]),
+    ),
+    retry_adjustments: Object.fromEntries(
+      retries.value
+        .sort((a, b) => byText(a.failure_class, b.failure_class))
+        .map((r): [string, RetryAdjustmentView] => [
+          r.failure_class,
+          { backoff_multiplier: r.backoff_multiplier, max_attempts_override: r.max_attempts_override },
+        ]),
+    ),
     reset: null,
-    warnings,
+    warnings: shown.flatMap((v) => (v.warning ? [v.warning] : [])),
   };
 }
 

@@ -15,8 +15,12 @@ import {
   decay,
   deriveRetryAdjustment,
   type EntryState,
+  entryView,
   isCircular,
   learnedWeight,
+  newEntry,
+  parseAll,
+  parseEntry,
   rankSkills,
   type SkillOutcome,
   STRAT_RESET_CODE,
@@ -386,6 +390,46 @@ describe("retry adjustments", () => {
           }
         },
       ),
+    );
+  });
+});
+
+describe("the steps of buildSnapshot", () => {
+  const stored = (over: Partial<EntryState> = {}): EntryState => ({
+    ...newEntry(ids, "code.test", DEFAULT_CONTEXT_HASH, NOW - DAY_MS),
+    ...over,
+  });
+  const asRow = (e: EntryState) => ({
+    ...e,
+    recent_outcomes: JSON.stringify(e.recent_outcomes),
+    learning_stopped: e.learning_stopped ? 1 : 0,
+    archived: e.archived ? 1 : 0,
+  });
+
+  it("parseAll: every row parsed in order, or the first failing row's reason", () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(1000), { maxLength: 10 }), fc.option(fc.nat(9)), (counts, badAt) => {
+        const rows: unknown[] = counts.map((n) => asRow(stored({ success_count: n })));
+        const corrupt = badAt !== null && badAt < rows.length;
+        if (corrupt) rows[badAt] = { ...(rows[badAt] as object), recent_outcomes: "{broken" };
+        const parsed = parseAll(rows, parseEntry);
+        if (corrupt) expect(parsed).toEqual({ ok: false, reason: expect.stringContaining("recent_outcomes") });
+        else expect(parsed.ok && parsed.value.map((e) => e.success_count)).toEqual(counts);
+      }),
+    );
+  });
+
+  it("entryView: decayed at now, weight clamped into [0.1, 2.0] with a warning only when it was outside", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -5, max: 5, noNaN: true }), fc.nat(100), (weight, days) => {
+        const { view, warning } = entryView(stored({ base_weight: weight, last_used: NOW - days * DAY_MS }), NOW);
+        const inside = weight >= WEIGHT_MIN && weight <= WEIGHT_MAX;
+        expect(warning === null).toBe(inside);
+        expect(view.base_weight).toBeGreaterThanOrEqual(WEIGHT_MIN);
+        expect(view.base_weight).toBeLessThanOrEqual(WEIGHT_MAX);
+        expect(view.decay_factor).toBeCloseTo(decay(NOW - days * DAY_MS, NOW).factor, 5);
+        expect(view.effective_weight).toBeLessThanOrEqual(view.base_weight);
+      }),
     );
   });
 });

@@ -8,9 +8,10 @@ import type { EventBus } from "../../ports/event-bus";
 import type { MemoryStore, SessionEventRow } from "../../ports/memory-store";
 import type { RouteLedger } from "../../ports/route-ledger";
 import { normalizeFingerprint, stabilizedRoutes } from "./activation";
-import { scanFields } from "./guard/guard";
+import { type GuardVerdict, scanFields } from "./guard/guard";
 import type { Caller } from "./namespaces";
 import type { Defer, MemoryService, QueryResult } from "./service";
+import { guardedSessionFields, sessionEventRow, sessionRefusedEvent } from "./session-episode";
 
 const HISTORY_LIMIT = 5000;
 const RECENT_LIMIT = 20;
@@ -40,6 +41,39 @@ const episode = (e: SessionEventRow) => ({
 export type Sessions = ReturnType<typeof createSessions>;
 
 export function createSessions(d: SessionDeps) {
+  /** The refusal of an episode: a log line without values and a memory_store_failed event after the response. */
+  function refuse(
+    principal: Principal,
+    e: SessionEventV1,
+    verdict: Extract<GuardVerdict, { ok: false }>,
+    now: number,
+    defer: Defer,
+  ) {
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        msg: "session event refused",
+        team_id: principal.teamId,
+        code: verdict.code,
+        rule_ids: verdict.ruleIds,
+      }),
+    );
+    const event = sessionRefusedEvent(principal, e, verdict, d.newId("evt"), now);
+    defer(d.events.publish([event]).catch((err) => console.error("memory_store_failed publish failed", String(err))));
+    return err({ code: verdict.code, ruleIds: verdict.ruleIds });
+  }
+
+  /** An activation_id must name one of the team's activations for this very need, or the metrics would count a lie. */
+  async function checkActivationLink(teamId: string, e: SessionEventV1): Promise<Result<void, AppError>> {
+    if (e.activation_id === undefined) return ok(undefined);
+    const act = await d.routeLedger.activation(teamId, e.activation_id);
+    if (act && act.needFingerprint === normalizeFingerprint(e.need_fingerprint)) return ok(undefined);
+    return err({
+      code: "rejected",
+      message: "activation_id names no activation of this team for this need_fingerprint",
+    });
+  }
+
   /** Stores one episode; token-like values, raw URLs or PII anywhere in it → 422 and a memory_store_failed event. */
   async function record(
     principal: Principal,
@@ -47,66 +81,11 @@ export function createSessions(d: SessionDeps) {
     now: number,
     defer: Defer,
   ): Promise<Result<{ id: string; created_at: number }, AppError>> {
-    const verdict = await scanFields([
-      { path: "command", value: e.command },
-      { path: "route_id", value: e.route_id },
-      { path: "agent_id", value: e.agent_id },
-      { path: "session_id", value: e.session_id },
-      ...e.diagnostic_codes.map((c, i) => ({ path: `diagnostic_codes[${i}]`, value: c })),
-    ]);
-    if (!verdict.ok) {
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          msg: "session event refused",
-          team_id: principal.teamId,
-          code: verdict.code,
-          rule_ids: verdict.ruleIds,
-        }),
-      );
-      defer(
-        d.events
-          .publish([
-            {
-              event_id: d.newId("evt"),
-              type: "memory_store_failed",
-              team_id: principal.teamId,
-              run_id: principal.runId ?? null,
-              occurred_at: now,
-              source: "sessions.events",
-              code: verdict.code,
-              rule_ids: verdict.ruleIds,
-              session_kind: e.session_kind,
-            },
-          ])
-          .catch((err) => console.error("memory_store_failed publish failed", String(err))),
-      );
-      return err({ code: verdict.code, ruleIds: verdict.ruleIds });
-    }
-    if (e.activation_id !== undefined) {
-      // the link must name one of the team's activations for this very need, or the metrics would count a lie
-      const act = await d.routeLedger.activation(principal.teamId, e.activation_id);
-      if (!act || act.needFingerprint !== normalizeFingerprint(e.need_fingerprint))
-        return err({
-          code: "rejected",
-          message: "activation_id names no activation of this team for this need_fingerprint",
-        });
-    }
-    const row: SessionEventRow = {
-      id: d.newId("sev"),
-      teamId: principal.teamId,
-      sessionKind: e.session_kind,
-      command: e.command,
-      outcome: e.outcome,
-      needFingerprint: normalizeFingerprint(e.need_fingerprint),
-      routeId: e.route_id,
-      agentId: e.agent_id,
-      sessionId: e.session_id,
-      diagnosticCodes: e.diagnostic_codes,
-      activationId: e.activation_id ?? null,
-      routeSource: e.route_source ?? null,
-      createdAt: now,
-    };
+    const verdict = await scanFields(guardedSessionFields(e));
+    if (!verdict.ok) return refuse(principal, e, verdict, now, defer);
+    const linked = await checkActivationLink(principal.teamId, e);
+    if (!linked.ok) return linked;
+    const row = sessionEventRow(e, { id: d.newId("sev"), teamId: principal.teamId }, now);
     await d.store.insertSessionEvent(row);
     return ok({ id: row.id, created_at: now });
   }

@@ -1,8 +1,8 @@
 // Use-case: GET /v1/metrics for one team over a window — counters, approval latency, decision rates, ops-warden.
-import type { MetricsStore } from "../../ports/metrics-store";
+import type { MetricsStore, TeamMetricsRaw } from "../../ports/metrics-store";
 import type { RouteLedger } from "../../ports/route-ledger";
 import { metricValue } from "../sweeps";
-import { opsWardenMetrics, percentile } from "./ops-warden";
+import { type OpsWardenMetrics, opsWardenMetrics, percentile } from "./ops-warden";
 
 /** How far back session history reaches to find a need's earlier resolution. */
 export const SESSION_HISTORY_MS = 30 * 86_400_000;
@@ -11,25 +11,10 @@ export const MAX_SESSION_ROWS = 20_000;
 
 const round4 = (x: number | null) => (x === null ? null : Math.round(x * 10_000) / 10_000);
 
-export async function teamMetrics(
-  deps: { metricsStore: MetricsStore; routeLedger: Pick<RouteLedger, "sessionsWithServes"> },
-  teamId: string,
-  window: string,
-  windowMs: number,
-  now: number,
-) {
-  const since = now - windowMs;
-  const [raw, sessionRows] = await Promise.all([
-    deps.metricsStore.teamMetrics(teamId, since, since - SESSION_HISTORY_MS),
-    deps.routeLedger.sessionsWithServes(teamId, since - SESSION_HISTORY_MS, MAX_SESSION_ROWS),
-  ]);
-  const ops = opsWardenMetrics(sessionRows, since);
+/** Gates, approvals, dead letters and decision rates of the window. */
+export function gateAndDecisionFigures(raw: TeamMetricsRaw) {
   const byKind = { auto: 0, soft: 0, hard: 0, deny: 0, ...raw.gatesByKind };
   return {
-    team_id: teamId,
-    window,
-    from: new Date(since).toISOString(),
-    to: new Date(now).toISOString(),
     tokens_in: raw.tokensIn,
     tokens_out: raw.tokensOut,
     gates_by_kind: byKind,
@@ -50,6 +35,12 @@ export async function teamMetrics(
     escalation_rate: round4(metricValue("escalation_rate", raw.decisions)),
     unknown_failure_class_ratio: round4(metricValue("unknown_failure_class_ratio", raw.decisions)),
     missing_metadata_count: raw.decisions.missingMetadata,
+  };
+}
+
+/** The ops-warden routing figures under their response names (ratios rounded to 4 places). */
+export function routingFigures(ops: OpsWardenMetrics) {
+  return {
     llm_calls_avoided_count: ops.llm_calls_avoided_count,
     routing_repeat_accuracy: round4(ops.routing_repeat_accuracy),
     cross_runtime_continuity: round4(ops.cross_runtime_continuity),
@@ -58,6 +49,12 @@ export async function teamMetrics(
     routing_repeats: ops.repeats,
     routes_served: ops.served,
     cross_runtime_repeats: ops.cross_runtime_repeats,
+  };
+}
+
+/** The mode ceiling and the rollbacks of the window, each with the trigger that fired it. */
+export function rollbackFigures(raw: Pick<TeamMetricsRaw, "ceiling" | "rollbacks">) {
+  return {
     mode_ceiling: raw.ceiling,
     rollback_count: raw.rollbacks.length,
     rollback_events: raw.rollbacks.map((r) => ({
@@ -69,6 +66,29 @@ export async function teamMetrics(
       from: r.metadata.from ?? null,
       to: r.metadata.to ?? null,
     })),
+  };
+}
+
+export async function teamMetrics(
+  deps: { metricsStore: MetricsStore; routeLedger: Pick<RouteLedger, "sessionsWithServes"> },
+  teamId: string,
+  window: string,
+  windowMs: number,
+  now: number,
+) {
+  const since = now - windowMs;
+  const [raw, sessionRows] = await Promise.all([
+    deps.metricsStore.teamMetrics(teamId, since, since - SESSION_HISTORY_MS),
+    deps.routeLedger.sessionsWithServes(teamId, since - SESSION_HISTORY_MS, MAX_SESSION_ROWS),
+  ]);
+  return {
+    team_id: teamId,
+    window,
+    from: new Date(since).toISOString(),
+    to: new Date(now).toISOString(),
+    ...gateAndDecisionFigures(raw),
+    ...routingFigures(opsWardenMetrics(sessionRows, since)),
+    ...rollbackFigures(raw),
     learning_aborted_runs: raw.learningAborted,
   };
 }

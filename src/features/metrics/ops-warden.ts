@@ -18,44 +18,30 @@ export type OpsWardenMetrics = {
   cross_runtime_continuity: number | null;
 };
 
-type Session = {
+/** One session (session_id × need) that began in the window, as its episodes replayed it. */
+export type Session = {
   first: ServedSessionRow;
   last: ServedSessionRow;
+  /** the route the session's linked activation served, from its first episode that names one */
   served: string | null;
+  /** another session had resolved the need before this one began */
   repeat: boolean;
   /** session_kind of the served route's latest resolution when the session began */
   priorKind: string | null;
 };
 
 /**
- * Each session counts once: its episodes are grouped by (session_id, need_fingerprint); the session's outcome is its
- * latest episode, its start is its first. A session is **served** when an episode names (activation_id) an activation
- * of the team for the same need that served a route — what memory actually handed the agent, not what it might have.
- *
- * - llm_calls_avoided_count = served sessions whose outcome is resolved on the served route, not marked
- *   route_source "reasoned" (the agent did not think it out again)
- * - routing_repeat_accuracy = served sessions resolved on the served route / served sessions (null when none)
- * - stale_serves = served sessions whose outcome is escalated
- * - cross_runtime_continuity = the accuracy over served sessions whose session_kind differs from that of the served
- *   route's latest resolution before the session began (null when none)
- * - repeats = sessions whose need had been resolved by an earlier session (RouteBook, the activation's definition)
- *
- * `rows` oldest first; rows before `since` only establish history.
+ * Replays the episodes (oldest first) through a RouteBook and groups those of sessions that began at or after `since`
+ * by (session_id, need_fingerprint); earlier rows only build the history the sessions are judged against.
  */
-export function opsWardenMetrics(rows: ServedSessionRow[], since: number): OpsWardenMetrics {
+export function replaySessions(rows: ServedSessionRow[], since: number): Session[] {
   const book = new RouteBook();
   const sessions = new Map<string, Session>();
   for (const r of rows) {
     const key = `${r.session_id}\u0000${r.need_fingerprint}`;
     let s = sessions.get(key);
     if (!s && r.created_at >= since) {
-      s = {
-        first: r,
-        last: r,
-        served: null,
-        repeat: book.everResolved(r.need_fingerprint),
-        priorKind: null,
-      };
+      s = { first: r, last: r, served: null, repeat: book.everResolved(r.need_fingerprint), priorKind: null };
       sessions.set(key, s);
     }
     if (s) {
@@ -74,33 +60,49 @@ export function opsWardenMetrics(rows: ServedSessionRow[], since: number): OpsWa
       sessionKind: r.session_kind,
     });
   }
-  let repeats = 0;
-  let served = 0;
-  let right = 0;
-  let avoided = 0;
-  let stale = 0;
-  let cross = 0;
-  let crossRight = 0;
-  for (const s of sessions.values()) {
-    if (s.repeat) repeats += 1;
-    if (s.served === null) continue;
-    served += 1;
-    const ok = s.last.outcome === "resolved" && s.last.route_id === s.served;
-    if (ok) right += 1;
-    if (ok && s.last.route_source !== "reasoned") avoided += 1;
-    if (s.last.outcome === "escalated") stale += 1;
-    if (s.priorKind !== null && s.priorKind !== s.first.session_kind) {
-      cross += 1;
-      if (ok) crossRight += 1;
-    }
-  }
+  return [...sessions.values()];
+}
+
+/** What one served session counts toward: resolved on the served route, the route reused, stale, across runtimes. */
+export function judgeServed(s: Session & { served: string }) {
+  const right = s.last.outcome === "resolved" && s.last.route_id === s.served;
   return {
-    sessions: sessions.size,
-    repeats,
-    served,
-    llm_calls_avoided_count: avoided,
-    routing_repeat_accuracy: served === 0 ? null : right / served,
-    stale_serves: stale,
+    right,
+    avoided: right && s.last.route_source !== "reasoned",
+    stale: s.last.outcome === "escalated",
+    cross: s.priorKind !== null && s.priorKind !== s.first.session_kind,
+  };
+}
+
+/**
+ * Each session counts once: its episodes are grouped by (session_id, need_fingerprint); the session's outcome is its
+ * latest episode, its start is its first. A session is **served** when an episode names (activation_id) an activation
+ * of the team for the same need that served a route — what memory actually handed the agent, not what it might have.
+ *
+ * - llm_calls_avoided_count = served sessions whose outcome is resolved on the served route, not marked
+ *   route_source "reasoned" (the agent did not think it out again)
+ * - routing_repeat_accuracy = served sessions resolved on the served route / served sessions (null when none)
+ * - stale_serves = served sessions whose outcome is escalated
+ * - cross_runtime_continuity = the accuracy over served sessions whose session_kind differs from that of the served
+ *   route's latest resolution before the session began (null when none)
+ * - repeats = sessions whose need had been resolved by an earlier session (RouteBook, the activation's definition)
+ *
+ * `rows` oldest first; rows before `since` only establish history.
+ */
+export function opsWardenMetrics(rows: ServedSessionRow[], since: number): OpsWardenMetrics {
+  const sessions = replaySessions(rows, since);
+  const judged = sessions.flatMap((s) => (s.served === null ? [] : [judgeServed({ ...s, served: s.served })]));
+  const count = (pick: (j: ReturnType<typeof judgeServed>) => boolean) => judged.filter(pick).length;
+  const right = count((j) => j.right);
+  const cross = count((j) => j.cross);
+  const crossRight = count((j) => j.cross && j.right);
+  return {
+    sessions: sessions.length,
+    repeats: sessions.filter((s) => s.repeat).length,
+    served: judged.length,
+    llm_calls_avoided_count: count((j) => j.avoided),
+    routing_repeat_accuracy: judged.length === 0 ? null : right / judged.length,
+    stale_serves: count((j) => j.stale),
     cross_runtime_repeats: cross,
     cross_runtime_continuity: cross === 0 ? null : crossRight / cross,
   };

@@ -1,7 +1,7 @@
 // ops-warden metrics over linked sessions: served routes, avoided calls, accuracy, stale serves, continuity; percentiles.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { opsWardenMetrics, percentile, type ServedSessionRow } from "./ops-warden";
+import { judgeServed, opsWardenMetrics, percentile, replaySessions, type ServedSessionRow } from "./ops-warden";
 
 let n = 0;
 const ev = (
@@ -142,5 +142,70 @@ describe("percentile", () => {
     expect(percentile([], 50)).toBeNull();
     expect(percentile([1, 2, 3, 4], 50)).toBe(2);
     expect(percentile([1, 2, 3, 4], 95)).toBe(4);
+  });
+});
+
+describe("the steps of opsWardenMetrics", () => {
+  const W = "warden.worker";
+  const A = "warden.agent.claude";
+
+  it("replaySessions: one session per (session_id, need) from its first episode in the window; earlier rows are history", () => {
+    const rows = [
+      ev("a", W, "r1", "resolved", 1, { session_id: "old" }),
+      ev("a", W, "r1", "escalated", 10, { session_id: "x" }),
+      ev("a", A, "r1", "resolved", 11, { session_id: "x", ...served("r1") }),
+      ev("b", W, "r2", "resolved", 12, { session_id: "x" }),
+      ev("a", W, "r1", "resolved", 13, { session_id: "old" }), // counted from its first episode in the window
+    ];
+    const sessions = replaySessions(rows, 5);
+    expect(sessions.map((s) => [s.first.session_id, s.first.need_fingerprint])).toEqual([
+      ["x", "a"],
+      ["x", "b"],
+      ["old", "a"],
+    ]);
+    expect(sessions[2]?.first.created_at).toBe(13);
+    expect(sessions[0]).toMatchObject({ served: "r1", repeat: true, priorKind: W });
+    expect(sessions[0]?.first.created_at).toBe(10);
+    expect(sessions[0]?.last.created_at).toBe(11);
+    expect(sessions[1]).toMatchObject({ served: null, repeat: false, priorKind: null });
+  });
+
+  it("replaySessions: every session is counted once, whatever its number of episodes", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ sid: fc.constantFrom("s1", "s2", "s3"), fp: fc.constantFrom("a", "b") }), {
+          maxLength: 30,
+        }),
+        (picks) => {
+          const rows = picks.map((p, i) => ev(p.fp, W, "r", "resolved", i, { session_id: p.sid }));
+          const distinct = new Set(picks.map((p) => `${p.sid}/${p.fp}`));
+          expect(replaySessions(rows, 0)).toHaveLength(distinct.size);
+        },
+      ),
+    );
+  });
+
+  it("judgeServed: right only when resolved on the served route; avoided only when not reasoned out again", () => {
+    const session = (last: ServedSessionRow, priorKind: string | null) => ({
+      first: last,
+      last,
+      served: "r1",
+      repeat: true,
+      priorKind,
+    });
+    expect(judgeServed(session(ev("a", W, "r1", "resolved", 1), W))).toEqual({
+      right: true,
+      avoided: true,
+      stale: false,
+      cross: false,
+    });
+    expect(judgeServed(session(ev("a", W, "r1", "resolved", 1, { route_source: "reasoned" }), A))).toEqual({
+      right: true,
+      avoided: false,
+      stale: false,
+      cross: true,
+    });
+    expect(judgeServed(session(ev("a", W, "r2", "resolved", 1), null))).toMatchObject({ right: false, cross: false });
+    expect(judgeServed(session(ev("a", W, "r1", "escalated", 1), W))).toMatchObject({ right: false, stale: true });
   });
 });
