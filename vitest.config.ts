@@ -33,10 +33,13 @@ function workersProject(name: string, test: { include: string[]; exclude: string
           // Slack Web API calls the queue consumer makes in the background (cards of installed test teams) get a
           // plain ok; every other outbound request goes out unchanged. The Slack client itself is tested against a
           // real loopback server (src/features/slack/outbox.node.test.ts).
-          outboundService: (request: Request) =>
-            new URL(request.url).hostname === "slack-api.test"
-              ? Response.json({ ok: true, channel: "C0", ts: "1700000000.000001" })
-              : fetch(request),
+          outboundService: async (request: Request) => {
+            if (new URL(request.url).hostname === "slack-api.test")
+              return Response.json({ ok: true, channel: "C0", ts: "1700000000.000001" });
+            // rebuilt for Node's fetch, which does not take miniflare's Request (the loopback Slack server's calls)
+            const body = ["GET", "HEAD"].includes(request.method) ? undefined : await request.arrayBuffer();
+            return fetch(request.url, { method: request.method, headers: [...request.headers], body });
+          },
           bindings: {
             WARDEN_JWT_SECRET: TEST_JWT_SECRET,
             SLACK_SIGNING_SECRET: TEST_SLACK_SIGNING_SECRET,
@@ -48,7 +51,8 @@ function workersProject(name: string, test: { include: string[]; exclude: string
         },
       }),
     ],
-    test: { name, setupFiles: ["./test/setup.ts"], ...test },
+    // the loopback Slack Web API server workerd tests call (test/slack-loopback.ts)
+    test: { name, setupFiles: ["./test/setup.ts"], globalSetup: ["./test/slack-api-global-setup.ts"], ...test },
   };
 }
 

@@ -11,13 +11,13 @@ const MAX_TOKEN_CHARS = 2048;
 const isId = (v: unknown): v is string => typeof v === "string" && v.length >= 1 && v.length <= 128;
 const encoder = new TextEncoder();
 
-function b64url(bytes: Uint8Array): string {
+export function b64url(bytes: Uint8Array): string {
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-function fromB64url(s: string): Uint8Array | null {
+export function fromB64url(s: string): Uint8Array | null {
   if (!/^[\w-]*$/.test(s)) return null;
   try {
     const bin = atob(s.replaceAll("-", "+").replaceAll("_", "/") + "=".repeat((4 - (s.length % 4)) % 4));

@@ -25,11 +25,21 @@ export type SlackInstallation = {
   bot_token: string;
 };
 
+/** What Slack's OAuth v2 install gives before channels and roster are set: the workspace and its bot token. */
+export type SlackGrant = { workspace_id: string; team_id: string; bot_token: string };
+
 export interface SlackStore {
   /** Writes (or replaces) the installation of a workspace for a team, roster included; the token is encrypted here. */
   putInstallation(inst: SlackInstallation, now: number): Promise<void>;
   byWorkspace(workspaceId: string): Promise<SlackInstallation | null>;
   byTeam(teamId: string): Promise<SlackInstallation | null>;
+  /** The team a workspace belongs to, installed or only granted through OAuth (channels not set yet); null if none. */
+  workspaceTeam(workspaceId: string): Promise<string | null>;
+  /** Records an OAuth grant (workspace → team, bot token encrypted here) of a team not installed yet: no channels and
+   * no roster, so byTeam/byWorkspace keep answering null until PUT /v1/slack/installation completes it. */
+  putGrant(grant: SlackGrant, now: number): Promise<void>;
+  /** The team's OAuth grant still waiting for its channels and roster, if any. */
+  grantOf(teamId: string): Promise<SlackGrant | null>;
   /** Stores a change of a team's installation (roster, channels, settings, token) as the next pending version. */
   proposeChange(inst: SlackInstallation, proposedBy: string, now: number): Promise<number>;
   /** Applies a pending change (its slack_channel_change gate was approved); false when it is not pending. */

@@ -3,6 +3,7 @@ import type { AuditLogStore } from "../../ports/audit-log";
 import type { Clock } from "../../ports/clock";
 import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
 import type { RunsService } from "../runs";
+import type { SlackOAuthNeeds } from "./oauth";
 
 export type SlackNeeds = {
   config: {
@@ -18,7 +19,7 @@ export type SlackNeeds = {
   auditLog: AuditLogStore;
   newId: (prefix: string) => string;
   clock: Clock;
-};
+} & SlackOAuthNeeds;
 
 /** What the EVENTS consumer needs to queue gate cards (installation lookup, signed trace links). */
 export type SlackCardNeeds = {
