@@ -47,6 +47,7 @@ import {
 } from "./features/memory";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy";
 import type { RunEngineNeeds, RunsService } from "./features/runs";
+import { createEscalationTimingsCache } from "./features/slack";
 import type { AuditLogStore } from "./ports/audit-log";
 import type { Clock } from "./ports/clock";
 
@@ -410,6 +411,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     policyMemory: p.policyMemory,
     newId: p.newId,
     slackStore: p.slackStore,
+    escalationTimings: createEscalationTimingsCache(p.slackStore),
   };
   engineCache.set(env, needs);
   return needs;

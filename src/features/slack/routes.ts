@@ -7,7 +7,7 @@ import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../
 import type { FeatureEnv } from "../../http/types";
 import { DeployAccepted, proposeDeploy, teamWideProposer } from "../gates";
 import { handleCommand } from "./commands";
-import { USER_GROUP_ID } from "./escalation";
+import { ESCALATION_MINUTES_MAX, ESCALATION_TARGET } from "./escalation";
 import { handleInteraction } from "./interactions";
 import type { SlackNeeds } from "./needs";
 import { slackOAuthRoutes } from "./oauth-routes";
@@ -53,9 +53,18 @@ export const SlackInstallationBody = z
           .describe("the least roster role that may decide soft and hard gates from Slack (default approver)"),
         escalation_target: z
           .string()
-          .regex(USER_GROUP_ID, "a Slack user-group id (S…)")
+          .regex(ESCALATION_TARGET, "a Slack user-group id (S…) or channel id (C…/G…)")
           .optional()
-          .describe("the user group the level-2 escalation of a hard gate left open mentions (docs/slack.md)"),
+          .describe(
+            "who the level-2 escalation of a hard gate left open calls: a user group (mentioned in the card's thread) or a channel (posted to, with a link to the card); docs/slack.md",
+          ),
+        escalation_minutes: z
+          .tuple([z.int().min(1), z.int().max(ESCALATION_MINUTES_MAX)])
+          .refine(([first, second]) => first < second, "the first interval must be shorter than the second")
+          .optional()
+          .describe(
+            "minutes after a hard gate opened at which escalation levels 1 and 2 fall due: 1 ≤ first < second ≤ 1440 (default [15, 60]); gates opened after the change use them",
+          ),
       })
       .optional(),
   })
