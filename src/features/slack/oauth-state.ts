@@ -1,6 +1,6 @@
 // The OAuth install's `state` (pure but for WebCrypto, `now` passed in): HMAC-signed, carries the Warden team and the
 // admin who started the install, expires after STATE_TTL_MS; single use is enforced by the callback (its nonce).
-import { b64url, fromB64url } from "../../auth/view-token";
+import { b64url, derivedHmacKey, fromB64url } from "../../auth/view-token";
 import { err, ok, type Result } from "../../lib/result";
 
 /** How long an install link stays usable: long enough to click through Slack's consent page. */
@@ -18,26 +18,8 @@ export type InstallState = {
   expires_at: number;
 };
 
-const keys = new Map<string, Promise<CryptoKey>>();
-
 /** HMAC(WARDEN_JWT_SECRET, "slack-oauth-state"): a state is never a valid API or view token, nor the other way round. */
-function stateKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    const hmac = (raw: Uint8Array, usages: ("sign" | "verify")[]) =>
-      crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, usages);
-    key = (async () => {
-      const master = await hmac(encoder.encode(secret), ["sign"]);
-      return hmac(new Uint8Array(await crypto.subtle.sign("HMAC", master, encoder.encode("slack-oauth-state"))), [
-        "sign",
-        "verify",
-      ]);
-    })();
-    if (keys.size > 16) keys.clear();
-    keys.set(secret, key);
-  }
-  return key;
-}
+const stateKey = (secret: string) => derivedHmacKey(secret, "slack-oauth-state");
 
 type Payload = { v: 1; t: string; s: string; n: string; e: number };
 

@@ -246,5 +246,12 @@ describe("GET /slack/oauth/callback", () => {
     const inst = await app.deps.slackStore.byTeam(team);
     expect(inst).toMatchObject({ workspace_id: "T0OADONE", bot_token: BOT_TOKEN, channels: CHANNELS });
     expect(await app.deps.slackStore.grantOf(team)).toBeNull();
+    // a later change needs no bot_token either (the installation's own is kept); it waits behind its gate (202)
+    const change = await app.send("PUT", "/v1/slack/installation", {
+      token: await admin(team),
+      body: { ...body, approvers: [...body.approvers, { slack_user_id: "U0BOB", subject: "bob", role: "approver" }] },
+    });
+    expect(change.status).toBe(202);
+    expect(change.json.status).toBe("pending");
   });
 });
