@@ -36,9 +36,9 @@ function workersProject(name: string, test: { include: string[]; exclude: string
           outboundService: async (request: Request) => {
             if (new URL(request.url).hostname === "slack-api.test")
               return Response.json({ ok: true, channel: "C0", ts: "1700000000.000001" });
-            // Node's fetch does not take miniflare's Request object: rebuilt (e.g. for the loopback Slack server)
+            // rebuilt for Node's fetch, which does not take miniflare's Request (the loopback Slack server's calls)
             const body = ["GET", "HEAD"].includes(request.method) ? undefined : await request.arrayBuffer();
-            return fetch(request.url, { method: request.method, headers: Object.fromEntries(request.headers), body });
+            return fetch(request.url, { method: request.method, headers: [...request.headers], body });
           },
           bindings: {
             WARDEN_JWT_SECRET: TEST_JWT_SECRET,
@@ -51,8 +51,8 @@ function workersProject(name: string, test: { include: string[]; exclude: string
         },
       }),
     ],
-    // the loopback Slack Web API server (test/slack-loopback.ts reads it from inside workerd)
-    test: { name, setupFiles: ["./test/setup.ts"], globalSetup: ["./test/slack-api-global.ts"], ...test },
+    // the loopback Slack Web API server workerd tests call (test/slack-loopback.ts)
+    test: { name, setupFiles: ["./test/setup.ts"], globalSetup: ["./test/slack-api-global-setup.ts"], ...test },
   };
 }
 

@@ -28,7 +28,7 @@ import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
 import { createUpstashRateLimiter } from "./adapters/ratelimit/upstash";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createTokenCipher } from "./adapters/slack/token-cipher";
-import { createSlackWebApi, SLACK_DEFAULT_API_BASE_URL } from "./adapters/slack/web-api";
+import { createSlackOAuthApi, createSlackWebApi, SLACK_DEFAULT_API_BASE_URL } from "./adapters/slack/web-api";
 import { createDoVectorIndex } from "./adapters/vector/durable-object";
 import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
 import { type ApiKeyAuth, createApiKeyAuth } from "./auth/api-keys";
@@ -48,6 +48,7 @@ import {
 } from "./features/memory";
 import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy";
 import type { RunEngineNeeds, RunsService } from "./features/runs";
+import { createEscalationTimingsCache } from "./features/slack";
 import type { AuditLogStore } from "./ports/audit-log";
 import type { Clock } from "./ports/clock";
 
@@ -74,6 +75,7 @@ import type { RunIndex } from "./ports/run-index";
 import type { RunRecordStore } from "./ports/run-record";
 import type { SlackApi, SlackDeliveryHealth, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
 import type { SlackFeedStore } from "./ports/slack-feed";
+import type { SlackOAuthApi } from "./ports/slack-oauth";
 import type { SweepStore } from "./ports/sweep-store";
 import type { TaskMemorySink } from "./ports/task-memory";
 import type { TeamLimitStore } from "./ports/team-limits";
@@ -126,6 +128,11 @@ const Config = z.object({
   SLACK_TOKEN_KEY: z.string().min(32).optional(),
   /** Slack Web API base URL: tests and local runs point it at a loopback server */
   SLACK_API_BASE_URL: z.url().default(SLACK_DEFAULT_API_BASE_URL),
+  /** the Slack app's OAuth credentials (GET /slack/install, /slack/oauth/callback); without them OAuth install is off */
+  SLACK_CLIENT_ID: z.string().min(1).optional(),
+  SLACK_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Slack's authorize page: tests and local runs point it elsewhere */
+  SLACK_OAUTH_AUTHORIZE_URL: z.url().default("https://slack.com/oauth/v2/authorize"),
   /** where humans reach this Worker (links in Slack messages to the Run Trace page) */
   PUBLIC_URL: z.string().default(""),
 });
@@ -185,6 +192,8 @@ export type Deps = {
   slackApi: SlackApi;
   /** slow Slack work, done by the SLACK_OUTBOX consumer */
   slackOutbox: SlackOutbox;
+  /** oauth.v2.access under SLACK_API_BASE_URL (the OAuth install's code exchange) */
+  slackOAuth: SlackOAuthApi;
   /** failed Slack deliveries per team (approval outage, RB-06) */
   slackHealth: SlackDeliveryHealth;
   /** the run feed's per-run state (status steps, mute) and operator-alert occurrences */
@@ -372,6 +381,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
         newId: engine.newId,
       }),
     slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
+    slackOAuth: o.slackOAuth ?? createSlackOAuthApi(config.SLACK_API_BASE_URL),
     slackHealth: o.slackHealth ?? createD1SlackDeliveryHealth(db),
     slackFeed: o.slackFeed ?? createD1SlackFeedStore(db),
     slackOutbox: o.slackOutbox ?? {
@@ -406,6 +416,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     policyMemory: p.policyMemory,
     newId: p.newId,
     slackStore: p.slackStore,
+    escalationTimings: createEscalationTimingsCache(p.slackStore),
   };
   engineCache.set(env, needs);
   return needs;

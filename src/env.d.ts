@@ -4,6 +4,8 @@ interface Env {
   SLACK_SIGNING_SECRET?: string;
   SLACK_SIGNING_SECRET_PREVIOUS?: string;
   SLACK_TOKEN_KEY?: string;
+  SLACK_CLIENT_ID?: string;
+  SLACK_CLIENT_SECRET?: string;
 }
 
 declare namespace Cloudflare {
@@ -12,6 +14,8 @@ declare namespace Cloudflare {
     SLACK_SIGNING_SECRET?: string;
     SLACK_SIGNING_SECRET_PREVIOUS?: string;
     SLACK_TOKEN_KEY?: string;
+    SLACK_CLIENT_ID?: string;
+    SLACK_CLIENT_SECRET?: string;
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
   }
 }

@@ -1,4 +1,5 @@
-// A real loopback HTTP server standing in for Slack's Web API in tests: records every request, answers from a script.
+// A real loopback HTTP server standing in for Slack's Web API in tests: records every request, answers from a script;
+// workerd tests reach it through its control paths (test/slack-loopback.ts).
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -27,6 +28,19 @@ export async function startSlackApiServer(): Promise<SlackApiServer> {
         body = JSON.parse(raw);
       } catch {}
       const path = req.url ?? "/";
+      // the control API a workerd test (which cannot reach this object) scripts and reads the server with
+      if (path === "/__control/script" && req.method === "POST") {
+        const { path: scripted, replies } = body as { path: string; replies: ScriptedReply[] };
+        scripts.set(scripted, [...(scripts.get(scripted) ?? []), ...replies]);
+        res.writeHead(204).end();
+        return;
+      }
+      if (path.startsWith("/__control/requests?")) {
+        const prefix = new URL(path, "http://x").searchParams.get("prefix") ?? "/";
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(requests.filter((r) => r.path.startsWith(prefix))));
+        return;
+      }
       requests.push({ method: req.method ?? "", path, headers: req.headers, body });
       const queue = scripts.get(path) ?? scripts.get("*");
       const scripted = queue?.shift();

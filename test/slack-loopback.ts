@@ -1,23 +1,39 @@
-// Inside workerd: the loopback Slack Web API server the workers projects' global setup started (test/slack-api-global.ts):
-// its URL for the real Slack client, what it received, and scripted answers (429/500) for the next calls.
+// The loopback Slack Web API server seen from a workerd test: a base URL of the test's own (a path prefix, so files
+// sharing the server never see each other's requests), scripted replies and the requests it received.
 import { inject } from "vitest";
 import type { RecordedRequest, ScriptedReply } from "./slack-api-server";
 
 declare module "vitest" {
-  interface ProvidedContext {
-    /** the loopback Slack Web API (`url`, for SLACK_API_BASE_URL) and its control server */
-    slackApi: { url: string; control: string };
+  export interface ProvidedContext {
+    /** http://127.0.0.1:<port> of the loopback Slack server (test/slack-api-global-setup.ts) */
+    slackApiOrigin: string;
   }
 }
 
-export const loopbackSlackUrl = () => inject("slackApi").url;
+export type LoopbackSlack = {
+  /** SLACK_API_BASE_URL for this test's deps */
+  base: string;
+  /** replies for one Web API method, used in order before the default `{ok: true}` */
+  script(method: string, ...replies: ScriptedReply[]): Promise<void>;
+  /** the requests to this test's base, oldest first, optionally for one method only */
+  requests(method?: string): Promise<RecordedRequest[]>;
+};
 
-/** Every request the loopback Slack server received so far, oldest first. */
-export async function loopbackRequests(): Promise<RecordedRequest[]> {
-  return (await fetch(`${inject("slackApi").control}/requests`)).json();
-}
-
-/** Scripted replies for the next calls to `path` (e.g. "/api/chat.postMessage"), then the default ok. */
-export async function scriptLoopback(path: string, ...replies: ScriptedReply[]): Promise<void> {
-  await fetch(`${inject("slackApi").control}/script`, { method: "POST", body: JSON.stringify({ path, replies }) });
+export function loopbackSlack(): LoopbackSlack {
+  const origin = inject("slackApiOrigin");
+  const prefix = `/${crypto.randomUUID()}/api/`;
+  return {
+    base: `${origin}${prefix}`,
+    async script(method, ...replies) {
+      const res = await fetch(`${origin}/__control/script`, {
+        method: "POST",
+        body: JSON.stringify({ path: `${prefix}${method}`, replies }),
+      });
+      if (res.status !== 204) throw new Error(`loopback script → ${res.status} ${await res.text()}`);
+    },
+    async requests(method) {
+      const res = await fetch(`${origin}/__control/requests?prefix=${encodeURIComponent(prefix + (method ?? ""))}`);
+      return (await res.json()) as RecordedRequest[];
+    },
+  };
 }

@@ -34,6 +34,7 @@ export const slackSection: BenchSection = {
         ceiling: health.rps,
         ratio: ack.rps / health.rps,
         target: "≥ 0.5× /healthz",
+        pass: ack.rps >= 0.5 * health.rps,
       },
       {
         section: "slack",
@@ -41,6 +42,7 @@ export const slackSection: BenchSection = {
         value: ack.p99,
         unit: "ms",
         target: "≤ 3000 ms (Slack's ack window)",
+        pass: ack.p99 <= 3000,
       },
       { section: "slack", metric: "GET /healthz p99", value: health.p99, unit: "ms" },
     ];

@@ -11,13 +11,13 @@ const MAX_TOKEN_CHARS = 2048;
 const isId = (v: unknown): v is string => typeof v === "string" && v.length >= 1 && v.length <= 128;
 const encoder = new TextEncoder();
 
-function b64url(bytes: Uint8Array): string {
+export function b64url(bytes: Uint8Array): string {
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-function fromB64url(s: string): Uint8Array | null {
+export function fromB64url(s: string): Uint8Array | null {
   if (!/^[\w-]*$/.test(s)) return null;
   try {
     const bin = atob(s.replaceAll("-", "+").replaceAll("_", "/") + "=".repeat((4 - (s.length % 4)) % 4));
@@ -33,20 +33,24 @@ async function hmacKey(raw: Uint8Array, usages: ("sign" | "verify")[]): Promise<
 
 const keys = new Map<string, Promise<CryptoKey>>();
 
-/** The view-token key: HMAC(WARDEN_JWT_SECRET, "view-token"), so a view token is never a valid API token and vice versa. */
-export function viewKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
+/** An HMAC key for one purpose: HMAC(secret, label), so what one purpose signs never verifies for another. */
+export function derivedHmacKey(secret: string, label: string): Promise<CryptoKey> {
+  const id = `${label}\u0000${secret}`;
+  let key = keys.get(id);
   if (!key) {
     key = (async () => {
       const master = await hmacKey(encoder.encode(secret), ["sign"]);
-      const derived = new Uint8Array(await crypto.subtle.sign("HMAC", master, encoder.encode("view-token")));
+      const derived = new Uint8Array(await crypto.subtle.sign("HMAC", master, encoder.encode(label)));
       return hmacKey(derived, ["sign", "verify"]);
     })();
     if (keys.size > 16) keys.clear();
-    keys.set(secret, key);
+    keys.set(id, key);
   }
   return key;
 }
+
+/** The view-token key: HMAC(WARDEN_JWT_SECRET, "view-token"), so a view token is never a valid API token and vice versa. */
+export const viewKey = (secret: string): Promise<CryptoKey> => derivedHmacKey(secret, "view-token");
 
 type Payload = { v: 1; k: "run" | "team"; t: string; r?: string; iat: number; exp: number };
 

@@ -11,8 +11,11 @@ export type SlackSettings = {
   share_context?: string[];
   /** the least roster role that may decide a gate of each kind (default approver; slack_channel_change: admin) */
   roles?: { soft?: SlackRole; hard?: SlackRole };
-  /** the Slack user group (S…) the level-2 escalation of a hard gate left open mentions; none by default */
+  /** who the level-2 escalation of a hard gate left open calls: a user group (S…, mentioned in the card's thread) or a
+   * channel (C…/G…, posted to with a link to the card); none by default */
   escalation_target?: string;
+  /** minutes after opening at which a hard gate's escalation levels 1 and 2 fall due (default 15 and 60) */
+  escalation_minutes?: [number, number];
 };
 
 export type SlackInstallation = {
@@ -25,11 +28,21 @@ export type SlackInstallation = {
   bot_token: string;
 };
 
+/** What Slack's OAuth v2 install gives before channels and roster are set: the workspace and its bot token. */
+export type SlackGrant = { workspace_id: string; team_id: string; bot_token: string };
+
 export interface SlackStore {
   /** Writes (or replaces) the installation of a workspace for a team, roster included; the token is encrypted here. */
   putInstallation(inst: SlackInstallation, now: number): Promise<void>;
   byWorkspace(workspaceId: string): Promise<SlackInstallation | null>;
   byTeam(teamId: string): Promise<SlackInstallation | null>;
+  /** The team a workspace belongs to, installed or only granted through OAuth (channels not set yet); null if none. */
+  workspaceTeam(workspaceId: string): Promise<string | null>;
+  /** Records an OAuth grant (workspace → team, bot token encrypted here) of a team not installed yet: no channels and
+   * no roster, so byTeam/byWorkspace keep answering null until PUT /v1/slack/installation completes it. */
+  putGrant(grant: SlackGrant, now: number): Promise<void>;
+  /** The team's OAuth grant still waiting for its channels and roster, if any. */
+  grantOf(teamId: string): Promise<SlackGrant | null>;
   /** Stores a change of a team's installation (roster, channels, settings, token) as the next pending version. */
   proposeChange(inst: SlackInstallation, proposedBy: string, now: number): Promise<number>;
   /** Applies a pending change (its slack_channel_change gate was approved); false when it is not pending. */
@@ -54,7 +67,7 @@ export type SlackApiResult =
 /** The one outbound Slack client: Web API methods (bot token) and response_url posts. */
 export interface SlackApi {
   call(
-    method: "chat.postMessage" | "chat.update" | "views.open",
+    method: "chat.postMessage" | "chat.update" | "views.open" | "chat.getPermalink",
     token: string,
     body: unknown,
   ): Promise<SlackApiResult>;
@@ -73,6 +86,10 @@ export type SlackOutboxMessage =
       blocks?: unknown[];
       metadata?: { event_type: string; event_payload: Record<string, unknown> };
       thread_key?: string;
+      /** a channel id to post to instead of the installation's `channel` (an escalation target channel) */
+      channel_id?: string;
+      /** the logical key of a posted message (a gate card) whose permalink is appended to the text, when it has one */
+      link_key?: string;
       /** content version: an update with a lower version than the one shown is dropped (late redelivery) */
       version?: number;
     }

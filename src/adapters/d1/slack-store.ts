@@ -1,13 +1,26 @@
 // D1 adapter for the Slack tables (drizzle, typed rows): installations with roster, posted messages, inbound dedupe.
-import { and, eq, max } from "drizzle-orm";
+import { and, eq, max, ne, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { SlackApprover, SlackChannels, SlackInstallation, SlackSettings, SlackStore } from "../../ports/slack";
+import type {
+  SlackApprover,
+  SlackChannels,
+  SlackGrant,
+  SlackInstallation,
+  SlackSettings,
+  SlackStore,
+} from "../../ports/slack";
 import type { TokenCipher } from "../slack/token-cipher";
 import { slackApprovers, slackChangeRequests, slackInbound, slackInstallations, slackMessages } from "./schema";
 
+/** An OAuth grant is stored as an installation row whose channels are `{}` (none set yet): nothing posts to it. */
+const GRANT_CHANNELS = {};
+const isGrant = (row: typeof slackInstallations.$inferSelect) =>
+  typeof (row.channels as Partial<SlackChannels> | null)?.approvals !== "string";
+
 export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | null): SlackStore {
   const load = async (row: typeof slackInstallations.$inferSelect | undefined): Promise<SlackInstallation | null> => {
-    if (!row || !cipher) return null;
+    // a grant without channels is not an installation yet: cards, commands and the outbox see "not installed"
+    if (!row || !cipher || isGrant(row)) return null;
     const roster = await db.select().from(slackApprovers).where(eq(slackApprovers.teamId, row.teamId));
     return {
       workspace_id: row.workspaceId,
@@ -106,6 +119,53 @@ export function createD1SlackStore(db: DrizzleD1Database, cipher: TokenCipher | 
         db.update(slackChangeRequests).set({ status: "active", activatedAt: now }).where(at),
       ]);
       return true;
+    },
+    async workspaceTeam(workspaceId) {
+      const [row] = await db
+        .select({ teamId: slackInstallations.teamId })
+        .from(slackInstallations)
+        .where(eq(slackInstallations.workspaceId, workspaceId));
+      return row?.teamId ?? null;
+    },
+    async putGrant(grant: SlackGrant, now) {
+      const sealed = await seal(grant.bot_token);
+      // Only ever replaces this team's own grant: the conditional upsert leaves another team's workspace, or an
+      // installation with channels, untouched (the use-case refuses both before; this holds it under a race too).
+      await db.batch([
+        db
+          .delete(slackInstallations)
+          .where(
+            and(
+              eq(slackInstallations.teamId, grant.team_id),
+              ne(slackInstallations.workspaceId, grant.workspace_id),
+              sql`json_extract(${slackInstallations.channels}, '$.approvals') IS NULL`,
+            ),
+          ),
+        db
+          .insert(slackInstallations)
+          .values({
+            workspaceId: grant.workspace_id,
+            teamId: grant.team_id,
+            botTokenEnc: sealed,
+            channels: GRANT_CHANNELS,
+            settings: {},
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoUpdate({
+            target: slackInstallations.workspaceId,
+            set: { botTokenEnc: sealed, updatedAt: now },
+            setWhere: and(
+              eq(slackInstallations.teamId, grant.team_id),
+              sql`json_extract(${slackInstallations.channels}, '$.approvals') IS NULL`,
+            ),
+          }),
+      ]);
+    },
+    async grantOf(teamId) {
+      const [row] = await db.select().from(slackInstallations).where(eq(slackInstallations.teamId, teamId));
+      if (!row || !cipher || !isGrant(row)) return null;
+      return { workspace_id: row.workspaceId, team_id: teamId, bot_token: await cipher.decrypt(row.botTokenEnc) };
     },
     async byWorkspace(workspaceId) {
       const [row] = await db.select().from(slackInstallations).where(eq(slackInstallations.workspaceId, workspaceId));

@@ -5,9 +5,9 @@ export type EscalationLevel = 1 | 2;
 export type Escalation = { level: EscalationLevel; at: number };
 
 /**
- * How long after a hard gate opened each level falls due: level 1 re-pings the approvers in the card's thread,
- * level 2 calls the team's escalation target. Constants (docs/slack.md "Escalation"): the run's Durable Object
- * decides when they fire and does not read the team's Slack installation.
+ * How long after a hard gate opened each level falls due, unless the gate carries its team's own timings
+ * (`escalate_after_ms`, from `settings.escalation_minutes`, read with the gate rules before the command ran): level 1
+ * re-pings the approvers in the card's thread, level 2 calls the team's escalation target (docs/slack.md).
  */
 export const ESCALATION_AFTER_MS: Record<EscalationLevel, number> = { 1: 15 * 60_000, 2: 60 * 60_000 };
 
@@ -17,7 +17,7 @@ export function nextEscalation(g: Gate): Escalation | null {
   const fired = g.escalations?.length ?? 0;
   if (fired >= 2) return null;
   const level = (fired + 1) as EscalationLevel;
-  return { level, at: g.opened_at + ESCALATION_AFTER_MS[level] };
+  return { level, at: g.opened_at + (g.escalate_after_ms?.[level - 1] ?? ESCALATION_AFTER_MS[level]) };
 }
 
 /**

@@ -65,6 +65,8 @@ export type OpenGateInput = {
   rules: ActiveGateRules;
   /** what the rules see instead of `context` (e.g. a budget increase counted cumulatively); `context` is stored */
   resolveWith?: Record<string, unknown>;
+  /** the team's escalation timings, read with the rules before the command ran; kept on a hard gate */
+  escalate_after_ms?: [number, number] | null;
 };
 
 /** Arms a gate: resolves its kind, decides auto/deny gates at once, applies an approval that came first. */
@@ -97,6 +99,7 @@ export function openGate(host: GateHost, input: OpenGateInput): Gate {
     digest,
     rules_version: input.rules.version,
     early_refused: null,
+    ...(resolution.kind === "hard" && input.escalate_after_ms ? { escalate_after_ms: input.escalate_after_ms } : {}),
   };
   host.putGate(gate);
   host.emit("gate.opened", {

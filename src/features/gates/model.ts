@@ -49,6 +49,8 @@ export type Gate = {
   early_refused?: { approver: string; decision: GateDecision; why: string; received_at: number } | null;
   /** escalation levels fired while the hard gate stayed open (gates/escalation.ts); absent until one fires */
   escalations?: { level: 1 | 2; at: number }[];
+  /** the team's escalation timings when the gate opened ([level 1, level 2] ms after opening); absent = the defaults */
+  escalate_after_ms?: [number, number];
 };
 
 /** An approval that arrived before its gate was armed; applied when the gate opens. */

@@ -265,6 +265,7 @@ function gateAttempt(tx: Tx, f: Failed, policyKey: string): Failure | null {
     subject: { type: "order", order_id: order.order_id },
     opener: cmd.actor.subject,
     rules: cmd.gate_rules,
+    escalate_after_ms: cmd.escalate_after_ms,
   });
   reply.gate_id = gate.gate_id;
   const after = tx.order(order.order_id) as Order;

@@ -28,6 +28,7 @@ export function proposeDeploy(
       subject: { type: "deploy", target, version },
       opener: cmd.actor.subject,
       rules: { version: 0, rules: [] },
+      escalate_after_ms: cmd.escalate_after_ms,
     });
   if (!existing) {
     const table = DEPLOY_TARGET_SPECS[target].table;

@@ -44,6 +44,9 @@ export type RunEngineNeeds = DeployNeeds & {
   hints: HintsProvider;
   /** the team's policy memory for the start-of-run snapshot (R1) */
   policyMemory: PolicyMemoryReader;
+  /** the team's hard-gate escalation timings ([level 1, level 2] ms; null = defaults), a per-isolate cache read with
+   * the gate rules so opening a gate never waits on D1 for them; absent = defaults for every team */
+  escalationTimings?: { get(teamId: string, now: number): Promise<[number, number] | null> };
   newId: (prefix: string) => string;
 };
 /** @deprecated name kept for the tests: RunEngineNeeds */
@@ -227,26 +230,40 @@ export class RunEngine {
     lease: async (_runId, req) => ({ type: "lease", ...req, lease_id: this.deps.newId("lease") }),
     complete: async (runId, req, now) => {
       const { actor, ...body } = req;
-      const [digest, policy, gate_rules, failure_hints] = await Promise.all([
+      const [digest, policy, gate_rules, failure_hints, escalate_after_ms] = await Promise.all([
         sha256Hex(canonicalJson(body)),
         this.deps.policies.get(actor.team_id, now),
         this.deps.gateRules.get(actor.team_id, now),
         req.outcome === "PASS" ? [] : this.failureHints(actor.team_id, runId, req, now),
+        req.outcome === "PASS" ? null : this.escalationTimings(actor.team_id, now),
       ]);
-      return { type: "complete", ...req, digest, policy, gate_rules, failure_hints };
+      return { type: "complete", ...req, digest, policy, gate_rules, failure_hints, escalate_after_ms };
     },
-    open_gate: async (_runId, req, now) => ({
-      type: "open_gate",
-      ...req,
-      gate_rules: await this.deps.gateRules.get(req.actor.team_id, now),
-    }),
-    propose_deploy: async (runId, req) => ({
+    open_gate: async (_runId, req, now) => {
+      const [gate_rules, escalate_after_ms] = await Promise.all([
+        this.deps.gateRules.get(req.actor.team_id, now),
+        this.escalationTimings(req.actor.team_id, now),
+      ]);
+      return { type: "open_gate", ...req, gate_rules, escalate_after_ms };
+    },
+    propose_deploy: async (runId, req, now) => ({
       type: "propose_deploy",
       ...req,
       run_id: runId,
       nonce: this.deps.newId("dop"),
+      escalate_after_ms: await this.escalationTimings(req.actor.team_id, now),
     }),
   };
+
+  /** The team's escalation timings; unreadable → the defaults (a gate still escalates, at 15/60 min). */
+  private async escalationTimings(teamId: string, now: number): Promise<[number, number] | null> {
+    try {
+      return (await this.deps.escalationTimings?.get(teamId, now)) ?? null;
+    } catch (e) {
+      console.warn(JSON.stringify({ level: "warn", msg: "escalation timings unreadable", error: String(e) }));
+      return null;
+    }
+  }
 
   /** R1: the retry adjustments and the rest of the team's policy memory, read once; either failing gives defaults. */
   private async takeSnapshot(teamId: string, now: number): Promise<PolicySnapshot> {

@@ -183,6 +183,7 @@ export function openGateApi(tx: Tx, cmd: CommandOf<"open_gate">): Failure | RunO
     subject,
     opener: cmd.actor.subject,
     rules: cmd.gate_rules,
+    escalate_after_ms: cmd.escalate_after_ms,
     // the rules judge a budget increase by where it takes the run: everything approved or pending plus this one
     ...(subject.type === "budget"
       ? {

@@ -231,10 +231,12 @@ type Prepared = {
     gate_rules: ActiveGateRules;
     /** memory hints for a failed attempt (HintsProvider.forTaskFailure), best-effort */
     failure_hints: MemoryHint[];
+    /** the team's escalation timings for a gate this completion opens (RunEngineNeeds.escalationTimings) */
+    escalate_after_ms?: [number, number] | null;
   };
-  open_gate: { gate_rules: ActiveGateRules };
+  open_gate: { gate_rules: ActiveGateRules; escalate_after_ms?: [number, number] | null };
   /** nonce: the random part of the deploy gate's op_id */
-  propose_deploy: { run_id: string; nonce: string };
+  propose_deploy: { run_id: string; nonce: string; escalate_after_ms?: [number, number] | null };
 };
 
 /** The reducer command of one write operation: its request from the operations table plus what was prepared. */

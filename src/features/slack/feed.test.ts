@@ -21,7 +21,7 @@ import {
   startRun,
 } from "../../../test/run-helpers";
 import { commandBody, installSlack, signedRequest } from "../../../test/slack";
-import { loopbackRequests, loopbackSlackUrl } from "../../../test/slack-loopback";
+import { loopbackSlack } from "../../../test/slack-loopback";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { createApp } from "../../app";
 import { makeDeps } from "../../deps";
@@ -31,6 +31,9 @@ import { consumeSlackDeadLetters } from "./alerts-enqueue";
 import { feedKeys } from "./feed";
 import { consumeSlackOutbox, THREAD_WAIT } from "./outbox";
 
+/** this file's own prefix on the loopback Slack server */
+const slack = loopbackSlack();
+
 const CHANNELS = { control: "C0CTRL", approvals: "C0APPR", feed: "C0FEED", ops: "C0OPS" };
 
 /** Deps whose SLACK_OUTBOX sends are recorded (one entry per send) and whose Slack client calls the loopback server. */
@@ -38,7 +41,7 @@ function harness() {
   const sent: SlackOutboxMessage[][] = [];
   const deps = makeDeps(env, {
     slackOutbox: { send: async (m) => void sent.push(m) },
-    slackApi: createSlackWebApi(loopbackSlackUrl()),
+    slackApi: createSlackWebApi(slack.base),
   });
   let delivered = 0;
   let n = 0;
@@ -60,8 +63,8 @@ function harness() {
 
 /** The loopback requests made after `since` (an index from an earlier read). */
 async function slackCallsSince(since: number) {
-  const all = await loopbackRequests();
-  return all.slice(since).map((r) => ({ method: r.path.replace("/api/", ""), body: r.body }));
+  const all = await slack.requests();
+  return all.slice(since).map((r) => ({ method: r.path.replace(/^.*\/api\//, ""), body: r.body }));
 }
 
 /** A run of a team without Slack with `orders` orders each leased and completed PASS; its queued events. */
@@ -94,7 +97,7 @@ describe("run feed", { timeout: 60_000 }, () => {
     await installSlack("feed-a", "T0FEEDA");
     const { runId, events } = await busyRun("feed-src-a", 4);
     const h = harness();
-    const before = (await loopbackRequests()).length;
+    const before = (await slack.requests()).length;
     // one event per queue batch, as a busy run's events trickle in
     for (const e of asTeam(events, "feed-a")) {
       await deliver(h.deps, [e]);
@@ -144,7 +147,7 @@ describe("run feed", { timeout: 60_000 }, () => {
     expect((await deliver(h.deps, batch)).retried).toEqual([]);
     await h.flush();
     const sentOnce = h.sent.length;
-    const before = (await loopbackRequests()).length;
+    const before = (await slack.requests()).length;
     const again = await deliver(h.deps, batch, 2);
     expect(again.acked.sort()).toEqual(batch.map((e) => e.event_id).sort());
     await h.flush();
@@ -173,7 +176,7 @@ describe("run feed", { timeout: 60_000 }, () => {
     expect(opened.json.status).toBe("pending");
     await drain(run.run_id);
     const events = asTeam((await eventLog(run.run_id)).filter(isQueuedRunEvent), "feed-m");
-    const before = (await loopbackRequests()).length;
+    const before = (await slack.requests()).length;
     await deliver(h.deps, events);
     await h.flush();
     expect(h.posts().map((m) => m.key)).toEqual([`gate:${opened.json.gate_id}`]);
@@ -205,7 +208,7 @@ describe("thread replies in the outbox", { timeout: 60_000 }, () => {
       text: "status",
       version: 1,
     };
-    const before = (await loopbackRequests()).length;
+    const before = (await slack.requests()).length;
     // a hand-made batch: getQueueResult does not report a retry's delay
     const retried: unknown[] = [];
     const early = {
@@ -265,7 +268,7 @@ describe("mute, unmute and talk", { timeout: 60_000 }, () => {
   it("talk opens a thread in the feed channel and replies there with the run and the task it spawned", async () => {
     await installSlack("feed-c", "T0FEEDC");
     const h = harness();
-    const before = (await loopbackRequests()).length;
+    const before = (await slack.requests()).length;
     const res = await command(h, 'talk "what failed in the invoice run?"');
     const [, runId, taskId] = /run `([^`]+)`, task `([^`]+)`/.exec(res.json.text) ?? [];
     expect(runId && taskId).toBeTruthy();
@@ -326,7 +329,7 @@ describe("operator alerts", { timeout: 60_000 }, () => {
     );
     expect(breaches).toHaveLength(2);
     const h = harness();
-    const before = (await loopbackRequests()).length;
+    const before = (await slack.requests()).length;
     for (const e of asTeam(breaches, "alert-a")) {
       await deliver(h.deps, [e]);
       await h.flush();
@@ -437,7 +440,7 @@ describe("operator alerts", { timeout: 60_000 }, () => {
     expect(failed?.version).toBe(1);
     expect(failed?.text).toContain("`gate:g-lost`");
     // delivered to the ops channel through the real client
-    const before = (await loopbackRequests()).length;
+    const before = (await slack.requests()).length;
     await h.flush();
     const calls = await slackCallsSince(before);
     expect(calls.filter((c) => c.body.channel === CHANNELS.ops)).toHaveLength(5);

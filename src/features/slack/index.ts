@@ -2,6 +2,7 @@
 // dead-letter consumer, and the producers the EVENTS consumer calls (gate cards, the run feed, operator alerts).
 export { consumeSlackDeadLetters, raiseAlerts, raiseEventAlerts } from "./alerts-enqueue";
 export { enqueueGateCards, gateCardMessages } from "./cards";
+export { createEscalationTimingsCache } from "./escalation";
 export { enqueueRunFeed } from "./feed-enqueue";
 export type { SlackCardNeeds, SlackFeedNeeds, SlackNeeds } from "./needs";
 export { consumeSlackOutbox, type SlackOutboxNeeds } from "./outbox";

@@ -4,6 +4,7 @@ import type { Clock } from "../../ports/clock";
 import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
 import type { SlackFeedStore } from "../../ports/slack-feed";
 import type { RunsService } from "../runs";
+import type { SlackOAuthNeeds } from "./oauth";
 
 export type SlackNeeds = {
   config: {
@@ -21,7 +22,7 @@ export type SlackNeeds = {
   auditLog: AuditLogStore;
   newId: (prefix: string) => string;
   clock: Clock;
-};
+} & SlackOAuthNeeds;
 
 /** What the EVENTS consumer needs to queue gate cards (installation lookup, signed trace links). */
 export type SlackCardNeeds = {

@@ -55,15 +55,17 @@ async function deliver(m: SlackOutboxMessage, deps: SlackOutboxNeeds, attempts: 
     );
     return { done: true };
   }
-  const channel = inst.channels[m.channel];
+  const channel = m.channel_id ?? inst.channels[m.channel];
   const thread = m.thread_key ? await deps.slackStore.postedMessage(m.thread_key) : null;
   // the root was queued with it but is not posted yet (a 429, another batch): wait for it rather than land outside
   // the thread; not a Slack failure, so not counted against the team's delivery health
   if (m.thread_key && !thread && attempts < THREAD_WAIT.attempts)
     return { done: false, delayS: THREAD_WAIT.delayS, error: "thread root not posted yet", waiting: true };
+  const link = m.link_key ? await permalink(deps, inst.bot_token, m.link_key) : null;
   const r = await deps.slackApi.call("chat.postMessage", inst.bot_token, {
     channel,
     ...content,
+    ...(link ? { text: `${m.text} <${link}|View the card>` } : {}),
     ...(thread ? { thread_ts: thread.ts } : {}),
     ...(m.metadata ? { metadata: m.metadata } : {}),
   });
@@ -76,6 +78,14 @@ async function deliver(m: SlackOutboxMessage, deps: SlackOutboxNeeds, attempts: 
     deps.clock.now(),
   );
   return { done: true };
+}
+
+/** The permalink of a posted message (chat.getPermalink, no scope needed); best effort: null leaves the link out. */
+async function permalink(deps: SlackOutboxNeeds, token: string, key: string): Promise<string | null> {
+  const posted = await deps.slackStore.postedMessage(key);
+  if (!posted) return null;
+  const r = await deps.slackApi.call("chat.getPermalink", token, { channel: posted.channel, message_ts: posted.ts });
+  return r.ok && typeof r.body.permalink === "string" ? r.body.permalink : null;
 }
 
 /** One batch from SLACK_OUTBOX: ack what was delivered, retry the rest with Slack's delay (or a backoff). */

@@ -7,16 +7,23 @@ import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../
 import type { FeatureEnv } from "../../http/types";
 import { DeployAccepted, proposeDeploy, teamWideProposer } from "../gates";
 import { handleCommand } from "./commands";
-import { USER_GROUP_ID } from "./escalation";
+import { ESCALATION_MINUTES_MAX, ESCALATION_TARGET } from "./escalation";
 import { handleInteraction } from "./interactions";
 import type { SlackNeeds } from "./needs";
+import { slackOAuthRoutes } from "./oauth-routes";
 import { verifySlackRequest } from "./signature";
 
 const slackId = z.string().regex(/^[A-Z0-9]{2,32}$/, "a Slack id (upper-case letters and digits)");
 export const SlackInstallationBody = z
   .strictObject({
     workspace_id: slackId,
-    bot_token: z.string().regex(/^xox[bp]-[\w-]{4,250}$/, "a Slack bot token (xoxb-…)"),
+    bot_token: z
+      .string()
+      .regex(/^xox[bp]-[\w-]{4,250}$/, "a Slack bot token (xoxb-…)")
+      .optional()
+      .describe(
+        "required unless the workspace's token is already known: from the OAuth install (GET /slack/install) or the current installation",
+      ),
     channels: z.strictObject({ control: slackId, approvals: slackId, feed: slackId, ops: slackId }),
     approvers: z
       .array(
@@ -46,9 +53,18 @@ export const SlackInstallationBody = z
           .describe("the least roster role that may decide soft and hard gates from Slack (default approver)"),
         escalation_target: z
           .string()
-          .regex(USER_GROUP_ID, "a Slack user-group id (S…)")
+          .regex(ESCALATION_TARGET, "a Slack user-group id (S…) or channel id (C…/G…)")
           .optional()
-          .describe("the user group the level-2 escalation of a hard gate left open mentions (docs/slack.md)"),
+          .describe(
+            "who the level-2 escalation of a hard gate left open calls: a user group (mentioned in the card's thread) or a channel (posted to, with a link to the card); docs/slack.md",
+          ),
+        escalation_minutes: z
+          .tuple([z.int().min(1), z.int().max(ESCALATION_MINUTES_MAX)])
+          .refine(([first, second]) => first < second, "the first interval must be shorter than the second")
+          .optional()
+          .describe(
+            "minutes after a hard gate opened at which escalation levels 1 and 2 fall due: 1 ≤ first < second ≤ 1440 (default [15, 60]); gates opened after the change use them",
+          ),
       })
       .optional(),
   })
@@ -126,13 +142,22 @@ export const slackRoutes = featureApp<SlackNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const body = c.req.valid("json");
-      const other = await deps.slackStore.byWorkspace(body.workspace_id);
-      if (other && other.team_id !== principal.teamId)
+      const owner = await deps.slackStore.workspaceTeam(body.workspace_id);
+      if (owner !== null && owner !== principal.teamId)
         throw new AppFailure({ code: "conflict", message: "this Slack workspace belongs to another team" });
-      const inst = { ...body, settings: body.settings ?? {}, team_id: principal.teamId };
-      // The first install applies at once; a later roster, channel or settings change is stored pending and applied
-      // when an admin approves its slack_channel_change hard gate (deploy target `slack` on the team's control run).
-      if (await deps.slackStore.byTeam(principal.teamId)) {
+      const current = await deps.slackStore.byTeam(principal.teamId);
+      // Without bot_token: the token this workspace already has here (installed, or granted by the OAuth install).
+      const known = current ?? (await deps.slackStore.grantOf(principal.teamId));
+      const bot_token = body.bot_token ?? (known?.workspace_id === body.workspace_id ? known.bot_token : undefined);
+      if (!bot_token)
+        throw bad(
+          "bot_token is required: this workspace has no token here yet (or install it with GET /slack/install)",
+        );
+      const inst = { ...body, bot_token, settings: body.settings ?? {}, team_id: principal.teamId };
+      // The first install (an OAuth grant's completion included) applies at once; a later roster, channel or settings
+      // change is stored pending and applied when an admin approves its slack_channel_change hard gate (deploy target
+      // `slack` on the team's control run).
+      if (current) {
         const bound = teamWideProposer(principal);
         if (bound) throw new AppFailure(bound);
         const version = await deps.slackStore.proposeChange(inst, principal.subject, deps.clock.now());
@@ -210,4 +235,5 @@ export const slackRoutes = featureApp<SlackNeeds>()
     if (typeof body?.event_id === "string")
       await c.env.deps.slackStore.firstDelivery(`evt:${body.event_id}`, c.env.deps.clock.now());
     return withHeaders(c.body(null, 200), limits);
-  });
+  })
+  .route("/", slackOAuthRoutes);
