@@ -46,6 +46,8 @@ function percentDecode(s: string): string {
   });
 }
 
+/** one character a reader sees as text (compiled once: a literal inside the loop is a new RegExp per character) */
+const PRINTABLE = /[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\r\t]/u;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** Decodes a base64 / base64url run when the result is mostly printable text; null otherwise. */
@@ -68,7 +70,7 @@ export function decodeBase64Text(run: string): string | null {
   }
   if (text.length < 8) return null;
   let printable = 0;
-  for (const ch of text) if (/[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\r\t]/u.test(ch)) printable++;
+  for (const ch of text) if (PRINTABLE.test(ch)) printable++;
   return printable / [...text].length >= 0.9 ? text : null;
 }
 

@@ -1,0 +1,83 @@
+// The guard's shortcuts answer exactly as the full passes they skip: the ASCII path of normalizeUnicode, the digit-run
+// prefilter of hasPhone, and the rules compiled once (the same verdict on every call, whatever came before).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { benignCorpus, secretCorpus } from "../../../../test/fixtures/guard-corpus";
+import { hasPhone, matchesPhonePatterns } from "./detectors";
+import { normalizeFully, normalizeUnicode } from "./normalize";
+import { ALL_RULES } from "./rules";
+
+/** Text rich in what phone patterns read: digits, their separators, "+", "00", keywords, letters, other scripts. */
+const phoneish = fc
+  .array(
+    fc.oneof(
+      { arbitrary: fc.integer({ min: 0, max: 9999 }).map(String), weight: 4 },
+      { arbitrary: fc.constantFrom(" ", "-", ".", "/", " ", "+"), weight: 3 },
+      fc.constantFrom(..."0123456789 +-./()()\n,:#=xX"),
+      fc.constantFrom("00", "+1", "+44 ", "call me on ", "tel: ", "phone ", "number is ", "fax", "(0)", "555-"),
+      fc.constantFrom("a", "Z", "_", "é", "٣", "０", "\u200b"),
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(""));
+
+describe("guard shortcuts", () => {
+  it("normalizeUnicode equals the full normalisation on any string, ASCII or not", () => {
+    const anyText = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 40 }),
+      fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 40 }),
+      fc.string({ unit: "grapheme-composite", maxLength: 20 }),
+    );
+    fc.assert(
+      fc.property(anyText, (s) => {
+        expect(normalizeUnicode(s)).toBe(normalizeFully(s));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("a pure ASCII string is returned as it is (no pass changes ASCII)", () => {
+    const ascii = String.fromCharCode(...Array.from({ length: 128 }, (_, i) => i));
+    expect(normalizeFully(ascii)).toBe(ascii);
+    expect(normalizeUnicode(ascii)).toBe(ascii);
+  });
+
+  it("hasPhone with its digit-run prefilter equals the regex scans alone", () => {
+    let found = 0;
+    fc.assert(
+      fc.property(phoneish, (s) => {
+        const full = matchesPhonePatterns(s);
+        if (full) found++;
+        expect(hasPhone(s)).toBe(full);
+      }),
+      { numRuns: 5000 },
+    );
+    // the stream must hold phone numbers, or the equality above would only compare "no" with "no"
+    expect(found).toBeGreaterThan(50);
+  });
+
+  it("the prefilter's edge: the shortest accepted number (8 digits after +) is still found", () => {
+    expect(hasPhone("reach me at +12345678 today")).toBe(true);
+    expect(matchesPhonePatterns("reach me at +12345678 today")).toBe(true);
+    // seven digits are not a number any pattern accepts, with or without the prefilter
+    expect(hasPhone("reach me at +1234567 today")).toBe(false);
+    expect(matchesPhonePatterns("reach me at +1234567 today")).toBe(false);
+  });
+
+  it("hasPhone equals the regex scans alone on every corpus value and its phone positives are found", () => {
+    const values = [...secretCorpus().map((x) => x.text), ...benignCorpus(1000)];
+    for (const v of values) expect(hasPhone(v)).toBe(matchesPhonePatterns(v));
+    const phones = secretCorpus().filter((x) => x.family.includes("phone"));
+    expect(phones.length).toBeGreaterThan(0);
+    expect(phones.filter((x) => hasPhone(normalizeUnicode(x.text))).length).toBeGreaterThan(0);
+  });
+
+  it("every rule gives the same answer on a value whatever value it tested before (compiled regexes keep no state)", () => {
+    const values = [...secretCorpus().map((x) => x.text), ...benignCorpus(200)];
+    const first = values.map((v) => ALL_RULES.map((r) => r.test(v)));
+    // reversed order: a rule whose state leaked from the previous value would now answer differently
+    const again = [...values].reverse().map((v) => ALL_RULES.map((r) => r.test(v)));
+    expect(again.reverse()).toEqual(first);
+    expect(first.flat().some(Boolean)).toBe(true);
+  });
+});
