@@ -49,6 +49,23 @@ function percentDecode(s: string): string {
 /** one character a reader sees as text (compiled once: a literal inside the loop is a new RegExp per character) */
 const PRINTABLE = /[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\r\t]/u;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+const utf8Lenient = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
+
+/**
+ * The bytes as UTF-8 text, null when they are not valid UTF-8. Most base64-looking runs in prose (`search-indexer`)
+ * decode to invalid bytes, and the fatal decoder reports that by throwing — an exception per run. The lenient decoder
+ * gives the same text for valid bytes and marks invalid ones with U+FFFD, so only a result holding U+FFFD (invalid,
+ * or a genuine U+FFFD) is decoded again strictly.
+ */
+function utf8Text(bytes: Uint8Array): string | null {
+  const text = utf8Lenient.decode(bytes);
+  if (!text.includes("\ufffd")) return text;
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
 
 /** Decodes a base64 / base64url run when the result is mostly printable text; null otherwise. */
 export function decodeBase64Text(run: string): string | null {
@@ -62,13 +79,8 @@ export function decodeBase64Text(run: string): string | null {
   } catch {
     return null;
   }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return null;
-  }
-  if (text.length < 8) return null;
+  const text = utf8Text(bytes);
+  if (text === null || text.length < 8) return null;
   let printable = 0;
   for (const ch of text) if (PRINTABLE.test(ch)) printable++;
   return printable / [...text].length >= 0.9 ? text : null;

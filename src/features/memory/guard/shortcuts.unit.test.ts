@@ -1,9 +1,10 @@
 // The guard's shortcuts answer exactly as the full passes they skip: the ASCII path of normalizeUnicode, the digit-run
-// prefilter of hasPhone, and the rules compiled once (the same verdict on every call, whatever came before).
+// prefilter of hasPhone, base64 runs decoded without an exception per invalid run, and the rules compiled once (the same verdict on every call, whatever came before).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { benignCorpus, secretCorpus } from "../../../../test/fixtures/guard-corpus";
 import { hasPhone, matchesPhonePatterns } from "./detectors";
+import { decodeBase64Text } from "./guard";
 import { normalizeFully, normalizeUnicode } from "./normalize";
 import { ALL_RULES } from "./rules";
 
@@ -21,7 +22,58 @@ const phoneish = fc
   )
   .map((parts) => parts.join(""));
 
+/** decodeBase64Text as it was before the lenient decoder: strict UTF-8, an exception for invalid bytes. */
+function strictDecodeBase64Text(run: string): string | null {
+  let b = run.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
+  if (b.length % 4 === 1) b = b.slice(0, -1);
+  b += "=".repeat((4 - (b.length % 4)) % 4);
+  let text: string;
+  try {
+    const bytes = Uint8Array.from(atob(b), (c) => c.charCodeAt(0));
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return null;
+  }
+  if (text.length < 8) return null;
+  let printable = 0;
+  for (const ch of text) if (/[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\r\t]/u.test(ch)) printable++;
+  return printable / [...text].length >= 0.9 ? text : null;
+}
+
+const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+/** base64 runs of random bytes, of UTF-8 text (with U+FFFD and a BOM now and then), and words that only look like one */
+const base64Run = fc.oneof(
+  fc.uint8Array({ minLength: 6, maxLength: 60 }).map(b64),
+  fc
+    .tuple(
+      fc.constantFrom("", "\ufeff", "\ufffd"),
+      fc.oneof(
+        fc.string({ minLength: 8, maxLength: 30 }),
+        fc.string({ unit: "grapheme", minLength: 8, maxLength: 20 }),
+      ),
+    )
+    .map(([pre, t]) => b64(new TextEncoder().encode(pre + t))),
+  fc.stringMatching(/^[A-Za-z0-9+/_-]{12,40}$/),
+);
+
 describe("guard shortcuts", () => {
+  it("decodeBase64Text equals the strict decoder on any run (valid text, invalid bytes, U+FFFD, BOM)", () => {
+    let decoded = 0;
+    fc.assert(
+      fc.property(base64Run, (run) => {
+        const want = strictDecodeBase64Text(run);
+        if (want !== null) decoded++;
+        expect(decodeBase64Text(run)).toBe(want);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(decoded).toBeGreaterThan(100);
+    // a run that decodes to text holding a genuine U+FFFD goes the strict way and is still read
+    expect(decodeBase64Text(b64(new TextEncoder().encode("password \ufffd hunter22")))).toBe(
+      "password \ufffd hunter22",
+    );
+  });
+
   it("normalizeUnicode equals the full normalisation on any string, ASCII or not", () => {
     const anyText = fc.oneof(
       fc.string({ unit: "binary", maxLength: 40 }),
