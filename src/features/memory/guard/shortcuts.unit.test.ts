@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { benignCorpus, secretCorpus } from "../../../../test/fixtures/guard-corpus";
 import { hasPhone, matchesPhonePatterns } from "./detectors";
-import { decodeBase64Text } from "./guard";
+import { decodeBase64Text, isUtf8 } from "./guard";
 import { normalizeFully, normalizeUnicode } from "./normalize";
 import { ALL_RULES } from "./rules";
 
@@ -21,6 +21,21 @@ const phoneish = fc
     { maxLength: 40 },
   )
   .map((parts) => parts.join(""));
+
+/** Bytes at every edge of UTF-8's lead and continuation ranges, mixed with ASCII. */
+const EDGE_BYTES = [
+  0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef,
+  0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff,
+];
+const edgeBytes = fc.array(fc.constantFrom(...EDGE_BYTES), { maxLength: 12 }).map((b) => Uint8Array.from(b));
+const strictOk = (bytes: Uint8Array) => {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** decodeBase64Text as it was before the lenient decoder: strict UTF-8, an exception for invalid bytes. */
 function strictDecodeBase64Text(run: string): string | null {
@@ -54,9 +69,35 @@ const base64Run = fc.oneof(
     )
     .map(([pre, t]) => b64(new TextEncoder().encode(pre + t))),
   fc.stringMatching(/^[A-Za-z0-9+/_-]{12,40}$/),
+  // printable ASCII with edge bytes inside: decodes to ≥ 90 % printable text only when the edge bytes are valid
+  fc
+    .tuple(fc.string({ minLength: 20, maxLength: 30 }), edgeBytes)
+    .map(([t, e]) => b64(Uint8Array.from([...new TextEncoder().encode(t), ...e]))),
 );
 
 describe("guard shortcuts", () => {
+  it("isUtf8 agrees with the strict WHATWG decoder on every byte sequence at the edges of UTF-8", () => {
+    let valid = 0;
+    fc.assert(
+      fc.property(fc.oneof(edgeBytes, fc.uint8Array({ maxLength: 12 })), (bytes) => {
+        const ok = strictOk(bytes);
+        if (ok && bytes.some((b) => b >= 0x80)) valid++;
+        expect(isUtf8(bytes)).toBe(ok);
+      }),
+      { numRuns: 20000 },
+    );
+    expect(valid).toBeGreaterThan(100);
+    for (const ok of ["é", "€", "𝟘", "\ufeffA", "\ufffd"]) expect(isUtf8(new TextEncoder().encode(ok))).toBe(true);
+    for (const bad of [
+      [0xc0, 0xaf],
+      [0xe0, 0x9f, 0x80],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82],
+    ])
+      expect(isUtf8(Uint8Array.from(bad))).toBe(false);
+  });
+
   it("decodeBase64Text equals the strict decoder on any run (valid text, invalid bytes, U+FFFD, BOM)", () => {
     let decoded = 0;
     fc.assert(
