@@ -30,7 +30,7 @@ const EDGE_BYTES = [
 const edgeBytes = fc.array(fc.constantFrom(...EDGE_BYTES), { maxLength: 12 }).map((b) => Uint8Array.from(b));
 const strictOk = (bytes: Uint8Array) => {
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
     return true;
   } catch {
     return false;
