@@ -6,6 +6,7 @@ import { contentHash } from "../src/features/memory/content";
 import { scanFields } from "../src/features/memory/guard/guard";
 import { TIER_RULES } from "../src/features/sweeps/memory-tiers";
 import type { WardenEvent } from "../src/ports/event-bus";
+import { type MemorySeed, seedMemoryTexts } from "./memory-seed";
 
 const DAY = 86_400_000;
 const json = (body: unknown, status = 200) =>
@@ -96,6 +97,9 @@ export async function benchHooks(request: Request, deps: Deps, db: D1Database): 
   if (path === "/__bench/seed-memories") {
     await seedMemories(db, Number(body.from ?? 0), Number(body.count ?? 0), Number(body.now));
     return json({ ok: true });
+  }
+  if (path === "/__bench/memory-seed") {
+    return json({ seeded: await seedMemoryTexts(deps, db, body as unknown as MemorySeed) });
   }
   if (path === "/__bench/memory-sweep") {
     const now = Number(body.now);

@@ -190,65 +190,11 @@ export function createD1MemoryStore(db: DrizzleD1Database): MemoryStore {
     async recordUses(teamId, uses, now) {
       if (!uses.length) return [];
       // 1) the use events; a repeated event id (same doc, actor and run) is ignored
-      const inserted: { id: string }[] = [];
-      for (let i = 0; i < uses.length; i += USE_ROWS_PER_INSERT) {
-        inserted.push(
-          ...(await db
-            .insert(memUseEvents)
-            .values(
-              uses.slice(i, i + USE_ROWS_PER_INSERT).map((u) => ({
-                id: u.eventId,
-                docId: u.docId,
-                actorKey: u.actorKey,
-                runId: u.runId,
-                ts: now,
-                weight: USE_BOOST,
-              })),
-            )
-            .onConflictDoNothing()
-            .returning({ id: memUseEvents.id })),
-        );
-      }
-      const fresh = new Set(inserted.map((r) => r.id));
+      const fresh = await insertUseEvents(db, uses, now);
       const boosted = uses.filter((u) => fresh.has(u.eventId));
       if (!boosted.length) return [];
-      // 2) importance per (doc, actor): a new actor row starts from the team row, then +8, capped
-      const a = memActorImportance;
-      const statements: BatchItem<"sqlite">[] = [];
-      for (const u of boosted) {
-        statements.push(
-          db
-            .insert(a)
-            .values({
-              docId: u.docId,
-              actorKey: u.actorKey,
-              // a value computed from another row of the table: a `sql` subquery (the builder has no scalar subquery)
-              rawScore: sql`min(${IMPORTANCE_CAP}, coalesce((SELECT raw_score FROM mem_actor_importance WHERE doc_id = ${u.docId} AND actor_key = 'team'), ${BASE_IMPORTANCE}) + ${USE_BOOST})`,
-              lastUpdateAt: now,
-              lastUsedAt: now,
-              use7d: 1,
-              use30d: 1,
-            })
-            .onConflictDoUpdate({
-              target: [a.docId, a.actorKey],
-              set: {
-                rawScore: sql`min(${IMPORTANCE_CAP}, raw_score + ${USE_BOOST})`,
-                lastUpdateAt: now,
-                lastUsedAt: now,
-                use7d: sql`use_7d + 1`,
-                use30d: sql`use_30d + 1`,
-              },
-            }),
-          db
-            .update(memDocs)
-            .set({
-              lastUsedAt: now,
-              importance: sql`max(${memDocs.importance}, (SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = ${u.docId}))`,
-            })
-            .where(and(eq(memDocs.id, u.docId), eq(memDocs.teamId, teamId))),
-        );
-      }
-      await batch(statements);
+      // 2) importance per (doc, actor), and the doc's importance and last use
+      await batch(boosted.flatMap((u) => useBoostStatements(db, teamId, u, now)));
       return [...new Set(boosted.map((u) => u.docId))];
     },
 
@@ -343,6 +289,68 @@ export function createD1MemoryStore(db: DrizzleD1Database): MemoryStore {
       return rows.map(toDoc);
     },
   };
+}
+
+type Use = Parameters<MemoryStore["recordUses"]>[1][number];
+
+/** Inserts the use events, a repeated event id ignored; the ids actually inserted. */
+async function insertUseEvents(db: DrizzleD1Database, uses: Use[], now: number): Promise<Set<string>> {
+  const inserted: { id: string }[] = [];
+  for (let i = 0; i < uses.length; i += USE_ROWS_PER_INSERT) {
+    inserted.push(
+      ...(await db
+        .insert(memUseEvents)
+        .values(
+          uses.slice(i, i + USE_ROWS_PER_INSERT).map((u) => ({
+            id: u.eventId,
+            docId: u.docId,
+            actorKey: u.actorKey,
+            runId: u.runId,
+            ts: now,
+            weight: USE_BOOST,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ id: memUseEvents.id })),
+    );
+  }
+  return new Set(inserted.map((r) => r.id));
+}
+
+/** One use's boost: its (doc, actor) importance row (a new one starts from the team row) +8, capped; the doc's max. */
+function useBoostStatements(db: DrizzleD1Database, teamId: string, u: Use, now: number): BatchItem<"sqlite">[] {
+  const a = memActorImportance;
+  return [
+    db
+      .insert(a)
+      .values({
+        docId: u.docId,
+        actorKey: u.actorKey,
+        // a value computed from another row of the table: a `sql` subquery (the builder has no scalar subquery)
+        rawScore: sql`min(${IMPORTANCE_CAP}, coalesce((SELECT raw_score FROM mem_actor_importance WHERE doc_id = ${u.docId} AND actor_key = 'team'), ${BASE_IMPORTANCE}) + ${USE_BOOST})`,
+        lastUpdateAt: now,
+        lastUsedAt: now,
+        use7d: 1,
+        use30d: 1,
+      })
+      .onConflictDoUpdate({
+        target: [a.docId, a.actorKey],
+        set: {
+          rawScore: sql`min(${IMPORTANCE_CAP}, raw_score + ${USE_BOOST})`,
+          lastUpdateAt: now,
+          lastUsedAt: now,
+          use7d: sql`use_7d + 1`,
+          use30d: sql`use_30d + 1`,
+        },
+      }),
+    db
+      .update(memDocs)
+      .set({
+        lastUsedAt: now,
+        importance: sql`max(${memDocs.importance}, (SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = ${u.docId}))`,
+      })
+      .where(and(eq(memDocs.id, u.docId), eq(memDocs.teamId, teamId))),
+  ];
 }
 
 // mem_doc, mem_actor_importance and mem_use_event have one writer, this module: the tier sweep

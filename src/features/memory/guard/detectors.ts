@@ -122,7 +122,32 @@ const PHONE_GROUPED = [
   /(?<![\w.+/-])0[1-9](?:([ .])\d{2})(?:\1\d{2}){3}(?![\w-]|[.:/]\d)/g,
 ];
 
+/** Characters a phone match is made of: digits, "+", the separators " ./-" and parentheses. */
+const isPhoneChar = (c: number) =>
+  (c >= 48 && c <= 57) || c === 32 || c === 43 || c === 45 || c === 46 || c === 47 || c === 40 || c === 41;
+
+/**
+ * Whether some run of phone characters holds ≥ 8 digits. Every number hasPhone accepts lies inside one such run (its
+ * match, or its captured number after a keyword, is made of those characters only) and has ≥ 8 digits, so a text
+ * without such a run cannot be a phone number: one pass over the characters instead of five regex scans.
+ */
+function hasDigitRun(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!isPhoneChar(c)) digits = 0;
+    else if (c >= 48 && c <= 57 && ++digits >= 8) return true;
+  }
+  return false;
+}
+
+/** A phone number, international or national (grouped, or after a word like "call"): 8–15 digits. */
 export function hasPhone(text: string): boolean {
+  return hasDigitRun(text) && matchesPhonePatterns(text);
+}
+
+/** hasPhone's regex scans alone, without the digit-run prefilter (exported for the property test of the prefilter). */
+export function matchesPhonePatterns(text: string): boolean {
   for (const m of text.matchAll(PHONE_INTERNATIONAL)) {
     // "00" instead of "+" only with grouping: an unbroken 00… run is more often an id than a number to dial
     if (m[1] === "00" && !/[ ./-]/.test(m[0])) continue;

@@ -46,7 +46,61 @@ function percentDecode(s: string): string {
   });
 }
 
+/** one character a reader sees as text (compiled once: a literal inside the loop is a new RegExp per character) */
+const PRINTABLE = /[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\r\t]/u;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Whether `bytes` are well-formed UTF-8 as the WHATWG decoder reads them: no stray continuation bytes, no C0/C1 or
+ * F5–FF leads, no overlong forms (E0 80–9F, F0 80–8F), no surrogates (ED A0–BF), nothing past U+10FFFF (F4 90+), no
+ * truncated sequence.
+ */
+export function isUtf8(bytes: Uint8Array): boolean {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lo = 0xa0;
+      else if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lo = 0x90;
+      else if (b === 0xf4) hi = 0x8f;
+    } else return false;
+    if (i + need >= bytes.length) return false; // truncated
+    const second = bytes[i + 1] as number;
+    if (second < lo || second > hi) return false;
+    for (let k = 2; k <= need; k++) {
+      const c = bytes[i + k] as number;
+      if (c < 0x80 || c > 0xbf) return false;
+    }
+    i += need + 1;
+  }
+  return true;
+}
+
+/**
+ * The bytes as UTF-8 text, null when they are not valid UTF-8. Most base64-looking runs in prose (`search-indexer`)
+ * decode to invalid bytes; checking them in JavaScript first spares the fatal decoder's exception for each (and
+ * its call) — a valid run is decoded exactly as before.
+ */
+function utf8Text(bytes: Uint8Array): string | null {
+  if (!isUtf8(bytes)) return null;
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
 
 /** Decodes a base64 / base64url run when the result is mostly printable text; null otherwise. */
 export function decodeBase64Text(run: string): string | null {
@@ -60,15 +114,10 @@ export function decodeBase64Text(run: string): string | null {
   } catch {
     return null;
   }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return null;
-  }
-  if (text.length < 8) return null;
+  const text = utf8Text(bytes);
+  if (text === null || text.length < 8) return null;
   let printable = 0;
-  for (const ch of text) if (/[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\r\t]/u.test(ch)) printable++;
+  for (const ch of text) if (PRINTABLE.test(ch)) printable++;
   return printable / [...text].length >= 0.9 ? text : null;
 }
 

@@ -111,8 +111,22 @@ function asciiDigit(ch: string): string {
 }
 const NON_ASCII_DIGIT = /(?![0-9])\p{Nd}/gu;
 
+/** Only code points below U+0080: none is invisible, a mark, a look-alike or a non-ASCII digit, and NFKD/NFKC keep each. */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 /** NFKC, without invisible characters or combining marks, Cyrillic/Greek look-alikes and non-ASCII digits mapped to ASCII. */
 export function normalizeUnicode(s: string): string {
+  // most writes are plain ASCII, which every step below returns unchanged: six passes (two of them Unicode
+  // normalisations) saved per reading of a value (a property test holds this equal to the full path)
+  if (isAscii(s)) return s;
+  return normalizeFully(s);
+}
+
+/** normalizeUnicode without its ASCII shortcut (exported for the property test that checks the shortcut). */
+export function normalizeFully(s: string): string {
   return s
     .normalize("NFKD")
     .replace(INVISIBLE, "")

@@ -22,18 +22,22 @@ const re = (id: string, family: Family, pattern: RegExp): Rule => ({
 });
 
 /** Runs `pattern` globally and accepts the first match that `accept` approves. */
-const reWhere = (id: string, family: Family, pattern: RegExp, accept: (m: RegExpExecArray) => boolean): Rule => ({
-  id,
-  family,
-  test: (t) => {
-    const g = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
-    for (let m = g.exec(t); m; m = g.exec(t)) {
-      if (accept(m)) return true;
-      if (m[0].length === 0) g.lastIndex++;
-    }
-    return false;
-  },
-});
+const reWhere = (id: string, family: Family, pattern: RegExp, accept: (m: RegExpExecArray) => boolean): Rule => {
+  // compiled once; test() is synchronous, so one global instance with lastIndex reset per call is safe
+  const g = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+  return {
+    id,
+    family,
+    test: (t) => {
+      g.lastIndex = 0;
+      for (let m = g.exec(t); m; m = g.exec(t)) {
+        if (accept(m)) return true;
+        if (m[0].length === 0) g.lastIndex++;
+      }
+      return false;
+    },
+  };
+};
 
 // ---- secrets ---------------------------------------------------------------------------------
 
