@@ -365,7 +365,9 @@ describe("fuzz", () => {
       }
       await refusedRun();
       if (reread > 0)
-        console.log(`fuzz: ${r.method} ${r.path}: ${reread} refused bodies re-sent (an accepted one blurred their read)`);
+        console.log(
+          `fuzz: ${r.method} ${r.path}: ${reread} refused bodies re-sent (an accepted one blurred their read)`,
+        );
       // most bodies are wrong; a route that accepted nearly all of them would not be fuzzed at all
       expect(refused).toBeGreaterThan(FUZZ_PER_ROUTE / 2);
     },
