@@ -184,8 +184,8 @@ function validatorFor(schema: any, doc: any): Validator {
  * Whether a body breaks its route's schema (not JSON, not an object, a required field missing, a field of the wrong
  * type or outside its enum, or anything else /openapi.json's schema refuses), so the server will surely refuse it. It
  * only decides when the write counters are read: sure refusals go out in concurrent batches, checked with one read after
- * their run; a body it passes is read around on its own. A guess it gets wrong costs a re-check, never a missed write
- * (see `refusedRun`).
+ * their run; the bodies it passes go out one after another, then one settled read. A guess it gets wrong costs a
+ * re-check, never a missed write (see `recheck` and `refusedRun`).
  */
 export function surelyRefused(text: string, schema: any, doc: any): boolean {
   const s = schema?.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema;
@@ -337,7 +337,9 @@ describe("fuzz", () => {
       // bodies one after another and one settled read. Windows keep accepted writes interleaved with later refusals.
       for (let w = 0; w < bodies.length; w += WINDOW) {
         const window = bodies.slice(w, w + WINDOW);
-        const sure = window.filter((b) => surelyRefused(b, schema, doc));
+        const isSure = window.map((b) => surelyRefused(b, schema, doc));
+        const sure = window.filter((_, j) => isSure[j]);
+        const maybe = window.filter((_, j) => !isSure[j]);
         for (let k = 0; k < sure.length; k += BATCH) {
           const batch = sure.slice(k, k + BATCH);
           const answers = await Promise.all(batch.map(send));
@@ -352,7 +354,6 @@ describe("fuzz", () => {
           }
         }
         await refusedRun();
-        const maybe = window.filter((b) => !surelyRefused(b, schema, doc));
         const no: string[] = [];
         for (const body of maybe) if (answered(body, await send(body))) no.push(body);
         refused += no.length;
@@ -363,7 +364,6 @@ describe("fuzz", () => {
         // accepted: their writes (and those other runs flush after the response) are the new baseline
         else before = await settledWrites([s.run]);
       }
-      await refusedRun();
       if (reread > 0)
         console.log(
           `fuzz: ${r.method} ${r.path}: ${reread} refused bodies re-sent (an accepted one blurred their read)`,
