@@ -90,8 +90,8 @@ export default defineConfig(async () => ({
           exclude: ["node_modules/**"],
           globalSetup: ["./test/node-server/global-setup.ts"],
           testTimeout: 120_000,
-          // one file at a time: some files still start a `wrangler dev` of their own (the `npm start` test, the pages'
-          // browser test), and several at once on a small machine starve each other past their start-up deadline
+          // one file at a time: the `npm start` test still starts a `wrangler dev` of its own, and several servers
+          // starting at once on a small machine starve each other past their start-up deadline
           fileParallelism: false,
         },
       },

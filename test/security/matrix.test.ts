@@ -77,34 +77,34 @@ afterAll(() => {
 
 describe("tokens", () => {
   it("refuses every hostile token variant with 401 and accepts the 29 s skew", async () => {
-    const t = nowS();
-    const variants: [string, string, number][] = [
-      ["alg none", await craft({ alg: "none", typ: "JWT" }, claims()), 401],
-      ["alg HS512", await craft({ alg: "HS512", typ: "JWT" }, claims()), 401],
-      ["alg RS256 (HS/RS confusion)", await craft({ alg: "RS256", typ: "JWT" }, claims()), 401],
-      ["wrong secret", await craft({ alg: "HS256" }, claims(), "not-the-secret-0123456789abcdef0123"), 401],
-      ["missing aud", await craft({ alg: "HS256" }, claims({ aud: undefined })), 401],
-      ["foreign aud", await craft({ alg: "HS256" }, claims({ aud: "someone-else" })), 401],
-      ["wrong iss", await craft({ alg: "HS256" }, claims({ iss: "mallory" })), 401],
-      ["missing exp", await craft({ alg: "HS256" }, claims({ exp: undefined })), 401],
-      ["missing iat", await craft({ alg: "HS256" }, claims({ iat: undefined })), 401],
-      ["expired 31 s ago", await craft({ alg: "HS256" }, claims({ iat: t - 331, exp: t - 31 })), 401],
-      ["expired 29 s ago (tolerance)", await craft({ alg: "HS256" }, claims({ iat: t - 329, exp: t - 29 })), 200],
-      ["iat 31 s ahead", await craft({ alg: "HS256" }, claims({ iat: t + 31, exp: t + 331 })), 401],
-      ["iat 29 s ahead (tolerance)", await craft({ alg: "HS256" }, claims({ iat: t + 29, exp: t + 329 })), 200],
-      ["nbf 120 s ahead", await craft({ alg: "HS256" }, claims({ nbf: t + 120 })), 401],
-      ["nbf 31 s ahead", await craft({ alg: "HS256" }, claims({ nbf: t + 31 })), 401],
-      ["nbf 29 s ahead (tolerance)", await craft({ alg: "HS256" }, claims({ nbf: t + 29 })), 200],
-      ["lifetime 901 s", await craft({ alg: "HS256" }, claims({ iat: t, exp: t + 901 })), 401],
-      ["lifetime 900 s", await craft({ alg: "HS256" }, claims({ iat: t, exp: t + 900 })), 200],
-      ["aud list without warden", await craft({ alg: "HS256" }, claims({ aud: ["someone-else"] })), 401],
-      ["empty signature", (await craft({ alg: "HS256" }, claims())).replace(/\.[^.]*$/, "."), 401],
-      ["missing team_id", await craft({ alg: "HS256" }, claims({ team_id: undefined })), 401],
-      ["scopes not an array", await craft({ alg: "HS256" }, claims({ scopes: "runs:read" })), 401],
-      ["jku header", await craft({ alg: "HS256", jku: "https://evil.test/jwks" }, claims()), 200],
-      ["x5u header", await craft({ alg: "HS256", x5u: "https://evil.test/cert" }, claims()), 200],
+    // each token is made just before it is sent: a slow machine must not push "29 s ago" past the 30 s tolerance
+    const variants: [string, (t: number) => Promise<string>, number][] = [
+      ["alg none", () => craft({ alg: "none", typ: "JWT" }, claims()), 401],
+      ["alg HS512", () => craft({ alg: "HS512", typ: "JWT" }, claims()), 401],
+      ["alg RS256 (HS/RS confusion)", () => craft({ alg: "RS256", typ: "JWT" }, claims()), 401],
+      ["wrong secret", () => craft({ alg: "HS256" }, claims(), "not-the-secret-0123456789abcdef0123"), 401],
+      ["missing aud", () => craft({ alg: "HS256" }, claims({ aud: undefined })), 401],
+      ["foreign aud", () => craft({ alg: "HS256" }, claims({ aud: "someone-else" })), 401],
+      ["wrong iss", () => craft({ alg: "HS256" }, claims({ iss: "mallory" })), 401],
+      ["missing exp", () => craft({ alg: "HS256" }, claims({ exp: undefined })), 401],
+      ["missing iat", () => craft({ alg: "HS256" }, claims({ iat: undefined })), 401],
+      ["expired 31 s ago", (t) => craft({ alg: "HS256" }, claims({ iat: t - 331, exp: t - 31 })), 401],
+      ["expired 29 s ago (tolerance)", (t) => craft({ alg: "HS256" }, claims({ iat: t - 329, exp: t - 29 })), 200],
+      ["iat 31 s ahead", (t) => craft({ alg: "HS256" }, claims({ iat: t + 31, exp: t + 331 })), 401],
+      ["iat 29 s ahead (tolerance)", (t) => craft({ alg: "HS256" }, claims({ iat: t + 29, exp: t + 329 })), 200],
+      ["nbf 120 s ahead", (t) => craft({ alg: "HS256" }, claims({ nbf: t + 120 })), 401],
+      ["nbf 31 s ahead", (t) => craft({ alg: "HS256" }, claims({ nbf: t + 31 })), 401],
+      ["nbf 29 s ahead (tolerance)", (t) => craft({ alg: "HS256" }, claims({ nbf: t + 29 })), 200],
+      ["lifetime 901 s", (t) => craft({ alg: "HS256" }, claims({ iat: t, exp: t + 901 })), 401],
+      ["lifetime 900 s", (t) => craft({ alg: "HS256" }, claims({ iat: t, exp: t + 900 })), 200],
+      ["aud list without warden", () => craft({ alg: "HS256" }, claims({ aud: ["someone-else"] })), 401],
+      ["empty signature", async () => (await craft({ alg: "HS256" }, claims())).replace(/\.[^.]*$/, "."), 401],
+      ["missing team_id", () => craft({ alg: "HS256" }, claims({ team_id: undefined })), 401],
+      ["scopes not an array", () => craft({ alg: "HS256" }, claims({ scopes: "runs:read" })), 401],
+      ["jku header", () => craft({ alg: "HS256", jku: "https://evil.test/jwks" }, claims()), 200],
+      ["x5u header", () => craft({ alg: "HS256", x5u: "https://evil.test/cert" }, claims()), 200],
       // a kid names one of the configured secrets (rotation); any other kid is refused, never looked up
-      ["kid header", await craft({ alg: "HS256", kid: "../../etc/passwd" }, claims()), 401],
+      ["kid header", () => craft({ alg: "HS256", kid: "../../etc/passwd" }, claims()), 401],
     ];
     let fetched = 0;
     const realFetch = globalThis.fetch;
@@ -113,7 +113,8 @@ describe("tokens", () => {
       return realFetch(...args);
     }) as typeof fetch;
     try {
-      for (const [name, jwt, want] of variants) {
+      for (const [name, make, want] of variants) {
+        const jwt = await make(nowS());
         const res = await raw("GET", `/v1/runs/${runId}`, { headers: { authorization: `Bearer ${jwt}` } });
         expect(check("tokens", res.status === want && (want === 200 || isEnvelope(res.json))), name).toBe(true);
       }

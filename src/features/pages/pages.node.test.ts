@@ -1,12 +1,11 @@
 // The pages in a real browser: Chromium (playwright-core) against `npm start`, a scripted run, its trace and overview.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDevVars } from "../../../scripts/dev-vars.mjs";
+import { sharedServerUrl } from "../../../test/node-server/local-server.ts";
 import { mintToken } from "../../auth/mint";
 import type { Scope } from "../../auth/tokens";
 import { mintViewToken } from "../../auth/view-token";
@@ -14,15 +13,6 @@ import { mintViewToken } from "../../auth/view-token";
 const root = join(import.meta.dirname, "../../..");
 const shots = join(root, "test-results");
 const GOAL = "<script>window.__pwned=1</script> Health: Extract & Verify";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** the text as rendered (Playwright's innerText, not the DOM property) */
 // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, the rendered text
@@ -37,11 +27,10 @@ function chromiumPath(): string | null {
 }
 
 describe("pages in Chromium", () => {
-  let child: ChildProcess;
   let browser: Browser;
-  let base: string;
+  // the node-server project's shared `npm start` (its teams bt-a and bt-b are this file's alone)
+  const base = sharedServerUrl();
   let secret: string;
-  const persist = mkdtempSync(join(tmpdir(), "warden-pages-"));
   const scopes: Scope[] = ["runs:read", "runs:write", "approvals:decide"];
   const tokenFor = (team: string, sub: string) => mintToken({ secret, teamId: team, scopes, sub });
 
@@ -136,43 +125,13 @@ describe("pages in Chromium", () => {
     const executablePath = chromiumPath();
     if (!executablePath) throw new Error("chromium is not installed (apt-get install chromium; .ci/run installs it)");
     mkdirSync(shots, { recursive: true });
-    const [port, inspector] = [await freePort(), await freePort()];
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(
-      "npm",
-      [
-        "start",
-        "--",
-        "--port",
-        String(port),
-        "--ip",
-        "127.0.0.1",
-        "--inspector-port",
-        String(inspector),
-        "--persist-to",
-        persist,
-      ],
-      { cwd: root, stdio: "ignore", detached: true },
-    );
     browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) break;
-      } catch {}
-      if (Date.now() > deadline) throw new Error("npm start did not serve /healthz within 90 s");
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    // read after the server is up: npm start created .dev.vars if it was missing
+    // the server's secret: its `npm start` created .dev.vars if it was missing
     secret = readDevVars(join(root, ".dev.vars")).WARDEN_JWT_SECRET as string;
   }, 150_000);
 
   afterAll(async () => {
     await browser?.close();
-    try {
-      process.kill(-(child.pid as number), "SIGTERM");
-    } catch {}
-    rmSync(persist, { recursive: true, force: true });
   });
 
   it("renders a scripted run's trace and the team overview; injected script never runs; bad links get 401", async () => {

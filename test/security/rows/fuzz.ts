@@ -1,7 +1,8 @@
 // The fuzz rows: 1,000 fast-check bodies on every JSON route of /openapi.json, shaped by the route's own schema and
-// hostile; no 5xx, the one envelope on every 4xx, and a refused request writes nothing (D1 and run storage read back,
-// once per run of consecutive refusals).
+// hostile; no 5xx, the one envelope on every 4xx, and a refused request writes nothing (D1 and run storage read back
+// once per run of refusals; bodies the schema surely refuses go out concurrently).
 import { env } from "cloudflare:test";
+import { Validator } from "@cfworker/json-schema";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROUTE_CLASSES } from "../../../src/http/rate-limits";
@@ -13,6 +14,10 @@ import { tally } from "../table";
 
 /** Bodies per route; the issue asks for at least 1,000. */
 export const FUZZ_PER_ROUTE = 1000;
+/** Sure refusals sent at once (an accepted one among them shows up in the next read, which re-checks them). */
+const BATCH = 25;
+/** Bodies per window: sure refusals, then the bodies the route may accept, then the next window. */
+const WINDOW = 100;
 const SEED = 20_261_123;
 const PROTO_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"];
 
@@ -164,11 +169,23 @@ const JSON_TYPES: Record<string, (v: unknown) => boolean> = {
   object: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
 };
 
+const validators = new WeakMap<object, Validator>();
+/** The route's request schema as a JSON Schema 2020-12 validator, its `#/components/...` references resolvable. */
+function validatorFor(schema: any, doc: any): Validator {
+  let v = validators.get(schema);
+  if (!v) {
+    v = new Validator({ ...schema, components: doc.components }, "2020-12", true);
+    validators.set(schema, v);
+  }
+  return v;
+}
+
 /**
- * Whether a body breaks its route's schema at the top (not JSON, not an object, a required field missing, a field of
- * the wrong type or outside its enum), so the server will surely refuse it. It only decides when the write counters
- * are read: a run of such bodies is checked with one read after the last; a body it passes is read around on its
- * own. A guess it gets wrong costs a re-check, never a missed write (see `refusedRun`).
+ * Whether a body breaks its route's schema (not JSON, not an object, a required field missing, a field of the wrong
+ * type or outside its enum, or anything else /openapi.json's schema refuses), so the server will surely refuse it. It
+ * only decides when the write counters are read: sure refusals go out in concurrent batches, checked with one read after
+ * their run; the bodies it passes go out one after another, then one settled read. A guess it gets wrong costs a
+ * re-check, never a missed write (see `recheck` and `refusedRun`).
  */
 export function surelyRefused(text: string, schema: any, doc: any): boolean {
   const s = schema?.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema;
@@ -181,12 +198,13 @@ export function surelyRefused(text: string, schema: any, doc: any): boolean {
   if (!JSON_TYPES.object?.(v)) return true;
   const body = v as Record<string, unknown>;
   if ((s?.required ?? []).some((k: string) => !Object.hasOwn(body, k))) return true;
-  return Object.entries<any>(s?.properties ?? {}).some(([k, p]) => {
+  const wrongField = Object.entries<any>(s?.properties ?? {}).some(([k, p]) => {
     if (!Object.hasOwn(body, k) || !p || p.$ref || p.anyOf || p.oneOf || p.allOf) return false;
     if (p.enum) return !p.enum.includes(body[k]);
     const types: string[] = Array.isArray(p.type) ? p.type : p.type ? [p.type] : [];
     return types.length > 0 && types.every((t) => JSON_TYPES[t] && !JSON_TYPES[t]?.(body[k]));
   });
+  return wrongField || !validatorFor(schema, doc).validate(body).valid;
 }
 
 /** A fresh team per route: its own rate limits lifted (a team_limit row per class), a run, an order and an open gate. */
@@ -284,42 +302,72 @@ describe("fuzz", () => {
       };
       let refused = 0;
       let reread = 0;
-      for (const body of bodies) {
-        const mayWrite = !surelyRefused(body, schema, doc);
-        // a body the server may accept is checked on its own: first close the run of refusals before it
-        if (mayWrite) await refusedRun();
-        const res = await send(body);
+      /** The answer's row (no 5xx, no 429, the envelope on every 4xx, no stack trace); true when it was a refusal. */
+      const answered = (body: string, res: Awaited<ReturnType<typeof send>>) => {
         const leaked = /\n\s+at /.test(res.text) ? 1 : 0;
         const ok = res.status < 500 && res.status !== 429 && (res.status < 400 || isEnvelope(res.json)) && !leaked;
         tally("fuzz: no 5xx, one envelope", { tried: 1, passed: ok ? 1 : 0, leaked });
         expect(ok, `${body.slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
-        if (res.status >= 400) {
-          refused++;
-          pending.push(body);
-          if (mayWrite) await refusedRun();
-        } else {
-          if (!mayWrite && pending.length > 0) {
-            // guessed wrong: accepted amid a run of refusals, whose reads it now blurs; settle, then re-send that run
-            // one by one, each read on its own (they were refused, so the same bodies must be refused again)
-            reread += pending.length;
-            const run = pending;
-            pending = [];
-            before = await settledWrites([s.run]);
-            for (const again of run) {
-              if ((await send(again)).status < 400) before = await settledWrites([s.run]);
-              else {
-                pending.push(again);
-                await refusedRun();
-              }
-            }
-          }
-          // accepted: its writes (and those its other runs flush after the response) are the new baseline
-          before = await settledWrites([s.run]);
+        return res.status >= 400;
+      };
+      /**
+       * Refusals whose reads an accepted request blurred: once its writes have settled, they are sent again back to
+       * back and checked with one read (they were refused, so the same bodies must be refused again); if one is
+       * accepted this time (the state moved on), each is sent and read on its own.
+       */
+      const recheck = async (blurred: string[]) => {
+        reread += blurred.length;
+        before = await settledWrites([s.run]);
+        const again: string[] = [];
+        for (const body of blurred) if ((await send(body)).status >= 400) again.push(body);
+        if (again.length === blurred.length) {
+          pending.push(...again);
+          return refusedRun();
         }
+        before = await settledWrites([s.run]);
+        for (const body of blurred) {
+          if ((await send(body)).status < 400) before = await settledWrites([s.run]);
+          else {
+            pending.push(body);
+            await refusedRun();
+          }
+        }
+      };
+      // A window at a time: its sure refusals first, BATCH at a time concurrently, closed by one read; then its other
+      // bodies one after another and one settled read. Windows keep accepted writes interleaved with later refusals.
+      for (let w = 0; w < bodies.length; w += WINDOW) {
+        const window = bodies.slice(w, w + WINDOW);
+        const isSure = window.map((b) => surelyRefused(b, schema, doc));
+        const sure = window.filter((_, j) => isSure[j]);
+        const maybe = window.filter((_, j) => !isSure[j]);
+        for (let k = 0; k < sure.length; k += BATCH) {
+          const batch = sure.slice(k, k + BATCH);
+          const answers = await Promise.all(batch.map(send));
+          const no = batch.filter((b, j) => answered(b, answers[j] as Awaited<ReturnType<typeof send>>));
+          refused += no.length;
+          pending.push(...no);
+          // guessed wrong: one was accepted amid the refusals, whose reads it blurs
+          if (no.length < batch.length) {
+            const blurred = pending;
+            pending = [];
+            await recheck(blurred);
+          }
+        }
+        await refusedRun();
+        const no: string[] = [];
+        for (const body of maybe) if (answered(body, await send(body))) no.push(body);
+        refused += no.length;
+        if (no.length === maybe.length) {
+          pending.push(...no);
+          await refusedRun();
+        } else if (no.length > 0) await recheck(no);
+        // accepted: their writes (and those other runs flush after the response) are the new baseline
+        else before = await settledWrites([s.run]);
       }
-      await refusedRun();
       if (reread > 0)
-        console.log(`fuzz: ${r.method} ${r.path}: ${reread} refused bodies re-checked after a wrong guess`);
+        console.log(
+          `fuzz: ${r.method} ${r.path}: ${reread} refused bodies re-sent (an accepted one blurred their read)`,
+        );
       // most bodies are wrong; a route that accepted nearly all of them would not be fuzzed at all
       expect(refused).toBeGreaterThan(FUZZ_PER_ROUTE / 2);
     },

@@ -1,0 +1,35 @@
+// `npm test`'s static checks (biome, tsc for the worker and the Node code, dependency-cruiser) run at once: each is
+// one process that mostly uses one core, so on a 2-core machine side by side they take about as long as the slowest.
+// Each one's output is printed when it ends; the exit code is 1 when any failed.
+import { spawn } from "node:child_process";
+
+const CHECKS = [
+  ["biome", ["biome", "check", "."]],
+  ["tsc", ["tsc", "--noEmit"]],
+  ["tsc (node)", ["tsc", "--noEmit", "-p", "tsconfig.node.json"]],
+  ["depcruise", ["depcruise", "src", "durable-objects", "contracts", "bench", "--config", ".dependency-cruiser.cjs"]],
+];
+
+/** Runs one check through the project's own binaries (`npx --no-install`), its output kept until it ends. */
+function run([name, args]) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["--no-install", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    child.on("close", (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`${code === 0 ? "ok  " : "FAIL"} ${name} (${seconds} s)\n`);
+      if (code !== 0) process.stdout.write(`${out.trimEnd()}\n`);
+      resolve(code === 0);
+    });
+  });
+}
+
+const results = await Promise.all(CHECKS.map(run));
+process.exit(results.every(Boolean) ? 0 : 1);
