@@ -45,7 +45,7 @@ import {
   type MemoryService,
   type Sessions,
 } from "./features/memory";
-import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy";
+import { createDecisionLogWriter, createTeamPolicyCache, type TeamPolicyCache } from "./features/policy";
 import type { RunEngineNeeds, RunsService } from "./features/runs";
 import type { AuditLogStore } from "./ports/audit-log";
 import type { Clock } from "./ports/clock";
@@ -142,7 +142,7 @@ export type Deps = {
   apiKeyStore: ApiKeyStore;
   apiKeys: ApiKeyAuth;
   events: EventBus;
-  /** coalesces high-rate events (the decision log) into one queue batch */
+  /** coalesces high-rate events (the decision log) into one D1 batch per group (EVENTS when D1 refuses it) */
   decisionEvents: BufferedEventBus;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
@@ -345,7 +345,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     teamLimitStore,
     apiKeyStore,
     apiKeys: o.apiKeys ?? createApiKeyAuth(apiKeyStore),
-    decisionEvents: o.decisionEvents ?? createBufferedEventBus(events),
+    decisionEvents: o.decisionEvents ?? createBufferedEventBus(createDecisionLogWriter(engine.policyStore, events)),
     learningStore: engine.learningStore,
     taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),
     eventDeadLetters: o.eventDeadLetters ?? createD1EventDeadLetterStore(db),
