@@ -45,7 +45,12 @@ import {
   type MemoryService,
   type Sessions,
 } from "./features/memory";
-import { createDecisionLogWriter, createTeamPolicyCache, type TeamPolicyCache } from "./features/policy";
+import {
+  createDecisionLogWriter,
+  createTeamPolicyCache,
+  DECISION_LOG_DELAY_MS,
+  type TeamPolicyCache,
+} from "./features/policy";
 import type { RunEngineNeeds, RunsService } from "./features/runs";
 import type { AuditLogStore } from "./ports/audit-log";
 import type { Clock } from "./ports/clock";
@@ -345,7 +350,9 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     teamLimitStore,
     apiKeyStore,
     apiKeys: o.apiKeys ?? createApiKeyAuth(apiKeyStore),
-    decisionEvents: o.decisionEvents ?? createBufferedEventBus(createDecisionLogWriter(engine.policyStore, events)),
+    decisionEvents:
+      o.decisionEvents ??
+      createBufferedEventBus(createDecisionLogWriter(engine.policyStore, events), 100, DECISION_LOG_DELAY_MS),
     learningStore: engine.learningStore,
     taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),
     eventDeadLetters: o.eventDeadLetters ?? createD1EventDeadLetterStore(db),

@@ -34,6 +34,12 @@ export async function recordDecisionEvents(
 }
 
 /**
+ * How long the deciding isolate gathers decisions before writing them (or 100, whichever comes first): a D1 batch
+ * costs far more than a row, so groups as large as the queue consumer's (1 s) keep the log's cost per decision low.
+ */
+export const DECISION_LOG_DELAY_MS = 1000;
+
+/**
  * The decision log's writer behind POST /v1/policy/decide's buffer: each coalesced group of decisions is one D1 batch
  * written from the isolate that decided (off the response path, under waitUntil), without a queue hop and a
  * consumer run per group. A group D1 refuses goes to EVENTS instead, whose consumer writes it with retries and a
