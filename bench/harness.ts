@@ -35,7 +35,7 @@ export type BenchSection = { name: string; run: (ctx: BenchContext) => Promise<R
 export const BENCH_SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
 export const BENCH_SLACK_SECRET = "bench-slack-signing-secret-0123456789";
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.listen(0, "127.0.0.1", () => {
@@ -47,7 +47,12 @@ async function freePort(): Promise<number> {
 }
 
 export type LocalServer = { url: string; label: string; stop: () => Promise<void> };
-export type ServerOptions = { vars?: Record<string, string>; sql?: string };
+export type ServerOptions = {
+  vars?: Record<string, string>;
+  sql?: string;
+  /** opens workerd's V8 inspector on this port (bench/profile.ts takes CPU profiles through it) */
+  inspectorPort?: number;
+};
 
 /** A throw-away state directory with every D1 migration applied (and the optional seed SQL run). */
 function migratedState(sql: string | undefined): string {
@@ -77,7 +82,7 @@ function benchVars(vars: Record<string, string> | undefined): Record<string, str
 
 let bundleDir: string | undefined;
 /** bench/worker.ts bundled once per process exactly as `wrangler deploy` would (`--dry-run --outdir`). */
-function bundle(): string {
+export function bundle(): string {
   if (bundleDir) return bundleDir;
   const dir = mkdtempSync(join(tmpdir(), "warden-bench-bundle-"));
   const out = spawnSync(
@@ -118,6 +123,7 @@ export async function startMiniflareServer(opts: ServerOptions = {}): Promise<Lo
       bindings: { ...(workerOptions.bindings as Record<string, string>), ...benchVars(opts.vars) },
       host: "127.0.0.1",
       port: await freePort(),
+      ...(opts.inspectorPort ? { inspectorPort: opts.inspectorPort } : {}),
       // the same layout `wrangler d1 migrations apply --persist-to` wrote
       resourcePersistencePath: join(persist, "v3"),
     } as Parameters<typeof convertV4MiniflareOptions>[0]),

@@ -46,7 +46,12 @@ import {
   type MemoryService,
   type Sessions,
 } from "./features/memory";
-import { createTeamPolicyCache, type TeamPolicyCache } from "./features/policy";
+import {
+  createDecisionLogWriter,
+  createTeamPolicyCache,
+  DECISION_LOG_DELAY_MS,
+  type TeamPolicyCache,
+} from "./features/policy";
 import type { RunEngineNeeds, RunsService } from "./features/runs";
 import { createEscalationTimingsCache } from "./features/slack";
 import type { AuditLogStore } from "./ports/audit-log";
@@ -151,7 +156,7 @@ export type Deps = {
   apiKeyStore: ApiKeyStore;
   apiKeys: ApiKeyAuth;
   events: EventBus;
-  /** coalesces high-rate events (the decision log) into one queue batch */
+  /** coalesces high-rate events (the decision log) into one D1 batch per group (EVENTS when D1 refuses it) */
   decisionEvents: BufferedEventBus;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
@@ -358,7 +363,9 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     teamLimitStore,
     apiKeyStore,
     apiKeys: o.apiKeys ?? createApiKeyAuth(apiKeyStore),
-    decisionEvents: o.decisionEvents ?? createBufferedEventBus(events),
+    decisionEvents:
+      o.decisionEvents ??
+      createBufferedEventBus(createDecisionLogWriter(engine.policyStore, events), 100, DECISION_LOG_DELAY_MS),
     learningStore: engine.learningStore,
     taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),
     eventDeadLetters: o.eventDeadLetters ?? createD1EventDeadLetterStore(db),

@@ -46,7 +46,7 @@ const order = (id: string) => ({
 const stageP50: Record<string, number[]> = {};
 
 /** One round: WORKERS loops, each on its own run, each doing ORDERS_PER_WORKER full cycles; orders are posted first, untimed. */
-async function cycleRound(base: string, token: string, round: number): Promise<LoadResult> {
+export async function cycleRound(base: string, token: string, round: number): Promise<LoadResult> {
   const runs = await Promise.all(
     Array.from({ length: WORKERS }, () => post(`${base}/v1/runs`, token, { goal: `bench round ${round}` })),
   );

@@ -39,6 +39,35 @@ describe("workers binding rate limiter", () => {
     });
     await expect(limiter.limit("k", { limit: 1, periodSeconds: 60 }, 0)).rejects.toThrow(/unavailable/);
   });
+
+  it("answers a refused key from the isolate until its window ends, without calling the binding", async () => {
+    const calls: string[] = [];
+    const counts = new Map<string, number>();
+    const limiter = createBindingRateLimiter({
+      limit: async ({ key, limit }) => {
+        calls.push(key);
+        const n = (counts.get(key) ?? 0) + 1;
+        counts.set(key, n);
+        return { success: n <= (limit as number) };
+      },
+    });
+    const rule = { limit: 1, periodSeconds: 60 };
+    expect((await limiter.limit("a", rule, 1_000)).success).toBe(true);
+    const first = await limiter.limit("a", rule, 2_000);
+    expect(first).toMatchObject({ success: false, reason: "limit_exceeded", resetMs: 60_000, retryAfterSeconds: 58 });
+    expect(calls).toEqual(["a", "a"]);
+    // still refused, same reset, and no call
+    expect(await limiter.limit("a", rule, 59_000)).toMatchObject({ success: false, resetMs: 60_000 });
+    expect(calls).toHaveLength(2);
+    // another key, and the same key under another rule, still ask the binding
+    expect((await limiter.limit("b", rule, 59_000)).success).toBe(true);
+    await limiter.limit("a", { limit: 5, periodSeconds: 60 }, 59_000);
+    expect(calls).toEqual(["a", "a", "b", "a"]);
+    // the next window asks again
+    counts.clear();
+    expect((await limiter.limit("a", rule, 60_000)).success).toBe(true);
+    expect(calls).toHaveLength(5);
+  });
 });
 
 describe("upstash rate limiter inside workerd", () => {

@@ -6,7 +6,7 @@ import type { RouteLedger } from "../../ports/route-ledger";
 import type { RunsService } from "../runs";
 import type { DecideDeps } from "./decide";
 
-export { recordDecisionEvents } from "./decision-log";
+export { createDecisionLogWriter, DECISION_LOG_DELAY_MS, recordDecisionEvents } from "./decision-log";
 export * from "./domain";
 export { policyRoutes } from "./routes";
 export type { RouteOverrideNeeds } from "./routes/route-overrides";

@@ -75,6 +75,8 @@ const MAX_PUT = 128;
 const FLUSH_RETRY_MAX_MS = 60_000;
 /** while an outbox item is unsent the alarm is armed at most this far ahead, in case the object dies mid-flush */
 const OUTBOX_SAFETY_MS = 5_000;
+/** how much later than OUTBOX_SAFETY_MS an already armed timer may fire and still serve as the safety retry */
+const OUTBOX_SAFETY_SLACK_MS = 30_000;
 const FAILURE_HINTS_WAIT_MS = 250;
 const pad = (n: number) => String(n).padStart(12, "0");
 
@@ -101,6 +103,20 @@ export function fitForQueue(e: QueuedRunEvent): QueuedRunEvent {
   if (JSON.stringify(e).length <= MAX_EVENT_BYTES) return e;
   const { event_id, type, team_id, run_id, seq, occurred_at } = e;
   return { event_id, type, team_id, run_id, seq, occurred_at, truncated: true };
+}
+
+/**
+ * When the one alarm should fire: the earliest timer of the state, or the outbox retry while items are unsent. A
+ * retry after a failed flush is exact (the back-off); the safety retry of an item not yet flushed only needs some
+ * alarm by then plus OUTBOX_SAFETY_SLACK_MS, because an object restarted by any alarm retries its outbox on load — so
+ * a timer already armed (a lease expiry) serves, and an operation writes its alarm once, not again after its flush.
+ */
+function alarmFor(state: RunState | null, outboxSize: number, retryAt: number | null, exact: boolean) {
+  const deadline = nextDeadline(state);
+  const retry = outboxSize > 0 ? retryAt : null;
+  if (deadline === null) return retry;
+  if (retry === null || (!exact && deadline <= retry + OUTBOX_SAFETY_SLACK_MS)) return deadline;
+  return Math.min(deadline, retry);
 }
 
 export class RunEngine {
@@ -362,21 +378,25 @@ export class RunEngine {
       item = { n: this.nextOut, events: effects.events, records: effects.records, activations: effects.activations };
       puts[`out:${pad(item.n)}`] = item;
     }
-    // Issued without an await in between, so the object's storage commits them as one atomic batch.
+    const retryAt = item ? (this.retryAt ?? now + OUTBOX_SAFETY_MS) : this.retryAt;
+    const alarm = alarmFor(result.state, this.outbox.size + (item ? 1 : 0), retryAt, this.failures > 0);
+    // Issued without an await in between, so the object's storage commits them, the alarm included, as one atomic
+    // batch: one commit per operation (a separate alarm write was a second commit, each a disk sync locally).
     const writes: Promise<unknown>[] = [];
     const entries = Object.entries(puts);
     for (let i = 0; i < entries.length; i += MAX_PUT)
       writes.push(this.storage.put(Object.fromEntries(entries.slice(i, i + MAX_PUT))));
     if (dels.length) writes.push(this.storage.delete(dels));
+    if (alarm !== this.armedAt) writes.push(alarm === null ? this.storage.deleteAlarm() : this.storage.setAlarm(alarm));
     await Promise.all(writes);
     // durable: now the object's memory follows
     this.state = result.state;
+    this.armedAt = alarm;
     if (item) {
       this.nextOut = item.n + 1;
       this.outbox.set(item.n, item);
-      this.retryAt ??= now + OUTBOX_SAFETY_MS;
+      this.retryAt = retryAt;
     }
-    await this.rearm();
     return { ok: true as const, reply: result.reply, item };
   }
 
@@ -393,6 +413,9 @@ export class RunEngine {
 
   private async flushOnce(): Promise<void> {
     const items = [...this.outbox.values()].sort((a, b) => a.n - b.n);
+    // the sent items leave storage in one delete at the end (one commit per flush, not one per item)
+    const sent: string[] = [];
+    const forgetSent = () => (sent.length ? this.storage.delete(sent) : undefined);
     for (const item of items) {
       if (!this.outbox.has(item.n)) continue;
       try {
@@ -413,12 +436,14 @@ export class RunEngine {
             error: String(e),
           }),
         );
+        await forgetSent();
         await this.rearm();
         return;
       }
       this.outbox.delete(item.n);
-      await this.storage.delete([`out:${pad(item.n)}`]);
+      sent.push(`out:${pad(item.n)}`);
     }
+    await forgetSent();
     if (this.outbox.size === 0 && (this.retryAt !== null || this.failures > 0)) {
       this.failures = 0;
       this.retryAt = null;
@@ -436,9 +461,7 @@ export class RunEngine {
 
   /** One alarm for every timer: the earliest of lease expiries, back-offs, soft gates and an outbox retry. */
   private async rearm(): Promise<void> {
-    const deadline = nextDeadline(this.state);
-    const candidates = [deadline, this.outbox.size > 0 ? this.retryAt : null].filter((x): x is number => x !== null);
-    const desired = candidates.length ? Math.min(...candidates) : null;
+    const desired = alarmFor(this.state, this.outbox.size, this.retryAt, this.failures > 0);
     if (desired === this.armedAt) return;
     this.armedAt = desired;
     if (desired === null) await this.storage.deleteAlarm();

@@ -114,7 +114,24 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
   if (tx.run.status === "STOPPED") return conflict("run is stopped");
   const found = orderFor(tx, cmd.actor, cmd.order_id);
   if ("ok" in found) return found;
-  let order = found;
+  const order = leasable(tx, found);
+  if ("ok" in order) return order;
+  const granted = grant(tx, order, cmd);
+  return {
+    lease_id: cmd.lease_id,
+    epoch: granted.epoch,
+    lease_ttl_ms: LEASE_TTL_MS,
+    heartbeat_ms: HEARTBEAT_MS,
+    expires_at: tx.now + LEASE_TTL_MS,
+    attempt: granted.attempts + 1,
+    strict: granted.strict,
+    budget: stepBudget(tx.run, granted),
+    order: granted.body,
+  };
+}
+
+/** The order, ready to lease (an expired lease rescued first), or why it cannot be leased now. */
+function leasable(tx: Tx, order: Order): Failure | Order {
   if (order.status === "LEASED") {
     const held = order.lease as NonNullable<Order["lease"]>;
     if (held.expires_at > tx.now)
@@ -133,6 +150,11 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
     const why = order.status === "GATED" ? ` (waiting on gate ${order.gate_id})` : "";
     return conflict(`order ${order.order_id} is ${order.status}${why}`);
   }
+  return order;
+}
+
+/** Grants the lease at the next epoch: the order LEASED (the run RUNNING on its first lease), `task.leased` emitted. */
+function grant(tx: Tx, order: Order, cmd: CommandOf<"lease">): Order {
   const epoch = order.epoch + 1;
   const newLease = {
     lease_id: cmd.lease_id,
@@ -164,17 +186,7 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
     holder: cmd.actor.subject,
     attempt: granted.attempts + 1,
   });
-  return {
-    lease_id: cmd.lease_id,
-    epoch,
-    lease_ttl_ms: LEASE_TTL_MS,
-    heartbeat_ms: HEARTBEAT_MS,
-    expires_at: tx.now + LEASE_TTL_MS,
-    attempt: granted.attempts + 1,
-    strict: granted.strict,
-    budget: stepBudget(tx.run, granted),
-    order: granted.body,
-  };
+  return granted;
 }
 
 export function stepBudget(run: RunMeta, order: Order) {
