@@ -24,6 +24,7 @@ export {
   openGate,
 } from "./machine";
 export type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";
+export { fallbackDeniesIndexed, fallbackNote, outageFallbackInForce } from "./outage";
 export {
   CALLER_CHANNELS,
   DECISION_CHANNELS,
