@@ -36,7 +36,13 @@ function workersProject(name: string, test: { include: string[]; exclude: string
           outboundService: (request: Request) =>
             new URL(request.url).hostname === "slack-api.test"
               ? Response.json({ ok: true, channel: "C0", ts: "1700000000.000001" })
-              : fetch(request),
+              : // Miniflare's Request is not this Node's (fetch(request) fails to read its URL): pass its parts
+                fetch(request.url, {
+                  method: request.method,
+                  headers: request.headers,
+                  body: request.body,
+                  duplex: "half",
+                } as RequestInit),
           bindings: {
             WARDEN_JWT_SECRET: TEST_JWT_SECRET,
             SLACK_SIGNING_SECRET: TEST_SLACK_SIGNING_SECRET,
@@ -48,7 +54,8 @@ function workersProject(name: string, test: { include: string[]; exclude: string
         },
       }),
     ],
-    test: { name, setupFiles: ["./test/setup.ts"], ...test },
+    // a loopback Slack API server per project, for tests that check what reaches Slack (test/slack-api-remote.ts)
+    test: { name, setupFiles: ["./test/setup.ts"], globalSetup: ["./test/slack-api-global-setup.ts"], ...test },
   };
 }
 

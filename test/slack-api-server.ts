@@ -1,5 +1,5 @@
 // A real loopback HTTP server standing in for Slack's Web API in tests: records every request, answers from a script.
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type RecordedRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: any };
@@ -12,6 +12,9 @@ export type SlackApiServer = {
   script(path: string, ...replies: ScriptedReply[]): void;
   close(): Promise<void>;
 };
+
+/** Control paths (not Slack's): POST script {path, replies}, GET requests, POST reset — see test/slack-api-remote.ts. */
+export const CONTROL = "/__control/";
 
 export async function startSlackApiServer(): Promise<SlackApiServer> {
   const requests: RecordedRequest[] = [];
@@ -27,6 +30,8 @@ export async function startSlackApiServer(): Promise<SlackApiServer> {
         body = JSON.parse(raw);
       } catch {}
       const path = req.url ?? "/";
+      // the control paths let a workerd test (which cannot start a server) script and read this server over HTTP
+      if (path.startsWith(CONTROL)) return control(path.slice(CONTROL.length), body as any, res);
       requests.push({ method: req.method ?? "", path, headers: req.headers, body });
       const queue = scripts.get(path) ?? scripts.get("*");
       const scripted = queue?.shift();
@@ -38,6 +43,16 @@ export async function startSlackApiServer(): Promise<SlackApiServer> {
       res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
     });
   });
+  function control(what: string, body: { path?: string; replies?: ScriptedReply[] }, res: ServerResponse) {
+    if (what === "script" && body.path && body.replies)
+      scripts.set(body.path, [...(scripts.get(body.path) ?? []), ...body.replies]);
+    if (what === "reset") {
+      requests.length = 0;
+      scripts.clear();
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(what === "requests" ? requests.map(({ headers: _h, ...r }) => r) : { ok: true }));
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
