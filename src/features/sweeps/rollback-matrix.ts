@@ -5,6 +5,7 @@ import type { PolicyStore } from "../../ports/policy-store";
 import type { DecisionCounts, SweepStore } from "../../ports/sweep-store";
 import { lowerMode, type TeamPolicyCache } from "../policy/domain";
 import { evaluateTrigger, MAX_WINDOW_MS, parseWindow, type TriggerResult, targetMode } from "./rollback";
+import { denyPendingCeilingChanges, type RollbackGateNeeds } from "./rollback-gates";
 
 export type RollbackDeps = {
   sweepStore: SweepStore;
@@ -12,7 +13,7 @@ export type RollbackDeps = {
   policies: TeamPolicyCache;
   events: EventBus;
   newId: (prefix: string) => string;
-};
+} & Partial<RollbackGateNeeds>;
 
 export type TeamRollback = {
   team_id: string;
@@ -20,6 +21,8 @@ export type TeamRollback = {
   ceiling_before: MemrlMode;
   ceiling_after: MemrlMode;
   triggers: (TriggerResult & { action?: { from: MemrlMode; to: MemrlMode } })[];
+  /** pending ceiling-change gates the rollback denied (system:rollback) */
+  denied_gates?: string[];
 };
 
 /** Teams with decisions in the last 30 days; each trigger over its own window, only with enough samples. */
@@ -67,13 +70,29 @@ async function evaluateTeam(deps: RollbackDeps, teamId: string, now: number): Pr
     }
   }
   console.log(JSON.stringify({ level: "info", msg: "rollback matrix", team_id: teamId, before, after: ceiling }));
+  const denied = ceiling === before ? [] : await denyCeilingChanges(deps, teamId, before, ceiling);
   return {
     team_id: teamId,
     profile_version: compiled.version,
     ceiling_before: before,
     ceiling_after: ceiling,
     triggers,
+    ...(denied.length ? { denied_gates: denied } : {}),
   };
+}
+
+/** After a lowering: the ceiling changes still pending are denied; a failure is logged (the lowering stands). */
+async function denyCeilingChanges(deps: RollbackDeps, teamId: string, from: MemrlMode, to: MemrlMode) {
+  const { runIndex, runs } = deps;
+  if (!runIndex || !runs) return [];
+  try {
+    return await denyPendingCeilingChanges({ runIndex, runs }, teamId, `mode ceiling lowered ${from} → ${to}`);
+  } catch (e) {
+    console.error(
+      JSON.stringify({ level: "error", msg: "rollback: pending ceiling gates", team_id: teamId, error: String(e) }),
+    );
+    return [];
+  }
 }
 
 function invalidWindow(trigger: RollbackTrigger): TriggerResult {
