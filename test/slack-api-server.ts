@@ -13,7 +13,7 @@ export type SlackApiServer = {
   close(): Promise<void>;
 };
 
-/** Control paths (not Slack's): POST script {path, replies}, GET requests, POST reset — see test/slack-api-remote.ts. */
+/** Control paths (not Slack's): POST script {path, replies}, GET requests, POST reset {prefix} — test/slack-api-remote.ts. */
 export const CONTROL = "/__control/";
 
 export async function startSlackApiServer(): Promise<SlackApiServer> {
@@ -43,12 +43,19 @@ export async function startSlackApiServer(): Promise<SlackApiServer> {
       res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
     });
   });
-  function control(what: string, body: { path?: string; replies?: ScriptedReply[] }, res: ServerResponse) {
+  function control(
+    what: string,
+    body: { path?: string; replies?: ScriptedReply[]; prefix?: string },
+    res: ServerResponse,
+  ) {
     if (what === "script" && body.path && body.replies)
       scripts.set(body.path, [...(scripts.get(body.path) ?? []), ...body.replies]);
     if (what === "reset") {
-      requests.length = 0;
-      scripts.clear();
+      // only the paths under `prefix`: test files running at the same time share the server
+      const mine = (path: string) => path.startsWith(body.prefix ?? "");
+      const kept = requests.filter((r) => !mine(r.path));
+      requests.splice(0, requests.length, ...kept);
+      for (const path of [...scripts.keys()]) if (mine(path)) scripts.delete(path);
     }
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(what === "requests" ? requests.map(({ headers: _h, ...r }) => r) : { ok: true }));

@@ -51,7 +51,7 @@ describe("Slack delivery health (store)", () => {
 
 describe("the SLACK_OUTBOX consumer records delivery health", () => {
   it("marks the team in outage after N deliveries the Slack API server answered 500 or 429, and clears it when Slack answers again", async () => {
-    const slack = remoteSlackApi();
+    const slack = remoteSlackApi("delivery-health");
     await slack.reset();
     await installSlack("dh-team", "T0DHTEAM");
     const failures = SLACK_OUTAGE_AFTER_FAILURES;

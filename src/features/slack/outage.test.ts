@@ -72,7 +72,7 @@ describe("approval outage fallback", () => {
 
     // Slack is back: the next delivery that lands ends the outage and queues the alert, which the outbox posts
     await installSlack(TEAM, "T0OUTOPEN");
-    const slack = remoteSlackApi();
+    const slack = remoteSlackApi("outage");
     await slack.reset();
     const queued: SlackOutboxMessage[] = [];
     const deps = makeDeps(env, {
@@ -108,7 +108,7 @@ describe("approval outage fallback", () => {
     expect([hard.json.status, soft.json.status, bystander.json.status]).toEqual(["pending", "pending", "pending"]);
     await drainAll(); // the gate index lists them
 
-    const slack = remoteSlackApi();
+    const slack = remoteSlackApi("outage");
     await slack.reset();
     await slack.script(
       "/api/chat.postMessage",
@@ -208,11 +208,11 @@ describe("response_url limit", () => {
   it("answers a response_url at most 5 times in 30 minutes, then updates the message with chat.update instead", async () => {
     const TEAM = "outage-respond";
     await installSlack(TEAM, "T0RESPOND");
-    const slack = remoteSlackApi();
+    const slack = remoteSlackApi("outage");
     await slack.reset();
     let now = 1_000_000;
     const deps = makeDeps(env, { slackApi: createSlackWebApi(slack.url), clock: { now: () => now } });
-    const url = new URL("/respond/T0RESPOND/1/abc", slack.url).toString();
+    const url = new URL("../respond/T0RESPOND/1/abc", slack.url).toString();
     const respond = (text: string, responseUrl = url): SlackOutboxMessage => ({
       kind: "respond",
       team_id: TEAM,

@@ -4,13 +4,10 @@ import type { AppError } from "../../errors";
 import type { Result } from "../../lib/result";
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { Clock } from "../../ports/clock";
-import type { RunIndex } from "../../ports/run-index";
 import type { ApprovalOutage, OutageOverride, SlackDeliveryHealth, SlackOutbox } from "../../ports/slack";
+import { denyOpenGates, type SystemDenyNeeds } from "../gates";
 import { fallbackDeniesIndexed, fallbackNote, OUTAGE_APPROVER } from "../gates/domain";
-import type { RunsService } from "../runs";
 
-/** At most this many waiting gates are denied when an outage starts (the oldest first); later ones deny as they open. */
-export const OUTAGE_SWEEP_LIMIT = 100;
 /** The alert lists at most this many denied gates; the count covers all. */
 export const ALERT_GATE_LIMIT = 20;
 /** An override lasts this long once confirmed unless the request says otherwise. */
@@ -18,36 +15,18 @@ export const OVERRIDE_DEFAULT_TTL_MS = 60 * 60_000;
 /** A requested override waits this long for its second admin; after that a new request starts over. */
 export const OVERRIDE_REQUEST_VALID_MS = 15 * 60_000;
 
-export type OutageSweepNeeds = {
+export type OutageSweepNeeds = SystemDenyNeeds & {
   slackHealth: Pick<SlackDeliveryHealth, "fallbackDenials">;
-  runIndex: Pick<RunIndex, "listGates">;
-  runs: RunsService;
   slackOutbox: SlackOutbox;
 };
 
 /**
- * An outage just started: the team's hard gates already waiting are denied by the fallback, each through its run's
- * decide_gate (the path POST /v1/gates/:id/decision takes), so the run applies it like any decision. Answers how
- * many were denied; a gate decided meanwhile (409) is skipped.
+ * An outage just started: the team's hard gates already waiting are denied by the fallback through their runs (the
+ * gate index lists them, oldest first); answers how many. Later ones are denied as they open.
  */
 export async function denyWaitingGates(deps: OutageSweepNeeds, teamId: string, since: number): Promise<number> {
-  const open = await deps.runIndex.listGates(teamId, { status: "pending", limit: OUTAGE_SWEEP_LIMIT });
-  let denied = 0;
-  for (const g of open.filter(fallbackDeniesIndexed)) {
-    const reply = await deps.runs.get(g.run_id).decide_gate(g.run_id, {
-      actor: { team_id: teamId, subject: OUTAGE_APPROVER },
-      op_id: g.op_id,
-      policy_key: g.policy_key,
-      decision: "deny",
-      note: fallbackNote(since),
-    });
-    if (reply.ok) denied++;
-    else
-      console.warn(
-        JSON.stringify({ level: "warn", msg: "outage fallback: gate not denied", ...g, error: reply.error }),
-      );
-  }
-  return denied;
+  const which = fallbackDeniesIndexed;
+  return (await denyOpenGates(deps, teamId, { decider: OUTAGE_APPROVER, note: fallbackNote(since), which })).length;
 }
 
 /** The alert's text: the outage's span, how many gates the fallback denied, and the newest of them. */

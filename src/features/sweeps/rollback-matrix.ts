@@ -3,9 +3,10 @@ import type { MemrlMode, RollbackTrigger } from "../../../contracts/memrl-policy
 import type { EventBus } from "../../ports/event-bus";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { DecisionCounts, SweepStore } from "../../ports/sweep-store";
+import { denyOpenGates, type SystemDenyNeeds } from "../gates";
+import { DEPLOY_POLICY_KEY, isDeployOpOf, ROLLBACK_APPROVER } from "../gates/domain";
 import { lowerMode, type TeamPolicyCache } from "../policy/domain";
 import { evaluateTrigger, MAX_WINDOW_MS, parseWindow, type TriggerResult, targetMode } from "./rollback";
-import { denyPendingCeilingChanges, type RollbackGateNeeds } from "./rollback-gates";
 
 export type RollbackDeps = {
   sweepStore: SweepStore;
@@ -13,7 +14,7 @@ export type RollbackDeps = {
   policies: TeamPolicyCache;
   events: EventBus;
   newId: (prefix: string) => string;
-} & Partial<RollbackGateNeeds>;
+} & Partial<SystemDenyNeeds>;
 
 export type TeamRollback = {
   team_id: string;
@@ -81,12 +82,20 @@ async function evaluateTeam(deps: RollbackDeps, teamId: string, now: number): Pr
   };
 }
 
-/** After a lowering: the ceiling changes still pending are denied; a failure is logged (the lowering stands). */
+/**
+ * After a lowering, the mode-ceiling changes still pending behind their policy_deploy gates are denied by
+ * system:rollback (channel rollback): approved later, they would undo the rollback with evidence from before it.
+ * A failure is logged; the lowering stands.
+ */
 async function denyCeilingChanges(deps: RollbackDeps, teamId: string, from: MemrlMode, to: MemrlMode) {
   const { runIndex, runs } = deps;
   if (!runIndex || !runs) return [];
   try {
-    return await denyPendingCeilingChanges({ runIndex, runs }, teamId, `mode ceiling lowered ${from} → ${to}`);
+    return await denyOpenGates({ runIndex, runs }, teamId, {
+      decider: ROLLBACK_APPROVER,
+      note: `superseded by a rollback: mode ceiling lowered ${from} → ${to}`,
+      which: (g) => g.policy_key === DEPLOY_POLICY_KEY && isDeployOpOf("ceiling", g.op_id),
+    });
   } catch (e) {
     console.error(
       JSON.stringify({ level: "error", msg: "rollback: pending ceiling gates", team_id: teamId, error: String(e) }),
