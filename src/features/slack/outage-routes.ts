@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { type OverrideNeeds, overrideOutage } from "./outage";
+import { OVERRIDE_DEFAULT_TTL_MS, type OverrideNeeds, overrideOutage } from "./outage";
 
 export const OutageOverrideBody = z
   .strictObject({
@@ -56,7 +56,7 @@ export const outageRoutes = featureApp<OverrideNeeds>().openapi(
   async (c) => {
     const principal = c.get("principal");
     const body = c.req.valid("json");
-    const ttl_ms = (body.ttl_minutes ?? 60) * 60_000;
+    const ttl_ms = body.ttl_minutes === undefined ? OVERRIDE_DEFAULT_TTL_MS : body.ttl_minutes * 60_000;
     const r = await overrideOutage(c.env.deps, principal.teamId, principal.subject, { reason: body.reason, ttl_ms });
     if (!r.ok) throw new AppFailure(r.error);
     return c.json(r.value, 200);
