@@ -355,6 +355,17 @@ describe("warden against the real local server (npm start)", () => {
     expect((await warden(["gates", "list"], { WARDEN_URL: url, WARDEN_TOKEN: "bad" })).code).toBe(3);
   });
 
+  it("slack override calls POST /v1/slack/outage/override: a team without an outage is refused (exit 4), --reason is required", async () => {
+    const team = { WARDEN_TEAM: "t-cli-outage" };
+    const r = await warden(["slack", "override", "--reason", "INC-42", "--ttl-minutes", "30"], env(team));
+    expect(r.code, r.stderr).toBe(4);
+    const err = JSON.parse(r.stderr).error;
+    expect(err).toMatchObject({ status: 409, code: "conflict" });
+    expect(err.message).toContain("no approval outage");
+    expect((await warden(["slack", "override"], env(team))).code).toBe(2);
+    expect((await warden(["slack", "override", "--reason", "x", "--ttl-minutes", "soon"], env(team))).code).toBe(2);
+  });
+
   it("a token that lacks the scope exits 3", async () => {
     const minted = await warden(["token", "mint", "--team-id", "t-cli-e2e", "--scopes", "memory:read"]);
     const r = await warden(["runs", "start", "--goal", "x"], { WARDEN_URL: url, WARDEN_TOKEN: minted.stdout.trim() });

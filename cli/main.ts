@@ -563,6 +563,22 @@ export function buildProgram(): Command {
       out(cmd, await unwrap(a.v1.events.$post({ json: event as never })));
     });
 
+  // slack
+  program
+    .command("slack")
+    .description("Slack: the approval-outage override")
+    .command("override")
+    .description(
+      "turn the approval-outage fallback off (POST /v1/slack/outage/override): the first admin requests, a second, different admin confirms",
+    )
+    .requiredOption("--reason <reason>", "why (audited)")
+    .option("--ttl-minutes <n>", "how long once confirmed (1-240, default 60)", int)
+    .action(async (o, cmd: Command) => {
+      const a = await api(cmd);
+      const json = { reason: o.reason as string, ...defined({ ttl_minutes: o.ttlMinutes as number | undefined }) };
+      out(cmd, await unwrap(a.v1.slack.outage.override.$post({ json })));
+    });
+
   program
     .command("overview-url")
     .description("a signed read-only team overview URL (POST /v1/views, ≤ 15 min)")

@@ -20,7 +20,7 @@ import { policyRoutes } from "./features/policy/routes";
 import { routeOverrideRoutes } from "./features/policy/routes/route-overrides";
 import { runsFleetRoutes } from "./features/runs/fleet-routes";
 import { runsRoutes } from "./features/runs/routes";
-import { slackRoutes } from "./features/slack";
+import { outageRoutes, slackRoutes } from "./features/slack";
 import { authenticate, jsonBody, limitBody, MAX_BODY_BYTES } from "./http/middleware";
 import { documentScopes } from "./http/scopes-doc";
 import type { FeatureEnv } from "./http/types";
@@ -76,6 +76,7 @@ export function createApp() {
   app.route("/", memoryRoutes);
   app.route("/", eventsRoutes);
   app.route("/", slackRoutes);
+  app.route("/", outageRoutes);
   app.route("/", pagesRoutes);
   app.route("/", keysRoutes);
   app.route("/", limitsRoutes);

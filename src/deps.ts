@@ -16,6 +16,7 @@ import { createD1RunIndex } from "./adapters/d1/run-index";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SlackDeliveryHealth } from "./adapters/d1/slack-delivery-health";
 import { createD1SlackFeedStore } from "./adapters/d1/slack-feed-store";
+import { createD1SlackResponseUrls } from "./adapters/d1/slack-response-urls";
 import { createD1SlackStore } from "./adapters/d1/slack-store";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
 import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
@@ -78,7 +79,14 @@ import type { RateLimiter } from "./ports/rate-limiter";
 import type { RouteLedger } from "./ports/route-ledger";
 import type { RunIndex } from "./ports/run-index";
 import type { RunRecordStore } from "./ports/run-record";
-import type { SlackApi, SlackDeliveryHealth, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
+import type {
+  SlackApi,
+  SlackDeliveryHealth,
+  SlackOutbox,
+  SlackOutboxMessage,
+  SlackResponseUrls,
+  SlackStore,
+} from "./ports/slack";
 import type { SlackFeedStore } from "./ports/slack-feed";
 import type { SlackOAuthApi } from "./ports/slack-oauth";
 import type { SweepStore } from "./ports/sweep-store";
@@ -203,6 +211,8 @@ export type Deps = {
   slackHealth: SlackDeliveryHealth;
   /** the run feed's per-run state (status steps, mute) and operator-alert occurrences */
   slackFeed: SlackFeedStore;
+  /** uses of each Slack response_url (5 in 30 minutes, then chat.update) */
+  slackResponseUrls: SlackResponseUrls;
 };
 
 function buildEmbedder(config: Config, env: Env): Embedder {
@@ -316,7 +326,9 @@ function buildEngineParts(env: Env, o: Partial<Deps>): EngineParts & { memorySto
     policyStore,
     policies: o.policies ?? createTeamPolicyCache(policyStore),
     gateRuleStore,
-    gateRules: o.gateRules ?? createGateRuleCache(gateRuleStore),
+    // the team's approval outage (RB-06) is read with its gate rules, so opening a gate pays no D1 read of its own
+    gateRules:
+      o.gateRules ?? createGateRuleCache(gateRuleStore, undefined, o.slackHealth ?? createD1SlackDeliveryHealth(db)),
     runRecord: o.runRecord ?? createD1RunRecord(db),
     routeLedger: o.routeLedger ?? createD1RouteLedger(db),
     vectorIndex,
@@ -391,6 +403,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     slackOAuth: o.slackOAuth ?? createSlackOAuthApi(config.SLACK_API_BASE_URL),
     slackHealth: o.slackHealth ?? createD1SlackDeliveryHealth(db),
     slackFeed: o.slackFeed ?? createD1SlackFeedStore(db),
+    slackResponseUrls: o.slackResponseUrls ?? createD1SlackResponseUrls(db),
     slackOutbox: o.slackOutbox ?? {
       send: async (messages) => {
         if (messages.length)

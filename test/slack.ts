@@ -1,6 +1,7 @@
 // Slack test helpers: requests signed as Slack signs them (v0), form and interactivity bodies, an installed team.
 import { env, SELF } from "cloudflare:test";
 import { slackSignature } from "../src/features/slack/signature";
+import type { SlackOutboxMessage } from "../src/ports/slack";
 import { call, readResponse, token } from "./helpers";
 
 export const WORKSPACE = "T0TEAMA";
@@ -72,4 +73,22 @@ export async function installSlack(teamId: string, workspace = WORKSPACE, settin
   });
   if (res.status !== 200) throw new Error(`install → ${res.status} ${res.text}`);
   return res.json;
+}
+
+/** A SLACK_OUTBOX batch for calling the consumer directly: what happened to each message (acks, retries, delays). */
+export function batchOf(bodies: SlackOutboxMessage[]) {
+  const fates = bodies.map(() => ({ acked: 0, retried: 0, delays: [] as (number | undefined)[] }));
+  const messages = bodies.map((body, i) => ({
+    id: `m${i}`,
+    timestamp: new Date(),
+    body,
+    attempts: 1,
+    ack: () => void (fates[i] as { acked: number }).acked++,
+    retry: (o?: { delaySeconds?: number }) => {
+      const f = fates[i] as (typeof fates)[number];
+      f.retried++;
+      f.delays.push(o?.delaySeconds);
+    },
+  }));
+  return { batch: { queue: "warden-slack-outbox", messages } as unknown as MessageBatch<unknown>, fates };
 }

@@ -14,6 +14,7 @@ import type { viewsApi } from "../features/pages/routes/views-api";
 import type { policyRoutes } from "../features/policy/routes";
 import type { runsFleetRoutes } from "../features/runs/fleet-routes";
 import type { runsRoutes } from "../features/runs/routes";
+import type { outageRoutes } from "../features/slack/outage-routes";
 
 type ClientOf<T extends Hono<any, any, any>> = ReturnType<typeof hc<T>>;
 
@@ -30,4 +31,5 @@ export type Api = ClientOf<typeof healthRoutes> &
   ClientOf<typeof eventsRoutes> &
   ClientOf<typeof viewsApi> &
   ClientOf<typeof keysRoutes> &
-  ClientOf<typeof limitsRoutes>;
+  ClientOf<typeof limitsRoutes> &
+  ClientOf<typeof outageRoutes>;

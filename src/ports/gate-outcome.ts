@@ -26,3 +26,6 @@ export const HUMAN_CHANNELS = ["slack", "api", "cli", "web"] as const satisfies 
 
 /** The decider the approval-outage fallback records (the Slack feature resolves such gates as deny with it). */
 export const OUTAGE_APPROVER = "system:approval-outage";
+
+/** The decider the rollback matrix records when it denies a ceiling change its rollback would undo (channel rollback). */
+export const ROLLBACK_APPROVER = "system:rollback";

@@ -93,7 +93,15 @@ export type SlackOutboxMessage =
       /** content version: an update with a lower version than the one shown is dropped (late redelivery) */
       version?: number;
     }
-  | { kind: "respond"; team_id: string; response_url: string; text: string; replace_original?: boolean };
+  | {
+      kind: "respond";
+      team_id: string;
+      response_url: string;
+      text: string;
+      replace_original?: boolean;
+      /** the message the response_url belongs to: updated with chat.update once the response_url is used up */
+      message?: { channel: string; ts: string };
+    };
 
 export interface SlackOutbox {
   send(messages: SlackOutboxMessage[]): Promise<void>;
@@ -105,11 +113,48 @@ export const SLACK_OUTAGE_AFTER_FAILURES = 5;
 /** A team's Slack delivery health as the outbox consumer records it. */
 export type SlackHealth = { consecutive_failures: number; outage_since: number | null };
 
+/** The two-person override of a team's outage fallback: requested by one admin, confirmed by another. */
+export type OutageOverride = {
+  requested_by: string;
+  requested_at: number;
+  reason: string;
+  /** how long the override lasts once confirmed */
+  ttl_ms: number;
+  confirmed_by: string | null;
+  /** confirmed: the fallback is off until then (or until the outage ends); null while pending */
+  until: number | null;
+};
+
+/** A team's approval outage as the gates see it: since when, and its override, if any. */
+export type ApprovalOutage = { since: number; override: OutageOverride | null };
+
+/** A gate the outage fallback denied (an approval_event with outcome fallback_denied). */
+export type FallbackDenial = { run_id: string; gate_id: string; policy_key: string; denied_at: number };
+
 /** Slack delivery health per team, written by the SLACK_OUTBOX consumer (docs/slack.md "Approval outage"). */
 export interface SlackDeliveryHealth {
+  /** the team's approval outage with its override; null while Slack delivers */
+  outage(teamId: string): Promise<ApprovalOutage | null>;
+  /**
+   * Writes the override if the stored one still is `expected` (compared by requested_at and confirmed_by) and the
+   * outage is still on; false when either changed meanwhile (a concurrent request or the outage's end).
+   */
+  writeOverride(teamId: string, next: OutageOverride, expected: OutageOverride | null, now: number): Promise<boolean>;
+  /** the gates the fallback denied since `since`: how many, and the newest `limit` of them */
+  fallbackDenials(teamId: string, since: number, limit: number): Promise<{ count: number; gates: FallbackDenial[] }>;
   /** one more failed delivery; the outage starts (outage_since = now) when the count reaches the threshold */
   recordFailure(teamId: string, error: string, now: number): Promise<SlackHealth>;
   /** a delivered message: the count and any outage are cleared; answers what was cleared */
   recordSuccess(teamId: string, now: number): Promise<SlackHealth>;
   health(teamId: string): Promise<SlackHealth>;
+}
+
+/** Slack's documented limit on a response_url: used at most 5 times, within 30 minutes of being issued. */
+export const RESPONSE_URL_MAX_USES = 5;
+export const RESPONSE_URL_WINDOW_MS = 30 * 60_000;
+
+/** Uses of each response_url (by its sha256), counted by the SLACK_OUTBOX consumer before it answers one. */
+export interface SlackResponseUrls {
+  /** one more use of the url; answers the uses so far, this one included, and when the first was */
+  use(urlHash: string, teamId: string, now: number): Promise<{ uses: number; first_used_at: number }>;
 }

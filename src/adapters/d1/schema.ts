@@ -587,6 +587,24 @@ export const slackDeliveryHealth = sqliteTable("slack_delivery_health", {
   outageSince: integer("outage_since"),
   lastError: text("last_error"),
   updatedAt: integer("updated_at").notNull(),
+  /** the two-person override of the outage fallback (docs/slack.md "Approval outage"): the first admin's request … */
+  overrideRequestedBy: text("override_requested_by"),
+  overrideRequestedAt: integer("override_requested_at"),
+  overrideReason: text("override_reason"),
+  /** … how long it lasts once confirmed (ms) … */
+  overrideTtlMs: integer("override_ttl_ms"),
+  /** … and the second, different admin's confirmation; the fallback is off until override_until or the outage ends */
+  overrideConfirmedBy: text("override_confirmed_by"),
+  overrideUntil: integer("override_until"),
+});
+
+/** uses of each Slack response_url (by its sha256): Slack takes at most 5 within 30 minutes of the first, after which
+ * the outbox updates the message with chat.update instead (docs/slack.md "response_url") */
+export const slackResponseUrlUses = sqliteTable("slack_response_url_use", {
+  urlHash: text("url_hash").primaryKey(),
+  teamId: text("team_id").notNull(),
+  firstUsedAt: integer("first_used_at").notNull(),
+  uses: integer("uses").notNull(),
 });
 
 /** roster/channel changes after the first install, each waiting behind a slack_channel_change gate (deploy target

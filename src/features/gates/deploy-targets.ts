@@ -72,3 +72,6 @@ export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
  */
 export const deployOpId = (target: DeployTarget, version: number, nonce: string) =>
   `deploy-${target}-v${version}-${nonce}`;
+
+/** Whether a gate's op_id is a deploy of `target` (the gate index has no subject: the op_id names it). */
+export const isDeployOpOf = (target: DeployTarget, opId: string) => opId.startsWith(`deploy-${target}-v`);

@@ -8,6 +8,7 @@ export {
   type DeployNeeds,
   type DeployTarget,
   deployOpId,
+  isDeployOpOf,
   SLACK_CHANGE_POLICY_KEY,
 } from "./deploy-targets";
 export { gateDigest } from "./digest";
@@ -16,6 +17,7 @@ export type { GateRuleCache } from "./gate-rule-cache";
 export {
   applyDecision,
   DECISION_STATUS,
+  DEPLOY_POLICY_KEY,
   decideGate,
   type GateHost,
   gateIdFor,
@@ -24,6 +26,7 @@ export {
   openGate,
 } from "./machine";
 export type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";
+export { fallbackDeniesIndexed, fallbackNote, outageFallbackInForce } from "./outage";
 export {
   CALLER_CHANNELS,
   DECISION_CHANNELS,
@@ -32,6 +35,7 @@ export {
   type GateOutcome,
   gateOutcome,
   OUTAGE_APPROVER,
+  ROLLBACK_APPROVER,
 } from "./outcome";
 export { type ActiveGateRules, type GateKind, resolveGate } from "./rules";
 export { ApprovalResponse, DeployAccepted, GateView, GateViewSchema, OpenGateResponse } from "./schemas";

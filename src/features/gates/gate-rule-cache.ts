@@ -1,6 +1,7 @@
-// Per-isolate cache of each team's active gate rules (1 s TTL, invalidated locally on activation).
+// Per-isolate cache of each team's active gate rules and approval outage (1 s TTL, invalidated locally on activation).
 import { createTeamCache, type TeamCache } from "../../lib/team-cache";
 import type { GateRuleStore } from "../../ports/gate-rule-store";
+import type { SlackDeliveryHealth } from "../../ports/slack";
 import { type ActiveGateRules, DEFAULT_ACTIVE_GATE_RULES, GateRuleSet } from "./rules";
 
 export type GateRuleCache = TeamCache<ActiveGateRules>;
@@ -15,9 +16,24 @@ export function parseStoredRules(version: number, body: unknown): ActiveGateRule
   return { version, rules: parsed.data.rules };
 }
 
-export function createGateRuleCache(store: GateRuleStore, ttlMs = 1000): GateRuleCache {
+/**
+ * `outages` (optional): the team's approval outage is read with its rules, in parallel and under the same TTL, so
+ * opening a gate pays no D1 read of its own; an unreadable outage counts as none (the rules still load).
+ */
+export function createGateRuleCache(
+  store: GateRuleStore,
+  ttlMs = 1000,
+  outages?: Pick<SlackDeliveryHealth, "outage">,
+): GateRuleCache {
   return createTeamCache(async (teamId) => {
-    const active = await store.active(teamId);
-    return active === null ? DEFAULT_ACTIVE_GATE_RULES : parseStoredRules(active.version, active.body);
+    const [active, outage] = await Promise.all([
+      store.active(teamId),
+      outages?.outage(teamId).catch((e) => {
+        console.error(JSON.stringify({ level: "error", msg: "approval outage unreadable", error: String(e) }));
+        return null;
+      }) ?? null,
+    ]);
+    const rules = active === null ? DEFAULT_ACTIVE_GATE_RULES : parseStoredRules(active.version, active.body);
+    return outage ? { ...rules, outage } : rules;
   }, ttlMs);
 }

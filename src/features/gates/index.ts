@@ -12,6 +12,7 @@ export * from "./domain";
 export { createGateRuleCache } from "./gate-rule-cache";
 export { gatesRoutes } from "./routes";
 export { DEFAULT_ACTIVE_GATE_RULES } from "./rules";
+export { denyOpenGates, type SystemDenyNeeds } from "./system-deny";
 
 /** What the gate routes need besides the HTTP basics. */
 export type GatesNeeds = DeployNeeds & {

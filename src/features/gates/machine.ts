@@ -5,7 +5,8 @@ import { stableId } from "../../lib/hash";
 import type { ApprovalRow } from "../../ports/run-record";
 import { gateDigest } from "./digest";
 import type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";
-import { channelFor, type DecisionChannel, gateOutcome, type Resolution } from "./outcome";
+import { fallbackDenies, fallbackNote, outageFallbackInForce } from "./outage";
+import { channelFor, type DecisionChannel, gateOutcome, OUTAGE_APPROVER, type Resolution } from "./outcome";
 import { type ActiveGateRules, resolveGate } from "./rules";
 import { earlyView, gateView } from "./views";
 
@@ -67,6 +68,8 @@ export type OpenGateInput = {
   resolveWith?: Record<string, unknown>;
   /** the team's escalation timings, read with the rules before the command ran; kept on a hard gate */
   escalate_after_ms?: [number, number] | null;
+  /** the MemRL profile version whose decision opened the gate (a failed attempt's escalation), when one did */
+  profileVersion?: number;
 };
 
 /** Arms a gate: resolves its kind, decides auto/deny gates at once, applies an approval that came first. */
@@ -98,6 +101,7 @@ export function openGate(host: GateHost, input: OpenGateInput): Gate {
     decided_reason: null,
     digest,
     rules_version: input.rules.version,
+    ...(input.profileVersion === undefined ? {} : { profile_version: input.profileVersion }),
     early_refused: null,
     ...(resolution.kind === "hard" && input.escalate_after_ms ? { escalate_after_ms: input.escalate_after_ms } : {}),
   };
@@ -113,12 +117,20 @@ export function openGate(host: GateHost, input: OpenGateInput): Gate {
     opened_by: gate.opened_by,
     digest,
     rules_version: gate.rules_version,
+    ...(gate.profile_version === undefined ? {} : { profile_version: gate.profile_version }),
     // for consumers that may show it (a Slack card, only when the team opted the policy key in, guard-passed)
     context: gate.context,
     ...host.subjectFields(gate.subject),
   });
   decideOnOpen(host, gate);
-  return host.gate(gate_id) as Gate;
+  const opened = host.gate(gate_id) as Gate;
+  const outage = input.rules.outage;
+  // RB-06: while the team's Slack is unreachable, a risky gate is denied as it opens (no human could be asked)
+  if (outage && fallbackDenies(opened) && outageFallbackInForce(outage, host.now)) {
+    const reason = "approval outage fallback (RB-06): risky gates deny while Slack is unreachable";
+    return applyDecision(host, opened, "deny", OUTAGE_APPROVER, fallbackNote(outage.since), reason);
+  }
+  return opened;
 }
 
 /** A freshly armed gate: a deny gate is denied, an early approval applies (unless its approver opened the gate or it

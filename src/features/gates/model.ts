@@ -45,6 +45,8 @@ export type Gate = {
   digest?: string;
   /** version of the team gate rules that resolved the gate's kind (0 = the default matrix) */
   rules_version?: number;
+  /** version of the MemRL profile whose decision opened the gate (a failed attempt escalated by the policy) */
+  profile_version?: number;
   /** an early approval that did not apply when the gate opened, and why (reported in the views) */
   early_refused?: { approver: string; decision: GateDecision; why: string; received_at: number } | null;
   /** escalation levels fired while the hard gate stayed open (gates/escalation.ts); absent until one fires */

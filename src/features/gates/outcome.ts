@@ -1,7 +1,7 @@
 // Gate outcomes and decision channels (pure): the one mapping from how a gate was resolved to the outcome every
 // surface shows (run view, gate routes, inbox, trace page, audit rows, the D1 gate index and GET /v1/metrics).
 
-import { type DecisionChannel, type GateOutcome, OUTAGE_APPROVER } from "../../ports/gate-outcome";
+import { type DecisionChannel, type GateOutcome, OUTAGE_APPROVER, ROLLBACK_APPROVER } from "../../ports/gate-outcome";
 
 export {
   DECISION_CHANNELS,
@@ -10,6 +10,7 @@ export {
   type GateOutcome,
   HUMAN_CHANNELS,
   OUTAGE_APPROVER,
+  ROLLBACK_APPROVER,
 } from "../../ports/gate-outcome";
 
 /** the channels a caller may name for its own decision (X-Warden-Channel); the others are Warden's own */
@@ -19,6 +20,7 @@ const SYSTEM_DECIDERS: Readonly<Record<string, DecisionChannel>> = {
   timer: "timer",
   policy: "policy",
   [OUTAGE_APPROVER]: "outage_fallback",
+  [ROLLBACK_APPROVER]: "rollback",
 };
 
 /** Warden's own deciders: a caller whose token names one of them is not let decide (it would pass as the system). */

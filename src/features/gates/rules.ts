@@ -1,5 +1,6 @@
 // Gate rules (pure): the default approval matrix, team rule sets, and resolving a policy_key to a gate kind.
 import { z } from "zod";
+import type { ApprovalOutage } from "../../ports/slack";
 
 export const GATE_KINDS = ["auto", "soft", "hard", "deny"] as const;
 export type GateKind = (typeof GATE_KINDS)[number];
@@ -69,7 +70,8 @@ export const DEFAULT_GATE_RULES: GateRule[] = [
 ];
 export const DEFAULT_GATE_RULES_VERSION = 0;
 
-export type ActiveGateRules = { version: number; rules: GateRule[] };
+/** A team's active rules; `outage` is its approval outage when one is on (read with the rules, same cache). */
+export type ActiveGateRules = { version: number; rules: GateRule[]; outage?: ApprovalOutage | null };
 export const DEFAULT_ACTIVE_GATE_RULES: ActiveGateRules = {
   version: DEFAULT_GATE_RULES_VERSION,
   rules: DEFAULT_GATE_RULES,

@@ -31,6 +31,10 @@ export const GateViewSchema = z.object({
   decided_reason: z.string().optional().meta({ description: "why it was decided so (timer, stop, early approval)" }),
   waited_ms: z.int().optional().meta({ description: "decided_at − opened_at" }),
   rules_version: z.int().optional().meta({ description: "the team gate-rule version that resolved its kind" }),
+  profile_version: z
+    .int()
+    .optional()
+    .meta({ description: "the MemRL profile version whose decision opened the gate (a failed attempt escalated)" }),
   early_refused: z
     .object({ approver: z.string(), decision: z.string(), why: z.string(), received_at: z.int() })
     .optional()

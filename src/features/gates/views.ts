@@ -25,6 +25,7 @@ export function gateView(runId: string, g: Gate) {
       decided_reason: g.decided_reason ?? null,
       waited_ms: decided ? (g.decided_at as number) - g.opened_at : null,
       rules_version: g.rules_version ?? null,
+      profile_version: g.profile_version ?? null,
       early_refused: g.early_refused ?? null,
       escalations: g.escalations?.length ? g.escalations : null,
       timeout_ms: g.timeout_ms,

@@ -166,6 +166,8 @@ describe("pages in Chromium", () => {
     expect(await gate.getAttribute("data-outcome")).toBe("approved");
     expect(await text(gate)).toContain("approved");
     expect(await text(gate.locator("[data-field=opened]"))).toMatch(/opened by worker-bt-a .*gate rules v0/s);
+    // the schema_invalid gate came from the policy's decision on the failed attempt: the profile version that made it
+    expect(await text(gate.locator("[data-field=profile_version]"))).toContain("MemRL profile v0");
     expect(await text(gate.locator("[data-field=decided_by]"))).toContain("approver-bt-a");
     expect(await text(gate.locator("[data-field=decided]"))).toMatch(
       /approve_retry by approver-bt-a via cli .* waited \d+s/s,

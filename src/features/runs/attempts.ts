@@ -266,6 +266,8 @@ function gateAttempt(tx: Tx, f: Failed, policyKey: string): Failure | null {
     opener: cmd.actor.subject,
     rules: cmd.gate_rules,
     escalate_after_ms: cmd.escalate_after_ms,
+    // the profile version whose decision escalated the failure to this gate (shown on the run view and trace)
+    ...(reply.decision ? { profileVersion: reply.decision.profile_version } : {}),
   });
   reply.gate_id = gate.gate_id;
   const after = tx.order(order.order_id) as Order;

@@ -1,28 +1,17 @@
 // Slack delivery health in workerd with real D1 (RB-06): N failed deliveries in a row start an approval outage, the
-// next success clears it; the SLACK_OUTBOX consumer records both.
+// next success clears it; the SLACK_OUTBOX consumer records both, posting to the loopback Slack API server.
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { installSlack } from "../../../test/slack";
+import { batchOf, CHANNELS, installSlack } from "../../../test/slack";
+import { remoteSlackApi } from "../../../test/slack-api-remote";
 import { createD1SlackDeliveryHealth } from "../../adapters/d1/slack-delivery-health";
+import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
-import { SLACK_OUTAGE_AFTER_FAILURES, type SlackApi, type SlackOutboxMessage } from "../../ports/slack";
-import { consumeSlackOutbox } from "./outbox";
+import { SLACK_OUTAGE_AFTER_FAILURES, type SlackOutboxMessage } from "../../ports/slack";
+import { backoffSeconds, consumeSlackOutbox } from "./outbox";
 
 const health = () => createD1SlackDeliveryHealth(drizzle(env.DB));
-
-function batchOf(bodies: SlackOutboxMessage[]) {
-  const fates = bodies.map(() => ({ acked: 0, retried: 0 }));
-  const messages = bodies.map((body, i) => ({
-    id: `m${i}`,
-    timestamp: new Date(),
-    body,
-    attempts: 1,
-    ack: () => void (fates[i] as { acked: number }).acked++,
-    retry: () => void (fates[i] as { retried: number }).retried++,
-  }));
-  return { batch: { queue: "warden-slack-outbox", messages } as unknown as MessageBatch<unknown>, fates };
-}
 
 const post = (team: string, key: string): SlackOutboxMessage => ({
   kind: "post",
@@ -30,15 +19,6 @@ const post = (team: string, key: string): SlackOutboxMessage => ({
   key,
   channel: "approvals",
   text: "hello",
-});
-
-/** the Slack client port answering every call with `status` (500: Slack down) */
-const slackAnswering = (status: number): SlackApi => ({
-  call: async () =>
-    status === 200
-      ? { ok: true, body: { ok: true, ts: "1.0", channel: "C0APPR" } }
-      : { ok: false, retryAfterS: null, status, error: `http_${status}` },
-  respond: async () => ({ ok: true, body: {} }),
 });
 
 describe("Slack delivery health (store)", () => {
@@ -70,21 +50,36 @@ describe("Slack delivery health (store)", () => {
 });
 
 describe("the SLACK_OUTBOX consumer records delivery health", () => {
-  it("marks the team in outage after N deliveries Slack answered 500, and clears it when Slack answers again", async () => {
+  it("marks the team in outage after N deliveries the Slack API server answered 500 or 429, and clears it when Slack answers again", async () => {
+    const slack = remoteSlackApi("delivery-health");
+    await slack.reset();
     await installSlack("dh-team", "T0DHTEAM");
+    const failures = SLACK_OUTAGE_AFTER_FAILURES;
+    await slack.script(
+      "/api/chat.postMessage",
+      ...Array.from({ length: failures }, (_, i) =>
+        i % 2 === 0
+          ? { status: 500, body: "upstream down" }
+          : { status: 429, headers: { "retry-after": "7" }, body: { ok: false, error: "ratelimited" } },
+      ),
+    );
     const clock = { now: () => 5_000 };
-    const down = makeDeps(env, { slackApi: slackAnswering(500), clock });
-    const failing = batchOf(Array.from({ length: SLACK_OUTAGE_AFTER_FAILURES }, (_, i) => post("dh-team", `k${i}`)));
-    await consumeSlackOutbox(failing.batch, down);
+    const deps = makeDeps(env, { slackApi: createSlackWebApi(slack.url), clock });
+    const failing = batchOf(Array.from({ length: failures }, (_, i) => post("dh-team", `k${i}`)));
+    await consumeSlackOutbox(failing.batch, deps);
     expect(failing.fates.every((f) => f.retried === 1 && f.acked === 0)).toBe(true);
-    expect(await health().health("dh-team")).toEqual({
-      consecutive_failures: SLACK_OUTAGE_AFTER_FAILURES,
-      outage_since: 5_000,
-    });
-    const up = makeDeps(env, { slackApi: slackAnswering(200), clock });
+    // Slack's Retry-After becomes the queue delay of the 429s; the 500s back off on their own
+    expect(failing.fates[1]?.delays).toEqual([7]);
+    expect(failing.fates[0]?.delays).toEqual([backoffSeconds(1)]);
+    expect(await health().health("dh-team")).toEqual({ consecutive_failures: failures, outage_since: 5_000 });
+
+    // the script is used up: the server answers ok, the delivery lands and the outage is over
     const ok = batchOf([post("dh-team", "k-ok")]);
-    await consumeSlackOutbox(ok.batch, up);
-    expect(ok.fates[0]).toEqual({ acked: 1, retried: 0 });
+    await consumeSlackOutbox(ok.batch, deps);
+    expect(ok.fates[0]).toMatchObject({ acked: 1, retried: 0 });
     expect(await health().health("dh-team")).toEqual({ consecutive_failures: 0, outage_since: null });
+    const posts = (await slack.requests()).filter((r) => r.path === "/api/chat.postMessage");
+    expect(posts).toHaveLength(failures + 1);
+    expect(posts.every((r) => r.body.channel === CHANNELS.approvals)).toBe(true);
   });
 });

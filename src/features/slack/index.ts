@@ -5,5 +5,6 @@ export { enqueueGateCards, gateCardMessages } from "./cards";
 export { createEscalationTimingsCache } from "./escalation";
 export { enqueueRunFeed } from "./feed-enqueue";
 export type { SlackCardNeeds, SlackFeedNeeds, SlackNeeds } from "./needs";
+export { outageRoutes } from "./outage-routes";
 export { consumeSlackOutbox, type SlackOutboxNeeds } from "./outbox";
 export { slackRoutes } from "./routes";

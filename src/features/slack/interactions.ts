@@ -15,6 +15,8 @@ type Payload = {
   user?: { id?: string };
   trigger_id?: string;
   response_url?: string;
+  /** the message the click came from (block_actions): what a used-up response_url's answer updates instead */
+  container?: { channel_id?: string; message_ts?: string };
   actions?: { action_id?: string; value?: string; action_ts?: string }[];
   view?: { callback_id?: string; private_metadata?: string; state?: { values?: Record<string, any> } };
 };
@@ -30,8 +32,11 @@ const parseValue = (raw: string | undefined): CardValue | null => {
   }
 };
 
-async function tell(deps: SlackNeeds, teamId: string, responseUrl: string | undefined, text: string) {
-  if (responseUrl) await deps.slackOutbox.send([{ kind: "respond", team_id: teamId, response_url: responseUrl, text }]);
+async function tell(deps: SlackNeeds, teamId: string, p: Payload, text: string) {
+  if (!p.response_url) return;
+  const { channel_id: channel, message_ts: ts } = p.container ?? {};
+  const message = channel && ts ? { message: { channel, ts } } : {};
+  await deps.slackOutbox.send([{ kind: "respond", team_id: teamId, response_url: p.response_url, text, ...message }]);
 }
 
 const RANK: Record<SlackRole, number> = { approver: 1, admin: 2 };
@@ -115,7 +120,7 @@ export async function handleInteraction(deps: SlackNeeds, p: Payload): Promise<I
   const inst = workspace ? await deps.slackStore.byWorkspace(workspace) : null;
   if (!inst) {
     if (p.response_url)
-      await tell(deps, workspace, p.response_url, "This Slack workspace is not connected to Warden yet; ask an admin.");
+      await tell(deps, workspace, p, "This Slack workspace is not connected to Warden yet; ask an admin.");
     return EMPTY;
   }
   if (p.type === "block_actions") {
@@ -127,7 +132,7 @@ export async function handleInteraction(deps: SlackNeeds, p: Payload): Promise<I
     const key = `act:${workspace}:${userId}:${action.action_ts ?? p.trigger_id ?? ""}:${id}`;
     const allowed = await approverOf(deps, inst, userId, { ...value, action: id });
     if (!allowed.ok) {
-      await tell(deps, inst.team_id, p.response_url, allowed.told);
+      await tell(deps, inst.team_id, p, allowed.told);
       return EMPTY;
     }
     const { approver } = allowed;
@@ -139,7 +144,7 @@ export async function handleInteraction(deps: SlackNeeds, p: Payload): Promise<I
         trigger_id: p.trigger_id,
         view: noteModal({ ...value, decision, ...(p.response_url ? { response_url: p.response_url } : {}) }),
       });
-      if (!opened.ok) await tell(deps, inst.team_id, p.response_url, "Could not open the note dialog; try again.");
+      if (!opened.ok) await tell(deps, inst.team_id, p, "Could not open the note dialog; try again.");
       return EMPTY;
     }
     if (!(await deps.slackStore.firstDelivery(key, deps.clock.now()))) return EMPTY;
@@ -151,7 +156,7 @@ export async function handleInteraction(deps: SlackNeeds, p: Payload): Promise<I
       await deps.slackStore.forgetDelivery(key);
       throw e;
     }
-    if (told) await tell(deps, inst.team_id, p.response_url, told);
+    if (told) await tell(deps, inst.team_id, p, told);
     return EMPTY;
   }
   if (p.type === "view_submission" && p.view?.callback_id === "gate_note") {

@@ -1,7 +1,19 @@
 // The SLACK_OUTBOX consumer: posts each logical message once (ts recorded before the ack), updates it in place after,
-// answers response_urls, and turns Slack's 429 Retry-After into a queue retry delay.
+// answers response_urls (within Slack's limit, then by chat.update), turns Slack's 429 Retry-After into a queue retry
+// delay, and counts failed deliveries per team: the start and end of an approval outage (RB-06) act from here.
+import { sha256HexSync } from "../../lib/sha256";
 import type { Clock } from "../../ports/clock";
-import type { SlackApi, SlackApiResult, SlackDeliveryHealth, SlackOutboxMessage, SlackStore } from "../../ports/slack";
+import {
+  RESPONSE_URL_MAX_USES,
+  RESPONSE_URL_WINDOW_MS,
+  type SlackApi,
+  type SlackApiResult,
+  type SlackDeliveryHealth,
+  type SlackOutboxMessage,
+  type SlackResponseUrls,
+  type SlackStore,
+} from "../../ports/slack";
+import { denyWaitingGates, type OutageSweepNeeds, queueOutageOverAlert } from "./outage";
 
 export type SlackOutboxNeeds = {
   slackStore: SlackStore;
@@ -9,7 +21,13 @@ export type SlackOutboxNeeds = {
   clock: Clock;
   /** where delivery failures per team are counted (approval outage, RB-06); absent = not counted */
   slackHealth?: SlackDeliveryHealth;
-};
+  /** response_url uses (Slack's 5 in 30 minutes); absent = not counted */
+  slackResponseUrls?: SlackResponseUrls;
+} & Partial<Omit<OutageSweepNeeds, "slackHealth">>;
+
+/** Whether a response_url may still be used: at most RESPONSE_URL_MAX_USES times within RESPONSE_URL_WINDOW_MS. */
+export const responseUrlUsable = (u: { uses: number; first_used_at: number }, now: number) =>
+  u.uses <= RESPONSE_URL_MAX_USES && now - u.first_used_at < RESPONSE_URL_WINDOW_MS;
 
 /** Queue retry delay when Slack gave no Retry-After: 5 s, 20 s, 80 s … capped at 15 min. */
 export const backoffSeconds = (attempts: number) => Math.min(900, 5 * 4 ** Math.max(0, attempts - 1));
@@ -27,6 +45,8 @@ const retryOf = (r: Extract<SlackApiResult, { ok: false }>, attempts: number): O
 
 async function deliver(m: SlackOutboxMessage, deps: SlackOutboxNeeds, attempts: number): Promise<Outcome> {
   if (m.kind === "respond") {
+    const use = await deps.slackResponseUrls?.use(sha256HexSync(m.response_url), m.team_id, deps.clock.now());
+    if (use && !responseUrlUsable(use, deps.clock.now())) return updateInstead(m, deps, attempts);
     const r = await deps.slackApi.respond(m.response_url, {
       response_type: "ephemeral",
       text: m.text,
@@ -55,7 +75,8 @@ async function deliver(m: SlackOutboxMessage, deps: SlackOutboxNeeds, attempts: 
     );
     return { done: true };
   }
-  const channel = m.channel_id ?? inst.channels[m.channel];
+  // an installation without the channel (an ops channel never set) posts to approvals, where people look
+  const channel = m.channel_id ?? (inst.channels[m.channel] || inst.channels.approvals);
   const thread = m.thread_key ? await deps.slackStore.postedMessage(m.thread_key) : null;
   // the root was queued with it but is not posted yet (a 429, another batch): wait for it rather than land outside
   // the thread; not a Slack failure, so not counted against the team's delivery health
@@ -86,6 +107,24 @@ async function permalink(deps: SlackOutboxNeeds, token: string, key: string): Pr
   if (!posted) return null;
   const r = await deps.slackApi.call("chat.getPermalink", token, { channel: posted.channel, message_ts: posted.ts });
   return r.ok && typeof r.body.permalink === "string" ? r.body.permalink : null;
+}
+
+/**
+ * A response_url used up (Slack takes 5 uses within 30 minutes): the message it belongs to is updated with
+ * chat.update instead. Without a message to update the answer is dropped and logged; a retry could not fix it.
+ */
+async function updateInstead(
+  m: Extract<SlackOutboxMessage, { kind: "respond" }>,
+  deps: SlackOutboxNeeds,
+  attempts: number,
+): Promise<Outcome> {
+  const inst = m.message ? await deps.slackStore.byTeam(m.team_id) : null;
+  if (!m.message || !inst) {
+    console.warn(JSON.stringify({ level: "warn", msg: "slack outbox: response_url used up", team_id: m.team_id }));
+    return { done: true };
+  }
+  const r = await deps.slackApi.call("chat.update", inst.bot_token, { ...m.message, text: m.text });
+  return r.ok ? { done: true } : retryOf(r, attempts);
 }
 
 /** One batch from SLACK_OUTBOX: ack what was delivered, retry the rest with Slack's delay (or a backoff). */
@@ -130,18 +169,27 @@ async function recordHealth(deps: SlackOutboxNeeds, m: SlackOutboxMessage, error
   const now = deps.clock.now();
   if (error === null) {
     const cleared = await deps.slackHealth.recordSuccess(m.team_id, now);
-    if (cleared.outage_since !== null)
+    if (cleared.outage_since !== null) {
+      const since = cleared.outage_since;
       console.warn(
-        JSON.stringify({
-          level: "warn",
-          msg: "slack outbox: approval outage over",
-          team_id: m.team_id,
-          since: cleared.outage_since,
-        }),
+        JSON.stringify({ level: "warn", msg: "slack outbox: approval outage over", team_id: m.team_id, since }),
       );
+      const sweep = sweepNeeds(deps);
+      if (sweep) await queueOutageOverAlert(sweep, m.team_id, since, now);
+    }
     return;
   }
   const h = await deps.slackHealth.recordFailure(m.team_id, error.slice(0, 500), now);
-  if (h.outage_since === now)
+  if (h.outage_since === now) {
     console.error(JSON.stringify({ level: "error", msg: "slack outbox: approval outage", team_id: m.team_id, error }));
+    // the fallback denies gates as they open from now on (gate rule cache); the ones already waiting are denied here
+    const sweep = sweepNeeds(deps);
+    if (sweep) await denyWaitingGates(sweep, m.team_id, now);
+  }
+}
+
+/** What the outage's start and end act with, when the consumer was given all of it. */
+function sweepNeeds(deps: SlackOutboxNeeds): OutageSweepNeeds | null {
+  const { slackHealth, runIndex, runs, slackOutbox } = deps;
+  return slackHealth && runIndex && runs && slackOutbox ? { slackHealth, runIndex, runs, slackOutbox } : null;
 }

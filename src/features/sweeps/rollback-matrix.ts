@@ -3,6 +3,8 @@ import type { MemrlMode, RollbackTrigger } from "../../../contracts/memrl-policy
 import type { EventBus } from "../../ports/event-bus";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { DecisionCounts, SweepStore } from "../../ports/sweep-store";
+import { denyOpenGates, type SystemDenyNeeds } from "../gates";
+import { DEPLOY_POLICY_KEY, isDeployOpOf, ROLLBACK_APPROVER } from "../gates/domain";
 import { lowerMode, type TeamPolicyCache } from "../policy/domain";
 import { evaluateTrigger, MAX_WINDOW_MS, parseWindow, type TriggerResult, targetMode } from "./rollback";
 
@@ -12,7 +14,7 @@ export type RollbackDeps = {
   policies: TeamPolicyCache;
   events: EventBus;
   newId: (prefix: string) => string;
-};
+} & Partial<SystemDenyNeeds>;
 
 export type TeamRollback = {
   team_id: string;
@@ -20,6 +22,8 @@ export type TeamRollback = {
   ceiling_before: MemrlMode;
   ceiling_after: MemrlMode;
   triggers: (TriggerResult & { action?: { from: MemrlMode; to: MemrlMode } })[];
+  /** pending ceiling-change gates the rollback denied (system:rollback) */
+  denied_gates?: string[];
 };
 
 /** Teams with decisions in the last 30 days; each trigger over its own window, only with enough samples. */
@@ -67,13 +71,37 @@ async function evaluateTeam(deps: RollbackDeps, teamId: string, now: number): Pr
     }
   }
   console.log(JSON.stringify({ level: "info", msg: "rollback matrix", team_id: teamId, before, after: ceiling }));
+  const denied = ceiling === before ? [] : await denyCeilingChanges(deps, teamId, before, ceiling);
   return {
     team_id: teamId,
     profile_version: compiled.version,
     ceiling_before: before,
     ceiling_after: ceiling,
     triggers,
+    ...(denied.length ? { denied_gates: denied } : {}),
   };
+}
+
+/**
+ * After a lowering, the mode-ceiling changes still pending behind their policy_deploy gates are denied by
+ * system:rollback (channel rollback): approved later, they would undo the rollback with evidence from before it.
+ * A failure is logged; the lowering stands.
+ */
+async function denyCeilingChanges(deps: RollbackDeps, teamId: string, from: MemrlMode, to: MemrlMode) {
+  const { runIndex, runs } = deps;
+  if (!runIndex || !runs) return [];
+  try {
+    return await denyOpenGates({ runIndex, runs }, teamId, {
+      decider: ROLLBACK_APPROVER,
+      note: `superseded by a rollback: mode ceiling lowered ${from} → ${to}`,
+      which: (g) => g.policy_key === DEPLOY_POLICY_KEY && isDeployOpOf("ceiling", g.op_id),
+    });
+  } catch (e) {
+    console.error(
+      JSON.stringify({ level: "error", msg: "rollback: pending ceiling gates", team_id: teamId, error: String(e) }),
+    );
+    return [];
+  }
 }
 
 function invalidWindow(trigger: RollbackTrigger): TriggerResult {

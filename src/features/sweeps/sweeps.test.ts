@@ -3,6 +3,7 @@ import { createScheduledController, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { DAY, deliver, rows, runCompleted, testDeps } from "../../../test/learning";
+import { drainAll } from "../../../test/run-helpers";
 import worker from "../../index";
 import type { MemoryMaintenance } from "../../ports/memory-maintenance";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
@@ -418,5 +419,50 @@ describe("rollback matrix", () => {
     expect(
       await rows("SELECT * FROM audit_log WHERE team_id = 'team-rb9' AND action = 'policy.rollback'"),
     ).toHaveLength(1);
+  });
+
+  it("denies a mode-ceiling change still pending when it lowers the ceiling (system:rollback, channel rollback)", async () => {
+    const now = later();
+    const { deps } = testDeps(now);
+    const team = "team-rb-gate";
+    const admin = await token(team, ["policy:admin", "runs:read"], { sub: "admin-rb" });
+    const put = await call("PUT", "/v1/policy/mode-ceiling", { token: admin, body: { ceiling: "observe" } });
+    expect(put.status, put.text).toBe(202);
+    const other = await call("PUT", "/v1/policy/mode-ceiling", {
+      token: await token("team-rb-bystander", ["policy:admin"], { sub: "admin-b" }),
+      body: { ceiling: "observe" },
+    });
+    expect(other.status, other.text).toBe(202);
+    await drainAll(); // the gate index lists the pending gates
+    await decisions(team, 10, { escalate: 4, at: now - 3600_000 });
+
+    const teams = await rollbackOf(deps, now);
+    expect(teams.find((t) => t.team_id === team)).toMatchObject({
+      ceiling_after: "observe",
+      denied_gates: [put.json.gate_id],
+    });
+    const gate = await call("GET", `/v1/runs/${put.json.run_id}/gates/${put.json.gate_id}`, { token: admin });
+    expect(gate.json).toMatchObject({ status: "denied", channel: "rollback", decided_by: "system:rollback" });
+    expect(gate.json.note).toContain("enforce → observe");
+    await drainAll();
+    expect(
+      await rows("SELECT decision, approver, channel FROM approval_event WHERE gate_id = ?", put.json.gate_id),
+    ).toEqual([{ decision: "deny", approver: "system:rollback", channel: "rollback" }]);
+    // a denied change is never applied, and another team's pending change is left alone
+    const late = await call("POST", "/v1/approvals", {
+      token: await token(team, ["approvals:decide"], { sub: "approver-rb" }),
+      body: {
+        run_id: put.json.run_id,
+        op_id: put.json.op_id,
+        policy_key: "policy_deploy",
+        decision: "approve_retry",
+        note: "ok",
+      },
+    });
+    expect(late.status).toBe(409);
+    const bystander = await call("GET", `/v1/runs/${other.json.run_id}/gates/${other.json.gate_id}`, {
+      token: await token("team-rb-bystander", ["runs:read"]),
+    });
+    expect(bystander.json.status).toBe("pending");
   });
 });

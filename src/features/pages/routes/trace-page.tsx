@@ -182,6 +182,9 @@ export function TracePage(props: {
                   {g.rules_version !== undefined ? (
                     <span class="muted">{` (gate rules v${g.rules_version})`}</span>
                   ) : null}
+                  {g.profile_version !== undefined ? (
+                    <span class="muted" data-field="profile_version">{` (MemRL profile v${g.profile_version})`}</span>
+                  ) : null}
                   <div class="muted">{g.reason}</div>
                 </div>
                 {g.decided_at !== undefined ? (
