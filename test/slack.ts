@@ -92,3 +92,12 @@ export function batchOf(bodies: SlackOutboxMessage[]) {
   }));
   return { batch: { queue: "warden-slack-outbox", messages } as unknown as MessageBatch<unknown>, fates };
 }
+
+/** A plain outbox post to a team's approvals channel (delivery-health and outage tests). */
+export const outboxPost = (team: string, key: string): SlackOutboxMessage => ({
+  kind: "post",
+  team_id: team,
+  key,
+  channel: "approvals",
+  text: "hello",
+});

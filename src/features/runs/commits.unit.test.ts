@@ -40,6 +40,21 @@ class CommitLog extends MemoryStorage {
 const actor = { team_id: "t1", subject: "worker" };
 const order = { order_id: "o1", task_id: "t", goal: "g", input_json: {}, output_schema_id: "s", timeout_sec: 30 };
 
+/** Completes order o1 with a PASS under the lease it holds. */
+const completePass = (engine: RunEngine, lease: { lease_id: string; epoch: number }) =>
+  engine.write("run_a", "complete", {
+    actor,
+    order_id: "o1",
+    lease_id: lease.lease_id,
+    epoch: lease.epoch,
+    op_id: "c1",
+    outcome: "PASS",
+    failure_class: null,
+    tokens_in: 1,
+    tokens_out: 1,
+    output: null,
+  });
+
 async function runWithOrder() {
   const f = fakes();
   const storage = new CommitLog();
@@ -108,18 +123,7 @@ describe("RunEngine storage commits", () => {
     await engine.idle();
     expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toHaveLength(1);
     storage.calls = [];
-    const done = await engine.write("run_a", "complete", {
-      actor,
-      order_id: "o1",
-      lease_id: lease.value.lease_id,
-      epoch: lease.value.epoch,
-      op_id: "c1",
-      outcome: "PASS",
-      failure_class: null,
-      tokens_in: 1,
-      tokens_out: 1,
-      output: null,
-    });
+    const done = await completePass(engine, lease.value);
     expect(done.ok).toBe(true);
     await engine.idle();
     const deletes = storage.calls.filter((c) => c.call === "delete" && c.keys?.some((k) => k.startsWith("out:")));
@@ -137,18 +141,7 @@ describe("RunEngine storage commits", () => {
     if (!lease.ok) throw new Error("lease refused");
     await engine.idle();
     storage.calls = [];
-    const done = await engine.write("run_a", "complete", {
-      actor,
-      order_id: "o1",
-      lease_id: lease.value.lease_id,
-      epoch: lease.value.epoch,
-      op_id: "c1",
-      outcome: "PASS",
-      failure_class: null,
-      tokens_in: 1,
-      tokens_out: 1,
-      output: null,
-    });
+    const done = await completePass(engine, lease.value);
     expect(done.ok).toBe(true);
     const batchTurn = storage.calls[0]?.turn;
     expect(storage.calls.filter((c) => c.turn === batchTurn).map((c) => c.call)).toContain("setAlarm");

@@ -3,23 +3,15 @@
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { batchOf, CHANNELS, installSlack } from "../../../test/slack";
+import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack";
 import { remoteSlackApi } from "../../../test/slack-api-remote";
 import { createD1SlackDeliveryHealth } from "../../adapters/d1/slack-delivery-health";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
-import { SLACK_OUTAGE_AFTER_FAILURES, type SlackOutboxMessage } from "../../ports/slack";
+import { SLACK_OUTAGE_AFTER_FAILURES } from "../../ports/slack";
 import { backoffSeconds, consumeSlackOutbox } from "./outbox";
 
 const health = () => createD1SlackDeliveryHealth(drizzle(env.DB));
-
-const post = (team: string, key: string): SlackOutboxMessage => ({
-  kind: "post",
-  team_id: team,
-  key,
-  channel: "approvals",
-  text: "hello",
-});
 
 describe("Slack delivery health (store)", () => {
   it("starts the outage at the threshold, keeps its start, and clears it on a success", async () => {
@@ -65,7 +57,7 @@ describe("the SLACK_OUTBOX consumer records delivery health", () => {
     );
     const clock = { now: () => 5_000 };
     const deps = makeDeps(env, { slackApi: createSlackWebApi(slack.url), clock });
-    const failing = batchOf(Array.from({ length: failures }, (_, i) => post("dh-team", `k${i}`)));
+    const failing = batchOf(Array.from({ length: failures }, (_, i) => outboxPost("dh-team", `k${i}`)));
     await consumeSlackOutbox(failing.batch, deps);
     expect(failing.fates.every((f) => f.retried === 1 && f.acked === 0)).toBe(true);
     // Slack's Retry-After becomes the queue delay of the 429s; the 500s back off on their own
@@ -74,7 +66,7 @@ describe("the SLACK_OUTBOX consumer records delivery health", () => {
     expect(await health().health("dh-team")).toEqual({ consecutive_failures: failures, outage_since: 5_000 });
 
     // the script is used up: the server answers ok, the delivery lands and the outage is over
-    const ok = batchOf([post("dh-team", "k-ok")]);
+    const ok = batchOf([outboxPost("dh-team", "k-ok")]);
     await consumeSlackOutbox(ok.batch, deps);
     expect(ok.fates[0]).toMatchObject({ acked: 1, retried: 0 });
     expect(await health().health("dh-team")).toEqual({ consecutive_failures: 0, outage_since: null });

@@ -6,7 +6,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it, vi } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { drainAll, rows, setClock, startRun, teamTokens } from "../../../test/run-helpers";
-import { batchOf, CHANNELS, installSlack } from "../../../test/slack";
+import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack";
 import { remoteSlackApi } from "../../../test/slack-api-remote";
 import { createD1SlackDeliveryHealth } from "../../adapters/d1/slack-delivery-health";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
@@ -24,13 +24,6 @@ async function startOutage(teamId: string, at: number) {
 }
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/gates`, { token: tok, body });
-const post = (team: string, key: string): SlackOutboxMessage => ({
-  kind: "post",
-  team_id: team,
-  key,
-  channel: "approvals",
-  text: "hello",
-});
 
 describe("approval outage fallback", () => {
   it("denies hard gates as they open while the team's Slack is down (fallback_denied, not a human approval), leaves soft gates to their timer, and posts the alert to the ops channel when Slack is back", async () => {
@@ -80,7 +73,7 @@ describe("approval outage fallback", () => {
       slackOutbox: { send: async (m) => void queued.push(...m) },
       clock: { now: () => since + 60_000 },
     });
-    await consumeSlackOutbox(batchOf([post(TEAM, "back")]).batch, deps);
+    await consumeSlackOutbox(batchOf([outboxPost(TEAM, "back")]).batch, deps);
     expect(await health().outage(TEAM)).toBeNull();
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({ kind: "post", team_id: TEAM, channel: "ops" });
@@ -115,7 +108,7 @@ describe("approval outage fallback", () => {
       ...Array.from({ length: SLACK_OUTAGE_AFTER_FAILURES }, () => ({ status: 500, body: "down" })),
     );
     const deps = makeDeps(env, { slackApi: createSlackWebApi(slack.url) });
-    const failing = batchOf(Array.from({ length: SLACK_OUTAGE_AFTER_FAILURES }, (_, i) => post(TEAM, `f${i}`)));
+    const failing = batchOf(Array.from({ length: SLACK_OUTAGE_AFTER_FAILURES }, (_, i) => outboxPost(TEAM, `f${i}`)));
     await consumeSlackOutbox(failing.batch, deps);
     expect(failing.fates.every((f) => f.retried === 1)).toBe(true);
 
