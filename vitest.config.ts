@@ -1,7 +1,11 @@
 // Test projects: "workers" runs inside shared workerd runtimes with local D1/DO/queues (test/setup.ts resets storage and
-// modules per file); "node" runs pure tests (`*.unit.test.ts`) and process-level tests (`*.node.test.ts`) in plain Node.
+// modules per file); "unit" runs pure tests (`*.unit.test.ts`) in Node threads; "node" and "node-server" run
+// process-level tests (`*.node.test.ts`), the latter against one shared `npm start`. All of them run side by side, two
+// files at a time, longest first (LongestFirst).
+import { statSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 export const TEST_JWT_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
 export const TEST_SLACK_SIGNING_SECRET = "test-slack-signing-secret-0123456789";
@@ -56,10 +60,30 @@ function workersProject(name: string, test: { include: string[]; exclude: string
   };
 }
 
+/**
+ * The order files start in, longest first so the two slots finish together (vitest's own order is by project name,
+ * then by the durations of an earlier run, which a fresh clone does not have): the security fuzz and matrix, then the
+ * node-server files (slow, and mostly waiting on processes), the other workerd files, then the quick Node files. Within
+ * a rank, larger files first.
+ */
+class LongestFirst extends BaseSequencer {
+  static rank(spec: TestSpecification): number {
+    if (spec.moduleId.includes("/test/security/")) return 0;
+    const ranks: Record<string, number> = { "node-server": 1, workers: 2, "workers-own-runtime": 2, node: 3, unit: 4 };
+    return ranks[spec.project.name] ?? 5;
+  }
+  override async sort(files: TestSpecification[]) {
+    const size = (spec: TestSpecification) => statSync(spec.moduleId).size;
+    return [...files].sort((a, b) => LongestFirst.rank(a) - LongestFirst.rank(b) || size(b) - size(a));
+  }
+}
+
 export default defineConfig(async () => ({
   test: {
-    // Two at a time even on a 2-core machine (vitest would pick 1): the slow Node test waits on its own `wrangler dev`
-    // while a workerd runtime runs files; each of the two runtimes then takes about half of the workers files.
+    sequence: { sequencer: LongestFirst },
+    // Two at a time even on a 2-core machine (vitest would pick 1): the node-server files wait on servers, browsers and
+    // CLI processes while a workerd runtime runs files. Every project has the same maxWorkers and no project turns
+    // fileParallelism off, so they form one group: vitest would run a group of one-at-a-time files after all the rest.
     maxWorkers: 2,
     projects: [
       workersProject("workers", {
@@ -73,13 +97,24 @@ export default defineConfig(async () => ({
       workersProject("workers-own-runtime", { include: OWN_RUNTIME, exclude: NOT_WORKERS, isolate: true }),
       {
         test: {
+          name: "unit",
+          environment: "node",
+          include: ["**/*.unit.test.ts"],
+          exclude: ["node_modules/**"],
+          // pure tests: one thread per slot runs file after file without a fresh module graph each time
+          pool: "threads",
+          isolate: false,
+          // property tests on a loaded machine
+          testTimeout: 120_000,
+        },
+      },
+      {
+        test: {
           name: "node",
           environment: "node",
-          include: ["**/*.node.test.ts", "**/*.unit.test.ts"],
+          include: ["**/*.node.test.ts"],
           exclude: ["node_modules/**", ...SERVER_TESTS],
           testTimeout: 120_000,
-          // one file at a time, as before the split: some start a redis-server or a loopback server of their own
-          fileParallelism: false,
         },
       },
       {
@@ -90,9 +125,6 @@ export default defineConfig(async () => ({
           exclude: ["node_modules/**"],
           globalSetup: ["./test/node-server/global-setup.ts"],
           testTimeout: 120_000,
-          // one file at a time: the `npm start` test still starts a `wrangler dev` of its own, and several servers
-          // starting at once on a small machine starve each other past their start-up deadline
-          fileParallelism: false,
         },
       },
     ],

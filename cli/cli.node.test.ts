@@ -4,12 +4,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jwtVerify } from "jose";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHealthDag } from "../demo/driver.ts";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { createApi, mintToken, unwrap } from "../src/client/index.ts";
-import { freePort, sharedServerUrl } from "../test/node-server/local-server.ts";
+import {
+  freePort,
+  SHARED_SERVER_WAIT_MS,
+  sharedServerReady,
+  sharedServerUrl,
+} from "../test/node-server/local-server.ts";
 import { runWarden } from "./warden-process.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -103,6 +108,7 @@ describe("warden (no server needed)", () => {
 describe("warden against the real local server (npm start)", () => {
   // the node-server project's shared server (test/node-server/); these tests use their own teams (t-cli-*)
   const url = sharedServerUrl();
+  beforeAll(sharedServerReady, SHARED_SERVER_WAIT_MS);
   const persist = mkdtempSync(join(tmpdir(), "warden-cli-files-"));
   const env = (extra: Record<string, string> = {}) => ({ WARDEN_URL: url, WARDEN_TEAM: "t-cli-e2e", ...extra });
 

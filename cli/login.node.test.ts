@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { createApi, mintToken, unwrap } from "../src/client/index.ts";
-import { sharedServerUrl } from "../test/node-server/local-server.ts";
+import { SHARED_SERVER_WAIT_MS, sharedServerReady, sharedServerUrl } from "../test/node-server/local-server.ts";
 import { runWarden } from "./warden-process.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -36,6 +36,7 @@ describe("warden login against the real local server (npm start)", () => {
   let url: string;
   let admin: ReturnType<typeof createApi>;
 
+  beforeAll(sharedServerReady, SHARED_SERVER_WAIT_MS);
   beforeAll(async () => {
     url = sharedServerUrl();
     const { WARDEN_JWT_SECRET } = readDevVars(join(root, ".dev.vars")) as { WARDEN_JWT_SECRET: string };

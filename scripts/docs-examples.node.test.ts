@@ -13,8 +13,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { sharedServerUrl } from "../test/node-server/local-server.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHARED_SERVER_WAIT_MS, sharedServerReady, sharedServerUrl } from "../test/node-server/local-server.ts";
 
 const root = join(import.meta.dirname, "..");
 const FILES = [
@@ -92,6 +92,7 @@ function instrument(block: string, base: string): string {
 
 describe("runnable doc examples", () => {
   const url = sharedServerUrl();
+  beforeAll(sharedServerReady, SHARED_SERVER_WAIT_MS);
   /** the bash sessions' answer logs */
   const logs = mkdtempSync(join(tmpdir(), "warden-docs-"));
   let totalChecks = 0;

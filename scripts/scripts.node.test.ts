@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jwtVerify } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalServer, startLocalServer } from "../test/node-server/local-server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SHARED_SERVER_WAIT_MS, sharedServerReady, sharedServerUrl } from "../test/node-server/local-server.ts";
 
 const root = join(import.meta.dirname, "..");
 const tokenScript = join(root, "scripts/token.mjs");
@@ -39,16 +39,10 @@ describe("npm run token", () => {
 });
 
 describe("npm start", () => {
-  // its own server, not the project's shared one: what is under test is `npm start` on a fresh --persist-to dir
-  let server: LocalServer;
-  let url: string;
-
-  beforeAll(async () => {
-    server = await startLocalServer({ name: "start" });
-    url = server.url;
-  }, 330_000);
-
-  afterAll(() => server?.stop());
+  // the node-server project's shared server is `npm start` on a fresh --persist-to dir (test/node-server/): what this
+  // test checks is what that command serves; team t-start is this file's alone, so its decision log starts empty
+  const url = sharedServerUrl();
+  beforeAll(sharedServerReady, SHARED_SERVER_WAIT_MS);
 
   it("serves the API with migrated D1 and the secrets from .dev.vars", async () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });

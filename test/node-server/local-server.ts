@@ -1,6 +1,5 @@
 // Local Warden servers for process-level tests (`*.node.test.ts`): `npm start` on free ports, ready once /healthz
-// answers. Most tests share the ONE server the node-server project's global setup starts (`sharedServerUrl()`);
-// a test of `npm start` itself, or one that needs an empty database, starts its own with `startLocalServer()`.
+// answers. The tests share the ONE server the node-server project's global setup starts (`sharedServerUrl()`).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -36,11 +35,14 @@ export type LocalServer = {
 };
 
 /**
- * Runs `npm start -- --port <free> --ip 127.0.0.1 --inspector-port <free> --persist-to <fresh dir>` and resolves once
- * /healthz answers 200; rejects (after stopping it) when it does not within `deadlineMs`. Its own inspector port, so
- * servers of several tests can run at once (wrangler's default inspector port would collide).
+ * Runs `npm start -- --port <free> --ip 127.0.0.1 --inspector-port <free> --persist-to <fresh dir>` and returns at
+ * once; `ready` resolves once /healthz answers 200 and rejects (after stopping it) when it does not within
+ * `deadlineMs`. Its own inspector port, so servers of several tests can run at once (wrangler's default inspector
+ * port would collide).
  */
-export async function startLocalServer(opts: { name?: string; deadlineMs?: number } = {}): Promise<LocalServer> {
+export async function spawnLocalServer(
+  opts: { name?: string; deadlineMs?: number } = {},
+): Promise<LocalServer & { ready: Promise<void> }> {
   const [port, inspector] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   const persist = mkdtempSync(join(tmpdir(), `warden-${opts.name ?? "server"}-`));
@@ -59,22 +61,38 @@ export async function startLocalServer(opts: { name?: string; deadlineMs?: numbe
   };
   // generous: on a loaded 2-core machine wrangler's start alone has taken over 150 s
   const deadlineMs = opts.deadlineMs ?? 300_000;
+  const ready = waitForHealth(url, deadlineMs, () => child.exitCode).catch((error) => {
+    stop();
+    throw error;
+  });
+  ready.catch(() => {}); // a caller that never awaits `ready` must not see an unhandled rejection
+  return { url, persist, stop, ready };
+}
+
+/** Resolves once `${url}/healthz` answers 200; rejects past the deadline or when `exitCode()` says the server ended. */
+export async function waitForHealth(url: string, deadlineMs: number, exitCode: () => number | null = () => null) {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, persist, stop };
+      if ((await fetch(`${url}/healthz`)).ok) return;
     } catch {}
-    if (child.exitCode !== null || Date.now() > deadline) {
-      stop();
-      throw new Error(`npm start did not serve /healthz within ${deadlineMs / 1000} s (exit code ${child.exitCode})`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
+    if (exitCode() !== null || Date.now() > deadline)
+      throw new Error(`npm start did not serve /healthz within ${deadlineMs / 1000} s (exit code ${exitCode()})`);
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
 
-/** The shared server's URL; only in the node-server project (vitest.config.ts), whose global setup starts it. */
+/**
+ * The shared server's URL; only in the node-server project (vitest.config.ts), whose global setup starts it without
+ * waiting (its start-up overlaps the workers tests): call `sharedServerReady` in a `beforeAll` before using it.
+ */
 export function sharedServerUrl(): string {
   const url = inject("wardenUrl");
   if (!url) throw new Error("no shared server: this file must be in the node-server project (vitest.config.ts)");
   return url;
 }
+
+/** Waits until the shared server answers /healthz (a `beforeAll` of every file that uses it). */
+export const sharedServerReady = () => waitForHealth(sharedServerUrl(), 300_000);
+/** `beforeAll`'s time limit for `sharedServerReady`, just past its own deadline. */
+export const SHARED_SERVER_WAIT_MS = 310_000;

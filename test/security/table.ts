@@ -1,4 +1,5 @@
 // The security matrix's bookkeeping: one row per attack family (tried, passed, lost, duplicated, leaked) and the table.
+import { afterAll, describe, expect, it } from "vitest";
 
 export type Row = { row: string; tried: number; passed: number; lost: number; duplicated: number; leaked: number };
 
@@ -33,4 +34,16 @@ export function table(): string {
 /** The rows with a failure: a try that did not pass, or anything lost, duplicated or leaked. */
 export function failures(): Row[] {
   return [...rows.values()].filter((r) => r.passed !== r.tried || r.lost + r.duplicated + r.leaked > 0);
+}
+
+/** The summary of one security test file: its table printed at the end, and a last test that fails on any failed row. */
+export function describeSummary(title: string): void {
+  afterAll(() => {
+    console.log(`\n${title}\n${table()}\n`);
+  });
+  describe("summary", () => {
+    it("has no row with a failure: every try passed, nothing lost, duplicated or leaked", () => {
+      expect(failures()).toEqual([]);
+    });
+  });
 }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDevVars } from "../../../scripts/dev-vars.mjs";
-import { sharedServerUrl } from "../../../test/node-server/local-server.ts";
+import { SHARED_SERVER_WAIT_MS, sharedServerReady, sharedServerUrl } from "../../../test/node-server/local-server.ts";
 import { mintToken } from "../../auth/mint";
 import type { Scope } from "../../auth/tokens";
 import { mintViewToken } from "../../auth/view-token";
@@ -30,6 +30,7 @@ describe("pages in Chromium", () => {
   let browser: Browser;
   // the node-server project's shared `npm start` (its teams bt-a and bt-b are this file's alone)
   const base = sharedServerUrl();
+  beforeAll(sharedServerReady, SHARED_SERVER_WAIT_MS);
   let secret: string;
   const scopes: Scope[] = ["runs:read", "runs:write", "approvals:decide"];
   const tokenFor = (team: string, sub: string) => mintToken({ secret, teamId: team, scopes, sub });

@@ -1,6 +1,7 @@
 // The fuzz rows: 1,000 fast-check bodies on every JSON route of /openapi.json, shaped by the route's own schema and
 // hostile; no 5xx, the one envelope on every 4xx, and a refused request writes nothing (D1 and run storage read back
-// once per run of refusals; bodies the schema surely refuses go out concurrently).
+// once per run of refusals; bodies the schema surely refuses go out concurrently). Spread over the fuzz-*.test.ts
+// files by route (describeFuzz), which vitest runs in parallel.
 import { env } from "cloudflare:test";
 import { Validator } from "@cfworker/json-schema";
 import fc from "fast-check";
@@ -242,135 +243,144 @@ const fuzzed: Route[] = [
   ...(tokensRoute ? [{ method: "POST", path: "/v1/tokens", body: true, op: tokensRoute }] : []),
 ];
 
-describe("fuzz", () => {
-  const started = Date.now();
-  afterAll(() => console.log(`fuzz: ${fuzzed.length} routes × ${FUZZ_PER_ROUTE} bodies in ${Date.now() - started} ms`));
+/** The routes of shard `shard` of `shards` (every `shards`-th route), so the fuzz spreads over test files that run in
+ * parallel; together the shards cover every route once. */
+export const FUZZ_SHARDS = 3;
 
-  it("covers every JSON route of /openapi.json", () => {
-    expect(fuzzed.length).toBeGreaterThan(25);
-    expect(fuzzed.map((r) => r.path)).toContain("/v1/tokens");
-  });
+/** Registers the fuzz of one shard's routes; shard 0 also checks that the routes cover every JSON route. */
+export function describeFuzz(shard: number) {
+  const mine = fuzzed.map((r, i) => [`${r.method} ${r.path}`, i] as const).filter(([, i]) => i % FUZZ_SHARDS === shard);
+  describe(`fuzz (shard ${shard + 1} of ${FUZZ_SHARDS})`, () => {
+    const started = Date.now();
+    afterAll(() => console.log(`fuzz: ${mine.length} routes × ${FUZZ_PER_ROUTE} bodies in ${Date.now() - started} ms`));
 
-  it.each(fuzzed.map((r, i) => [`${r.method} ${r.path}`, i] as const))(
-    `%s: ${FUZZ_PER_ROUTE} bodies, no 5xx, the envelope on every 4xx, refusals write nothing`,
-    async (_name, i) => {
-      const r = fuzzed[i] as Route;
-      const s = await seed(i);
-      let bearer = s.fuzzer;
-      if (r.path === "/v1/tokens") {
-        // authenticated by an API key, not a capability token
-        const key = await call("POST", "/v1/keys", {
-          token: s.fuzzer,
-          body: { subject: "agent:fuzz", scopes: ["runs:read"] },
-        });
-        bearer = key.json.key;
-      }
-      const path = concrete(r.path, { run: s.run, gate: s.gate });
-      const bodies = fc.sample(bodyText(r.op.requestBody.content["application/json"].schema, doc), {
-        seed: SEED + i,
-        numRuns: FUZZ_PER_ROUTE,
+    if (shard === 0)
+      it("covers every JSON route of /openapi.json", () => {
+        expect(fuzzed.length).toBeGreaterThan(25);
+        expect(fuzzed.map((r) => r.path)).toContain("/v1/tokens");
       });
-      const schema = r.op.requestBody.content["application/json"].schema;
-      const send = (body: string) =>
-        raw(r.method, path, {
-          headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-          body,
+
+    it.each(mine)(
+      `%s: ${FUZZ_PER_ROUTE} bodies, no 5xx, the envelope on every 4xx, refusals write nothing`,
+      async (_name, i) => {
+        const r = fuzzed[i] as Route;
+        const s = await seed(i);
+        let bearer = s.fuzzer;
+        if (r.path === "/v1/tokens") {
+          // authenticated by an API key, not a capability token
+          const key = await call("POST", "/v1/keys", {
+            token: s.fuzzer,
+            body: { subject: "agent:fuzz", scopes: ["runs:read"] },
+          });
+          bearer = key.json.key;
+        }
+        const path = concrete(r.path, { run: s.run, gate: s.gate });
+        const bodies = fc.sample(bodyText(r.op.requestBody.content["application/json"].schema, doc), {
+          seed: SEED + i,
+          numRuns: FUZZ_PER_ROUTE,
         });
-      // the counters as last read, and the refused bodies sent since (none of them accepted): one read checks them all
-      let before = await settledWrites([s.run]);
-      let pending: string[] = [];
-      /** Checks the pending run of refusals with one read; on a mismatch re-sends them one by one to name the body. */
-      const refusedRun = async () => {
-        if (pending.length === 0) return;
-        const run = pending;
-        pending = [];
-        const after = await writes([s.run]);
-        tally("fuzz: refused writes nothing", { tried: run.length, passed: after === before ? run.length : 0 });
-        if (after !== before) {
-          let culprit = `one of ${run.length} refused bodies wrote, the first: ${run[0]?.slice(0, 200)}`;
-          let last = after;
-          for (const body of run) {
-            const res = await send(body);
-            const again = await writes([s.run]);
-            if (res.status >= 400 && again !== last)
-              culprit = `refused (${res.status}) but wrote: ${body.slice(0, 200)}`;
-            last = again;
+        const schema = r.op.requestBody.content["application/json"].schema;
+        const send = (body: string) =>
+          raw(r.method, path, {
+            headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+            body,
+          });
+        // the counters as last read, and the refused bodies sent since (none of them accepted): one read checks them all
+        let before = await settledWrites([s.run]);
+        let pending: string[] = [];
+        /** Checks the pending run of refusals with one read; on a mismatch re-sends them one by one to name the body. */
+        const refusedRun = async () => {
+          if (pending.length === 0) return;
+          const run = pending;
+          pending = [];
+          const after = await writes([s.run]);
+          tally("fuzz: refused writes nothing", { tried: run.length, passed: after === before ? run.length : 0 });
+          if (after !== before) {
+            let culprit = `one of ${run.length} refused bodies wrote, the first: ${run[0]?.slice(0, 200)}`;
+            let last = after;
+            for (const body of run) {
+              const res = await send(body);
+              const again = await writes([s.run]);
+              if (res.status >= 400 && again !== last)
+                culprit = `refused (${res.status}) but wrote: ${body.slice(0, 200)}`;
+              last = again;
+            }
+            expect.fail(culprit);
           }
-          expect.fail(culprit);
-        }
-        before = after;
-      };
-      let refused = 0;
-      let reread = 0;
-      /** The answer's row (no 5xx, no 429, the envelope on every 4xx, no stack trace); true when it was a refusal. */
-      const answered = (body: string, res: Awaited<ReturnType<typeof send>>) => {
-        const leaked = /\n\s+at /.test(res.text) ? 1 : 0;
-        const ok = res.status < 500 && res.status !== 429 && (res.status < 400 || isEnvelope(res.json)) && !leaked;
-        tally("fuzz: no 5xx, one envelope", { tried: 1, passed: ok ? 1 : 0, leaked });
-        expect(ok, `${body.slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
-        return res.status >= 400;
-      };
-      /**
-       * Refusals whose reads an accepted request blurred: once its writes have settled, they are sent again back to
-       * back and checked with one read (they were refused, so the same bodies must be refused again); if one is
-       * accepted this time (the state moved on), each is sent and read on its own.
-       */
-      const recheck = async (blurred: string[]) => {
-        reread += blurred.length;
-        before = await settledWrites([s.run]);
-        const again: string[] = [];
-        for (const body of blurred) if ((await send(body)).status >= 400) again.push(body);
-        if (again.length === blurred.length) {
-          pending.push(...again);
-          return refusedRun();
-        }
-        before = await settledWrites([s.run]);
-        for (const body of blurred) {
-          if ((await send(body)).status < 400) before = await settledWrites([s.run]);
-          else {
-            pending.push(body);
-            await refusedRun();
+          before = after;
+        };
+        let refused = 0;
+        let reread = 0;
+        /** The answer's row (no 5xx, no 429, the envelope on every 4xx, no stack trace); true when it was a refusal. */
+        const answered = (body: string, res: Awaited<ReturnType<typeof send>>) => {
+          const leaked = /\n\s+at /.test(res.text) ? 1 : 0;
+          const ok = res.status < 500 && res.status !== 429 && (res.status < 400 || isEnvelope(res.json)) && !leaked;
+          tally("fuzz: no 5xx, one envelope", { tried: 1, passed: ok ? 1 : 0, leaked });
+          expect(ok, `${body.slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+          return res.status >= 400;
+        };
+        /**
+         * Refusals whose reads an accepted request blurred: once its writes have settled, they are sent again back to
+         * back and checked with one read (they were refused, so the same bodies must be refused again); if one is
+         * accepted this time (the state moved on), each is sent and read on its own.
+         */
+        const recheck = async (blurred: string[]) => {
+          reread += blurred.length;
+          before = await settledWrites([s.run]);
+          const again: string[] = [];
+          for (const body of blurred) if ((await send(body)).status >= 400) again.push(body);
+          if (again.length === blurred.length) {
+            pending.push(...again);
+            return refusedRun();
           }
-        }
-      };
-      // A window at a time: its sure refusals first, BATCH at a time concurrently, closed by one read; then its other
-      // bodies one after another and one settled read. Windows keep accepted writes interleaved with later refusals.
-      for (let w = 0; w < bodies.length; w += WINDOW) {
-        const window = bodies.slice(w, w + WINDOW);
-        const isSure = window.map((b) => surelyRefused(b, schema, doc));
-        const sure = window.filter((_, j) => isSure[j]);
-        const maybe = window.filter((_, j) => !isSure[j]);
-        for (let k = 0; k < sure.length; k += BATCH) {
-          const batch = sure.slice(k, k + BATCH);
-          const answers = await Promise.all(batch.map(send));
-          const no = batch.filter((b, j) => answered(b, answers[j] as Awaited<ReturnType<typeof send>>));
-          refused += no.length;
-          pending.push(...no);
-          // guessed wrong: one was accepted amid the refusals, whose reads it blurs
-          if (no.length < batch.length) {
-            const blurred = pending;
-            pending = [];
-            await recheck(blurred);
+          before = await settledWrites([s.run]);
+          for (const body of blurred) {
+            if ((await send(body)).status < 400) before = await settledWrites([s.run]);
+            else {
+              pending.push(body);
+              await refusedRun();
+            }
           }
-        }
-        await refusedRun();
-        const no: string[] = [];
-        for (const body of maybe) if (answered(body, await send(body))) no.push(body);
-        refused += no.length;
-        if (no.length === maybe.length) {
-          pending.push(...no);
+        };
+        // A window at a time: its sure refusals first, BATCH at a time concurrently, closed by one read; then its other
+        // bodies one after another and one settled read. Windows keep accepted writes interleaved with later refusals.
+        for (let w = 0; w < bodies.length; w += WINDOW) {
+          const window = bodies.slice(w, w + WINDOW);
+          const isSure = window.map((b) => surelyRefused(b, schema, doc));
+          const sure = window.filter((_, j) => isSure[j]);
+          const maybe = window.filter((_, j) => !isSure[j]);
+          for (let k = 0; k < sure.length; k += BATCH) {
+            const batch = sure.slice(k, k + BATCH);
+            const answers = await Promise.all(batch.map(send));
+            const no = batch.filter((b, j) => answered(b, answers[j] as Awaited<ReturnType<typeof send>>));
+            refused += no.length;
+            pending.push(...no);
+            // guessed wrong: one was accepted amid the refusals, whose reads it blurs
+            if (no.length < batch.length) {
+              const blurred = pending;
+              pending = [];
+              await recheck(blurred);
+            }
+          }
           await refusedRun();
-        } else if (no.length > 0) await recheck(no);
-        // accepted: their writes (and those other runs flush after the response) are the new baseline
-        else before = await settledWrites([s.run]);
-      }
-      if (reread > 0)
-        console.log(
-          `fuzz: ${r.method} ${r.path}: ${reread} refused bodies re-sent (an accepted one blurred their read)`,
-        );
-      // most bodies are wrong; a route that accepted nearly all of them would not be fuzzed at all
-      expect(refused).toBeGreaterThan(FUZZ_PER_ROUTE / 2);
-    },
-    300_000,
-  );
-});
+          const no: string[] = [];
+          for (const body of maybe) if (answered(body, await send(body))) no.push(body);
+          refused += no.length;
+          if (no.length === maybe.length) {
+            pending.push(...no);
+            await refusedRun();
+          } else if (no.length > 0) await recheck(no);
+          // accepted: their writes (and those other runs flush after the response) are the new baseline
+          else before = await settledWrites([s.run]);
+        }
+        if (reread > 0)
+          console.log(
+            `fuzz: ${r.method} ${r.path}: ${reread} refused bodies re-sent (an accepted one blurred their read)`,
+          );
+        // most bodies are wrong; a route that accepted nearly all of them would not be fuzzed at all
+        expect(refused).toBeGreaterThan(FUZZ_PER_ROUTE / 2);
+      },
+      300_000,
+    );
+  });
+}
