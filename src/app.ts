@@ -81,6 +81,21 @@ export function createApp() {
   app.route("/", keysRoutes);
   app.route("/", limitsRoutes);
 
+  registerSecuritySchemes(app);
+  let document: unknown;
+  const openApiDocument = () => {
+    document ??= documentScopes(app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO }), app.routes);
+    return document;
+  };
+  app.get("/openapi.json", (c) => c.json(openApiDocument()));
+  app.route("/", docsRoutes(openApiDocument));
+
+  answerFailuresWithTheEnvelope(app);
+  return app;
+}
+
+/** The two ways a caller authenticates, named in /openapi.json. */
+function registerSecuritySchemes(app: OpenAPIHono<FeatureEnv<Deps>>) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
@@ -93,14 +108,10 @@ export function createApp() {
     bearerFormat: "wdn_live_<id><secret><checksum>",
     description: "a team API key (POST /v1/keys), accepted only by POST /v1/tokens",
   });
-  let document: unknown;
-  const openApiDocument = () => {
-    document ??= documentScopes(app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO }), app.routes);
-    return document;
-  };
-  app.get("/openapi.json", (c) => c.json(openApiDocument()));
-  app.route("/", docsRoutes(openApiDocument));
+}
 
+/** Unknown routes and every thrown failure leave as the one error envelope (toWire); a stack trace never does. */
+function answerFailuresWithTheEnvelope(app: OpenAPIHono<FeatureEnv<Deps>>) {
   const send = (wire: WireError) =>
     new Response(JSON.stringify(wire.body), {
       status: wire.status,
@@ -130,5 +141,4 @@ export function createApp() {
     res.headers.set("X-Request-Id", id);
     return res;
   });
-  return app;
 }

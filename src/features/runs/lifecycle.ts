@@ -109,10 +109,20 @@ export function nextDeadline(state: RunState | null): number | null {
   return Number.isFinite(next) ? next : null;
 }
 
+/** A timer whose deadline has passed: when it was due, a stable id to order ties, and what firing it does. */
+type DueTimer = { at: number; id: string; fire: () => void };
+
 /** Fires every due timer in deadline order; nothing due → nothing changes (alarms are at-least-once). */
 export function tick(tx: Tx): { fired: string[] } {
-  type Due = { at: number; id: string; fire: () => void };
-  const due: Due[] = [];
+  const due = [...dueOrderTimers(tx), ...dueGateTimers(tx)];
+  due.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const d of due) d.fire();
+  return { fired: due.map((d) => d.id) };
+}
+
+/** Expired leases (rescued) and elapsed retry back-offs (queued again). */
+function dueOrderTimers(tx: Tx): DueTimer[] {
+  const due: DueTimer[] = [];
   for (const o of tx.allOrders()) {
     if (o.status === "LEASED" && o.lease && o.lease.expires_at <= tx.now) {
       due.push({
@@ -132,6 +142,12 @@ export function tick(tx: Tx): { fired: string[] } {
       });
     }
   }
+  return due;
+}
+
+/** Soft gates whose timer elapsed (allowed) and hard-gate escalations that fell due. */
+function dueGateTimers(tx: Tx): DueTimer[] {
+  const due: DueTimer[] = [];
   for (const g of tx.allGates()) {
     if (g.status === "pending" && g.kind === "soft" && g.deadline_at !== null && g.deadline_at <= tx.now) {
       due.push({
@@ -152,33 +168,29 @@ export function tick(tx: Tx): { fired: string[] } {
       });
     }
     const esc = nextEscalation(g);
-    if (esc && esc.at <= tx.now) {
-      due.push({
-        at: esc.at,
-        id: `e:${g.gate_id}`,
-        fire: () => {
-          // the gate as it is now: an earlier timer in this tick may have decided it
-          const { gate, fired } = escalate(tx.gate(g.gate_id) as Gate, tx.now);
-          if (!fired.length) return;
-          tx.putGate(gate);
-          for (const e of fired)
-            tx.emit("gate.escalated", {
-              gate_id: gate.gate_id,
-              op_id: gate.op_id,
-              policy_key: gate.policy_key,
-              kind: gate.kind,
-              rule_id: gate.rule_id,
-              opened_at: gate.opened_at,
-              level: e.level,
-              due_at: e.at,
-            });
-        },
-      });
-    }
+    if (esc && esc.at <= tx.now)
+      due.push({ at: esc.at, id: `e:${g.gate_id}`, fire: () => fireEscalation(tx, g.gate_id) });
   }
-  due.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  for (const d of due) d.fire();
-  return { fired: due.map((d) => d.id) };
+  return due;
+}
+
+/** Raises a hard gate's escalation level(s) now due, each announced as gate.escalated. */
+function fireEscalation(tx: Tx, gateId: string): void {
+  // the gate as it is now: an earlier timer in this tick may have decided it
+  const { gate, fired } = escalate(tx.gate(gateId) as Gate, tx.now);
+  if (!fired.length) return;
+  tx.putGate(gate);
+  for (const e of fired)
+    tx.emit("gate.escalated", {
+      gate_id: gate.gate_id,
+      op_id: gate.op_id,
+      policy_key: gate.policy_key,
+      kind: gate.kind,
+      rule_id: gate.rule_id,
+      opened_at: gate.opened_at,
+      level: e.level,
+      due_at: e.at,
+    });
 }
 
 export function stop(tx: Tx, cmd: CommandOf<"stop">): Failure | RunOpReply<"stop"> {

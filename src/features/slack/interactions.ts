@@ -116,72 +116,76 @@ async function decide(
 /** A verified interactivity payload (block_actions from a card, view_submission from the note modal). */
 export async function handleInteraction(deps: SlackNeeds, p: Payload): Promise<InteractionReply> {
   const workspace = p.team?.id ?? "";
-  const userId = p.user?.id ?? "";
   const inst = workspace ? await deps.slackStore.byWorkspace(workspace) : null;
   if (!inst) {
     if (p.response_url)
       await tell(deps, workspace, p, "This Slack workspace is not connected to Warden yet; ask an admin.");
     return EMPTY;
   }
-  if (p.type === "block_actions") {
-    const action = p.actions?.[0];
-    const id = action?.action_id as CardActionId | undefined;
-    const value = parseValue(action?.value);
-    if (!action || !id || !Object.hasOwn(CARD_ACTIONS, id) || !value) return EMPTY;
-    // Slack's payload identity: the same click delivered again (retry, duplicate) does nothing more.
-    const key = `act:${workspace}:${userId}:${action.action_ts ?? p.trigger_id ?? ""}:${id}`;
-    const allowed = await approverOf(deps, inst, userId, { ...value, action: id });
-    if (!allowed.ok) {
-      await tell(deps, inst.team_id, p, allowed.told);
-      return EMPTY;
-    }
-    const { approver } = allowed;
-    const { decision } = CARD_ACTIONS[id];
-    if (value.kind === "hard") {
-      // A hard gate needs a justification: the modal's submission carries the decision (trigger ids last 3 s).
-      if (!p.trigger_id) return EMPTY;
-      const opened = await deps.slackApi.call("views.open", inst.bot_token, {
-        trigger_id: p.trigger_id,
-        view: noteModal({ ...value, decision, ...(p.response_url ? { response_url: p.response_url } : {}) }),
-      });
-      if (!opened.ok) await tell(deps, inst.team_id, p, "Could not open the note dialog; try again.");
-      return EMPTY;
-    }
-    if (!(await deps.slackStore.firstDelivery(key, deps.clock.now()))) return EMPTY;
-    let told: string | null;
-    try {
-      told = await decide(deps, inst, approver, value, decision, null);
-    } catch (e) {
-      // Not applied (the run object was unreachable): let Slack's retry of this click try again.
-      await deps.slackStore.forgetDelivery(key);
-      throw e;
-    }
-    if (told) await tell(deps, inst.team_id, p, told);
+  if (p.type === "block_actions") return onCardClick(deps, inst, p);
+  if (p.type === "view_submission" && p.view?.callback_id === "gate_note") return onNoteSubmit(deps, inst, p);
+  return EMPTY;
+}
+
+/** A card button: a soft gate is decided at once (once per click); a hard gate opens the note modal first. */
+async function onCardClick(deps: SlackNeeds, inst: SlackInstallation, p: Payload): Promise<InteractionReply> {
+  const userId = p.user?.id ?? "";
+  const action = p.actions?.[0];
+  const id = action?.action_id as CardActionId | undefined;
+  const value = parseValue(action?.value);
+  if (!action || !id || !Object.hasOwn(CARD_ACTIONS, id) || !value) return EMPTY;
+  // Slack's payload identity: the same click delivered again (retry, duplicate) does nothing more.
+  const key = `act:${inst.workspace_id}:${userId}:${action.action_ts ?? p.trigger_id ?? ""}:${id}`;
+  const allowed = await approverOf(deps, inst, userId, { ...value, action: id });
+  if (!allowed.ok) {
+    await tell(deps, inst.team_id, p, allowed.told);
     return EMPTY;
   }
-  if (p.type === "view_submission" && p.view?.callback_id === "gate_note") {
-    const meta = (() => {
-      try {
-        return JSON.parse(p.view?.private_metadata ?? "") as CardValue & { decision: string; response_url?: string };
-      } catch {
-        return null;
-      }
-    })();
-    const value = meta && parseValue(JSON.stringify(meta));
-    const decision = Object.values(CARD_ACTIONS).find((a) => a.decision === meta?.decision)?.decision;
-    if (!meta || !value || !decision) return EMPTY;
-    const note = String(p.view?.state?.values?.note?.note?.value ?? "").trim();
-    if (note.length < 3) {
-      return {
-        status: 200,
-        body: { response_action: "errors", errors: { note: "A hard gate needs a justification." } },
-      };
-    }
-    const allowed = await approverOf(deps, inst, userId, { ...value, action: "note_submit" });
-    if (!allowed.ok) return { status: 200, body: { response_action: "errors", errors: { note: allowed.told } } };
-    const told = await decide(deps, inst, allowed.approver, value, decision, note);
-    if (told) return { status: 200, body: { response_action: "errors", errors: { note: told } } };
-    return { status: 200, body: { response_action: "clear" } };
+  const { decision } = CARD_ACTIONS[id];
+  if (value.kind === "hard") {
+    // A hard gate needs a justification: the modal's submission carries the decision (trigger ids last 3 s).
+    if (!p.trigger_id) return EMPTY;
+    const opened = await deps.slackApi.call("views.open", inst.bot_token, {
+      trigger_id: p.trigger_id,
+      view: noteModal({ ...value, decision, ...(p.response_url ? { response_url: p.response_url } : {}) }),
+    });
+    if (!opened.ok) await tell(deps, inst.team_id, p, "Could not open the note dialog; try again.");
+    return EMPTY;
   }
+  if (!(await deps.slackStore.firstDelivery(key, deps.clock.now()))) return EMPTY;
+  let told: string | null;
+  try {
+    told = await decide(deps, inst, allowed.approver, value, decision, null);
+  } catch (e) {
+    // Not applied (the run object was unreachable): let Slack's retry of this click try again.
+    await deps.slackStore.forgetDelivery(key);
+    throw e;
+  }
+  if (told) await tell(deps, inst.team_id, p, told);
   return EMPTY;
+}
+
+/** The note modal of a hard gate: a justification of at least 3 characters, then the decision it carries. */
+async function onNoteSubmit(deps: SlackNeeds, inst: SlackInstallation, p: Payload): Promise<InteractionReply> {
+  const meta = (() => {
+    try {
+      return JSON.parse(p.view?.private_metadata ?? "") as CardValue & { decision: string; response_url?: string };
+    } catch {
+      return null;
+    }
+  })();
+  const value = meta && parseValue(JSON.stringify(meta));
+  const decision = Object.values(CARD_ACTIONS).find((a) => a.decision === meta?.decision)?.decision;
+  if (!meta || !value || !decision) return EMPTY;
+  const noteError = (note: string): InteractionReply => ({
+    status: 200,
+    body: { response_action: "errors", errors: { note } },
+  });
+  const note = String(p.view?.state?.values?.note?.note?.value ?? "").trim();
+  if (note.length < 3) return noteError("A hard gate needs a justification.");
+  const allowed = await approverOf(deps, inst, p.user?.id ?? "", { ...value, action: "note_submit" });
+  if (!allowed.ok) return noteError(allowed.told);
+  const told = await decide(deps, inst, allowed.approver, value, decision, note);
+  if (told) return noteError(told);
+  return { status: 200, body: { response_action: "clear" } };
 }
