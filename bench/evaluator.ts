@@ -1,4 +1,4 @@
-// In-process evaluator bench: decide() on the uniform stream over the whole input space and on well-formed input, each against a Map.get ceiling.
+// In-process evaluator bench: decide() on the uniform stream over the whole input space and on well-formed input (decisionInput() objects), and from as-parsed shapes, each against a Map.get ceiling.
 import { FAILURE_CLASSES, MEMRL_MODES } from "../contracts/memrl-policy";
 import { DEFAULT_PROFILE } from "../src/features/policy/default-profile";
 import { compileProfile, type DecisionInput, decide, decisionInput } from "../src/features/policy/evaluator";

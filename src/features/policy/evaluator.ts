@@ -308,8 +308,8 @@ function maxAttemptsOf(context: DecisionContext, failureClass: string | undefine
 /**
  * Deterministic: same input, same compiled profile, same context → same decision (a shared frozen object).
  * Every input is index arithmetic, one property read of its class's table and one array read; an unknown class's
- * slot is built once, on its first use. Any object with these
- * fields decides the same; one built by decisionInput() decides fastest (see there).
+ * slot is built once, on its first use. Any object with these fields decides the same; one built by decisionInput()
+ * decides fastest (see there).
  */
 export function decide(compiled: CompiledProfile, input: DecisionInput, context: DecisionContext): Decision {
   const failureClass = input.failure_class;
