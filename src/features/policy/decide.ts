@@ -11,7 +11,7 @@ import type { BufferedEventBus } from "../../adapters/queue/buffered-event-bus";
 import type { Principal } from "../../auth/tokens";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
 import type { PolicySnapshot } from "../runs";
-import { type Decision, type DecisionInput, decide } from "./evaluator";
+import { type Decision, type DecisionInput, decide, decisionInput } from "./evaluator";
 import type { RunSnapshotReader } from "./run-snapshot";
 import type { TeamPolicyCache } from "./team-policy-cache";
 
@@ -89,7 +89,7 @@ export async function decidePolicy(
     : fromRun
       ? snapshotOverrides(fromRun.snapshot)
       : await deps.policyStore.maxAttemptsOverrides(principal.teamId);
-  const decision = decide(compiled, request, { ceiling, maxAttemptsOverrides });
+  const decision = decide(compiled, decisionInput(request), { ceiling, maxAttemptsOverrides });
   const decision_id = deps.newId("dec");
   const inputs: Record<string, unknown> = { ...request };
   if (maxAttemptsOverrides && request.failure_class && maxAttemptsOverrides[request.failure_class] !== undefined) {

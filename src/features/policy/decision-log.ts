@@ -15,9 +15,14 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Two lowercase hex digits per byte value: a digest is 32 table reads, not 32 formatted strings and an array. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  let hex = "";
+  for (let i = 0; i < digest.length; i++) hex += HEX[digest[i] as number];
+  return hex;
 }
 
 export async function recordDecisionEvents(

@@ -2,6 +2,13 @@
 // canonical digests of the decision log. No routes, so the runs domain can use it without importing the HTTP side.
 export { canonicalJson, sha256Hex } from "./decision-log";
 export { DEFAULT_PROFILE } from "./default-profile";
-export { type CompiledProfile, compileProfile, type Decision, decide, lowerMode } from "./evaluator";
+export {
+  type CompiledProfile,
+  compileProfile,
+  type Decision,
+  decide,
+  decisionInput,
+  lowerMode,
+} from "./evaluator";
 export { type ReplayReport, replayDecisions } from "./replay";
 export { DEFAULT_COMPILED, type TeamPolicyCache } from "./team-policy-cache";

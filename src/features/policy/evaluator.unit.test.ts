@@ -10,7 +10,14 @@ import {
   type PolicyRule,
 } from "../../../contracts/memrl-policy";
 import { DEFAULT_PROFILE } from "./default-profile";
-import { attemptBucket, compileProfile, type DecisionInput, decide, UNKNOWN_CLASS_CACHE } from "./evaluator";
+import {
+  attemptBucket,
+  compileProfile,
+  type DecisionInput,
+  decide,
+  decisionInput,
+  UNKNOWN_CLASS_CACHE,
+} from "./evaluator";
 
 const compiledDefault = compileProfile(DEFAULT_PROFILE, 0);
 const open = { ceiling: "enforce" as const };
@@ -322,60 +329,60 @@ describe("decide properties", () => {
   });
 });
 
-describe("decide against a straightforward reference over the whole input space", () => {
-  /** decide() written out plainly: no tables, no caches; every field of the decision from the contract. */
-  function referenceFull(
-    profile: MemrlPolicyProfile,
-    input: DecisionInput,
-    ceiling: MemrlMode,
-    overrides: Partial<Record<string, number>> | undefined,
-  ) {
-    const rank = { off: 0, observe: 1, enforce: 2 };
-    const requested = input.memrl_mode ?? profile.default_mode;
-    const mode = rank[requested] <= rank[ceiling] ? requested : ceiling;
-    const failureClass = input.failure_class ?? null;
-    let bucket: string | null = input.attempt_bucket ?? null;
-    if (bucket === null && input.attempt !== undefined) {
-      const fromOverride =
-        input.failure_class !== undefined && overrides !== undefined ? overrides[input.failure_class] : undefined;
-      bucket = attemptBucket(input.attempt, input.max_attempts ?? fromOverride ?? 3);
-    }
-    const out = (action: "retry" | "escalate", rule_id: string, reason: string) => ({
-      requested_mode: requested,
-      memrl_mode: mode,
-      failure_class: failureClass,
-      attempt_bucket: bucket,
-      action,
-      rule_id,
-      reason,
-      selected_action: mode !== "enforce" && input.legacy_action !== undefined ? input.legacy_action : action,
-    });
-    if (failureClass === null || bucket === null) {
-      const what = failureClass === null ? "failure_class" : "attempt information";
-      return out(profile.missing_metadata_action, "default.missing_metadata", `missing ${what}: fail closed`);
-    }
-    if (!(FAILURE_CLASSES as readonly string[]).includes(failureClass)) {
-      return out(
-        profile.unknown_failure_class_action,
-        "default.unknown_failure_class",
-        `unknown failure_class "${failureClass}": fail closed`,
-      );
-    }
-    const r = referenceDecide(profile, mode, failureClass, bucket);
-    if (r === undefined) {
-      return out(
-        profile.unknown_failure_class_action,
-        "default.no_matching_rule",
-        `no ${mode} rule matches ${failureClass}/${bucket}: fail closed`,
-      );
-    }
+/** decide() written out plainly: no tables, no caches; every field of the decision from the contract. */
+function referenceFull(
+  profile: MemrlPolicyProfile,
+  input: DecisionInput,
+  ceiling: MemrlMode,
+  overrides: Partial<Record<string, number>> | undefined,
+) {
+  const rank = { off: 0, observe: 1, enforce: 2 };
+  const requested = input.memrl_mode ?? profile.default_mode;
+  const mode = rank[requested] <= rank[ceiling] ? requested : ceiling;
+  const failureClass = input.failure_class ?? null;
+  let bucket: string | null = input.attempt_bucket ?? null;
+  if (bucket === null && input.attempt !== undefined) {
+    const fromOverride =
+      input.failure_class !== undefined && overrides !== undefined ? overrides[input.failure_class] : undefined;
+    bucket = attemptBucket(input.attempt, input.max_attempts ?? fromOverride ?? 3);
+  }
+  const out = (action: "retry" | "escalate", rule_id: string, reason: string) => ({
+    requested_mode: requested,
+    memrl_mode: mode,
+    failure_class: failureClass,
+    attempt_bucket: bucket,
+    action,
+    rule_id,
+    reason,
+    selected_action: mode !== "enforce" && input.legacy_action !== undefined ? input.legacy_action : action,
+  });
+  if (failureClass === null || bucket === null) {
+    const what = failureClass === null ? "failure_class" : "attempt information";
+    return out(profile.missing_metadata_action, "default.missing_metadata", `missing ${what}: fail closed`);
+  }
+  if (!(FAILURE_CLASSES as readonly string[]).includes(failureClass)) {
     return out(
-      r.action,
-      r.rule_id,
-      `${mode} rule ${r.rule_id} (class ${r.failure_class}, bucket ${r.attempt_bucket}, priority ${r.priority})`,
+      profile.unknown_failure_class_action,
+      "default.unknown_failure_class",
+      `unknown failure_class "${failureClass}": fail closed`,
     );
   }
+  const r = referenceDecide(profile, mode, failureClass, bucket);
+  if (r === undefined) {
+    return out(
+      profile.unknown_failure_class_action,
+      "default.no_matching_rule",
+      `no ${mode} rule matches ${failureClass}/${bucket}: fail closed`,
+    );
+  }
+  return out(
+    r.action,
+    r.rule_id,
+    `${mode} rule ${r.rule_id} (class ${r.failure_class}, bucket ${r.attempt_bucket}, priority ${r.priority})`,
+  );
+}
 
+describe("decide against a straightforward reference over the whole input space", () => {
   const arbRule = fc.record({
     rule_id: fc.string({ minLength: 1, maxLength: 6 }),
     memrl_mode: fc.constantFrom(...MEMRL_MODES),
@@ -467,5 +474,90 @@ describe("decide against a straightforward reference over the whole input space"
       expect(d.rule_id).toBe("default.unknown_failure_class");
     }
     expect(compiled.byClass.size).toBe(FAILURE_CLASSES.length + UNKNOWN_CLASS_CACHE);
+  });
+});
+
+describe("decisionInput and decide's fast paths against the reference", () => {
+  const FIELDS = ["memrl_mode", "failure_class", "attempt", "max_attempts", "attempt_bucket", "legacy_action"];
+  const modes = [...MEMRL_MODES, undefined];
+  const classes = [...FAILURE_CLASSES, "gremlin", "VIBE_FAIL", "constructor", "__proto__", undefined];
+  // around the edges of the small-integer bucket table (0..7); the property test below covers any number
+  const attempts = [undefined, -1, 0, 1, 3, 4, 7, 8, 2.5];
+  const maxes = [undefined, 0, 1, 3, 7, 8];
+  const buckets = [undefined, ...ATTEMPT_BUCKETS];
+  const legacies = [undefined, "retry", "escalate"] as const;
+
+  /** As JSON.parse would leave it: only the present fields, as own keys. */
+  const asParsed = (fields: Record<string, unknown>): DecisionInput =>
+    Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as DecisionInput;
+
+  it("builds one shape: all six fields, in one order, undefined when absent, the rest dropped", () => {
+    const built = decisionInput({ legacy_action: "retry", attempt: 2, run_id: "r" } as DecisionInput);
+    expect(Object.keys(built)).toEqual(FIELDS);
+    expect(built).toEqual({
+      memrl_mode: undefined,
+      failure_class: undefined,
+      attempt: 2,
+      max_attempts: undefined,
+      attempt_bucket: undefined,
+      legacy_action: "retry",
+    });
+    expect(Object.keys(decisionInput({}))).toEqual(FIELDS);
+  });
+
+  it("decides every combination × ceiling × overrides like the reference, from decisionInput() and as parsed", () => {
+    let checked = 0;
+    for (const overrides of [undefined, { vibe_fail: 1, crank_partial: 6, gremlin: 2 }]) {
+      const compiled = compileProfile(DEFAULT_PROFILE, 0);
+      for (const ceiling of MEMRL_MODES)
+        for (const memrl_mode of modes)
+          for (const failure_class of classes)
+            for (const attempt of attempts)
+              for (const max_attempts of maxes)
+                for (const attempt_bucket of buckets)
+                  for (const legacy_action of legacies) {
+                    const fields = { memrl_mode, failure_class, attempt, max_attempts, attempt_bucket, legacy_action };
+                    const context = { ceiling, maxAttemptsOverrides: overrides };
+                    const expected = referenceFull(DEFAULT_PROFILE, asParsed(fields), ceiling, overrides);
+                    const fast = decide(compiled, decisionInput(fields as DecisionInput), context);
+                    const parsed = decide(compiled, asParsed(fields), context);
+                    // toEqual only on a difference: 155k deep comparisons would dominate the test's time
+                    if (JSON.stringify(fast) !== JSON.stringify(expected))
+                      expect({ fields, fast }).toEqual({ fields, fast: expected });
+                    if (parsed !== fast) expect({ fields, parsed }).toEqual({ fields, parsed: fast });
+                    checked++;
+                  }
+    }
+    expect(checked).toBe(2 * 3 * modes.length * classes.length * attempts.length * maxes.length * 5 * 3);
+  }, 60_000);
+
+  it("buckets any attempt × max_attempts like attemptBucket, the small-integer table included", () => {
+    const anyNumber = fc.oneof(
+      fc.integer({ min: -3, max: 20 }),
+      fc.double({ noNaN: false }),
+      fc.constantFrom(-0, 7, 8, 2 ** 31, 2 ** 32 + 1, -(2 ** 31), Number.POSITIVE_INFINITY),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...FAILURE_CLASSES), anyNumber, anyNumber, (failure_class, attempt, max_attempts) => {
+        const d = decide(compiledDefault, decisionInput({ failure_class, attempt, max_attempts }), open);
+        expect(d.attempt_bucket).toBe(attemptBucket(attempt, max_attempts));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("keeps the class tables and the unknown-class order in step, so a dropped class is rebuilt right", () => {
+    const compiled = compileProfile(DEFAULT_PROFILE, 0);
+    for (let i = 0; i < UNKNOWN_CLASS_CACHE + 10; i++)
+      decide(compiled, decisionInput({ failure_class: `gremlin_${i}`, attempt: 1 }), open);
+    expect(Object.keys(compiled.tables).sort()).toEqual([...compiled.byClass.keys()].sort());
+    expect(compiled.tables.gremlin_0).toBeUndefined();
+    const again = decide(
+      compiled,
+      decisionInput({ memrl_mode: "enforce", failure_class: "gremlin_0", attempt: 1 }),
+      open,
+    );
+    expect(again.reason).toBe('unknown failure_class "gremlin_0": fail closed');
+    expect(compiled.tables.gremlin_0).toBeDefined();
   });
 });

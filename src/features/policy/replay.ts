@@ -1,7 +1,7 @@
 // Use-case: re-evaluate logged decisions under a candidate profile and report what would change.
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { LoggedDecision } from "../../ports/policy-store";
-import { compileProfile, type DecisionInput, decide } from "./evaluator";
+import { compileProfile, type DecisionInput, decide, decisionInput } from "./evaluator";
 
 export type ReplayChange = {
   decision_id: string;
@@ -34,7 +34,7 @@ export function replayDecisions(
   const examples: ReplayChange[] = [];
   let changed = 0;
   for (const entry of logged) {
-    const after = decide(compiled, entry.inputs as DecisionInput, { ceiling: ceiling ?? entry.ceiling });
+    const after = decide(compiled, decisionInput(entry.inputs as DecisionInput), { ceiling: ceiling ?? entry.ceiling });
     const differs =
       after.action !== entry.raw_action ||
       after.selected_action !== entry.selected_action ||

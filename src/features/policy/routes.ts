@@ -5,7 +5,7 @@ import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { proposeDeploy, teamWideProposer } from "../gates";
-import { decidePolicy } from "./decide";
+import { type DecideDeps, decidePolicy } from "./decide";
 import { DEFAULT_PROFILE } from "./default-profile";
 import type { PolicyNeeds } from "./index";
 import { promotionEvidence } from "./promotion-evidence";
@@ -31,6 +31,20 @@ const regression409 = {
   content: { "application/json": { schema: ErrorEnvelope } },
 };
 
+/**
+ * The decide use-case's deps per deps object (one per isolate and env, see makeDeps): built on first use instead of
+ * copying every dependency into a new object on each request.
+ */
+const decideDepsByDeps = new WeakMap<PolicyNeeds, PolicyNeeds & DecideDeps>();
+function decideDepsOf(deps: PolicyNeeds): PolicyNeeds & DecideDeps {
+  let built = decideDepsByDeps.get(deps);
+  if (built === undefined) {
+    built = { ...deps, runSnapshot: runSnapshotReader(deps) };
+    decideDepsByDeps.set(deps, built);
+  }
+  return built;
+}
+
 export const policyRoutes = featureApp<PolicyNeeds>()
   .openapi(
     createRoute({
@@ -45,9 +59,12 @@ export const policyRoutes = featureApp<PolicyNeeds>()
     }),
     async (c) => {
       const { deps } = c.env;
-      const decideDeps = { ...deps, runSnapshot: runSnapshotReader(deps) };
-      const result = await decidePolicy(decideDeps, c.get("principal"), c.req.valid("json"), deps.clock.now(), (work) =>
-        c.executionCtx.waitUntil(work.catch((e) => console.error("decision log publish failed", e))),
+      const result = await decidePolicy(
+        decideDepsOf(deps),
+        c.get("principal"),
+        c.req.valid("json"),
+        deps.clock.now(),
+        (work) => c.executionCtx.waitUntil(work.catch((e) => console.error("decision log publish failed", e))),
       );
       return c.json(result, 200);
     },

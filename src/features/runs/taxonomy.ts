@@ -4,7 +4,7 @@
 import { RUN_FAILURE_CLASSES, RUN_TO_MEMRL } from "../../../contracts/failure-classes";
 import type { MemrlMode } from "../../../contracts/memrl-policy";
 import { FAILURE_CLASSES, type FailureClass } from "../../../contracts/memrl-policy";
-import { type CompiledProfile, type Decision, decide } from "../policy/domain";
+import { type CompiledProfile, type Decision, decide, decisionInput } from "../policy/domain";
 import type { PolicySnapshot } from "./snapshot";
 
 export const TAXONOMY_CLASSES = RUN_FAILURE_CLASSES;
@@ -140,12 +140,12 @@ export function nextAfterFailure(
   }
   const raw = decide(
     policy.compiled,
-    {
-      ...(plan.memrlClass === null ? {} : { failure_class: plan.memrlClass }),
+    decisionInput({
+      failure_class: plan.memrlClass === null ? undefined : plan.memrlClass,
       attempt: input.attempt,
       max_attempts: plan.maxAttempts,
       legacy_action: legacy,
-    },
+    }),
     { ceiling: policy.ceiling, maxAttemptsOverrides: overrides },
   );
   const decision: StepDecision = {
