@@ -301,7 +301,8 @@ export function decisionInput(fields: DecisionInput): DecisionInput {
 function maxAttemptsOf(context: DecisionContext, failureClass: string | undefined): number {
   const overrides = context.maxAttemptsOverrides;
   if (overrides === undefined || failureClass === undefined) return DEFAULT_MAX_ATTEMPTS;
-  const override = overrides[failureClass];
+  // own keys only: a class named "constructor" or "toString" must not read Object.prototype's members
+  const override = Object.hasOwn(overrides, failureClass) ? overrides[failureClass] : undefined;
   return override === undefined ? DEFAULT_MAX_ATTEMPTS : override;
 }
 

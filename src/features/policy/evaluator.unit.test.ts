@@ -117,6 +117,18 @@ describe("decide with the built-in profile", () => {
     expect(explicit.attempt_bucket).toBe("final");
   });
 
+  it("reads only the overrides' own keys: a class named like an Object.prototype member gets the default max", () => {
+    for (const failure_class of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const d = decide(
+        compiledDefault,
+        { memrl_mode: "enforce", failure_class, attempt: 2 },
+        { ceiling: "enforce", maxAttemptsOverrides: { vibe_fail: 5 } },
+      );
+      expect(d.attempt_bucket, failure_class).toBe("middle");
+      expect(d.rule_id).toBe("default.unknown_failure_class");
+    }
+  });
+
   it("falls back to the profile's default_mode when no mode is requested", () => {
     const d = decide(compiledDefault, { failure_class: "vibe_fail", attempt: 1 }, open);
     expect(d.requested_mode).toBe("off");
@@ -343,7 +355,9 @@ function referenceFull(
   let bucket: string | null = input.attempt_bucket ?? null;
   if (bucket === null && input.attempt !== undefined) {
     const fromOverride =
-      input.failure_class !== undefined && overrides !== undefined ? overrides[input.failure_class] : undefined;
+      input.failure_class !== undefined && overrides !== undefined && Object.hasOwn(overrides, input.failure_class)
+        ? overrides[input.failure_class]
+        : undefined;
     bucket = attemptBucket(input.attempt, input.max_attempts ?? fromOverride ?? 3);
   }
   const out = (action: "retry" | "escalate", rule_id: string, reason: string) => ({
