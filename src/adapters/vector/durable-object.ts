@@ -28,6 +28,12 @@ export function createDoVectorIndex(ns: DurableObjectNamespace<VectorIndexDO>): 
     async query(shard, vector, opts) {
       return stub(shard).query(Float32Array.from(vector), opts.topK, opts.filter);
     },
+    async queryMany(shard, queries) {
+      if (!queries.length) return [];
+      return stub(shard).queryMany(
+        queries.map((q) => ({ vector: Float32Array.from(q.vector), topK: q.topK, filter: q.filter })),
+      );
+    },
     async setCards(shard, cards) {
       if (cards.length) await stub(shard).setCards(cards);
     },
