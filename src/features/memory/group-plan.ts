@@ -77,7 +77,9 @@ export function planGroup(writes: PlanWrite[], stored: Map<string, StoredNeighbo
       if (w.exact) return { kind: "reinforce", of: w.exact.id, tier: w.exact.tier, inGroup: false };
       const twin = byHash.get(w.hash);
       if (twin) return { kind: "reinforce", of: twin, tier: "hot", inGroup: true };
-      const outcome = classifyWrite(w.text, w.namespace, neighboursOf(w, created, stored));
+      const neighbours = neighboursOf(w, created, stored);
+      // no close neighbour: a new memory (classifyWrite would say so after normalising the text for its polarity)
+      const outcome = neighbours.length ? classifyWrite(w.text, w.namespace, neighbours) : ({ kind: "new" } as const);
       if (outcome.kind === "duplicate") {
         const inGroup = created.some((c) => c.id === outcome.of);
         return { kind: "reinforce", of: outcome.of, tier: "hot", inGroup };
