@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { benchToken, bundle, freePort, load, startMiniflareServer } from "./harness";
-import { inFlight, memoryText } from "./sections/memory";
+import { singleWrites, writesToken } from "./sections/memory-writes";
 import { DECIDE_BODY } from "./sections/policy";
 import { cycleRound } from "./sections/runs";
 
@@ -110,25 +110,18 @@ try {
   // single memory writes at 8 in flight, a distinct text each (the memory-writes bench row's load)
   let written = 0;
   const writes = async () => {
-    const headers = {
-      authorization: `Bearer ${await benchToken("bench-writes", ["memory:read", "memory:write"])}`,
-      "content-type": "application/json",
-    };
-    const namespace = "team/bench-writes/project/writes";
+    const count = Math.round(seconds * 100);
     const latencies: number[] = [];
     const t0 = performance.now();
-    const jobs = Array.from({ length: Math.round(seconds * 100) }, () => async () => {
-      const s = performance.now();
-      const body = JSON.stringify({ namespace, class: "episodic", text: memoryText(900_000 + written++) });
-      const res = await fetch(`${server.url}/v1/memory`, { method: "POST", headers, body });
+    await singleWrites(server.url, await writesToken(benchToken), 900_000 + written, count, async (res, ms) => {
       if (res.status !== 201) throw new Error(`POST /v1/memory answered ${res.status}: ${await res.text()}`);
       await res.text();
-      latencies.push(performance.now() - s);
+      latencies.push(ms);
     });
-    await inFlight(8, jobs);
-    latencies.sort((a, b) => a - b);
+    written += count;
+    latencies.sort((x, y) => x - y);
     const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-    return { rps: jobs.length / ((performance.now() - t0) / 1000), p50: at(50), p99: at(99) };
+    return { rps: count / ((performance.now() - t0) / 1000), p50: at(50), p99: at(99) };
   };
   const worker = await benchToken("bench-runs", ["runs:write", "runs:read"]);
   const round = () =>
