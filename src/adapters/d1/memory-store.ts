@@ -55,12 +55,13 @@ const toRow = (d: MemDoc): typeof memDocs.$inferInsert => ({
 
 /**
  * The write path's insert (every memory write's group commit ends here), built once: all new docs and their team
- * importance rows travel as one JSON parameter each (json_each), so a group of any size is two statements. drizzle's
- * builder was ~9 % of the isolate's CPU at 8 writes in flight (and 100 bound parameters allowed only 4 docs per
- * statement); the row is still drizzle's typed insert row, turned into driver values by the table's own columns.
+ * importance rows travel as one JSON parameter each (json_each), so a group of any size is two statements. drizzle
+ * was ~9 % of the isolate's CPU at 8 writes in flight, about half of it building these inserts (and 100 bound
+ * parameters allowed only 4 docs per statement); the row is still drizzle's typed insert row, turned into driver
+ * values by the table's own columns.
  */
-const DOC_COLUMNS = Object.entries(getTableColumns(memDocs)) as [keyof typeof memDocs.$inferInsert, AnyColumn][];
 type AnyColumn = { name: string; mapToDriverValue(v: unknown): unknown };
+const DOC_COLUMNS = Object.entries(getTableColumns(memDocs)) as [keyof typeof memDocs.$inferInsert, AnyColumn][];
 const INSERT_DOCS_SQL = `INSERT INTO mem_doc (${DOC_COLUMNS.map(([, c]) => c.name).join(", ")}) SELECT ${DOC_COLUMNS.map(
   (_, i) => `json_extract(j.value, '$[${i}]')`,
 ).join(", ")} FROM json_each(?1) AS j`;
