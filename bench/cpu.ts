@@ -1,8 +1,10 @@
 // Bench-only diagnosis: the workerd process's CPU time (/proc utime+stime) per request for the bare route, decide and
-// a lease cycle — a figure a busy shared machine disturbs far less than req/s. `npx tsx bench/cpu.ts [binding]`.
+// a lease cycle — a figure a busy shared machine disturbs far less than req/s. `npx tsx bench/cpu.ts [binding|writes]`
+// (`writes`: the bare route and single memory writes at 8 in flight, the memory-writes row's load).
 import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { benchToken, startMiniflareServer } from "./harness";
+import { singleWrites, writesToken } from "./sections/memory-writes";
 import { DECIDE_BODY } from "./sections/policy";
 import { cycleRound } from "./sections/runs";
 
@@ -47,15 +49,24 @@ try {
   const ac = (path: string, opts: object = {}) =>
     autocannon({ url: `${server.url}${path}`, connections: 8, amount: N, ...opts });
   await ac("/__bench/bare");
-  await ac("/v1/policy/decide", { method: "POST", headers: auth, body: DECIDE_BODY });
-  for (let r = 0; r < 2; r++) {
-    await measure("bare", N, () => ac("/__bench/bare"));
-    await measure("decide", N, () => ac("/v1/policy/decide", { method: "POST", headers: auth, body: DECIDE_BODY }));
-  }
-  if (process.argv[2] !== "binding") {
-    const worker = await benchToken("bench-runs", ["runs:write", "runs:read"]);
-    for (let r = 0; r < 2; r++)
-      await measure("cycle (incl. run+orders setup)", 320, () => cycleRound(server.url, worker, r));
+  if (process.argv[2] === "writes") {
+    const authorization = await writesToken(benchToken);
+    await singleWrites(server.url, authorization, 0, 100); // warm-up
+    for (let r = 0; r < 3; r++) {
+      await measure("bare", N, () => ac("/__bench/bare"));
+      await measure("single memory write", 400, () => singleWrites(server.url, authorization, 1000 * (r + 1), 400));
+    }
+  } else {
+    await ac("/v1/policy/decide", { method: "POST", headers: auth, body: DECIDE_BODY });
+    for (let r = 0; r < 2; r++) {
+      await measure("bare", N, () => ac("/__bench/bare"));
+      await measure("decide", N, () => ac("/v1/policy/decide", { method: "POST", headers: auth, body: DECIDE_BODY }));
+    }
+    if (process.argv[2] !== "binding") {
+      const worker = await benchToken("bench-runs", ["runs:write", "runs:read"]);
+      for (let r = 0; r < 2; r++)
+        await measure("cycle (incl. run+orders setup)", 320, () => cycleRound(server.url, worker, r));
+    }
   }
   await new Promise((r) => setTimeout(r, 3000));
   await measure("idle 3 s (background)", 1, () => new Promise((r) => setTimeout(r, 3000)));

@@ -1,10 +1,11 @@
 // Bench-only CPU profile of the Worker inside workerd: V8's sampling profiler over Miniflare's inspector while one
 // load runs; self time summed per source file of the bundle (esbuild's `// path` markers) and per function.
-// `npx tsx bench/profile.ts decide|cycle|binding [seconds]` — a diagnosis tool, not a bench row.
+// `npx tsx bench/profile.ts decide|cycle|binding|write [seconds]` — a diagnosis tool, not a bench row.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { benchToken, bundle, freePort, load, startMiniflareServer } from "./harness";
+import { singleWrites, writesToken } from "./sections/memory-writes";
 import { DECIDE_BODY } from "./sections/policy";
 import { cycleRound } from "./sections/runs";
 
@@ -106,12 +107,30 @@ try {
     };
     return load(`${server.url}/v1/policy/decide`, { method: "POST", headers, body: DECIDE_BODY, seconds });
   };
+  // single memory writes at 8 in flight, a distinct text each (the memory-writes bench row's load)
+  let written = 0;
+  const writes = async () => {
+    const count = Math.round(seconds * 100);
+    const latencies: number[] = [];
+    const t0 = performance.now();
+    await singleWrites(server.url, await writesToken(benchToken), 900_000 + written, count, async (res, ms) => {
+      if (res.status !== 201) throw new Error(`POST /v1/memory answered ${res.status}: ${await res.text()}`);
+      await res.text();
+      latencies.push(ms);
+    });
+    written += count;
+    latencies.sort((x, y) => x - y);
+    const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+    return { rps: count / ((performance.now() - t0) / 1000), p50: at(50), p99: at(99) };
+  };
   const worker = await benchToken("bench-runs", ["runs:write", "runs:read"]);
-  await (scenario === "cycle" ? cycleRound(server.url, worker, 0) : decide()); // warm up
+  const round = () =>
+    scenario === "cycle" ? cycleRound(server.url, worker, 1) : scenario === "write" ? writes() : decide();
+  await (scenario === "cycle" ? cycleRound(server.url, worker, 0) : scenario === "write" ? writes() : decide()); // warm up
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: 200 });
   await session.send("Profiler.start");
-  const result = await (scenario === "cycle" ? cycleRound(server.url, worker, 1) : decide());
+  const result = await round();
   const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
   session.close();
   console.log(`load: ${result.rps.toFixed(1)} /s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms`);

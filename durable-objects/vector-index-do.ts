@@ -74,6 +74,11 @@ export class VectorIndexDO extends DurableObject<Env> {
     return this.index.query(vector, topK, filter);
   }
 
+  /** Several queries in one RPC (a group commit's near-duplicate check): each answered as `query` would. */
+  queryMany(queries: { vector: Float32Array; topK: number; filter?: VectorFilter }[]): VectorMatch[][] {
+    return queries.map((q) => this.index.query(q.vector, q.topK, q.filter));
+  }
+
   setCards(cards: { id: string; card: VectorCard }[]): void {
     const sql = this.ctx.storage.sql;
     for (const { id, card } of cards) sql.exec("UPDATE vec SET card = ? WHERE id = ?", JSON.stringify(card), id);

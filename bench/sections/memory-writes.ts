@@ -10,15 +10,41 @@ import { inFlight, memoryText } from "./memory";
  */
 export const WRITES_BEFORE = Number(process.env.BENCH_WRITES_BEFORE ?? 0) || undefined;
 const WRITES = 400;
+const TEAM = "bench-writes";
+
+/** The write load of this row: single writes `from`…`from + count - 1` (a distinct text each), 8 in flight. */
+export async function singleWrites(
+  url: string,
+  authorization: string,
+  from: number,
+  count: number,
+  seen: (res: Response, ms: number) => Promise<void> = async (res) => {
+    const body = await res.text();
+    if (res.status !== 201) throw new Error(`POST /v1/memory answered ${res.status}: ${body.slice(0, 300)}`);
+  },
+) {
+  const headers = { authorization, "content-type": "application/json" };
+  const write = async (i: number) => {
+    const t0 = performance.now();
+    const res = await fetch(`${url}/v1/memory`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ namespace: `team/${TEAM}/project/writes`, class: "episodic", text: memoryText(from + i) }),
+    });
+    await seen(res, performance.now() - t0);
+  };
+  await inFlight(
+    8,
+    Array.from({ length: count }, (_, i) => () => write(i)),
+  );
+}
+export const writesToken = (token: (team: string, scopes: string[]) => Promise<string>) =>
+  token(TEAM, ["memory:read", "memory:write"]).then((t) => `Bearer ${t}`);
 
 export const memoryWritesSection: BenchSection = {
   name: "memory-writes",
   async run({ server, token }) {
-    const team = "bench-writes";
-    const headers = {
-      authorization: `Bearer ${await token(team, ["memory:read", "memory:write"])}`,
-      "content-type": "application/json",
-    };
+    const authorization = await writesToken(token);
     const rows: Row[] = [];
     const row = (metric: string, value: number, unit: string, extra: Partial<Row> = {}) =>
       rows.push({ section: "memory-writes", metric, value, unit, ...extra });
@@ -26,33 +52,20 @@ export const memoryWritesSection: BenchSection = {
     // the I/O stages, from each write's Server-Timing header (workerd's clock moves on I/O)
     const phases: Record<string, number[]> = {};
     const latencies: number[] = [];
-    const write = async (i: number) => {
-      const t0 = performance.now();
-      const res = await fetch(`${server.url}/v1/memory`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          namespace: `team/${team}/project/writes`,
-          class: "episodic",
-          text: memoryText(900_000 + i),
-        }),
-      });
+    const seen = async (res: Response, ms: number) => {
       const body = await res.text();
-      latencies.push(performance.now() - t0);
+      latencies.push(ms);
       if (res.status !== 201) throw new Error(`POST /v1/memory answered ${res.status}: ${body.slice(0, 300)}`);
       for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
         const m = /^\s*([\w-]+);dur=([\d.]+)/.exec(part);
         if (m) phases[m[1] as string] = [...(phases[m[1] as string] ?? []), Number(m[2])];
       }
     };
-    for (let i = 0; i < 16; i++) await write(WRITES + i); // warm-up
+    for (let i = 0; i < 16; i++) await singleWrites(server.url, authorization, 900_000 + WRITES + i, 1, seen); // warm-up
     latencies.length = 0;
     for (const k of Object.keys(phases)) delete phases[k];
     const start = performance.now();
-    await inFlight(
-      8,
-      Array.from({ length: WRITES }, (_, i) => () => write(i)),
-    );
+    await singleWrites(server.url, authorization, 900_000, WRITES, seen);
     const rate = WRITES / ((performance.now() - start) / 1000);
     latencies.sort((a, b) => a - b);
     row("POST /v1/memory single writes (8 in flight)", rate, "writes/s", {

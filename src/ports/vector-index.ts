@@ -15,6 +15,7 @@ export type VectorCard = Record<string, unknown>;
 export type VectorRecord = { id: string; values: ArrayLike<number>; metadata: VectorMetadata; card?: VectorCard };
 export type VectorMatch = { id: string; score: number };
 export type VectorCardMatch = VectorMatch & { card: VectorCard | null };
+export type VectorQuery = { vector: ArrayLike<number>; topK: number; filter?: VectorFilter };
 
 /** Vectorize answers at most 100 matches (20 with metadata or values); every adapter clamps to this. */
 export const MAX_TOP_K = 100;
@@ -33,6 +34,11 @@ export interface VectorIndex {
     vector: ArrayLike<number>,
     opts: { topK: number; filter?: VectorFilter },
   ): Promise<VectorMatch[]>;
+  /**
+   * Many queries in one call, each answered exactly as `query` would (same clamping, order and filter): the local
+   * index answers them in one Durable Object round trip, so a group commit's near-duplicate check costs one call.
+   */
+  queryMany(shard: string, queries: VectorQuery[]): Promise<VectorMatch[][]>;
   /**
    * Optional (the local index has it, Vectorize does not): cards stored beside vectors, returned with matches.
    * Callers keep cards in step with their source of truth and fall back to it when a card is missing.

@@ -113,6 +113,25 @@ describe.each(adapters)("VectorIndex contract: %s", (_name, make) => {
     expect((await index.query(shard, unit(3), { topK: 3 })).map((m) => m.id)).toEqual(["a", "b", "c"]);
   });
 
+  it("answers many queries in one call exactly as one query each (order, topK clamp, filters, empty list)", async () => {
+    const { index, shard } = fresh();
+    const vs = randomVectors(120, 11);
+    await index.upsert(
+      shard,
+      vs.map((values, i) => ({ id: `q${String(i).padStart(3, "0")}`, values, metadata: { scope: `s${i % 3}` } })),
+    );
+    const queries = randomVectors(6, 5).map((vector, i) => ({
+      vector,
+      topK: [5, 1, 500, 10, 0, 3][i] as number,
+      ...(i % 2 ? { filter: { scope: `s${i % 3}` } } : {}),
+    }));
+    const many = await index.queryMany(shard, queries);
+    expect(many).toHaveLength(queries.length);
+    for (const [i, q] of queries.entries()) expect(many[i]).toEqual(await index.query(shard, q.vector, q));
+    expect(many[2]).toHaveLength(100);
+    expect(await index.queryMany(shard, [])).toEqual([]);
+  });
+
   it("answers an empty shard with no matches", async () => {
     const { index, shard } = fresh();
     expect(await index.query(shard, unit(0), { topK: 10 })).toEqual([]);

@@ -42,7 +42,7 @@ export function vectorizeNamespace(shard: string): string {
 }
 
 export function createVectorizeIndex(binding: VectorizeBinding): VectorIndex {
-  return {
+  const index: VectorIndex = {
     kind: "vectorize",
     async upsert(shard, records) {
       const namespace = vectorizeNamespace(shard);
@@ -75,5 +75,10 @@ export function createVectorizeIndex(binding: VectorizeBinding): VectorIndex {
       const matches: VectorMatch[] = res.matches.map((m) => ({ id: m.id, score: m.score }));
       return matches.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, topK);
     },
+    // Vectorize has no multi-query call: the queries go out side by side
+    async queryMany(shard, queries) {
+      return Promise.all(queries.map((q) => index.query(shard, q.vector, q)));
+    },
   };
+  return index;
 }

@@ -1,5 +1,6 @@
-// Concurrent single writes of one team go out as group commits: each keeps its own outcome, duplicates inside a
-// commit reinforce the first, and an index failure leaves no new row behind while reinforcements stand.
+// Concurrent single writes of one team go out as group commits: each keeps its own outcome, duplicates (exact or near)
+// and contradictions inside a commit are caught as one write at a time would catch them, the near-duplicate check is
+// one index call per commit, and an index failure leaves no new row behind while reinforcements stand.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memoryHarness } from "../../../test/memory-harness";
@@ -87,5 +88,89 @@ describe("group commit of concurrent single writes", () => {
     expect(results[1]?.status).toBeGreaterThanOrEqual(500);
     expect(results[2]?.status).toBeGreaterThanOrEqual(500);
     expect(await docCount(team)).toBe(1);
+  });
+
+  it("catches two near-identical writes in one commit: one memory, reinforced by the other", async () => {
+    const h = memoryHarness();
+    const team = freshTeam();
+    const token = await tok(team);
+    const ns = `team/${team}/project/gc`;
+    const text =
+      "The nightly export job fails with ENOSPC when the scratch volume is below 5 GiB; clean /tmp before the run";
+    // an unrelated write opens a commit; the two near-identical texts (different content hashes) wait for it and go
+    // out together, so the index knows neither when they are checked
+    const opener = h.call("POST", "/v1/memory", { token, body: { namespace: ns, class: "semantic", text: texts[2] } });
+    const results = await Promise.all(
+      [text, `${text}.`].map((t) =>
+        h.call("POST", "/v1/memory", { token, body: { namespace: ns, class: "semantic", text: t } }),
+      ),
+    );
+    expect((await opener).status).toBe(201);
+    expect(results.map((r) => [r.status, r.json.status])).toEqual([
+      [201, "created"],
+      [200, "reinforced"],
+    ]);
+    expect(results[1]?.json.id).toBe(results[0]?.json.id);
+    expect(await docCount(team)).toBe(2);
+    // as a sequential reinforcement: importance 10 + 8, count 1, on the doc and on its team importance row
+    const row = await env.DB.prepare("SELECT importance, reinforce_count AS n FROM mem_doc WHERE id = ?")
+      .bind(results[0]?.json.id)
+      .first<{ importance: number; n: number }>();
+    expect(row).toEqual({ importance: 18, n: 1 });
+    const imp = await env.DB.prepare(
+      "SELECT raw_score AS s FROM mem_actor_importance WHERE doc_id = ? AND actor_key = 'team'",
+    )
+      .bind(results[0]?.json.id)
+      .first<{ s: number }>();
+    expect(imp?.s).toBe(18);
+  });
+
+  it("links a contradiction to the memory created before it in the same commit", async () => {
+    const h = memoryHarness();
+    const team = freshTeam();
+    const token = await tok(team);
+    const ns = `team/${team}/org/runbooks`;
+    const pair = [
+      "Restarting the ingest worker clears the stuck queue backlog within five minutes",
+      "Restarting the ingest worker does not clear the stuck queue backlog within five minutes",
+    ];
+    // a first (unrelated) write opens a commit; the two that follow wait for it and go out together, in order
+    const opener = h.call("POST", "/v1/memory", { token, body: { namespace: ns, class: "kb", text: texts[1] } });
+    const [a, b] = await Promise.all(
+      pair.map((text) => h.call("POST", "/v1/memory", { token, body: { namespace: ns, class: "kb", text } })),
+    );
+    expect((await opener).status).toBe(201);
+    expect(a?.status).toBe(201);
+    expect(b?.status).toBe(201);
+    expect(b?.json.supersedes).toBe(a?.json.id);
+    expect(await docCount(team)).toBe(3);
+  });
+
+  it("asks the index once per commit, not once per write", async () => {
+    const real = memoryHarness().deps.vectorIndex;
+    const calls = { query: 0, queryMany: 0, queries: 0 };
+    const counting: VectorIndex = {
+      ...real,
+      query: (...a) => {
+        calls.query++;
+        return real.query(...a);
+      },
+      queryMany: (shard, qs) => {
+        calls.queryMany++;
+        calls.queries += qs.length;
+        return real.queryMany(shard, qs);
+      },
+    };
+    const h = memoryHarness({ vectorIndex: counting });
+    const team = freshTeam();
+    const token = await tok(team);
+    const ns = `team/${team}/project/gc`;
+    const results = await Promise.all(
+      texts.map((text) => h.call("POST", "/v1/memory", { token, body: { namespace: ns, class: "episodic", text } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(texts.map(() => 201));
+    expect(calls.query).toBe(0);
+    expect(calls.queries).toBe(texts.length);
+    expect(calls.queryMany).toBeLessThan(texts.length);
   });
 });

@@ -2,15 +2,7 @@
 import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
 import type { MemDoc } from "../../ports/memory-store";
-import {
-  classifyWrite,
-  contentHash,
-  DEFAULT_SUMMARY_MAX_CHARS,
-  METADATA_MAX_CHARS,
-  type Neighbour,
-  scopeKey,
-  sizeProblems,
-} from "./content";
+import { contentHash, DEFAULT_SUMMARY_MAX_CHARS, METADATA_MAX_CHARS, scopeKey, sizeProblems } from "./content";
 import {
   cardOf,
   type Defer,
@@ -23,6 +15,7 @@ import {
   syncCards,
   type Timing,
 } from "./core";
+import { closeIds, NEAR_TOP_K, type Planned, type PlanWrite, planGroup, reinforcedAtBirth } from "./group-plan";
 import { type GuardField, metadataFields, scanFields } from "./guard/guard";
 import type { Caller, ParsedNamespace } from "./namespaces";
 import { BASE_IMPORTANCE, expiresAtFor, type MemoryClass, type Tier } from "./ranking";
@@ -116,9 +109,16 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
     return problems;
   }
 
-  function newDoc(caller: Caller, w: WriteInput, now: number, hash: string, supersedes: string | null): MemDoc {
+  function newDoc(
+    id: string,
+    caller: Caller,
+    w: WriteInput,
+    now: number,
+    hash: string,
+    supersedes: string | null,
+  ): MemDoc {
     return {
-      id: d.newId("mem"),
+      id,
       teamId: caller.teamId,
       namespace: w.namespace,
       cls: w.class,
@@ -167,27 +167,6 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
         .catch(() => {});
       throw e;
     }
-  }
-
-  /** Near neighbours (≥ 0.85) of a new text: an exact duplicate or a paraphrase reinforces, a contradiction supersedes. */
-  async function nearOutcome(teamId: string, w: WriteInput, near: { id: string; score: number }[]) {
-    const close = near.filter((m) => m.score >= 0.85);
-    if (!close.length) return null;
-    const docs = new Map(
-      (
-        await d.store.getDocs(
-          teamId,
-          close.map((m) => m.id),
-        )
-      ).map((x) => [x.id, x]),
-    );
-    const neighbours: Neighbour[] = close.flatMap((m) => {
-      const x = docs.get(m.id);
-      return x && x.tier === "hot"
-        ? [{ id: x.id, namespace: x.namespace, cls: x.cls, text: x.text, similarity: m.score }]
-        : [];
-    });
-    return classifyWrite(w.text, w.namespace, neighbours);
   }
 
   /** The guard and size checks of one write: the refusal as an error, or null when the write may go on. */
@@ -287,84 +266,115 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
     waiting.delete(team);
   }
 
-  /** One group commit: each write's exact-duplicate and near-duplicate outcome, then all new docs persisted together. */
-  async function commitBatch(teamId: string, batch: Pending[]): Promise<(WriteOutcome | { failed: unknown })[]> {
+  type GroupOutcome = WriteOutcome | { failed: unknown };
+
+  /**
+   * One group commit: every write looked up at once (one content-hash read, one index call, one neighbour read),
+   * decided in arrival order as if committed one by one (group-plan.ts), then the new memories persisted together.
+   */
+  async function commitBatch(teamId: string, batch: Pending[]): Promise<GroupOutcome[]> {
     for (const p of batch) p.mark("commit_wait");
-    const [hashes, vectors] = await Promise.all([
-      Promise.all(batch.map((p) => contentHash(p.w.namespace, p.w.class, p.w.text))),
-      d.embedder.embed(batch.map((p) => p.w.text)),
-    ]);
-    for (const p of batch) p.mark("embed");
-    // the exact-duplicate lookup (D1, one query for the batch) and the nearest neighbours (index) side by side
-    const lookups = batch.flatMap((p, i) => (p.supersedes ? [] : [hashes[i] as string]));
-    const [existing, nears] = await Promise.all([
-      d.store.findByContentHashes(teamId, [...new Set(lookups)]),
-      Promise.all(
-        batch.map((p, i) =>
-          p.supersedes
-            ? []
-            : d.index.query(teamId, vectors[i] as Float32Array, { topK: 5, filter: { scope: scopeKey(p.ns.scope) } }),
-        ),
-      ),
-    ]);
-    const outcomes: (WriteOutcome | { failed: unknown })[] = new Array(batch.length);
-    const fresh: { i: number; doc: MemDoc }[] = [];
-    const reinforced: string[] = [];
-    const created = new Map<string, number>(); // content hash → index in `fresh`, for duplicates inside the batch
-    await Promise.all(
-      batch.map(async (p, i) => {
-        const hash = hashes[i] as string;
-        const vector = vectors[i];
-        if (!vector) throw new Error("embedder returned no vector");
-        const same = p.supersedes ? undefined : existing.get(hash);
-        if (same) {
-          await d.store.reinforce(teamId, same.id, p.now);
-          reinforced.push(same.id);
-          outcomes[i] = { id: same.id, tier: same.tier, status: "reinforced" };
-          return;
-        }
-        const outcome = await nearOutcome(teamId, p.w, nears[i] ?? []);
-        if (outcome?.kind === "duplicate") {
-          await d.store.reinforce(teamId, outcome.of, p.now);
-          reinforced.push(outcome.of);
-          outcomes[i] = { id: outcome.of, tier: "hot", status: "reinforced" };
-          return;
-        }
-        const supersedes = outcome?.kind === "contradiction" ? outcome.supersedes : p.supersedes;
-        outcomes[i] = { id: "", tier: "hot", status: "created", ...(supersedes ? { supersedes } : {}) };
-        fresh.push({ i, doc: newDoc(p.caller, p.w, p.now, hash, supersedes) });
-      }),
-    );
+    const { writes, stored, vectors } = await lookUpGroup(teamId, batch);
+    const plan = planGroup(writes, stored, () => d.newId("mem"));
+    await reinforceStored(teamId, batch, plan);
     for (const p of batch) p.mark("near_duplicate_check");
-    // the same text twice in one batch: the first is created and the later ones answer "reinforced" with its id, as
-    // in a bulk write (its importance is not raised for them)
-    const docs: { doc: MemDoc; ns: ParsedNamespace; vector: Float32Array }[] = [];
-    for (const { i, doc } of fresh.sort((a, b) => a.i - b.i)) {
-      const p = batch[i] as Pending;
-      const twin = p.supersedes ? undefined : created.get(doc.contentHash ?? "");
-      if (twin !== undefined) {
-        outcomes[i] = { id: (docs[twin] as { doc: MemDoc }).doc.id, tier: "hot", status: "reinforced" };
-        continue;
-      }
-      if (!p.supersedes) created.set(doc.contentHash ?? "", docs.length);
-      docs.push({ doc, ns: p.ns, vector: vectors[i] as Float32Array });
-      outcomes[i] = { ...(outcomes[i] as WriteOutcome), id: doc.id };
-    }
-    if (reinforced.length) await syncCards(d, teamId, [...new Set(reinforced)]);
+    const docs = newDocsOf(batch, plan, writes, vectors);
+    const outcomes: GroupOutcome[] = plan.map((step) =>
+      step.kind === "reinforce"
+        ? { id: step.of, tier: step.tier, status: "reinforced" }
+        : { id: step.id, tier: "hot", status: "created", ...(step.supersedes ? { supersedes: step.supersedes } : {}) },
+    );
     try {
       if (docs.length)
         await persist(teamId, docs, (phase) => {
           for (const p of batch) p.mark(phase);
         });
     } catch (e) {
-      // persist removed every new row again: the writes that would have created (or reinforced) one fail, the
-      // writes that reinforced an existing memory stand
+      // persist removed every new row again: the writes that created one (or reinforced one created in this group)
+      // fail, the writes that reinforced a stored memory stand
       const lost = new Set(docs.map((x) => x.doc.id));
       outcomes.forEach((o, i) => {
         if ("id" in o && lost.has(o.id)) outcomes[i] = { failed: e };
       });
     }
     return outcomes;
+  }
+
+  /** Embeddings and content hashes of a group, then its duplicate lookups: D1 by hash and the index side by side. */
+  async function lookUpGroup(teamId: string, batch: Pending[]) {
+    const [hashes, vectors] = await Promise.all([
+      Promise.all(batch.map((p) => contentHash(p.w.namespace, p.w.class, p.w.text))),
+      d.embedder.embed(batch.map((p) => p.w.text)),
+    ]);
+    if (vectors.length !== batch.length) throw new Error("embedder returned no vector");
+    for (const p of batch) p.mark("embed");
+    // a write with an explicit `supersedes` is not checked for duplicates
+    const checked = batch.flatMap((p, i) => (p.supersedes ? [] : [i]));
+    const [existing, answers] = await Promise.all([
+      d.store.findByContentHashes(teamId, [...new Set(checked.map((i) => hashes[i] as string))]),
+      d.index.queryMany(
+        teamId,
+        checked.map((i) => ({
+          vector: vectors[i] as Float32Array,
+          topK: NEAR_TOP_K,
+          filter: { scope: scopeKey((batch[i] as Pending).ns.scope) },
+        })),
+      ),
+    ]);
+    const matches = new Map(checked.map((i, k) => [i, answers[k] ?? []]));
+    const writes: PlanWrite[] = batch.map((p, i) => {
+      const hash = hashes[i] as string;
+      const same = p.supersedes ? undefined : existing.get(hash);
+      return {
+        namespace: p.w.namespace,
+        cls: p.w.class,
+        text: p.w.text,
+        scope: scopeKey(p.ns.scope),
+        hash,
+        vector: vectors[i] as Float32Array,
+        supersedes: p.supersedes,
+        exact: same ? { id: same.id, tier: same.tier } : undefined,
+        matches: matches.get(i) ?? [],
+      };
+    });
+    const stored = new Map((await d.store.getDocs(teamId, closeIds(writes))).map((x) => [x.id, x]));
+    return { writes, stored, vectors };
+  }
+
+  /** A reinforcement of an already stored memory is its own write: it stands whatever happens to the new ones. */
+  async function reinforceStored(teamId: string, batch: Pending[], plan: Planned[]) {
+    const ids = await Promise.all(
+      plan.map(async (step, i) => {
+        if (step.kind !== "reinforce" || step.inGroup) return [];
+        await d.store.reinforce(teamId, step.of, (batch[i] as Pending).now);
+        return [step.of];
+      }),
+    );
+    const reinforced = [...new Set(ids.flat())];
+    if (reinforced.length) await syncCards(d, teamId, reinforced);
+  }
+
+  /** The memories a plan creates; one reinforced by later writes of the group is born with those reinforcements. */
+  function newDocsOf(batch: Pending[], plan: Planned[], writes: PlanWrite[], vectors: Float32Array[]) {
+    const later = new Map<string, { times: number; lastAt: number }>();
+    plan.forEach((step, i) => {
+      if (step.kind !== "reinforce" || !step.inGroup) return;
+      const r = later.get(step.of) ?? { times: 0, lastAt: 0 };
+      later.set(step.of, { times: r.times + 1, lastAt: (batch[i] as Pending).now });
+    });
+    return plan.flatMap((step, i) => {
+      if (step.kind !== "create") return [];
+      const p = batch[i] as Pending;
+      const doc = newDoc(step.id, p.caller, p.w, p.now, (writes[i] as PlanWrite).hash, step.supersedes);
+      const r = later.get(step.id);
+      return [
+        {
+          doc: r ? { ...doc, ...reinforcedAtBirth(r.times, r.lastAt, p.now) } : doc,
+          ns: p.ns,
+          vector: vectors[i] as Float32Array,
+        },
+      ];
+    });
   }
 
   /** Guards every item in one pass (one secretlint run per variant kind) and sizes each: the refusal, or null. */
@@ -438,7 +448,7 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
     );
     const vectors = await d.embedder.embed(fresh.map((i) => (items[i] as WriteInput).text));
     const docs = fresh.map((i, k) => ({
-      doc: newDoc(caller, items[i] as WriteInput, now, hashes[i] as string, null),
+      doc: newDoc(d.newId("mem"), caller, items[i] as WriteInput, now, hashes[i] as string, null),
       ns: parsed.value[i] as ParsedNamespace,
       vector: vectors[k] as Float32Array,
     }));
