@@ -3,11 +3,22 @@
 // Each one's output is printed when it ends; the exit code is 1 when any failed.
 import { spawn } from "node:child_process";
 
+// tsc and dependency-cruiser keep what they learnt in node_modules/.cache, so a second `npm test` re-checks only what
+// changed (tsc over the worker: ~18 s cold, ~4 s warm on this machine). A fresh clone starts cold.
+const CACHE = "node_modules/.cache";
+const tscIncremental = (name) => ["--incremental", "--tsBuildInfoFile", `${CACHE}/warden-${name}.tsbuildinfo`];
 const CHECKS = [
   ["biome", ["biome", "check", "."]],
-  ["tsc", ["tsc", "--noEmit"]],
-  ["tsc (node)", ["tsc", "--noEmit", "-p", "tsconfig.node.json"]],
-  ["depcruise", ["depcruise", "src", "durable-objects", "contracts", "bench", "--config", ".dependency-cruiser.cjs"]],
+  ["tsc", ["tsc", "--noEmit", ...tscIncremental("tsc-worker")]],
+  ["tsc (node)", ["tsc", "--noEmit", "-p", "tsconfig.node.json", ...tscIncremental("tsc-node")]],
+  [
+    "depcruise",
+    [
+      "depcruise",
+      ...["src", "durable-objects", "contracts", "bench", "--config", ".dependency-cruiser.cjs"],
+      ...["--cache", `${CACHE}/dependency-cruiser`],
+    ],
+  ],
 ];
 
 /** Runs one check through the project's own binaries (`npx --no-install`), its output kept until it ends. */
