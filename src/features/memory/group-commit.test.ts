@@ -29,15 +29,19 @@ const texts = [
   "auth-gateway served stale data after a cache flush; a shorter ttl fixed it",
 ];
 
+/** The eight texts written at once, one single write each, so they share group commits. */
+const writeAll = (h: ReturnType<typeof memoryHarness>, token: string, ns: string) =>
+  Promise.all(
+    texts.map((text) => h.call("POST", "/v1/memory", { token, body: { namespace: ns, class: "episodic", text } })),
+  );
+
 describe("group commit of concurrent single writes", () => {
   it("creates every one of 8 concurrent distinct writes with its own id, each findable", async () => {
     const h = memoryHarness();
     const team = freshTeam();
     const token = await tok(team);
     const ns = `team/${team}/project/gc`;
-    const results = await Promise.all(
-      texts.map((text) => h.call("POST", "/v1/memory", { token, body: { namespace: ns, class: "episodic", text } })),
-    );
+    const results = await writeAll(h, token, ns);
     expect(results.map((r) => r.status)).toEqual(texts.map(() => 201));
     expect(new Set(results.map((r) => r.json.id)).size).toBe(texts.length);
     expect(await docCount(team)).toBe(texts.length);
@@ -165,9 +169,7 @@ describe("group commit of concurrent single writes", () => {
     const team = freshTeam();
     const token = await tok(team);
     const ns = `team/${team}/project/gc`;
-    const results = await Promise.all(
-      texts.map((text) => h.call("POST", "/v1/memory", { token, body: { namespace: ns, class: "episodic", text } })),
-    );
+    const results = await writeAll(h, token, ns);
     expect(results.map((r) => r.status)).toEqual(texts.map(() => 201));
     expect(calls.query).toBe(0);
     expect(calls.queries).toBe(texts.length);
