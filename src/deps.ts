@@ -1,5 +1,5 @@
 // makeDeps(env): the only place configuration is validated and adapters are built.
-import { drizzle } from "drizzle-orm/d1";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
 import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
@@ -399,6 +399,20 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
         events,
         newId: engine.newId,
       }),
+    ...buildSlackParts(env, config, db, o),
+  };
+  if (Object.keys(overrides).length === 0) cache.set(env, deps);
+  return deps;
+}
+
+/** The Slack Web API clients and the D1 stores of Slack deliveries (the installation store is an engine part). */
+function buildSlackParts(
+  env: Env,
+  config: Config,
+  db: DrizzleD1Database,
+  o: Partial<Deps>,
+): Pick<Deps, "slackApi" | "slackOAuth" | "slackHealth" | "slackFeed" | "slackResponseUrls" | "slackOutbox"> {
+  return {
     slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
     slackOAuth: o.slackOAuth ?? createSlackOAuthApi(config.SLACK_API_BASE_URL),
     slackHealth: o.slackHealth ?? createD1SlackDeliveryHealth(db),
@@ -413,8 +427,6 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
       },
     },
   };
-  if (Object.keys(overrides).length === 0) cache.set(env, deps);
-  return deps;
 }
 
 const engineCache = new WeakMap<object, RunEngineNeeds>();
