@@ -15,6 +15,7 @@ import "./rows/concurrency";
 import "./rows/run-bound-admin";
 import "./rows/guarded-fields";
 import "./rows/faults";
+import "./rows/self-issued-keys";
 
 let routes: Route[] = [];
 let tok: string;
