@@ -203,10 +203,27 @@ export const GUARD_MAX_INPUT_CHARS = 1024 * 1024;
 /** All readings of all fields together (decoded base64 inside base64 multiplies them). */
 export const GUARD_MAX_VARIANT_CHARS = 3 * GUARD_MAX_INPUT_CHARS;
 
+/** Characters a scan handles between two yields to the event loop. */
+const YIELD_EVERY_CHARS = 32 * 1024;
+
+/**
+ * Lets the isolate serve other requests while a long text is scanned: after every YIELD_EVERY_CHARS characters of
+ * work, one macrotask turn (a Worker runs many requests on one thread; a 256 KiB scan is hundreds of milliseconds).
+ */
+function pacer() {
+  let since = 0;
+  return async (chars: number) => {
+    since += chars;
+    if (since < YIELD_EVERY_CHARS) return;
+    since = 0;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+}
+
+type Reading = { field: GuardField; variants: { via: Variant; text: string }[] };
+
 /** Every reading of every field, or the refusal when the text or its readings are over the guard's budget. */
-function readingsWithinBudget(
-  fields: GuardField[],
-): { field: GuardField; variants: { via: Variant; text: string }[] }[] {
+async function readingsWithinBudget(fields: GuardField[], pace: (chars: number) => Promise<void>): Promise<Reading[]> {
   let input = 0;
   for (const field of fields) input += field.value.length;
   if (input > GUARD_MAX_INPUT_CHARS) {
@@ -217,7 +234,8 @@ function readingsWithinBudget(
     });
   }
   let read = 0;
-  return fields.map((field) => {
+  const readings: Reading[] = [];
+  for (const field of fields) {
     const variants = variantsOf(field.value);
     for (const v of variants) read += v.text.length;
     if (read > GUARD_MAX_VARIANT_CHARS) {
@@ -227,8 +245,10 @@ function readingsWithinBudget(
         ruleIds: ["guard.budget_exceeded"],
       });
     }
-    return { field, variants };
-  });
+    readings.push({ field, variants });
+    await pace(field.value.length);
+  }
+  return readings;
 }
 
 /**
@@ -236,7 +256,8 @@ function readingsWithinBudget(
  * the guard's budget, before any rule runs.
  */
 export async function scanFields(fields: GuardField[]): Promise<GuardVerdict> {
-  const readings = readingsWithinBudget(fields);
+  const pace = pacer();
+  const readings = await readingsWithinBudget(fields, pace);
   const hits: GuardHit[] = [];
   // one secretlint pass per variant kind over all fields joined, mapped back to fields by offset
   const byVia = new Map<Variant, { path: string; start: number; end: number }[]>();
@@ -244,9 +265,12 @@ export async function scanFields(fields: GuardField[]): Promise<GuardVerdict> {
   const offsets = new Map<Variant, number>();
   for (const { field, variants } of readings) {
     for (const { via, text } of variants) {
+      const long = text.length >= YIELD_EVERY_CHARS / 4;
       for (const rule of ALL_RULES) {
         if (rule.test(text)) hits.push({ ruleId: rule.id, family: rule.family, path: field.path, via });
+        if (long) await pace(text.length);
       }
+      if (!long) await pace(text.length);
       const start = offsets.get(via) ?? 0;
       const list = byVia.get(via) ?? [];
       list.push({ path: field.path, start, end: start + text.length });
