@@ -81,6 +81,28 @@ describe("authentication comes before the body (issue 12, finding 9)", () => {
   });
 });
 
+describe("refused bodies", () => {
+  it("count against the authenticated caller's bucket: bad JSON, wrong media types and deep bodies meet a 429", async () => {
+    const send = harness(withLimits({ runs: { perSubject: 4, perTeam: 100 } }));
+    const tok = await token("team-badjson", ["runs:write"], { sub: "flooder" });
+    const statuses = [];
+    for (const [body, type] of [
+      ["{", "application/json"],
+      ["{}", "text/plain"],
+      [`${"[".repeat(70)}${"]".repeat(70)}`, "application/json"],
+      ["nope", "application/json"],
+      ["{", "application/json"],
+    ] as const) {
+      statuses.push((await send("POST", "/v1/runs", { token: tok, body, headers: { "content-type": type } })).status);
+    }
+    expect(statuses).toEqual([400, 415, 400, 400, 429]);
+    // a good body of the same caller is limited too: the refusals spent its bucket
+    const good = await send("POST", "/v1/runs", { token: tok, body: JSON.stringify({ goal: "g" }) });
+    expect(good.status).toBe(429);
+    expect(good.json.error.code).toBe("rate_limited");
+  });
+});
+
 describe("pre-auth limit per client IP", () => {
   it("limits unauthenticated and failed-auth requests per CF-Connecting-IP, then 429 with Retry-After", async () => {
     const send = harness(withLimits({}, 3));

@@ -110,17 +110,32 @@ export function jsonDepth(text: string): number {
 /**
  * JSON routes: a body must be declared JSON (415), stay within MAX_JSON_DEPTH and parse (400 invalid_json). An empty
  * or blank body reads as {}. The text hono's validators read is replaced by the checked one, so they parse it as-is.
+ * A refused body still costs the authenticated caller one request of its bucket (a 429 once spent): refusals are
+ * work too, and a flood of bad JSON must meet the same limit as good calls.
  */
 export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) => {
   if (!hasBody(c.req.method)) return next();
-  const text = await c.req.text();
+  try {
+    checkJsonBody(c, await c.req.text());
+  } catch (refusal) {
+    const principal = c.get("principal");
+    if (principal) {
+      const { deps } = c.env;
+      await applyRateLimits(deps, c.req, principal.teamId, principal.subject, deps.clock.now());
+    }
+    throw refusal;
+  }
+  return next();
+};
+
+function checkJsonBody(c: Ctx, text: string): void {
   const type = c.req.header("content-type") ?? "";
   if (text.trim() === "") {
     if (type !== "" && !JSON_TYPE.test(type.trim())) throw unsupported(type);
     // hono keeps promises in its body cache although the type says values
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve("{}");
     c.req.bodyCache.json = {};
-    return next();
+    return;
   }
   if (!JSON_TYPE.test(type)) throw unsupported(type);
   if (jsonDepth(text) > MAX_JSON_DEPTH)
@@ -130,8 +145,7 @@ export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) 
   } catch {
     throw new AppFailure({ code: "invalid_json" });
   }
-  return next();
-};
+}
 
 const unsupported = (type: string) =>
   new AppFailure({
