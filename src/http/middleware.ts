@@ -31,13 +31,14 @@ type Ctx = Context<FeatureEnv<unknown>>;
 
 /**
  * Per client IP, before anything else is spent on a caller that has not proven who it is. Keyed by
- * `CF-Connecting-IP`, which Cloudflare always sets; without it (local runs, tests) there is no client IP to key on.
+ * `CF-Connecting-IP`, which Cloudflare always sets — trusted only when the deployment says it sits behind Cloudflare
+ * (`BEHIND_CLOUDFLARE`); without it (npm start, tests) there is no client IP to key on.
  * An outage fails open: the request is refused with 401 anyway.
  */
 async function preAuthLimit(c: Ctx, now: number) {
   const { deps } = c.env;
   const ip = c.req.header("cf-connecting-ip");
-  if (!deps.limits.enabled || !ip) return;
+  if (!deps.limits.enabled || !ip || deps.limits.trustClientIp === false) return;
   const bucket: Bucket = {
     name: "preauth-ip",
     key: `ip:${ip.slice(0, 64)}`,
