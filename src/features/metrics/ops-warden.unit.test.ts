@@ -98,6 +98,28 @@ describe("opsWardenMetrics", () => {
     });
   });
 
+  it("docs/learning.md's worked example: 5 served, 3 stale, 2 avoided, accuracy 0.4", () => {
+    const W = "warden.worker";
+    const sess = (id: string, over: Partial<ServedSessionRow>) => ({ session_id: id, ...served("r1"), ...over });
+    const mem = { route_source: "memory" };
+    const rows = [
+      ...[1, 2, 3].map((t) => ev("a", W, "r1", "resolved", t)),
+      ev("a", W, "r1", "resolved", 10, sess("S1", mem)),
+      ev("a", W, "r1", "escalated", 11, sess("S2", { ...mem, failure_cause: "environment" })),
+      ev("a", W, "r1", "escalated", 12, sess("S3", { ...mem, failure_cause: "route", episode_index: 0 })),
+      ev("a", W, "r2", "resolved", 13, sess("S3", { route_source: "reasoned", episode_index: 1 })),
+      ev("a", W, "r2", "resolved", 14, sess("S4", { route_source: "reasoned" })),
+      ev("a", W, "r1", "escalated", 15, sess("S5", { ...mem, episode_index: 0 })),
+      ev("a", W, "r1", "escalated", 16, sess("S5", { ...mem, failure_cause: "unknown", episode_index: 1 })),
+    ];
+    expect(opsWardenMetrics(rows, 5)).toMatchObject({
+      served: 5,
+      stale_serves: 3,
+      llm_calls_avoided_count: 2,
+      routing_repeat_accuracy: 0.4,
+    });
+  });
+
   it("counts a session posted three times once, with its latest outcome", () => {
     const rows = [
       ev("a", "warden.worker", "r", "resolved", 1),
