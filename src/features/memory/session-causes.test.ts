@@ -1,6 +1,7 @@
 // Why a route failed, over HTTP: failure_cause and episode_index are validated and stored, and steer what is offered.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { call } from "../../../test/helpers";
 import { freshTeam, memoryHarness } from "../../../test/memory-harness";
 import { mintToken } from "../../auth/mint";
 
@@ -54,6 +55,15 @@ async function setup() {
 }
 
 describe("session_event.v1 failure_cause and episode_index", () => {
+  it("are in the OpenAPI document's SessionEventV1", async () => {
+    const doc = (await call("GET", "/openapi.json")).json as {
+      components: { schemas: Record<string, { properties: Record<string, { enum?: string[]; maximum?: number }> }> };
+    };
+    const props = doc.components.schemas.SessionEventV1?.properties ?? {};
+    expect(props.failure_cause?.enum).toEqual(["route", "environment", "unknown"]);
+    expect(props.episode_index?.maximum).toBe(63);
+  });
+
   it("refuses a cause on an episode that did not escalate, and an index out of range, storing nothing", async () => {
     const { post, team } = await setup();
     const bad = await post({ outcome: "resolved", failure_cause: "route" }, 400);
