@@ -49,5 +49,11 @@ export const SessionEventV1 = z
     path: ["failure_cause"],
     message: "failure_cause is given only with outcome escalated",
   })
-  .meta({ id: "SessionEventV1", title: "ops-warden session_event.v1" });
+  .meta({
+    id: "SessionEventV1",
+    title: "ops-warden session_event.v1",
+    // the refinement above, for JSON Schema readers: a failure_cause needs outcome escalated
+    if: { required: ["failure_cause"] },
+    then: { properties: { outcome: { const: "escalated" } } },
+  });
 export type SessionEventV1 = z.infer<typeof SessionEventV1>;
