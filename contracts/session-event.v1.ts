@@ -54,6 +54,7 @@ export const SessionEventV1 = z
     title: "ops-warden session_event.v1",
     // the refinement above, for JSON Schema readers: a failure_cause needs outcome escalated
     if: { required: ["failure_cause"] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited
     then: { properties: { outcome: { const: "escalated" } } },
   });
 export type SessionEventV1 = z.infer<typeof SessionEventV1>;

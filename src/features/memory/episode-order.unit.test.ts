@@ -23,7 +23,7 @@ describe("orderEpisodes", () => {
         const rows = xs.map((x, id) => ({ id, ...x }));
         const out = orderEpisodes(rows, key);
         expect([...out].map((r) => r.id).sort((p, q) => p - q)).toEqual(rows.map((r) => r.id));
-        out.forEach((r, i) => expect(r.session).toBe(rows[i]?.session));
+        for (const [i, r] of out.entries()) expect(r.session).toBe(rows[i]?.session);
         for (const s of ["a", "b", "c"]) {
           const mine = out.filter((r) => r.session === s);
           for (let i = 1; i < mine.length; i++) {
