@@ -83,7 +83,7 @@ export function spread(sites, max) {
 function testsPass(tests) {
   const run = spawnSync(
     "npx",
-    ["--no-install", "vitest", "run", "--project", "unit", "--bail=1", "--reporter=dot", "--silent", ...tests],
+    ["--no-install", "vitest", "run", "--project", "unit", "--bail=1", "--reporter=dot", "--silent=true", ...tests],
     { stdio: "ignore", timeout: 240_000 },
   );
   return run.status === 0;
