@@ -48,13 +48,15 @@ const FLIPS = [
   ["false", "true"],
 ];
 const WORD = /^[a-z]+$/;
+/** Lines with nothing to run: comments, imports, and type declarations (a flipped literal type changes no behaviour). */
+const SKIPPED = /^(\/\/|\/?\*|import |(export )?(type|interface) |\| )/;
 
 /** Every place a flip applies, skipping comments and imports: { line, column, from, to }. */
 export function mutationSites(source) {
   const sites = [];
   source.split("\n").forEach((text, line) => {
     const code = text.trimStart();
-    if (code.startsWith("//") || code.startsWith("*") || code.startsWith("/*") || code.startsWith("import ")) return;
+    if (SKIPPED.test(code)) return;
     const end = text.includes(" // ") ? text.indexOf(" // ") : text.length;
     for (const [from, to] of FLIPS) {
       for (let at = text.indexOf(from); at !== -1 && at < end; at = text.indexOf(from, at + 1)) {

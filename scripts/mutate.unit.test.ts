@@ -3,8 +3,10 @@ import { describe, expect, it } from "vitest";
 import { applySite, mutationSites, spread } from "./mutate.mjs";
 
 describe("mutationSites", () => {
-  it("finds spaced operators and whole-word literals in code, not in comments, imports or type parameters", () => {
+  it("finds spaced operators and whole-word literals in code, not in comments, imports or types", () => {
     const source = [
+      "export type Verdict =",
+      "  | { ok: true }",
       'import { a } from "./x"; // a === b',
       "// if (a === b) return true;",
       "const ok = a === b && c <= 1;",
@@ -13,7 +15,7 @@ describe("mutationSites", () => {
       "return n + 1; // n > 0",
     ].join("\n");
     const got = mutationSites(source).map((s) => `${s.line}:${s.from.trim()}>${s.to.trim()}`);
-    expect(got).toEqual(["2:===>!==", "2:<=><", "2:&&>||", "4:false>true", "5:+ 1>- 1"]);
+    expect(got).toEqual(["4:===>!==", "4:<=><", "4:&&>||", "6:false>true", "7:+ 1>- 1"]);
   });
 });
 
