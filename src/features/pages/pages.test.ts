@@ -1,11 +1,9 @@
 // The pages over HTTP: POST /v1/views, the trace and overview pages, their 401/404 pages, escaping and headers.
 import { env, SELF } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { complete, drain, leasedOrder, startRun, teamTokens } from "../../../test/run-helpers";
 import { mintViewToken } from "../../auth/view-token";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const views = (tok: string | undefined, body: unknown) => call("POST", "/v1/views", { token: tok, body });
 const get = async (url: string) => {

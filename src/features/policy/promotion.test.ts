@@ -1,13 +1,11 @@
 // evaluation_trend_regression_gate over HTTP: enforce promotions carry replay and trend to their gate, or are refused.
 import { env } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { teamTokens } from "../../../test/run-helpers";
 import { makeDeps } from "../../deps";
 import type { LoggedDecision } from "../../ports/policy-store";
 import { DEFAULT_PROFILE } from "./default-profile";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const DAY = 86_400_000;
 const inputs = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
