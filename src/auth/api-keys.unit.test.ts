@@ -66,6 +66,7 @@ describe("API keys", () => {
       id: "key_1",
       teamId: "t1",
       subject: "agent",
+      createdBy: "admin",
       scopes: ["runs:read"],
       runId: undefined,
       expiresAt: null,
