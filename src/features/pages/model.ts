@@ -39,7 +39,10 @@ export type RunViewLike = {
 };
 
 export type TraceStep = {
-  seq: number;
+  /** the step's place on the whole timeline, 1 = the run's first (the page's `#`) */
+  number: number;
+  /** the run object's event sequence at the step; null once the run view no longer keeps the step */
+  seq: number | null;
   at: number;
   order_id: string;
   task_id: string;
@@ -81,15 +84,16 @@ function decisionOf(d: unknown): TraceStep["decision"] {
 export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): TraceStep[] {
   const kept = new Map(view.steps.map((s) => [str(s.op_id), s]));
   const taskOf = new Map(view.orders.map((o) => [str(o.order_id), str(o.task_id)]));
-  const fromAttempts: TraceStep[] = attempts.map((a) => {
+  const tries = triesOf(attempts);
+  const fromAttempts: Omit<TraceStep, "number">[] = attempts.map((a) => {
     const s = kept.get(a.op_id);
     return {
-      seq: s ? int(s.seq) : 0,
+      seq: s ? int(s.seq) : null,
       at: a.ended_at,
       order_id: a.order_id,
       task_id: s ? str(s.task_id) : (taskOf.get(a.order_id) ?? ""),
       agent: a.holder ?? optStr(s?.holder) ?? UNKNOWN_AGENT,
-      attempt: s ? int(s.attempt) : 0,
+      attempt: s ? int(s.attempt) : (tries.get(a.op_id) ?? 0),
       outcome: a.outcome,
       failure_class: a.failure_class,
       next: a.next,
@@ -102,7 +106,7 @@ export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): 
     };
   });
   const recorded = new Set(attempts.map((a) => a.op_id));
-  const onlyKept: TraceStep[] = view.steps
+  const onlyKept: Omit<TraceStep, "number">[] = view.steps
     .filter((s) => !recorded.has(str(s.op_id)))
     .map((s) => ({
       seq: int(s.seq),
@@ -121,7 +125,25 @@ export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): 
       dead_letter_id: optStr(s.dead_letter_id),
       decision: decisionOf(s.decision),
     }));
-  return [...fromAttempts, ...onlyKept].sort((x, y) => x.at - y.at || x.seq - y.seq);
+  return [...fromAttempts, ...onlyKept]
+    .sort((x, y) => x.at - y.at || (x.seq ?? 0) - (y.seq ?? 0))
+    .map((step, i) => ({ number: i + 1, ...step }));
+}
+
+/**
+ * Each attempt's try of its order (1 = the order's first), from the attempt rows alone: an order counts every
+ * completed attempt (the run object's `order.attempts + 1`), so its rows in completion order are tries 1, 2, 3…
+ */
+function triesOf(attempts: readonly RunAttempt[]): Map<string, number> {
+  const byOrder = new Map<string, number>();
+  const tries = new Map<string, number>();
+  const ordered = [...attempts].sort((x, y) => x.ended_at - y.ended_at);
+  for (const a of ordered) {
+    const n = (byOrder.get(a.order_id) ?? 0) + 1;
+    byOrder.set(a.order_id, n);
+    tries.set(a.op_id, n);
+  }
+  return tries;
 }
 
 /** A gate as a step of the trace: who opened it and why, who decided through which channel, and its Slack card. */

@@ -98,8 +98,8 @@ export function TracePage(props: {
           </thead>
           <tbody>
             {steps.map((s) => (
-              <tr data-step={String(s.seq)}>
-                <td>{s.seq}</td>
+              <tr data-step={String(s.number)}>
+                <td>{s.number}</td>
                 <td>{s.agent}</td>
                 <td>
                   <code>{s.order_id}</code>
