@@ -10,6 +10,7 @@ import {
   commandBody,
   installSlack,
   interactionBody,
+  openTraceLink,
   signedRequest,
   slackCall,
   WORKSPACE,
@@ -174,9 +175,15 @@ describe("slash commands", () => {
     expect(started.json.text).toMatch(/^Started run `run_/);
     const runId = /`(run_[0-9a-f]+)`/.exec(started.json.text)?.[1] as string;
     expect(app.sent).toEqual([expect.objectContaining({ kind: "post", channel: "feed", key: `run:${runId}` })]);
+    // every View Trace link opens the trace page as it is posted (a signed view token, not the "Link expired" page)
+    const rootLink = await openTraceLink((app.sent[0] as { text: string }).text);
+    expect(rootLink.link).toContain(`/runs/${runId}/trace?view=`);
+    expect([rootLink.status, rootLink.text.includes("reconcile invoices")]).toEqual([200, true]);
     const status = await slackCall("/slack/commands", commandBody(`status ${runId}`));
     expect(status.json.text).toContain("reconcile invoices");
-    expect(status.json.text).toContain(`/runs/${runId}/trace|View Trace>`);
+    const statusLink = await openTraceLink(status.json.text);
+    expect(statusLink.link).toContain(`/runs/${runId}/trace?view=`);
+    expect([statusLink.status, statusLink.text.includes("reconcile invoices")]).toEqual([200, true]);
     expect((await slackCall("/slack/commands", commandBody(`stop ${runId}`))).json.text).toBe(
       `Stopped run \`${runId}\`.`,
     );
