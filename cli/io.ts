@@ -11,9 +11,11 @@ Exit codes:
   4  refused input: the server refused the request (400 validation, 404, 409 conflict, 413, 415, 422 redaction/pii/rejected)
   5  server unavailable: unreachable, 5xx, or rate limited (429)
 
-Environment: WARDEN_URL (default http://localhost:8787), WARDEN_TOKEN (else the token of \`warden login\` for this URL,
-refreshed before it expires; else a token is minted from ./.dev.vars for WARDEN_TEAM, default team-local), WARDEN_API_KEY
-(for \`warden login\`), XDG_CONFIG_HOME (where \`warden login\` saves), WARDEN_AGENT_ID, WARDEN_SESSION_KIND, WARDEN_MEMORY=0 (memory opt-out).`;
+Environment: WARDEN_URL (no default: else the server of the one saved \`warden login\`; 127.0.0.1 and localhost are the same
+server), WARDEN_TOKEN (else the token of \`warden login\` for this server, refreshed before it expires; else a token is
+minted from ./.dev.vars for WARDEN_TEAM, which must then be set), WARDEN_API_KEY (for \`warden login\`), XDG_CONFIG_HOME
+(where \`warden login\` saves), WARDEN_AGENT_ID, WARDEN_SESSION_KIND, WARDEN_MEMORY=0 (memory opt-out).
+--verbose prints {server, server_from, team, credentials} on stderr before the command runs.`;
 
 /** A failure that ends the command with a given exit code and a JSON error on stderr. */
 export class CliExit extends Error {
