@@ -45,6 +45,7 @@ export function gateCardMessages(events: GateEventLike[], extras: (e: GateEventL
           decision: str(e.decision) ?? "",
           decided_by: str(e.decided_by) ?? "someone",
           decided_at: e.occurred_at,
+          ...(str(e.subject_type) ? { subject_type: str(e.subject_type) } : {}),
         }),
       );
   }

@@ -336,5 +336,20 @@ describe("approval cards", () => {
     expect(await approvals(g.run_id)).toEqual([
       { decision: "retry", approver: "alice", note: "customer confirmed the value" },
     ]);
+    // a later click on the decided hard gate is told at once: no note modal, nothing decided again
+    const late = recordingApp();
+    await late.fetch(
+      await signedRequest("/slack/interactions", interactionBody(click(g, "gate_deny", "U0BOB", "17.9"))),
+    );
+    expect(late.apiCalls.map((c) => c.method)).not.toContain("views.open");
+    expect(late.sent).toEqual([
+      expect.objectContaining({
+        kind: "respond",
+        text: expect.stringMatching(
+          /^This gate was already decided \(approved\) by alice at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\./,
+        ),
+      }),
+    ]);
+    expect(await approvals(g.run_id)).toHaveLength(1);
   });
 });
