@@ -262,3 +262,24 @@ export function sparkPoints(values: readonly (number | null)[], width: number, h
   });
   return pts.join(" ");
 }
+
+/** One day's bar of a sparkline: its box, or an empty day (no data) drawn as a faint tick on the baseline. */
+export type SparkBar = { x: number; width: number; y: number; height: number; empty: boolean };
+
+/**
+ * A bar per value in a width × height box, scaled from 0 to the largest value (a rate of 100 % and one of 50 % keep
+ * their proportion): one day with data is still a series of `values.length` days, never a lone dot.
+ */
+export function sparkBars(values: readonly (number | null)[], width: number, height: number): SparkBar[] {
+  if (values.length === 0) return [];
+  const max = Math.max(0, ...values.filter((v): v is number => v !== null));
+  const slot = width / values.length;
+  const barWidth = Math.max(1, slot * 0.7);
+  return values.map((v, i) => {
+    const x = i * slot + (slot - barWidth) / 2;
+    if (v === null) return { x, width: barWidth, y: height - 1, height: 1, empty: true };
+    // a zero (or an all-zero series) still shows a sliver, so a day with data never looks like a day without
+    const h = max === 0 ? 1 : Math.max(1, (v / max) * height);
+    return { x, width: barWidth, y: height - h, height: h, empty: false };
+  });
+}

@@ -9,6 +9,7 @@ import {
   overviewModel,
   percentile,
   sloSeries,
+  sparkBars,
   sparkPoints,
   traceSteps,
 } from "./model";
@@ -186,6 +187,35 @@ describe("gateSteps", () => {
         slack_url: "https://slack.com/app_redirect?team=T1&channel=C9&message_ts=17.5",
       },
     ]);
+  });
+});
+
+describe("sparkBars", () => {
+  it("draws every day: one day with data among empty days is a bar in a 7-day row, not a lone dot", () => {
+    const bars = sparkBars([null, null, null, null, null, null, 0.75], 140, 28);
+    expect(bars).toHaveLength(7);
+    expect(bars.filter((b) => b.empty)).toHaveLength(6);
+    expect(bars[6]).toMatchObject({ empty: false, height: 28, y: 0 });
+    expect(sparkBars([], 140, 28)).toEqual([]);
+  });
+
+  it("keeps proportions from zero, left to right, inside the box", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.double({ min: 0, max: 1e6, noNaN: true }), { nil: null }), { maxLength: 14 }),
+        (values) => {
+          const bars = sparkBars(values, 140, 28);
+          expect(bars).toHaveLength(values.length);
+          bars.forEach((b, i) => {
+            expect(b.empty).toBe(values[i] === null);
+            expect(b.y + b.height).toBeCloseTo(28);
+            expect(b.height).toBeGreaterThanOrEqual(1);
+            expect(b.height).toBeLessThanOrEqual(28);
+            if (i > 0) expect(b.x).toBeGreaterThan(bars[i - 1]?.x as number);
+          });
+        },
+      ),
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { complete, drain, leasedOrder, startRun, teamTokens } from "../../../test/run-helpers";
-import { mintViewToken } from "../../auth/view-token";
+import { mintViewToken, verifyViewToken } from "../../auth/view-token";
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -323,6 +323,27 @@ describe("GET /teams/:team_id/overview", () => {
     expect(html).toMatch(/data-field="success_rate"[^>]*>75\.0 %/);
     expect(html).toContain("25.0 %");
     expect(html.match(/data-chart="sparkline"/g)?.length).toBe(3);
+    // each SLO sparkline is the whole 7-day series (a bar per day, days without data faint), never a lone dot
+    for (const svg of html.match(/<svg[^>]*data-chart="sparkline".*?<\/svg>/gs) ?? []) {
+      expect(svg.match(/data-day="\d"/g)?.length).toBe(7);
+      expect(svg).not.toContain("<circle");
+    }
+    expect(html).toMatch(/<rect[^>]*fill-opacity="0.7"[^>]*><title>(today|\dd ago): \d+\.\d %<\/title>/);
+    // not a dead end: the run, each open gate and the dead letter link into the run's trace; sections are linked
+    const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((h) => (h[1] as string).replaceAll("&amp;", "&"));
+    const traceLink = (anchor: string) =>
+      hrefs.find((h) => new RegExp(`^/runs/run-po-a/trace\\?view=[\\w.-]+${anchor}$`).test(h));
+    for (const anchor of ["", "#gate-g-old-po-a", "#gate-g-new-po-a", "#dead-letters"])
+      expect(traceLink(anchor), anchor).toBeDefined();
+    const token = new URL(traceLink("") as string, "https://warden.test").searchParams.get("view") as string;
+    expect(await verifyViewToken(env.WARDEN_JWT_SECRET, token, Date.now())).toMatchObject({
+      ok: true,
+      value: { kind: "run", team_id: "po-a", run_id: "run-po-a" },
+    });
+    for (const section of ["#runs-section", "#open-gates-section", "#dead-letters-section"]) {
+      expect(hrefs).toContain(section);
+      expect(html).toContain(`id="${section.slice(1)}"`);
+    }
     expect(html).toMatch(/data-field="mode">observe/);
     expect(html).toContain("enforce → observe (escalation_rate_24h)");
   });
@@ -371,6 +392,11 @@ describe("GET /teams/:team_id/overview", () => {
     expect(row("extractor")).toMatch(/<td>150<\/td><td>15<\/td>/);
     expect(row("verifier")).toMatch(/<td>7<\/td><td>3<\/td>/);
     expect(row("")).toMatch(/no persona_id.*<td>1<\/td><td>1<\/td>/s);
+    // the run's link on the overview opens its trace page
+    const runRow = html.match(new RegExp(`<tr data-run="${run.run_id}">(.*?)</tr>`, "s"))?.[1] ?? "";
+    const href = /href="([^"]+)"/.exec(runRow)?.[1]?.replaceAll("&amp;", "&") as string;
+    const trace = await get(`https://warden.test${href}`);
+    expect([trace.status, trace.text.includes(run.run_id)]).toEqual([200, true]);
   });
 
   it("renders an empty team without failing", async () => {
