@@ -7,6 +7,7 @@ import { decodeJwt } from "jose";
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { parseApiKey } from "../src/auth/key-format.ts";
 import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
+import { budgetStanding } from "../src/lib/budget.ts";
 import { allLogins, credentialsPath, fileTokenCache, type Login, removeLogin, saveLogin } from "./credentials.ts";
 import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, progress, spinning } from "./io.ts";
 import { resolveTarget, type Target } from "./target.ts";
@@ -436,7 +437,13 @@ export function buildProgram(): Command {
     .description("the run: status, last steps, orders, gates, budget, dead letters")
     .action(async (runId: string, _o, cmd: Command) => {
       const a = await api(cmd);
-      out(cmd, await unwrap(a.v1.runs[":run_id"].$get({ param: { run_id: runId } })));
+      const run = await unwrap(a.v1.runs[":run_id"].$get({ param: { run_id: runId } }));
+      // --pretty shows the budget as one line, by the definition the trace, overview and Slack use
+      const { budget } = run;
+      out(
+        cmd,
+        globals(cmd).pretty ? { ...run, budget: budgetStanding(budget, budget.used, budget.breaches).text } : run,
+      );
     });
   runs
     .command("stop <run_id>")

@@ -2,7 +2,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { call, token } from "../../../test/helpers";
-import { complete, drain, leasedOrder, startRun, teamTokens } from "../../../test/run-helpers";
+import { addOrder, complete, drain, lease, leasedOrder, startRun, teamTokens } from "../../../test/run-helpers";
 import { mintViewToken, verifyViewToken } from "../../auth/view-token";
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -123,7 +123,7 @@ describe("GET /runs/:run_id/trace", () => {
     expect(page.text).toContain("&lt;script&gt;window.__pwned=1&lt;/script&gt; &amp; &quot;quotes&quot;");
     expect(page.text).toContain(runId);
     expect(page.text).toContain("pt-a");
-    expect(page.text).toContain("610 / 800 in");
+    expect(page.text).toContain("610 in · 120 out");
     expect(page.text).toContain("worker-pt-a"); // the agent: the lease holder's subject
     expect(page.text).toContain("schema_invalid");
     expect(page.text).toContain("approver-pt-a"); // who decided the gate
@@ -173,6 +173,53 @@ describe("GET /runs/:run_id/trace", () => {
     expect(page.text).toContain("reissue");
     expect(page.text).toContain(`data-field="rule_id">${res.json.decision.rule_id}<`);
     expect(page.text).not.toContain('http-equiv="refresh"');
+  });
+
+  it("shows the budget by the one definition: a sum over the per-step caps is not a breach; a refused step is", async () => {
+    const t = await teamTokens("pt-budget");
+    const run = await startRun(t.worker);
+    const budgetCard = async () => {
+      const { url } = (await views(t.worker, { kind: "run", run_id: run.run_id })).json;
+      const html = (await get(pathOf(url))).text;
+      return {
+        cls: /<b data-field="budget"( class="bad")?>/.exec(html)?.[1] ?? "",
+        standing: /data-field="budget-standing">([^<]*)</.exec(html)?.[1] ?? "",
+      };
+    };
+    // three steps of 150-170 output tokens each: 470 out in total, each step within the 200-token per-step cap
+    for (const [i, out] of [150, 150, 170].entries()) {
+      await addOrder(t.worker, run.run_id, `o${i}`);
+      const l = (await lease(t.worker, run.run_id, `o${i}`)).json;
+      const done = await complete(t.worker, run.run_id, `o${i}`, {
+        lease_id: l.lease_id,
+        epoch: l.epoch,
+        op_id: `op${i}`,
+        outcome: "PASS",
+        tokens_in: 100,
+        tokens_out: out,
+      });
+      expect(done.status).toBe(200);
+    }
+    expect(await budgetCard()).toEqual({
+      cls: "",
+      standing: "770 tokens (300 in · 470 out) · per step ≤ 800 in, ≤ 200 out · within budget",
+    });
+    // one step over the per-step output cap: Warden refuses it, and now the budget is breached everywhere
+    await addOrder(t.worker, run.run_id, "big");
+    const l = (await lease(t.worker, run.run_id, "big")).json;
+    await complete(t.worker, run.run_id, "big", {
+      lease_id: l.lease_id,
+      epoch: l.epoch,
+      op_id: "op-big",
+      outcome: "PASS",
+      tokens_in: 10,
+      tokens_out: 250,
+    });
+    const after = await budgetCard();
+    expect(after.cls).toBe(' class="bad"');
+    expect(after.standing).toMatch(/· 1 step refused over budget$/);
+    const view = await call("GET", `/v1/runs/${run.run_id}`, { token: t.worker });
+    expect(view.json.budget).toMatchObject({ breaches: 1, used: { tokens_out: 720 } });
   });
 
   it("answers a plain 401 page for a missing, tampered, expired, other-run or team token, with no run data", async () => {
@@ -234,13 +281,14 @@ describe("GET /teams/:team_id/overview", () => {
       ...[0, 1, 2, 3].map((i) =>
         db
           .prepare(
-            "INSERT INTO attempt (attempt_id, run_id, order_id, op_id, outcome, next, tokens_in, tokens_out, started_at, ended_at) VALUES (?, ?, 'o1', ?, ?, ?, 100, 20, ?, ?)",
+            "INSERT INTO attempt (attempt_id, run_id, order_id, op_id, outcome, failure_class, next, tokens_in, tokens_out, started_at, ended_at) VALUES (?, ?, 'o1', ?, ?, ?, ?, 100, 20, ?, ?)",
           )
           .bind(
             `a${i}-${team}`,
             `run-${team}`,
             `op${i}`,
             i === 3 ? "DECLINE" : "PASS",
+            i === 3 ? "budget_exceeded" : null,
             i === 3 ? "dead_letter" : "complete",
             now - (i + 1) * DAY - 1000 * (i + 1),
             now - (i + 1) * DAY,
@@ -314,8 +362,10 @@ describe("GET /teams/:team_id/overview", () => {
     expect(html).toContain("Open gates (2)");
     expect(html).toContain("Unresolved dead letters (1)");
     expect(html).toContain("wrong_value");
-    // spend: 4 attempts × 120 tokens against the order's 1000-token budget
-    expect(html).toMatch(/<td class="ok">480<\/td><td>1000<\/td>/);
+    // spend: 4 attempts × 120 tokens; one of them went over budget, so the run's budget is breached (not "480 > x")
+    expect(html).toMatch(
+      /<td class="bad">480<\/td><td data-field="budget">1 refused over budget<span class="muted"> · order caps 1000<\/span><\/td>/,
+    );
     // approvals: 1 auto, 1 human with 4 s latency
     expect(html).toContain("1 auto · 1 human");
     expect(html).toContain("4000 ms");

@@ -1,5 +1,7 @@
 // Slash-command use-cases (`/warden new|status|stop|mute|unmute|talk|help`, any command name): the Slack user mapped to
 // a Warden subject through the roster, each subcommand one run operation; the reply is the ephemeral answer Slack shows.
+
+import { budgetStanding } from "../../lib/budget";
 import { scanFields } from "../memory";
 import { DEFAULT_BUDGET } from "../runs";
 import { feedKeys, feedRootMessage, feedStatusMessage, type SlackPost } from "./feed";
@@ -128,8 +130,9 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
       if (!r.ok) return say(`No run \`${cmd.runId}\` for this team.`);
       const v = r.value;
       const steps = v.steps.slice(-10).map(stepLine).join("\n") || "• no steps yet";
+      const budget = budgetStanding(v.budget, v.budget.used, v.budget.breaches);
       return say(
-        `*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n<${await signedRunLink(deps, inst.team_id, v.run_id)}|View Trace> (opens for 15 minutes; ask again for a fresh link)`,
+        `*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n*Budget* ${budget.text}\n<${await signedRunLink(deps, inst.team_id, v.run_id)}|View Trace> (opens for 15 minutes; ask again for a fresh link)`,
       );
     }
   }

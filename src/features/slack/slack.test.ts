@@ -181,6 +181,9 @@ describe("slash commands", () => {
     expect([rootLink.status, rootLink.text.includes("reconcile invoices")]).toEqual([200, true]);
     const status = await slackCall("/slack/commands", commandBody(`status ${runId}`));
     expect(status.json.text).toContain("reconcile invoices");
+    expect(status.json.text).toContain(
+      "*Budget* 0 tokens (0 in · 0 out) · per step ≤ 800 in, ≤ 200 out · within budget",
+    );
     const statusLink = await openTraceLink(status.json.text);
     expect(statusLink.link).toContain(`/runs/${runId}/trace?view=`);
     expect([statusLink.status, statusLink.text.includes("reconcile invoices")]).toEqual([200, true]);

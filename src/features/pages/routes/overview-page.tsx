@@ -1,4 +1,5 @@
 // The team overview page (hono/jsx): runs, open gates, dead letters, spend vs budgets, approvals, SLOs, MemRL mode.
+import { budgetStanding } from "../../../lib/budget";
 import { formatDuration, formatMs, formatPct, isoTime, type Overview } from "../model";
 import { Sparkline } from "./charts";
 import { Layout } from "./layout";
@@ -7,7 +8,9 @@ import { Layout } from "./layout";
 export const SLO_TARGETS = { step_p95_ms: 6000, success_rate: 0.98, dead_letter_rate: 0.01 } as const;
 
 const verdict = (good: boolean | null) => (good === null ? "muted" : good ? "ok" : "bad");
-const spendClass = (used: number, budget: number | null) => (budget === null ? "" : used > budget ? "bad" : "ok");
+/** a run's standing by the one definition (src/lib/budget.ts): breached when a step went over budget */
+const budgetOf = (r: { tokens_in: number; tokens_out: number; budget_breaches: number }) =>
+  budgetStanding(null, r, r.budget_breaches);
 
 /** A run id that opens its trace page (a signed link minted for this render), anchored where given. */
 function RunLink(props: { runId: string; links: Readonly<Record<string, string>>; anchor?: string; label?: string }) {
@@ -190,8 +193,11 @@ export function OverviewPage(props: {
                     {r.kind === "control" ? <span class="muted"> (control)</span> : null}
                   </td>
                   <td>{r.status}</td>
-                  <td class={spendClass(r.tokens_in + r.tokens_out, r.budget_tokens)}>{r.tokens_in + r.tokens_out}</td>
-                  <td>{r.budget_tokens ?? "—"}</td>
+                  <td class={budgetOf(r).breached ? "bad" : "ok"}>{r.tokens_in + r.tokens_out}</td>
+                  <td data-field="budget">
+                    {budgetOf(r).breached ? `${r.budget_breaches} refused over budget` : "within budget"}
+                    {r.budget_tokens === null ? null : <span class="muted">{` · order caps ${r.budget_tokens}`}</span>}
+                  </td>
                   <td class="hide-sm">{isoTime(r.created_at)}</td>
                 </tr>
               ))}
@@ -237,7 +243,7 @@ export function OverviewPage(props: {
                 <th>task</th>
                 <th>in</th>
                 <th>out</th>
-                <th>budget</th>
+                <th>order caps</th>
               </tr>
             </thead>
             <tbody>
@@ -248,7 +254,7 @@ export function OverviewPage(props: {
                   </td>
                   <td>{s.tokens_in}</td>
                   <td>{s.tokens_out}</td>
-                  <td class={spendClass(s.tokens_in + s.tokens_out, s.budget_tokens)}>{s.budget_tokens ?? "—"}</td>
+                  <td>{s.budget_tokens ?? "—"}</td>
                 </tr>
               ))}
             </tbody>

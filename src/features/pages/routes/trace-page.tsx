@@ -1,4 +1,5 @@
 // The Run Trace page (hono/jsx): header, step timeline, chart, policy decisions, gates, memory, dead letters.
+import { budgetStanding } from "../../../lib/budget";
 import type { RunOpReply } from "../../runs";
 import {
   formatDuration,
@@ -35,8 +36,7 @@ export function TracePage(props: {
 }) {
   const { view, explain, steps, now } = props;
   const live = LIVE_STATUSES.has(view.status);
-  const b = view.budget;
-  const usedTotal = b.used.tokens_in + b.used.tokens_out;
+  const budget = budgetStanding(view.budget, view.budget.used, view.budget.breaches);
   const memIds = view.orders.flatMap((o) =>
     Array.isArray(o.used_mem_ids) ? o.used_mem_ids.map((m) => ({ order: str(o.order_id), id: str(m) })) : [],
   );
@@ -62,13 +62,12 @@ export function TracePage(props: {
         </div>
         <div class="card">
           budget used
-          <b
-            data-field="budget"
-            class={b.used.tokens_in > b.input_tokens || b.used.tokens_out > b.output_tokens ? "bad" : undefined}
-          >
-            {b.used.tokens_in} / {b.input_tokens} in · {b.used.tokens_out} / {b.output_tokens} out
+          <b data-field="budget" class={budget.breached ? "bad" : undefined}>
+            {budget.total_cap === null ? `${budget.used_total} tokens` : `${budget.used_total} / ${budget.total_cap}`}
           </b>
-          {b.total_tokens !== null ? <span class="muted">{`${usedTotal} / ${b.total_tokens} total`}</span> : null}
+          <span class="muted" data-field="budget-standing">
+            {budget.text}
+          </span>
         </div>
         <div class="card">
           steps<b>{view.steps_total}</b>
