@@ -1,4 +1,5 @@
 // The pages' pure read models: the trace timeline from a run view and its attempts, the overview's SLO figures and series.
+import { durationText, isoSeconds } from "../../lib/time-text";
 import type { AttemptSample, GateCard, RunAttempt, TeamOverviewRaw } from "../../ports/overview-store";
 
 export const DAY_MS = 86_400_000;
@@ -231,20 +232,13 @@ export function overviewModel(raw: TeamOverviewRaw, now: number): Overview {
   };
 }
 
-/** "3m 20s", "2h 5m", "4d 1h": a short age or duration. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${s % 60}s`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h}h ${m % 60}m`;
-  return `${Math.floor(h / 24)}d ${h % 24}h`;
-}
+/** "3m 20s", "2h 5m", "4d 1h": a short age or duration (the one formatter, src/lib/time-text.ts). */
+export const formatDuration = durationText;
 
 export const formatPct = (v: number | null): string => (v === null ? "—" : `${(v * 100).toFixed(1)} %`);
 export const formatMs = (v: number | null): string => (v === null ? "—" : `${Math.round(v)} ms`);
-export const isoTime = (ms: number): string => new Date(ms).toISOString().replace(".000Z", "Z");
+/** an absolute time on a page: ISO to the second, with its zone (UTC) */
+export const isoTime = (ms: number): string => isoSeconds(ms);
 
 /** Points of a polyline through `values` in a width × height box (nulls skipped; a flat line when all equal). */
 export function sparkPoints(values: readonly (number | null)[], width: number, height: number): string {

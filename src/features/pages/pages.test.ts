@@ -175,6 +175,24 @@ describe("GET /runs/:run_id/trace", () => {
     expect(page.text).not.toContain('http-equiv="refresh"');
   });
 
+  it("counts down to a soft gate's auto-approval and a live lease's expiry, absolute times to the second", async () => {
+    const t = await teamTokens("pt-clock");
+    const { runId } = await leasedOrder(t.worker, "o1");
+    const gate = await call("POST", `/v1/runs/${runId}/gates`, {
+      token: t.worker,
+      body: { policy_key: "schema_invalid", op_id: "op-soft", context: {} },
+    });
+    expect(gate.json).toMatchObject({ kind: "soft", status: "pending" });
+    // (the run object's clock runs ahead in tests, so "in" is all the countdown's size can be relied on)
+    const { url } = (await views(t.worker, { kind: "run", run_id: runId })).json;
+    const html = (await get(pathOf(url))).text;
+    expect(html).toMatch(
+      /data-field="countdown"> · auto-approves in \d+[smhd]( \d+[smh])? \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)</,
+    );
+    expect(html).toMatch(/data-field="lease-expiry">lease expires in \d+[smhd]( \d+[smh])?</);
+    expect(html).not.toMatch(/\d\d:\d\d:\d\d\.\d{3}Z/);
+  });
+
   it("shows the budget by the one definition: a sum over the per-step caps is not a breach; a refused step is", async () => {
     const t = await teamTokens("pt-budget");
     const run = await startRun(t.worker);

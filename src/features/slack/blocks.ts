@@ -1,4 +1,5 @@
 // Block Kit for the Slack front door (pure): gate approval cards (open and decided), the note modal, command replies.
+import { slackDate } from "../../lib/time-text";
 import type { SlackOutboxMessage } from "../../ports/slack";
 
 /** What a card shows of a gate: ids, policy key, reason bucket, a trace link; context only when the team shared it. */
@@ -40,7 +41,6 @@ export type CardValue = { run_id: string; op_id: string; policy_key: string; kin
 
 export const traceUrl = (publicUrl: string, runId: string) =>
   `${publicUrl.replace(/\/$/, "")}/runs/${encodeURIComponent(runId)}/trace`;
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 const esc = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 /** the logical outbox key of a gate's card: one message per gate, updated in place */
@@ -52,7 +52,7 @@ function header(f: GateCardFacts, title = `Approval needed: ${f.policy_key}`): u
     `*Run* \`${esc(f.run_id)}\` · op \`${esc(f.op_id)}\`${f.order_id ? ` · order \`${esc(f.order_id)}\`` : ""}`,
     `*Policy* \`${esc(f.policy_key)}\` (${esc(f.kind)} gate) · reason \`${esc(f.reason_bucket)}\``,
     ...(f.opened_by ? [`*Asked by* ${esc(f.opened_by)}`] : []),
-    ...(f.kind === "soft" && f.deadline_at ? [`*Auto-approves at* ${iso(f.deadline_at)}`] : []),
+    ...(f.kind === "soft" && f.deadline_at ? [`*Auto-approves* ${slackDate(f.deadline_at)}`] : []),
     ...(shared.length
       ? ["*Context* (shared by the team's setting)", ...shared.map(([k, v]) => `• ${esc(k)}: ${esc(v)}`)]
       : []),
@@ -141,7 +141,7 @@ export function decidedCard(f: GateCardFacts, d: GateDecisionFacts): SlackOutbox
   const by = deciderName(d.decided_by);
   const word = STATUS_WORD[d.status] ?? d.status.replaceAll("_", " ");
   const effect = decisionEffect(d);
-  const outcome = `*${word}* by ${esc(by)} at ${iso(d.decided_at)}${effect ? ` — ${effect}` : ""}`;
+  const outcome = `*${word}* by ${esc(by)} ${slackDate(d.decided_at)}${effect ? ` — ${effect}` : ""}`;
   return {
     kind: "post",
     team_id: f.team_id,

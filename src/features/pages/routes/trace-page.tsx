@@ -1,5 +1,6 @@
 // The Run Trace page (hono/jsx): header, step timeline, chart, policy decisions, gates, memory, dead letters.
 import { budgetStanding } from "../../../lib/budget";
+import { relativeText } from "../../../lib/time-text";
 import type { RunOpReply } from "../../runs";
 import {
   formatDuration,
@@ -24,6 +25,11 @@ const statusClass = (s: string) => (GOOD.has(s) ? "ok" : BAD.has(s) ? "bad" : "w
 const Pill = (props: { v: string }) => <span class={`pill ${statusClass(props.v)}`}>{props.v}</span>;
 const str = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? "" : String(v));
 const time = (v: unknown) => (typeof v === "number" ? isoTime(v) : "—");
+/** when a live lease ends unless its holder heartbeats (null without a live lease) */
+const leaseExpiry = (lease: unknown): number | null => {
+  const at = (lease as { expires_at?: unknown } | null | undefined)?.expires_at;
+  return typeof at === "number" ? at : null;
+};
 
 export function TracePage(props: {
   teamId: string;
@@ -197,7 +203,9 @@ export function TracePage(props: {
                   <div data-field="decided">
                     {`waiting for ${formatDuration(now - g.opened_at)}`}
                     {g.deadline_at !== undefined ? (
-                      <span class="muted">{` · auto at ${isoTime(g.deadline_at)}`}</span>
+                      <span class="muted" data-field="countdown">
+                        {` · auto-approves ${relativeText(g.deadline_at, now)} (${isoTime(g.deadline_at)})`}
+                      </span>
                     ) : null}
                   </div>
                 )}
@@ -255,7 +263,14 @@ export function TracePage(props: {
                       </span>
                     ))}
                   </td>
-                  <td>{str(o.rescues)}</td>
+                  <td>
+                    {str(o.rescues)}
+                    {leaseExpiry(o.lease) === null ? null : (
+                      <div class="muted" data-field="lease-expiry">
+                        {`lease expires ${relativeText(leaseExpiry(o.lease) as number, now)}`}
+                      </div>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
