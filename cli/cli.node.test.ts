@@ -363,6 +363,12 @@ describe("warden against the real local server (npm start)", () => {
     expect(g1).toMatchObject({ kind: "hard", policy_key: "policy_deploy" });
     const pretty = await warden(["--pretty", "gates", "list"], env(team));
     expect(pretty.stdout).toContain(g1.gate_id);
+    expect(Math.max(...pretty.stdout.split("\n").map((l) => l.length))).toBeLessThanOrEqual(100);
+    // acknowledging is not deciding: the gate stays open, the acknowledgement is answered again when repeated
+    const acked = await warden(["gates", "ack", g1.gate_id], env(approver));
+    expect(acked.code, acked.stderr).toBe(0);
+    expect(acked.json).toMatchObject({ gate_id: g1.gate_id, status: "pending", acked_by: "ops-approver" });
+    expect((await warden(["gates", "ack", g1.gate_id], env(team))).json.acked_by).toBe("ops-approver");
     const noNote = await warden(["gates", "approve", g1.gate_id], env(approver));
     expect(noNote.code).toBe(4);
     // the opener (the CLI's default subject) is refused: 403, exit 3

@@ -540,7 +540,7 @@ export function buildProgram(): Command {
     });
 
   // gates
-  const gates = program.command("gates").description("approval gates: list open ones, approve, deny");
+  const gates = program.command("gates").description("approval gates: list open ones, acknowledge, approve, deny");
   gates
     .command("list")
     .description("the team's open gates, oldest first (GET /v1/gates?status=open)")
@@ -569,6 +569,13 @@ export function buildProgram(): Command {
       out(cmd, await unwrap(a.v1.gates[":gate_id"].decision.$post({ param: { gate_id: gateId }, json })));
     });
   }
+  gates
+    .command("ack <gate_id>")
+    .description("acknowledge an open gate: you are on it, its escalation pings stop (POST /v1/gates/:gate_id/ack)")
+    .action(async (gateId: string, _o, cmd: Command) => {
+      const a = await api(cmd);
+      out(cmd, await unwrap(a.v1.gates[":gate_id"].ack.$post({ param: { gate_id: gateId } })));
+    });
 
   // events
   program
