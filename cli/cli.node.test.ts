@@ -41,12 +41,39 @@ describe("warden (no server needed)", () => {
   it("exits 3 when there is no token and no .dev.vars to mint one", async () => {
     const dir = mkdtempSync(join(tmpdir(), "warden-cli-"));
     try {
-      const r = await warden(["runs", "status", "run_x"], {}, dir);
+      const r = await warden(["runs", "status", "run_x"], { WARDEN_URL: "http://127.0.0.1:9" }, dir);
       expect(r.code).toBe(3);
       expect(JSON.parse(r.stderr).error.message).toMatch(/no token/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("never defaults silently: no server (exit 2, says how), no team for a .dev.vars token (exit 2, says how)", async () => {
+    const noServer = await warden(["runs", "status", "run_x"], { WARDEN_URL: undefined, WARDEN_TEAM: "t" });
+    expect(noServer.code).toBe(2);
+    expect(JSON.parse(noServer.stderr).error.message).toMatch(/--url .*WARDEN_URL.*warden login/);
+    const noTeam = await warden(["runs", "status", "run_x"], {
+      WARDEN_URL: "http://127.0.0.1:9",
+      WARDEN_TEAM: undefined,
+    });
+    expect(noTeam.code).toBe(2);
+    expect(JSON.parse(noTeam.stderr).error.message).toMatch(/--team .*WARDEN_TEAM/);
+  });
+
+  it("--verbose says which server, team and credentials a command used", async () => {
+    const port = await freePort();
+    const r = await warden(["--verbose", "runs", "status", "run_x"], {
+      WARDEN_URL: `http://127.0.0.1:${port}`,
+      WARDEN_TEAM: "t-cli-verbose",
+    });
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.stderr.split("\n")[0] as string)).toEqual({
+      server: `http://127.0.0.1:${port}`,
+      server_from: "WARDEN_URL",
+      team: "t-cli-verbose",
+      credentials: "./.dev.vars",
+    });
   });
 
   it("exits 5 when the server is unreachable", async () => {
@@ -350,6 +377,12 @@ describe("warden against the real local server (npm start)", () => {
     expect(g1).toMatchObject({ kind: "hard", policy_key: "policy_deploy" });
     const pretty = await warden(["--pretty", "gates", "list"], env(team));
     expect(pretty.stdout).toContain(g1.gate_id);
+    expect(Math.max(...pretty.stdout.split("\n").map((l) => l.length))).toBeLessThanOrEqual(100);
+    // acknowledging is not deciding: the gate stays open, the acknowledgement is answered again when repeated
+    const acked = await warden(["gates", "ack", g1.gate_id], env(approver));
+    expect(acked.code, acked.stderr).toBe(0);
+    expect(acked.json).toMatchObject({ gate_id: g1.gate_id, status: "pending", acked_by: "ops-approver" });
+    expect((await warden(["gates", "ack", g1.gate_id], env(team))).json.acked_by).toBe("ops-approver");
     const noNote = await warden(["gates", "approve", g1.gate_id], env(approver));
     expect(noNote.code).toBe(4);
     // the opener (the CLI's default subject) is refused: 403, exit 3
@@ -444,5 +477,18 @@ describe("warden against the real local server (npm start)", () => {
       expect(page.status).toBe(200);
       expect(page.headers.get("content-type")).toMatch(/text\/html/);
     }
+    // the closing hint works as printed, in a shell with none of the caller's Warden settings and no saved login
+    const hint = /^Try: (npx warden .+)$/m.exec(r.stdout)?.[1] as string;
+    const runId = /\/runs\/(run_[^/]+)\/trace/.exec(trace as string)?.[1] as string;
+    expect(hint).toContain(`runs explain-exit ${runId} --pretty`);
+    const tried = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const clean: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: noLogin };
+      for (const k of ["WARDEN_URL", "WARDEN_TEAM", "WARDEN_TOKEN"]) delete clean[k];
+      execFile("sh", ["-c", hint], { cwd: root, env: clean, encoding: "utf8" }, (err, stdout) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
+      );
+    });
+    expect(tried.code).toBe(0);
+    expect(tried.stdout).toContain(runId);
   }, 120_000);
 });

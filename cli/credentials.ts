@@ -35,6 +35,9 @@ function writeAll(path: string, all: Record<string, Login>): void {
   renameSync(tmp, path);
 }
 
+/** Every saved login, by the server URL it was saved for. */
+export const allLogins = (path = credentialsPath()): Record<string, Login> => readAll(path);
+
 export function loadLogin(url: string, path = credentialsPath()): Login | undefined {
   return readAll(path)[normal(url)];
 }

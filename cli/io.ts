@@ -1,5 +1,6 @@
 // The CLI's plumbing: exit codes, JSON or --pretty output, failures mapped from the error envelope, a stderr progress bar.
 import type { WardenError } from "../src/client/index.ts";
+import { isoSeconds, relativeText } from "../src/lib/time-text.ts";
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, auth: 3, refused: 4, unavailable: 5 } as const;
 
@@ -11,9 +12,11 @@ Exit codes:
   4  refused input: the server refused the request (400 validation, 404, 409 conflict, 413, 415, 422 redaction/pii/rejected)
   5  server unavailable: unreachable, 5xx, or rate limited (429)
 
-Environment: WARDEN_URL (default http://localhost:8787), WARDEN_TOKEN (else the token of \`warden login\` for this URL,
-refreshed before it expires; else a token is minted from ./.dev.vars for WARDEN_TEAM, default team-local), WARDEN_API_KEY
-(for \`warden login\`), XDG_CONFIG_HOME (where \`warden login\` saves), WARDEN_AGENT_ID, WARDEN_SESSION_KIND, WARDEN_MEMORY=0 (memory opt-out).`;
+Environment: WARDEN_URL (no default: else the server of the one saved \`warden login\`; 127.0.0.1 and localhost are the same
+server), WARDEN_TOKEN (else the token of \`warden login\` for this server, refreshed before it expires; else a token is
+minted from ./.dev.vars for WARDEN_TEAM, which must then be set), WARDEN_API_KEY (for \`warden login\`), XDG_CONFIG_HOME
+(where \`warden login\` saves), WARDEN_AGENT_ID, WARDEN_SESSION_KIND, WARDEN_MEMORY=0 (memory opt-out).
+--verbose prints {server, server_from, team, credentials} on stderr before the command runs.`;
 
 /** A failure that ends the command with a given exit code and a JSON error on stderr. */
 export class CliExit extends Error {
@@ -30,30 +33,104 @@ export function exitCodeFor(e: WardenError): number {
   return EXIT.refused;
 }
 
-/** Renders rows as an aligned text table (the --pretty output). */
+/** The widest a --pretty line may be. */
+export const PRETTY_COLUMNS = 100;
+
+/** Cuts a cell to `w` characters, marking the cut with "…". */
+const clip = (v: string, w: number) => (v.length <= w ? v : `${v.slice(0, Math.max(0, w - 1))}…`);
+
+/** Whether a column holds ids (never cut: an id is copied, not read). */
+const isIdColumn = (name: string) => name === "id" || name.endsWith("_id") || name === "key";
+
+/**
+ * Which columns a table shows and how wide, within `max` (two spaces between columns): other columns give way first,
+ * widest first, down to 8 characters; id columns keep their width; then columns are dropped from the right (ids last).
+ */
+export function fitColumns(names: readonly string[], natural: readonly number[], max = PRETTY_COLUMNS) {
+  const widths = [...natural];
+  let shown = names.map((_, i) => i);
+  const total = () => shown.reduce((a, i) => a + (widths[i] as number), 0) + 2 * Math.max(0, shown.length - 1);
+  for (;;) {
+    if (total() <= max) break;
+    const cuttable = shown.filter((i) => !isIdColumn(names[i] as string) && (widths[i] as number) > 8);
+    if (cuttable.length) {
+      const widest = cuttable.reduce((a, b) => ((widths[b] as number) > (widths[a] as number) ? b : a));
+      widths[widest] = (widths[widest] as number) - 1;
+      continue;
+    }
+    if (shown.length <= 1) break;
+    const drop = [...shown].reverse().find((i) => !isIdColumn(names[i] as string)) ?? (shown.at(-1) as number);
+    shown = shown.filter((i) => i !== drop);
+  }
+  return { shown, widths };
+}
+
+/** Renders rows as an aligned text table (the --pretty output), at most PRETTY_COLUMNS wide. */
 export function table(rows: ReadonlyArray<Record<string, unknown>>): string {
   if (rows.length === 0) return "(none)";
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const cell = (v: unknown) =>
     v === undefined || v === null ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
-  const width = cols.map((c) => Math.min(48, Math.max(c.length, ...rows.map((r) => cell(r[c]).length))));
+  const natural = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const { shown, widths } = fitColumns(cols, natural);
   const line = (vals: string[]) =>
-    vals
-      .map((v, i) => v.slice(0, width[i]).padEnd(width[i] as number))
+    shown
+      .map((i) => clip(vals[i] as string, widths[i] as number).padEnd(widths[i] as number))
       .join("  ")
       .trimEnd();
+  const hidden = cols.length - shown.length;
   return [
     line(cols),
-    line(width.map((w) => "-".repeat(w))),
+    line(widths.map((w) => "-".repeat(w))),
     ...rows.map((r) => line(cols.map((c) => cell(r[c])))),
+    ...(hidden
+      ? [
+          `(${hidden} more column${hidden === 1 ? "" : "s"}: ${cols.filter((_, i) => !shown.includes(i)).join(", ")}; without --pretty, JSON has them all)`.slice(
+            0,
+            PRETTY_COLUMNS,
+          ),
+        ]
+      : []),
   ].join("\n");
 }
 
+/** When a field is a time (`*_at`, `at`, `deadline`): its instant in ms, else null. */
+function instantOf(key: string, v: unknown): number | null {
+  if (!(key === "at" || key.endsWith("_at") || key === "deadline")) return null;
+  if (typeof v === "number" && v > 1e11) return v;
+  if (typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v)) {
+    const ms = Date.parse(v);
+    return Number.isNaN(ms) ? null : ms;
+  }
+  return null;
+}
+
+/**
+ * Times as people read them: local ISO to the second with the zone, and how long ago or ahead (`offsetOf` gives the
+ * zone's offset in minutes east of UTC for an instant; the machine's by default). Applied to every field, nested too.
+ */
+export function readableTimes(
+  value: unknown,
+  now: number,
+  offsetOf = (ms: number) => -new Date(ms).getTimezoneOffset(),
+) {
+  const walk = (v: unknown, key: string): unknown => {
+    const ms = instantOf(key, v);
+    if (ms !== null) return `${isoSeconds(ms, offsetOf(ms))} (${relativeText(ms, now)})`;
+    if (Array.isArray(v)) return v.map((x) => walk(x, ""));
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    return v;
+  };
+  return walk(value, "");
+}
+
 /** Pretty form of an answer: the first array of objects found becomes a table, the scalars a key/value table. */
-export function pretty(value: unknown): string {
-  if (Array.isArray(value)) return table(value.map((v) => (typeof v === "object" && v !== null ? v : { value: v })));
-  if (typeof value !== "object" || value === null) return String(value);
-  const o = value as Record<string, unknown>;
+export function pretty(value: unknown, now = Date.now(), offsetOf?: (ms: number) => number): string {
+  const readable = offsetOf ? readableTimes(value, now, offsetOf) : readableTimes(value, now);
+  if (Array.isArray(readable))
+    return table(readable.map((v) => (typeof v === "object" && v !== null ? v : { value: v })));
+  if (typeof readable !== "object" || readable === null) return String(readable);
+  const o = readable as Record<string, unknown>;
   const scalars = Object.entries(o).filter(([, v]) => typeof v !== "object" || v === null);
   const lists = Object.entries(o).filter(([, v]) => Array.isArray(v) && v.length > 0 && typeof v[0] === "object");
   const parts = [table(scalars.map(([key, v]) => ({ key, value: v })))];

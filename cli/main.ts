@@ -2,12 +2,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { decodeJwt } from "jose";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs and scripts/token.ts
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { parseApiKey } from "../src/auth/key-format.ts";
 import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
-import { credentialsPath, fileTokenCache, type Login, loadLogin, removeLogin, saveLogin } from "./credentials.ts";
+import { budgetStanding } from "../src/lib/budget.ts";
+import { allLogins, credentialsPath, fileTokenCache, type Login, removeLogin, saveLogin } from "./credentials.ts";
 import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, progress, spinning } from "./io.ts";
+import { resolveTarget, type Target } from "./target.ts";
 
 export const ALL_SCOPES: Scope[] = [
   "policy:decide",
@@ -20,7 +23,7 @@ export const ALL_SCOPES: Scope[] = [
   "events:write",
 ];
 
-type Globals = { url: string; token?: string; pretty?: boolean; team?: string };
+type Globals = { url?: string; token?: string; pretty?: boolean; team?: string; verbose?: boolean };
 
 const int = (v: string) => {
   if (!/^-?\d+$/.test(v)) throw new InvalidArgumentError("not an integer");
@@ -82,42 +85,75 @@ async function loginToken(url: string, login: Login): Promise<string> {
   }
 }
 
-async function tokenFor(g: Globals): Promise<string> {
-  const given = g.token ?? process.env.WARDEN_TOKEN;
-  if (given) return given;
-  const login = loadLogin(g.url);
-  if (login) return loginToken(g.url, login);
+/** A command's credentials: the token and where it came from (printed by --verbose). */
+type Credentials = { token: string; from: string };
+
+async function credentialsFor(g: Globals, target: Target): Promise<Credentials> {
+  if (g.token) return { token: g.token, from: process.env.WARDEN_TOKEN === g.token ? "WARDEN_TOKEN" : "--token" };
+  if (target.login)
+    return { token: await loginToken(target.login.url, target.login.login), from: `saved login ${target.login.url}` };
   if (existsSync(".dev.vars")) {
     const { WARDEN_JWT_SECRET } = readDevVars(".dev.vars") as { WARDEN_JWT_SECRET?: string };
-    if (WARDEN_JWT_SECRET)
-      return mintToken({
+    if (WARDEN_JWT_SECRET) {
+      if (!g.team)
+        throw new CliExit(
+          EXIT.usage,
+          "no team for a local token: pass --team <team_id> or set WARDEN_TEAM (the token is minted from ./.dev.vars)",
+        );
+      const token = await mintToken({
         secret: WARDEN_JWT_SECRET,
-        teamId: g.team ?? process.env.WARDEN_TEAM ?? "team-local",
+        teamId: g.team,
         scopes: ALL_SCOPES,
         sub: process.env.WARDEN_SUB ?? "warden-cli",
       });
+      return { token, from: "./.dev.vars" };
+    }
   }
+  const saved = Object.keys(allLogins());
   throw new CliExit(
     EXIT.auth,
-    "no token: run `warden login --key wdn_live_…`, set WARDEN_TOKEN (or --token), or run where .dev.vars holds WARDEN_JWT_SECRET",
+    `no token for ${target.url}: run \`warden login --url ${target.url} --key wdn_live_…\`, set WARDEN_TOKEN (or --token), or run where .dev.vars holds WARDEN_JWT_SECRET${saved.length ? ` (saved logins are for ${saved.join(", ")})` : ""}`,
   );
+}
+
+/** The team a bearer token names (read, not verified: only to say which team a command used). */
+function teamOf(token: string): string | null {
+  try {
+    const team = decodeJwt(token).team_id;
+    return typeof team === "string" ? team : null;
+  } catch {
+    return null;
+  }
 }
 
 export function buildProgram(): Command {
   const program = new Command("warden")
     .description("Warden's command line: decisions, gates, leases, memory and learning for agent runs")
-    .addOption(new Option("--url <url>", "Warden base URL").env("WARDEN_URL").default("http://localhost:8787"))
+    .addOption(new Option("--url <url>", "Warden base URL (else the one saved login's)").env("WARDEN_URL"))
     .addOption(new Option("--token <jwt>", "bearer token").env("WARDEN_TOKEN"))
-    .addOption(new Option("--team <team_id>", "team for a locally minted token").env("WARDEN_TEAM"))
+    .addOption(new Option("--team <team_id>", "team for a token minted from ./.dev.vars").env("WARDEN_TEAM"))
     .option("--pretty", "human-readable tables instead of JSON")
+    .option("--verbose", "print the server, team and credentials used on stderr")
     .addHelpText("after", EXIT_HELP)
     .exitOverride()
     .showHelpAfterError(false);
 
   const globals = (cmd: Command) => cmd.optsWithGlobals() as Globals;
+  const target = (cmd: Command) => {
+    const from = program.getOptionValueSource("url");
+    const source = from === "cli" ? "--url" : from === "env" ? "WARDEN_URL" : undefined;
+    return resolveTarget({ url: globals(cmd).url, source }, allLogins());
+  };
   // channel cli: a gate decision made here is recorded as the CLI's (X-Warden-Channel)
-  const api = async (cmd: Command) =>
-    createApi({ baseUrl: globals(cmd).url, token: await tokenFor(globals(cmd)), channel: "cli" });
+  const api = async (cmd: Command) => {
+    const t = target(cmd);
+    const { token, from } = await credentialsFor(globals(cmd), t);
+    if (globals(cmd).verbose)
+      process.stderr.write(
+        `${JSON.stringify({ server: t.url, server_from: t.source, team: teamOf(token), credentials: from })}\n`,
+      );
+    return createApi({ baseUrl: t.url, token, channel: "cli" });
+  };
   const out = (cmd: Command, v: unknown) => print(v, globals(cmd).pretty === true);
 
   // login / logout
@@ -135,6 +171,7 @@ export function buildProgram(): Command {
       if (o.ttl !== undefined && (o.ttl < 1 || o.ttl > 900))
         throw new CliExit(EXIT.usage, "--ttl must be 1..900 seconds");
       const { url } = globals(cmd);
+      if (!url) throw new CliExit(EXIT.usage, "warden login needs the server: --url https://… (or WARDEN_URL)");
       const session = createTokenSession({ baseUrl: url, key: o.key, scopes: o.scopes, ttlS: o.ttl });
       await session.token();
       const got = session.current() as NonNullable<ReturnType<typeof session.current>>;
@@ -153,7 +190,8 @@ export function buildProgram(): Command {
     .command("logout")
     .description("forget the saved login for this URL")
     .action(async (_o, cmd: Command) => {
-      out(cmd, { logged_out: removeLogin(globals(cmd).url) });
+      const t = target(cmd);
+      out(cmd, { logged_out: removeLogin(t.login?.url ?? t.url) });
     });
 
   // token
@@ -417,7 +455,13 @@ export function buildProgram(): Command {
     .description("the run: status, last steps, orders, gates, budget, dead letters")
     .action(async (runId: string, _o, cmd: Command) => {
       const a = await api(cmd);
-      out(cmd, await unwrap(a.v1.runs[":run_id"].$get({ param: { run_id: runId } })));
+      const run = await unwrap(a.v1.runs[":run_id"].$get({ param: { run_id: runId } }));
+      // --pretty shows the budget as one line, by the definition the trace, overview and Slack use
+      const { budget } = run;
+      out(
+        cmd,
+        globals(cmd).pretty ? { ...run, budget: budgetStanding(budget, budget.used, budget.breaches).text } : run,
+      );
     });
   runs
     .command("stop <run_id>")
@@ -514,7 +558,7 @@ export function buildProgram(): Command {
     });
 
   // gates
-  const gates = program.command("gates").description("approval gates: list open ones, approve, deny");
+  const gates = program.command("gates").description("approval gates: list open ones, acknowledge, approve, deny");
   gates
     .command("list")
     .description("the team's open gates, oldest first (GET /v1/gates?status=open)")
@@ -543,6 +587,13 @@ export function buildProgram(): Command {
       out(cmd, await unwrap(a.v1.gates[":gate_id"].decision.$post({ param: { gate_id: gateId }, json })));
     });
   }
+  gates
+    .command("ack <gate_id>")
+    .description("acknowledge an open gate: you are on it, its escalation pings stop (POST /v1/gates/:gate_id/ack)")
+    .action(async (gateId: string, _o, cmd: Command) => {
+      const a = await api(cmd);
+      out(cmd, await unwrap(a.v1.gates[":gate_id"].ack.$post({ param: { gate_id: gateId } })));
+    });
 
   // events
   program

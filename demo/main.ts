@@ -62,7 +62,7 @@ run ${s.run_id}: ${s.status}
   trace       ${s.trace_url ?? "(not available)"}
   overview    ${s.overview_url ?? "(not available)"}
 
-Try: npx warden runs explain-exit ${s.run_id} --pretty`);
+Try: npx warden --url ${baseUrl} --team ${teamId} runs explain-exit ${s.run_id} --pretty`);
 } catch (e) {
   if (e instanceof WardenError) {
     console.error(

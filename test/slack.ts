@@ -101,3 +101,15 @@ export const outboxPost = (team: string, key: string): SlackOutboxMessage => ({
   channel: "approvals",
   text: "hello",
 });
+
+/**
+ * Opens the "View Trace" link of a Slack message text as a browser would (no bearer token, only the link's `?view=`):
+ * the trace page's status and the link itself.
+ */
+export async function openTraceLink(text: string) {
+  const link = /<(http[^|>]+)\|View [Tt]race>/.exec(text)?.[1];
+  if (!link) throw new Error(`no View Trace link in: ${text}`);
+  const url = new URL(link);
+  const page = await call("GET", `${url.pathname}${url.search}`);
+  return { link, status: page.status, text: page.text };
+}

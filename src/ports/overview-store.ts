@@ -7,6 +7,8 @@ export type OverviewRun = RunListRow & {
   tokens_out: number;
   /** sum of the run's work orders' cost_budget_tokens (null when no order names one) */
   budget_tokens: number | null;
+  /** attempts that failed budget_exceeded: the run's budget is breached when this is above 0 (src/lib/budget.ts) */
+  budget_breaches: number;
 };
 
 export type OverviewGate = {

@@ -9,6 +9,9 @@ export type RunListRow = {
   updated_at: number;
 };
 
+/** who acknowledged an open gate, and when (the on-call's "I am on it"; the escalation pings stop) */
+export type GateAck = { acked_by: string; acked_at: number };
+
 export type GateIndexRow = {
   gate_id: string;
   run_id: string;
@@ -40,6 +43,18 @@ export interface RunIndex {
   listGates(teamId: string, q: { status: string; limit: number }): Promise<GateIndexRow[]>;
   /** one gate of the team by id, or null */
   gate(teamId: string, gateId: string): Promise<GateIndexRow | null>;
+  /**
+   * Records the first acknowledgement of a pending gate (a later one changes nothing) and answers the gate with its
+   * acknowledgement; null when the team has no such gate.
+   */
+  ackGate(
+    teamId: string,
+    gateId: string,
+    by: string,
+    now: number,
+  ): Promise<(GateIndexRow & { acked_by: string | null; acked_at: number | null }) | null>;
+  /** the acknowledgements of these gates of the team (gates never acknowledged are absent) */
+  gateAcks(teamId: string, gateIds: readonly string[]): Promise<Map<string, GateAck>>;
   /** the team's orders a worker may try to lease (QUEUED or RETRY_WAIT in a PENDING or RUNNING run), oldest first;
    * with `skills`, only orders without a skill or with one of them */
   availableOrders(

@@ -44,7 +44,11 @@ function currentQueries(db: DrizzleD1Database, teamId: string) {
       .orderBy(desc(runs.createdAt), desc(runs.runId))
       .limit(RECENT_RUNS),
     db
-      .select({ runId: attempts.runId, ...spent })
+      .select({
+        runId: attempts.runId,
+        ...spent,
+        breaches: sql<number>`coalesce(sum(case when ${attempts.failureClass} = 'budget_exceeded' then 1 else 0 end), 0)`,
+      })
       .from(attempts)
       .where(inArray(attempts.runId, recent))
       .groupBy(attempts.runId),
@@ -146,6 +150,7 @@ function toCurrent([runRows, tokenRows, budgetRows, gateRows, dlRows]: Rows<Retu
       tokens_in: num(tokens.get(r.runId)?.tokensIn),
       tokens_out: num(tokens.get(r.runId)?.tokensOut),
       budget_tokens: budgets.get(r.runId) == null ? null : num(budgets.get(r.runId)),
+      budget_breaches: num(tokens.get(r.runId)?.breaches),
     })),
     openGates: gateRows.map((g) => ({
       gate_id: g.gateId,

@@ -1,5 +1,5 @@
 // RunIndex over D1 with drizzle: team-wide lists read from the tables the run outbox writes (runs, gate, work_order).
-import { and, asc, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { RunIndex } from "../../ports/run-index";
 import { gates, runs, workOrders } from "./schema";
@@ -60,6 +60,31 @@ export function createD1RunIndex(db: DrizzleD1Database): RunIndex {
         .where(and(eq(gates.teamId, teamId), eq(gates.gateId, gateId)))
         .limit(1);
       return rows[0] ?? null;
+    },
+
+    async ackGate(teamId, gateId, by, now) {
+      const where = and(eq(gates.teamId, teamId), eq(gates.gateId, gateId));
+      const [, rows] = await db.batch([
+        db
+          .update(gates)
+          .set({ ackedBy: by, ackedAt: now })
+          .where(and(where, eq(gates.status, "pending"), isNull(gates.ackedBy))),
+        db
+          .select({ ...gateColumns, acked_by: gates.ackedBy, acked_at: gates.ackedAt })
+          .from(gates)
+          .where(where)
+          .limit(1),
+      ]);
+      return rows[0] ?? null;
+    },
+
+    async gateAcks(teamId, gateIds) {
+      if (gateIds.length === 0) return new Map();
+      const rows = await db
+        .select({ gateId: gates.gateId, by: gates.ackedBy, at: gates.ackedAt })
+        .from(gates)
+        .where(and(eq(gates.teamId, teamId), inArray(gates.gateId, [...gateIds]), isNotNull(gates.ackedBy)));
+      return new Map(rows.map((r) => [r.gateId, { acked_by: r.by ?? "", acked_at: r.at ?? 0 }]));
     },
 
     async availableOrders(teamId, q) {

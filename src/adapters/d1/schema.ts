@@ -67,6 +67,9 @@ export const gates = sqliteTable(
     /** approved | denied | timed_out | cancelled | superseded | fallback_denied; null while pending */
     outcome: text("outcome"),
     updatedAt: integer("updated_at").notNull(),
+    /** who acknowledged the open gate (POST /v1/gates/:gate_id/ack) and when; the first acknowledgement stays */
+    ackedBy: text("acked_by"),
+    ackedAt: integer("acked_at"),
   },
   (t) => [index("gate_team_status_opened").on(t.teamId, t.status, t.openedAt)],
 );

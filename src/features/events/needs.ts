@@ -1,10 +1,13 @@
 // What the events feature needs from the composition root: the audit log for refused writes and GET /v1/audit.
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { PolicyStore } from "../../ports/policy-store";
+import type { RunIndex } from "../../ports/run-index";
 import type { LearningNeeds } from "../learning";
 import type { SlackFeedNeeds } from "../slack";
 
 export type EventsNeeds = { auditLog: AuditLogStore };
 
 /** What the queue consumers need: the learning handlers' needs, the decision log, the audit log, the Slack outbox and feed store. */
-export type ConsumerNeeds = EventsNeeds & LearningNeeds & SlackFeedNeeds & { policyStore: PolicyStore };
+export type ConsumerNeeds = EventsNeeds &
+  LearningNeeds &
+  SlackFeedNeeds & { policyStore: PolicyStore; runIndex: Pick<RunIndex, "gateAcks"> };

@@ -5,6 +5,7 @@ import { APPROVAL_DECISIONS, DIGEST } from "../../../contracts/approval-action.v
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import type { AuditLogStore } from "../../ports/audit-log";
 import type { RunIndex } from "../../ports/run-index";
 import { actorOf, callRun, runErrors } from "../runs";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
@@ -12,8 +13,12 @@ import type { GatesNeeds } from "./index";
 import { GATE_OUTCOMES } from "./outcome";
 import { ApprovalResponse, assertPersonDecides, CHANNEL_HEADER, CHANNEL_HEADER_DOC, channelHint } from "./schemas";
 
-/** What the inbox routes need: the gate routes' needs plus the team-wide gate index. */
-export type GateInboxNeeds = GatesNeeds & { runIndex: Pick<RunIndex, "listGates" | "gate"> };
+/** What the inbox routes need: the gate routes' needs, the team-wide gate index and the audit log (acknowledgements). */
+export type GateInboxNeeds = GatesNeeds & {
+  runIndex: Pick<RunIndex, "listGates" | "gate" | "ackGate">;
+  auditLog: AuditLogStore;
+  newId: (prefix: string) => string;
+};
 
 const errors = { ...commonErrors, ...runErrors };
 
@@ -73,6 +78,25 @@ export const GateDecisionBody = z
     digest: DIGEST.optional().meta({ description: "the gate content digest you saw; a different one answers 409" }),
   })
   .meta({ id: "GateDecision", example: { decision: "approve_retry", note: "value checked against the invoice" } });
+
+export const GateAckResponse = z
+  .object({
+    gate_id: z.string(),
+    run_id: z.string(),
+    status: z.string(),
+    acked_by: z.string(),
+    acked_at: z.int(),
+  })
+  .meta({
+    id: "GateAck",
+    example: {
+      gate_id: "gate_9a3f…",
+      run_id: "run_5b0c…",
+      status: "pending",
+      acked_by: "alice",
+      acked_at: 1767225660000,
+    },
+  });
 
 export const gateInboxRoutes = featureApp<GateInboxNeeds>()
   .openapi(
@@ -144,5 +168,52 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       });
       for (const a of reply.activated ?? []) DEPLOY_TARGET_SPECS[a.target].invalidate(deps, principal.teamId);
       return c.json(reply.value, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/gates/{gate_id}/ack",
+      tags: ["gates"],
+      summary: "Acknowledge an open gate: you are on it; its escalation pings stop (the first acknowledgement stays)",
+      description:
+        "Repeating it (by anyone) answers the first acknowledgement; a decided gate answers 409. " +
+        "Recorded in the audit log (gate.acknowledged).",
+      security: bearer,
+      middleware: [requireScope("approvals:decide")] as const,
+      request: { params: GateDecisionParams },
+      responses: { 200: jsonResponse(GateAckResponse, "the gate and who acknowledged it, when"), ...errors },
+    }),
+    async (c) => {
+      const { deps } = c.env;
+      const principal = c.get("principal");
+      const { gate_id } = c.req.valid("param");
+      assertPersonDecides(principal.subject);
+      const now = deps.clock.now();
+      const gate = await deps.runIndex.ackGate(principal.teamId, gate_id, principal.subject, now);
+      if (!gate || (principal.runId !== undefined && gate.run_id !== principal.runId))
+        throw new AppFailure({ code: "not_found", message: `gate ${gate_id} not found for this team` });
+      if (gate.acked_by === null || gate.acked_at === null)
+        throw new AppFailure({
+          code: "conflict",
+          message: `gate ${gate_id} was already decided (${gate.status}): there is nothing to acknowledge`,
+        });
+      if (gate.acked_by === principal.subject && gate.acked_at === now)
+        await deps.auditLog.append([
+          {
+            id: deps.newId("aud"),
+            teamId: principal.teamId,
+            actor: principal.subject,
+            action: "gate.acknowledged",
+            subjectType: "gate",
+            subjectId: gate_id,
+            metadata: { run_id: gate.run_id, policy_key: gate.policy_key, waited_ms: now - gate.opened_at },
+            createdAt: now,
+          },
+        ]);
+      return c.json(
+        { gate_id, run_id: gate.run_id, status: gate.status, acked_by: gate.acked_by, acked_at: gate.acked_at },
+        200,
+      );
     },
   );

@@ -221,6 +221,9 @@ export function applyDecision(
     op_id: gate.op_id,
     policy_key: gate.policy_key,
     kind: gate.kind,
+    // the original reason and what the gate guards: a decided card keeps saying why it was asked and what happened
+    rule_id: gate.rule_id,
+    subject_type: gate.subject.type,
     status,
     decision: DECISION_RECORD[decision],
     decided_by: approver,

@@ -1,4 +1,5 @@
 // The pages' pure read models: the trace timeline from a run view and its attempts, the overview's SLO figures and series.
+import { durationText, isoSeconds } from "../../lib/time-text";
 import type { AttemptSample, GateCard, RunAttempt, TeamOverviewRaw } from "../../ports/overview-store";
 
 export const DAY_MS = 86_400_000;
@@ -39,7 +40,10 @@ export type RunViewLike = {
 };
 
 export type TraceStep = {
-  seq: number;
+  /** the step's place on the whole timeline, 1 = the run's first (the page's `#`) */
+  number: number;
+  /** the run object's event sequence at the step; null once the run view no longer keeps the step */
+  seq: number | null;
   at: number;
   order_id: string;
   task_id: string;
@@ -81,15 +85,16 @@ function decisionOf(d: unknown): TraceStep["decision"] {
 export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): TraceStep[] {
   const kept = new Map(view.steps.map((s) => [str(s.op_id), s]));
   const taskOf = new Map(view.orders.map((o) => [str(o.order_id), str(o.task_id)]));
-  const fromAttempts: TraceStep[] = attempts.map((a) => {
+  const tries = triesOf(attempts);
+  const fromAttempts: Omit<TraceStep, "number">[] = attempts.map((a) => {
     const s = kept.get(a.op_id);
     return {
-      seq: s ? int(s.seq) : 0,
+      seq: s ? int(s.seq) : null,
       at: a.ended_at,
       order_id: a.order_id,
       task_id: s ? str(s.task_id) : (taskOf.get(a.order_id) ?? ""),
       agent: a.holder ?? optStr(s?.holder) ?? UNKNOWN_AGENT,
-      attempt: s ? int(s.attempt) : 0,
+      attempt: s ? int(s.attempt) : (tries.get(a.op_id) ?? 0),
       outcome: a.outcome,
       failure_class: a.failure_class,
       next: a.next,
@@ -102,7 +107,7 @@ export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): 
     };
   });
   const recorded = new Set(attempts.map((a) => a.op_id));
-  const onlyKept: TraceStep[] = view.steps
+  const onlyKept: Omit<TraceStep, "number">[] = view.steps
     .filter((s) => !recorded.has(str(s.op_id)))
     .map((s) => ({
       seq: int(s.seq),
@@ -121,7 +126,25 @@ export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): 
       dead_letter_id: optStr(s.dead_letter_id),
       decision: decisionOf(s.decision),
     }));
-  return [...fromAttempts, ...onlyKept].sort((x, y) => x.at - y.at || x.seq - y.seq);
+  return [...fromAttempts, ...onlyKept]
+    .sort((x, y) => x.at - y.at || (x.seq ?? 0) - (y.seq ?? 0))
+    .map((step, i) => ({ number: i + 1, ...step }));
+}
+
+/**
+ * Each attempt's try of its order (1 = the order's first), from the attempt rows alone: an order counts every
+ * completed attempt (the run object's `order.attempts + 1`), so its rows in completion order are tries 1, 2, 3…
+ */
+function triesOf(attempts: readonly RunAttempt[]): Map<string, number> {
+  const byOrder = new Map<string, number>();
+  const tries = new Map<string, number>();
+  const ordered = [...attempts].sort((x, y) => x.ended_at - y.ended_at);
+  for (const a of ordered) {
+    const n = (byOrder.get(a.order_id) ?? 0) + 1;
+    byOrder.set(a.order_id, n);
+    tries.set(a.op_id, n);
+  }
+  return tries;
 }
 
 /** A gate as a step of the trace: who opened it and why, who decided through which channel, and its Slack card. */
@@ -209,20 +232,13 @@ export function overviewModel(raw: TeamOverviewRaw, now: number): Overview {
   };
 }
 
-/** "3m 20s", "2h 5m", "4d 1h": a short age or duration. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${s % 60}s`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h}h ${m % 60}m`;
-  return `${Math.floor(h / 24)}d ${h % 24}h`;
-}
+/** "3m 20s", "2h 5m", "4d 1h": a short age or duration (the one formatter, src/lib/time-text.ts). */
+export const formatDuration = durationText;
 
 export const formatPct = (v: number | null): string => (v === null ? "—" : `${(v * 100).toFixed(1)} %`);
 export const formatMs = (v: number | null): string => (v === null ? "—" : `${Math.round(v)} ms`);
-export const isoTime = (ms: number): string => new Date(ms).toISOString().replace(".000Z", "Z");
+/** an absolute time on a page: ISO to the second, with its zone (UTC) */
+export const isoTime = (ms: number): string => isoSeconds(ms);
 
 /** Points of a polyline through `values` in a width × height box (nulls skipped; a flat line when all equal). */
 export function sparkPoints(values: readonly (number | null)[], width: number, height: number): string {
@@ -239,4 +255,25 @@ export function sparkPoints(values: readonly (number | null)[], width: number, h
     pts.push(`${(i * step).toFixed(1)},${y.toFixed(1)}`);
   });
   return pts.join(" ");
+}
+
+/** One day's bar of a sparkline: its box, or an empty day (no data) drawn as a faint tick on the baseline. */
+export type SparkBar = { x: number; width: number; y: number; height: number; empty: boolean };
+
+/**
+ * A bar per value in a width × height box, scaled from 0 to the largest value (a rate of 100 % and one of 50 % keep
+ * their proportion): one day with data is still a series of `values.length` days, never a lone dot.
+ */
+export function sparkBars(values: readonly (number | null)[], width: number, height: number): SparkBar[] {
+  if (values.length === 0) return [];
+  const max = Math.max(0, ...values.filter((v): v is number => v !== null));
+  const slot = width / values.length;
+  const barWidth = Math.max(1, slot * 0.7);
+  return values.map((v, i) => {
+    const x = i * slot + (slot - barWidth) / 2;
+    if (v === null) return { x, width: barWidth, y: height - 1, height: 1, empty: true };
+    // a zero (or an all-zero series) still shows a sliver, so a day with data never looks like a day without
+    const h = max === 0 ? 1 : Math.max(1, (v / max) * height);
+    return { x, width: barWidth, y: height - h, height: h, empty: false };
+  });
 }

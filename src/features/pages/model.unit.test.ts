@@ -9,6 +9,7 @@ import {
   overviewModel,
   percentile,
   sloSeries,
+  sparkBars,
   sparkPoints,
   traceSteps,
 } from "./model";
@@ -135,6 +136,23 @@ describe("traceSteps", () => {
     expect(steps[2]).toMatchObject({ outcome: "LEASE_EXPIRED", latency_ms: null });
   });
 
+  it("numbers every step and counts every try, also past the last 10 steps the run view keeps", () => {
+    // 12 tries of one order, 3 of another, interleaved; the run view keeps the last 10 with their seq and try
+    const rows = Array.from({ length: 15 }, (_, i) =>
+      attempt(`op${i}`, i % 5 === 4 ? "o2" : "o1", "w", i * 100, i * 100 + 50),
+    );
+    const tryOf = (i: number) => rows.slice(0, i + 1).filter((r) => r.order_id === rows[i]?.order_id).length;
+    const keptSteps = rows.slice(-10).map((r, k) => {
+      const i = k + 5;
+      return { seq: 100 + i, at: r.ended_at, order_id: r.order_id, op_id: r.op_id, attempt: tryOf(i) };
+    });
+    const steps = traceSteps(view(keptSteps), rows);
+    expect(steps.map((s) => s.number)).toEqual(rows.map((_, i) => i + 1));
+    expect(steps.map((s) => s.attempt)).toEqual(rows.map((_, i) => tryOf(i)));
+    expect(steps.slice(0, 5).map((s) => s.seq)).toEqual([null, null, null, null, null]);
+    expect(steps[5]?.seq).toBe(105);
+  });
+
   it("keeps one step per attempt whatever the order, sorted by time", () => {
     fc.assert(
       fc.property(
@@ -148,6 +166,8 @@ describe("traceSteps", () => {
             rows.map((r) => attempt(r.op, "o1", "w", 0, r.end)),
           );
           expect(steps).toHaveLength(rows.length);
+          expect(steps.map((s) => s.number)).toEqual(rows.map((_, i) => i + 1));
+          expect(steps.map((s) => s.attempt).sort((a, b) => a - b)).toEqual(rows.map((_, i) => i + 1));
           for (let i = 1; i < steps.length; i++)
             expect(steps[i]?.at).toBeGreaterThanOrEqual(steps[i - 1]?.at as number);
         },
@@ -167,6 +187,35 @@ describe("gateSteps", () => {
         slack_url: "https://slack.com/app_redirect?team=T1&channel=C9&message_ts=17.5",
       },
     ]);
+  });
+});
+
+describe("sparkBars", () => {
+  it("draws every day: one day with data among empty days is a bar in a 7-day row, not a lone dot", () => {
+    const bars = sparkBars([null, null, null, null, null, null, 0.75], 140, 28);
+    expect(bars).toHaveLength(7);
+    expect(bars.filter((b) => b.empty)).toHaveLength(6);
+    expect(bars[6]).toMatchObject({ empty: false, height: 28, y: 0 });
+    expect(sparkBars([], 140, 28)).toEqual([]);
+  });
+
+  it("keeps proportions from zero, left to right, inside the box", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.double({ min: 0, max: 1e6, noNaN: true }), { nil: null }), { maxLength: 14 }),
+        (values) => {
+          const bars = sparkBars(values, 140, 28);
+          expect(bars).toHaveLength(values.length);
+          bars.forEach((b, i) => {
+            expect(b.empty).toBe(values[i] === null);
+            expect(b.y + b.height).toBeCloseTo(28);
+            expect(b.height).toBeGreaterThanOrEqual(1);
+            expect(b.height).toBeLessThanOrEqual(28);
+            if (i > 0) expect(b.x).toBeGreaterThan(bars[i - 1]?.x as number);
+          });
+        },
+      ),
+    );
   });
 });
 

@@ -2,8 +2,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
-import { complete, drain, leasedOrder, startRun, teamTokens } from "../../../test/run-helpers";
-import { mintViewToken } from "../../auth/view-token";
+import { addOrder, complete, drain, lease, leasedOrder, startRun, teamTokens } from "../../../test/run-helpers";
+import { mintViewToken, verifyViewToken } from "../../auth/view-token";
 
 const views = (tok: string | undefined, body: unknown) => call("POST", "/v1/views", { token: tok, body });
 const get = async (url: string) => {
@@ -128,7 +128,7 @@ describe("GET /runs/:run_id/trace", () => {
     expect(page.text).toContain("&lt;script&gt;window.__pwned=1&lt;/script&gt; &amp; &quot;quotes&quot;");
     expect(page.text).toContain(runId);
     expect(page.text).toContain("pt-a");
-    expect(page.text).toContain("610 / 800 in");
+    expect(page.text).toContain("610 in · 120 out");
     expect(page.text).toContain("worker-pt-a"); // the agent: the lease holder's subject
     expect(page.text).toContain("schema_invalid");
     expect(page.text).toContain("approver-pt-a"); // who decided the gate
@@ -178,6 +178,71 @@ describe("GET /runs/:run_id/trace", () => {
     expect(page.text).toContain("reissue");
     expect(page.text).toContain(`data-field="rule_id">${res.json.decision.rule_id}<`);
     expect(page.text).not.toContain('http-equiv="refresh"');
+  });
+
+  it("counts down to a soft gate's auto-approval and a live lease's expiry, absolute times to the second", async () => {
+    const t = await teamTokens("pt-clock");
+    const { runId } = await leasedOrder(t.worker, "o1");
+    const gate = await call("POST", `/v1/runs/${runId}/gates`, {
+      token: t.worker,
+      body: { policy_key: "schema_invalid", op_id: "op-soft", context: {} },
+    });
+    expect(gate.json).toMatchObject({ kind: "soft", status: "pending" });
+    // (the run object's clock runs ahead in tests, so "in" is all the countdown's size can be relied on)
+    const { url } = (await views(t.worker, { kind: "run", run_id: runId })).json;
+    const html = (await get(pathOf(url))).text;
+    expect(html).toMatch(
+      /data-field="countdown"> · auto-approves in \d+[smhd]( \d+[smh])? \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)</,
+    );
+    expect(html).toMatch(/data-field="lease-expiry">lease expires in \d+[smhd]( \d+[smh])?</);
+    expect(html).not.toMatch(/\d\d:\d\d:\d\d\.\d{3}Z/);
+  });
+
+  it("shows the budget by the one definition: a sum over the per-step caps is not a breach; a refused step is", async () => {
+    const t = await teamTokens("pt-budget");
+    const run = await startRun(t.worker);
+    const budgetCard = async () => {
+      const { url } = (await views(t.worker, { kind: "run", run_id: run.run_id })).json;
+      const html = (await get(pathOf(url))).text;
+      return {
+        cls: /<b data-field="budget"( class="bad")?>/.exec(html)?.[1] ?? "",
+        standing: /data-field="budget-standing">([^<]*)</.exec(html)?.[1] ?? "",
+      };
+    };
+    // three steps of 150-170 output tokens each: 470 out in total, each step within the 200-token per-step cap
+    for (const [i, out] of [150, 150, 170].entries()) {
+      await addOrder(t.worker, run.run_id, `o${i}`);
+      const l = (await lease(t.worker, run.run_id, `o${i}`)).json;
+      const done = await complete(t.worker, run.run_id, `o${i}`, {
+        lease_id: l.lease_id,
+        epoch: l.epoch,
+        op_id: `op${i}`,
+        outcome: "PASS",
+        tokens_in: 100,
+        tokens_out: out,
+      });
+      expect(done.status).toBe(200);
+    }
+    expect(await budgetCard()).toEqual({
+      cls: "",
+      standing: "770 tokens (300 in · 470 out) · per step ≤ 800 in, ≤ 200 out · within budget",
+    });
+    // one step over the per-step output cap: Warden refuses it, and now the budget is breached everywhere
+    await addOrder(t.worker, run.run_id, "big");
+    const l = (await lease(t.worker, run.run_id, "big")).json;
+    await complete(t.worker, run.run_id, "big", {
+      lease_id: l.lease_id,
+      epoch: l.epoch,
+      op_id: "op-big",
+      outcome: "PASS",
+      tokens_in: 10,
+      tokens_out: 250,
+    });
+    const after = await budgetCard();
+    expect(after.cls).toBe(' class="bad"');
+    expect(after.standing).toMatch(/· 1 step refused over budget$/);
+    const view = await call("GET", `/v1/runs/${run.run_id}`, { token: t.worker });
+    expect(view.json.budget).toMatchObject({ breaches: 1, used: { tokens_out: 720 } });
   });
 
   it("answers a plain 401 page for a missing, tampered, expired, other-run or team token, with no run data", async () => {
@@ -239,13 +304,14 @@ describe("GET /teams/:team_id/overview", () => {
       ...[0, 1, 2, 3].map((i) =>
         db
           .prepare(
-            "INSERT INTO attempt (attempt_id, run_id, order_id, op_id, outcome, next, tokens_in, tokens_out, started_at, ended_at) VALUES (?, ?, 'o1', ?, ?, ?, 100, 20, ?, ?)",
+            "INSERT INTO attempt (attempt_id, run_id, order_id, op_id, outcome, failure_class, next, tokens_in, tokens_out, started_at, ended_at) VALUES (?, ?, 'o1', ?, ?, ?, ?, 100, 20, ?, ?)",
           )
           .bind(
             `a${i}-${team}`,
             `run-${team}`,
             `op${i}`,
             i === 3 ? "DECLINE" : "PASS",
+            i === 3 ? "budget_exceeded" : null,
             i === 3 ? "dead_letter" : "complete",
             now - (i + 1) * DAY - 1000 * (i + 1),
             now - (i + 1) * DAY,
@@ -319,8 +385,10 @@ describe("GET /teams/:team_id/overview", () => {
     expect(html).toContain("Open gates (2)");
     expect(html).toContain("Unresolved dead letters (1)");
     expect(html).toContain("wrong_value");
-    // spend: 4 attempts × 120 tokens against the order's 1000-token budget
-    expect(html).toMatch(/<td class="ok">480<\/td><td>1000<\/td>/);
+    // spend: 4 attempts × 120 tokens; one of them went over budget, so the run's budget is breached (not "480 > x")
+    expect(html).toMatch(
+      /<td class="bad">480<\/td><td data-field="budget">1 refused over budget<span class="muted"> · order caps 1000<\/span><\/td>/,
+    );
     // approvals: 1 auto, 1 human with 4 s latency
     expect(html).toContain("1 auto · 1 human");
     expect(html).toContain("4000 ms");
@@ -328,6 +396,27 @@ describe("GET /teams/:team_id/overview", () => {
     expect(html).toMatch(/data-field="success_rate"[^>]*>75\.0 %/);
     expect(html).toContain("25.0 %");
     expect(html.match(/data-chart="sparkline"/g)?.length).toBe(3);
+    // each SLO sparkline is the whole 7-day series (a bar per day, days without data faint), never a lone dot
+    for (const svg of html.match(/<svg[^>]*data-chart="sparkline".*?<\/svg>/gs) ?? []) {
+      expect(svg.match(/data-day="\d"/g)?.length).toBe(7);
+      expect(svg).not.toContain("<circle");
+    }
+    expect(html).toMatch(/<rect[^>]*fill-opacity="0.7"[^>]*><title>(today|\dd ago): \d+\.\d %<\/title>/);
+    // not a dead end: the run, each open gate and the dead letter link into the run's trace; sections are linked
+    const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((h) => (h[1] as string).replaceAll("&amp;", "&"));
+    const traceLink = (anchor: string) =>
+      hrefs.find((h) => new RegExp(`^/runs/run-po-a/trace\\?view=[\\w.-]+${anchor}$`).test(h));
+    for (const anchor of ["", "#gate-g-old-po-a", "#gate-g-new-po-a", "#dead-letters"])
+      expect(traceLink(anchor), anchor).toBeDefined();
+    const token = new URL(traceLink("") as string, "https://warden.test").searchParams.get("view") as string;
+    expect(await verifyViewToken(env.WARDEN_JWT_SECRET, token, Date.now())).toMatchObject({
+      ok: true,
+      value: { kind: "run", team_id: "po-a", run_id: "run-po-a" },
+    });
+    for (const section of ["#runs-section", "#open-gates-section", "#dead-letters-section"]) {
+      expect(hrefs).toContain(section);
+      expect(html).toContain(`id="${section.slice(1)}"`);
+    }
     expect(html).toMatch(/data-field="mode">observe/);
     expect(html).toContain("enforce → observe (escalation_rate_24h)");
   });
@@ -376,6 +465,11 @@ describe("GET /teams/:team_id/overview", () => {
     expect(row("extractor")).toMatch(/<td>150<\/td><td>15<\/td>/);
     expect(row("verifier")).toMatch(/<td>7<\/td><td>3<\/td>/);
     expect(row("")).toMatch(/no persona_id.*<td>1<\/td><td>1<\/td>/s);
+    // the run's link on the overview opens its trace page
+    const runRow = html.match(new RegExp(`<tr data-run="${run.run_id}">(.*?)</tr>`, "s"))?.[1] ?? "";
+    const href = /href="([^"]+)"/.exec(runRow)?.[1]?.replaceAll("&amp;", "&") as string;
+    const trace = await get(`https://warden.test${href}`);
+    expect([trace.status, trace.text.includes(run.run_id)]).toEqual([200, true]);
   });
 
   it("renders an empty team without failing", async () => {

@@ -82,6 +82,10 @@ function startAttempt(tx: Tx, cmd: CommandOf<"complete">, order: Order): Attempt
   tx.patchRun({
     used: { tokens_in: tx.run.used.tokens_in + cmd.tokens_in, tokens_out: tx.run.used.tokens_out + cmd.tokens_out },
     steps_total: tx.run.steps_total + 1,
+    // Warden's refusal or the worker's own budget_exceeded: either is a step over budget (src/lib/budget.ts)
+    ...(breach || (cmd.outcome !== "PASS" && cmd.failure_class === "budget_exceeded")
+      ? { budget_breaches: (tx.run.budget_breaches ?? 0) + 1 }
+      : {}),
   });
   const attempt = order.attempts + 1;
   const base: Order = {

@@ -61,6 +61,8 @@ export type RunMeta = {
   /** the sum of every approved budget increase, in percent of budget_base */
   budget_increase_pct?: number;
   used: { tokens_in: number; tokens_out: number };
+  /** steps refused over a budget (budget.breached), the one meaning of a breached budget (absent on older runs: 0) */
+  budget_breaches?: number;
   /** attempts completed over the whole run */
   steps_total: number;
   hints: MemoryHint[];

@@ -165,6 +165,7 @@ describe("GET /v1/runs/:run_id", () => {
       output_tokens: 200,
       total_tokens: 100_000,
       used: { tokens_in: 120, tokens_out: 24 },
+      breaches: 0,
     });
     expect(view.dead_letters).toEqual([
       expect.objectContaining({ order_id: "o11", reason_code: "wrong_value", resolved_at: null }),

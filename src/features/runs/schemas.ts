@@ -107,6 +107,8 @@ export const RunView = z
       output_tokens: z.int(),
       total_tokens: z.int().nullable(),
       used: z.object({ tokens_in: z.int(), tokens_out: z.int() }),
+      /** steps refused over a budget: the budget is breached when this is above 0 (docs/runs.md, "Budgets") */
+      breaches: z.int().min(0),
     }),
     dead_letters: z.array(z.record(z.string(), z.unknown())),
     policy_snapshot: PolicySnapshotSchema,

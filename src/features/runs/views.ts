@@ -76,6 +76,7 @@ export function runView(state: RunState) {
       output_tokens: run.budget.output_tokens,
       total_tokens: run.budget.total_tokens,
       used: { tokens_in: run.used.tokens_in, tokens_out: run.used.tokens_out },
+      breaches: run.budget_breaches ?? 0,
     },
     dead_letters: deadLetters,
     policy_snapshot: run.snapshot,

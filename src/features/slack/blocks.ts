@@ -1,4 +1,5 @@
 // Block Kit for the Slack front door (pure): gate approval cards (open and decided), the note modal, command replies.
+import { slackDate } from "../../lib/time-text";
 import type { SlackOutboxMessage } from "../../ports/slack";
 
 /** What a card shows of a gate: ids, policy key, reason bucket, a trace link; context only when the team shared it. */
@@ -19,7 +20,14 @@ export type GateCardFacts = {
   /** guard-passed context fields, present only when the team opted this policy key in */
   shared_context?: Record<string, string>;
 };
-export type GateDecisionFacts = { status: string; decision: string; decided_by: string; decided_at: number };
+export type GateDecisionFacts = {
+  status: string;
+  decision: string;
+  decided_by: string;
+  decided_at: number;
+  /** what the gate guards (order, dead_letter, budget, deploy): what the decision did is said in its words */
+  subject_type?: string;
+};
 
 /** The buttons a card shows; the value carries what ApprovalAction v1 needs. */
 export const CARD_ACTIONS = {
@@ -33,26 +41,25 @@ export type CardValue = { run_id: string; op_id: string; policy_key: string; kin
 
 export const traceUrl = (publicUrl: string, runId: string) =>
   `${publicUrl.replace(/\/$/, "")}/runs/${encodeURIComponent(runId)}/trace`;
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 const esc = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 /** the logical outbox key of a gate's card: one message per gate, updated in place */
 export const cardKey = (gateId: string) => `gate:${gateId}`;
 
-function header(f: GateCardFacts): unknown[] {
+function header(f: GateCardFacts, title = `Approval needed: ${f.policy_key}`): unknown[] {
   const shared = Object.entries(f.shared_context ?? {});
   const lines = [
     `*Run* \`${esc(f.run_id)}\` · op \`${esc(f.op_id)}\`${f.order_id ? ` · order \`${esc(f.order_id)}\`` : ""}`,
     `*Policy* \`${esc(f.policy_key)}\` (${esc(f.kind)} gate) · reason \`${esc(f.reason_bucket)}\``,
     ...(f.opened_by ? [`*Asked by* ${esc(f.opened_by)}`] : []),
-    ...(f.kind === "soft" && f.deadline_at ? [`*Auto-approves at* ${iso(f.deadline_at)}`] : []),
+    ...(f.kind === "soft" && f.deadline_at ? [`*Auto-approves* ${slackDate(f.deadline_at)}`] : []),
     ...(shared.length
       ? ["*Context* (shared by the team's setting)", ...shared.map(([k, v]) => `• ${esc(k)}: ${esc(v)}`)]
       : []),
     `<${f.trace_link}|View trace>`,
   ];
   return [
-    { type: "header", text: { type: "plain_text", text: `Approval needed: ${f.policy_key}`.slice(0, 150) } },
+    { type: "header", text: { type: "plain_text", text: title.slice(0, 150) } },
     { type: "section", text: { type: "mrkdwn", text: lines.join("\n") } },
   ];
 }
@@ -91,17 +98,60 @@ export function openCard(f: GateCardFacts): SlackOutboxMessage {
   };
 }
 
-/** The same card once decided: no buttons, who or what decided and when. */
+/** "Approved", "Denied"…: a gate status as a card's header says it. */
+const STATUS_WORD: Record<string, string> = {
+  approved: "Approved",
+  auto_allowed: "Auto-approved",
+  denied: "Denied",
+  aborted: "Aborted",
+  skipped: "Skipped",
+};
+
+/** What an allowing decision did, by what the gate guards (a budget gate's approval raises the budget, not a retry). */
+const ALLOWED_EFFECT: Record<string, string> = {
+  order: "the order is retried with a stricter prompt",
+  dead_letter: "the dead letter's order is reissued once",
+  budget: "the run's budget is raised",
+  deploy: "the policy profile is deployed",
+};
+/** What a refusing decision did, by what the gate guards. */
+const REFUSED_EFFECT: Record<string, string> = {
+  order: "the order is dead-lettered",
+  dead_letter: "the dead letter stays",
+  budget: "the budget stays as it was",
+  deploy: "the profile is not deployed",
+};
+
+/** What the decision did, in words (empty when the event did not say what the gate guards). */
+export function decisionEffect(d: Pick<GateDecisionFacts, "decision" | "subject_type">): string {
+  const subject = d.subject_type ?? "";
+  if (d.decision === "skip") return subject === "order" ? "the order is skipped" : "";
+  if (["retry", "allow", "auto_allow"].includes(d.decision)) return ALLOWED_EFFECT[subject] ?? "";
+  return REFUSED_EFFECT[subject] ?? "";
+}
+
+/** Who decided, in words a person reads ("the soft-gate timer", not "timer"). */
+export const deciderName = (by: string) => (by === "policy" ? "policy" : by === "timer" ? "the soft-gate timer" : by);
+
+/**
+ * The same card once decided: its header says what was decided ("Approved: budget_increase"), the original reason
+ * stays, no buttons, and a line says by whom, when and what the decision did.
+ */
 export function decidedCard(f: GateCardFacts, d: GateDecisionFacts): SlackOutboxMessage {
-  const by = d.decided_by === "policy" ? "policy" : d.decided_by === "timer" ? "the soft-gate timer" : d.decided_by;
-  const outcome = `*${d.status.replaceAll("_", " ")}* (${d.decision}) by ${esc(by)} at ${iso(d.decided_at)}`;
+  const by = deciderName(d.decided_by);
+  const word = STATUS_WORD[d.status] ?? d.status.replaceAll("_", " ");
+  const effect = decisionEffect(d);
+  const outcome = `*${word}* by ${esc(by)} ${slackDate(d.decided_at)}${effect ? ` — ${effect}` : ""}`;
   return {
     kind: "post",
     team_id: f.team_id,
     key: cardKey(f.gate_id),
     channel: "approvals",
-    text: `${f.policy_key} on run ${f.run_id}: ${d.status} by ${by}`,
-    blocks: [...header(f), { type: "context", elements: [{ type: "mrkdwn", text: outcome }] }],
+    text: `${word}: ${f.policy_key} on run ${f.run_id} by ${by}${effect ? ` (${effect})` : ""}`,
+    blocks: [
+      ...header(f, `${word}: ${f.policy_key}`),
+      { type: "context", elements: [{ type: "mrkdwn", text: outcome }] },
+    ],
     version: 2,
   };
 }

@@ -1,10 +1,10 @@
 // gate.opened / gate.decided / gate.escalated from the EVENTS queue → private approval cards and their escalation
 // pings on SLACK_OUTBOX, for teams with Slack only.
-import { mintViewToken } from "../../auth/view-token";
 import type { SlackInstallation, SlackOutboxMessage } from "../../ports/slack";
 import { metadataFields, scanFields } from "../memory";
-import { decidedCard, type GateCardFacts, openCard, traceUrl } from "./blocks";
+import { decidedCard, type GateCardFacts, openCard } from "./blocks";
 import { escalationMessage } from "./escalation";
+import { signedRunLink } from "./links";
 import type { SlackCardNeeds } from "./needs";
 
 type GateEventLike = { type: string; team_id: string; run_id?: string | null; occurred_at: number } & Record<
@@ -45,6 +45,7 @@ export function gateCardMessages(events: GateEventLike[], extras: (e: GateEventL
           decision: str(e.decision) ?? "",
           decided_by: str(e.decided_by) ?? "someone",
           decided_at: e.occurred_at,
+          ...(str(e.subject_type) ? { subject_type: str(e.subject_type) } : {}),
         }),
       );
   }
@@ -117,11 +118,5 @@ export async function enqueueGateCards(events: GateEventLike[], deps: SlackCardN
 }
 
 /** A signed, read-only trace URL (as POST /v1/views mints them) anchored at the gate's step. */
-export async function signedTraceLink(deps: SlackCardNeeds, teamId: string, runId: string, gateId: string) {
-  const { token } = await mintViewToken(
-    deps.config.WARDEN_JWT_SECRET,
-    { kind: "run", team_id: teamId, run_id: runId },
-    deps.clock.now(),
-  );
-  return `${traceUrl(deps.config.PUBLIC_URL, runId)}?view=${token}#gate-${encodeURIComponent(gateId)}`;
-}
+export const signedTraceLink = (deps: SlackCardNeeds, teamId: string, runId: string, gateId: string) =>
+  signedRunLink(deps, teamId, runId, `gate-${gateId}`);

@@ -40,8 +40,60 @@ describe("gateCardMessages", () => {
       ["gate:g1", 1],
       ["gate:g1", 2],
     ]);
-    expect(JSON.stringify(msgs[1])).toContain("by alice at 2026-01-01T00:00:00Z");
+    expect(JSON.stringify(msgs[1])).toContain(
+      "by alice <!date^1767225600^{date_short} {time_secs} ({ago})|2026-01-01T00:00:00Z>",
+    );
     expect(JSON.stringify(msgs[1])).not.toContain("gate_approve");
+  });
+
+  it("a decided card says what was decided, by whom, when, what it did, and keeps the original reason", () => {
+    const decided = (decision: string, status: string, subject_type: string, policy_key: string) =>
+      gateCardMessages(
+        [
+          {
+            ...base,
+            policy_key,
+            type: "gate.decided",
+            gate_id: "g1",
+            kind: "hard",
+            rule_id: "rules.v3#1",
+            subject_type,
+            status,
+            decision,
+            decided_by: "alice",
+            occurred_at: 1767225600000,
+          },
+        ],
+        () => ({ trace_link: link }),
+      )[0] as { text: string; blocks: unknown[] };
+    const budget = decided("retry", "approved", "budget", "budget_increase");
+    const blocks = JSON.stringify(budget.blocks);
+    expect(budget.blocks[0]).toEqual({
+      type: "header",
+      text: { type: "plain_text", text: "Approved: budget_increase" },
+    });
+    expect(blocks).toContain("reason `rules.v3#1`");
+    expect(blocks).toContain(
+      `*Approved* by alice ${"<!date^1767225600^{date_short} {time_secs} ({ago})|2026-01-01T00:00:00Z>"} — the run's budget is raised`,
+    );
+    for (const wrong of ["Approval needed", "fail_closed", "(retry)"]) expect(blocks).not.toContain(wrong);
+    expect(budget.text).toBe("Approved: budget_increase on run run_1 by alice (the run's budget is raised)");
+    const denied = decided("deny", "denied", "order", "wrong_value");
+    expect(JSON.stringify(denied.blocks)).toContain(
+      `*Denied* by alice ${"<!date^1767225600^{date_short} {time_secs} ({ago})|2026-01-01T00:00:00Z>"} — the order is dead-lettered`,
+    );
+    const timer = decided("auto_allow", "auto_allowed", "order", "schema_invalid");
+    expect(timer.blocks[0]).toMatchObject({ text: { text: "Auto-approved: schema_invalid" } });
+    expect(timer.text).toContain("by alice");
+  });
+
+  it("a soft gate's card counts down to its auto-approval in the reader's own zone (a Slack date token)", () => {
+    const [card] = gateCardMessages([opened({ kind: "soft", deadline_at: 1767225672000 })], () => ({
+      trace_link: link,
+    }));
+    expect(JSON.stringify(card)).toContain(
+      "*Auto-approves* <!date^1767225672^{date_short} {time_secs} ({ago})|2026-01-01T00:01:12Z>",
+    );
   });
 
   it("shows the policy key, reason bucket, run and op ids and the View trace link", () => {

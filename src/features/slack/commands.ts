@@ -1,9 +1,11 @@
 // Slash-command use-cases (`/warden new|status|stop|mute|unmute|talk|help`, any command name): the Slack user mapped to
 // a Warden subject through the roster, each subcommand one run operation; the reply is the ephemeral answer Slack shows.
+
+import { budgetStanding } from "../../lib/budget";
 import { scanFields } from "../memory";
 import { DEFAULT_BUDGET } from "../runs";
-import { traceUrl } from "./blocks";
 import { feedKeys, feedRootMessage, feedStatusMessage, type SlackPost } from "./feed";
+import { signedRunLink } from "./links";
 import type { SlackNeeds } from "./needs";
 
 export type CommandReply = { response_type: "ephemeral" | "in_channel"; text: string };
@@ -105,7 +107,7 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
         startedRoot(
           inst.team_id,
           runId,
-          `Run \`${runId}\` started by <@${form.user_id}>: ${cmd.goal}\nteam \`${inst.team_id}\` · <${traceUrl(deps.config.PUBLIC_URL, runId)}|View Trace>`,
+          `Run \`${runId}\` started by <@${form.user_id}>: ${cmd.goal}\nteam \`${inst.team_id}\` · <${await signedRunLink(deps, inst.team_id, runId)}|View Trace>`,
         ),
       ]);
       return say(`Started run \`${runId}\` (${r.value.status}). Its thread opens in the feed channel.`);
@@ -128,8 +130,9 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
       if (!r.ok) return say(`No run \`${cmd.runId}\` for this team.`);
       const v = r.value;
       const steps = v.steps.slice(-10).map(stepLine).join("\n") || "• no steps yet";
+      const budget = budgetStanding(v.budget, v.budget.used, v.budget.breaches);
       return say(
-        `*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n<${traceUrl(deps.config.PUBLIC_URL, v.run_id)}|View Trace>`,
+        `*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n*Budget* ${budget.text}\n<${await signedRunLink(deps, inst.team_id, v.run_id)}|View Trace> (opens for 15 minutes; ask again for a fresh link)`,
       );
     }
   }
@@ -165,7 +168,7 @@ async function muteCommand(deps: SlackNeeds, actor: Actor, sub: "mute" | "unmute
   await deps.slackFeed.setMuted(actor.team_id, runId, null, now);
   const feed = await deps.slackFeed.feedRun(runId);
   const run = { team_id: actor.team_id, run_id: runId };
-  const catchUp = [feedRootMessage(run, undefined, deps.config.PUBLIC_URL)];
+  const catchUp = [feedRootMessage(run, undefined, await signedRunLink(deps, actor.team_id, runId))];
   if (feed?.steps.length) catchUp.push(feedStatusMessage(run, feed.steps, feed.version));
   await deps.slackOutbox.send(catchUp);
   return say(`Unmuted the feed of run \`${runId}\`.`);
@@ -218,7 +221,7 @@ async function talkCommand(deps: SlackNeeds, actor: Actor, userId: string, messa
     startedRoot(
       actor.team_id,
       runId,
-      `<@${userId}> opened a talk: ${text}\n${ids} · <${traceUrl(deps.config.PUBLIC_URL, runId)}|View Trace>`,
+      `<@${userId}> opened a talk: ${text}\n${ids} · <${await signedRunLink(deps, actor.team_id, runId)}|View Trace>`,
       order.order_id,
     ),
     {

@@ -11,6 +11,7 @@ import {
   mergeFeedSteps,
   notableMessage,
 } from "./feed";
+import { signedRunLink } from "./links";
 import type { SlackFeedNeeds } from "./needs";
 
 /** Tries of the compare-and-set on a run's feed before the batch is retried (another consumer kept winning). */
@@ -24,7 +25,7 @@ const isFresh = (kept: FeedStep[], step: FeedStep) =>
  * One run's events into its feed: the messages are sent before the new state is saved, so a failure anywhere retries
  * the events with nothing lost; a redelivered step is not fresh and sends nothing.
  */
-async function feedRun(runId: string, events: FeedEvent[], deps: SlackFeedNeeds, publicUrl: string): Promise<void> {
+async function feedRun(runId: string, events: FeedEvent[], deps: SlackFeedNeeds): Promise<void> {
   const teamId = events[0]?.team_id ?? "";
   const pairs = events.flatMap((e) => {
     const step = feedStepOf(e);
@@ -44,7 +45,8 @@ async function feedRun(runId: string, events: FeedEvent[], deps: SlackFeedNeeds,
       const run = { team_id: teamId, run_id: runId };
       const out: SlackOutboxMessage[] = [];
       // the root opens the thread with the run's first steps (run.started stays in the run object: no queue message)
-      if ((stored?.version ?? 0) === 0) out.push(feedRootMessage(run, fresh[0]?.step.order_id, publicUrl));
+      if ((stored?.version ?? 0) === 0)
+        out.push(feedRootMessage(run, fresh[0]?.step.order_id, await signedRunLink(deps, teamId, runId)));
       out.push(feedStatusMessage(run, steps, version));
       for (const { e } of fresh) {
         const notable = notableMessage(e);
@@ -74,6 +76,6 @@ export async function enqueueRunFeed(events: FeedEvent[], deps: SlackFeedNeeds):
     const teamId = runEvents[0]?.team_id ?? "";
     if (!installs.has(teamId)) installs.set(teamId, await deps.slackStore.byTeam(teamId));
     if (!installs.get(teamId)) continue;
-    await feedRun(runId, runEvents, deps, deps.config.PUBLIC_URL);
+    await feedRun(runId, runEvents, deps);
   }
 }

@@ -20,10 +20,11 @@ import {
   setClock,
   startRun,
 } from "../../../test/run-helpers";
-import { commandBody, installSlack, signedRequest } from "../../../test/slack";
+import { commandBody, installSlack, openTraceLink, signedRequest } from "../../../test/slack";
 import { loopbackSlack } from "../../../test/slack-loopback";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { createApp } from "../../app";
+import { verifyViewToken } from "../../auth/view-token";
 import { makeDeps } from "../../deps";
 import type { SlackOutboxMessage } from "../../ports/slack";
 import { consumeDeadLetters } from "../events/dead-letters";
@@ -114,6 +115,12 @@ describe("run feed", { timeout: 60_000 }, () => {
     const [root, status, done] = posts;
     expect(root?.body.thread_ts).toBeUndefined();
     expect(root?.body.text).toContain(`team \`feed-a\` · run \`${runId}\` · order \`o1\``);
+    // the root's View Trace link carries a view token for this team's run (the page's own test opens such links)
+    const view = /\?view=([\w.-]+)\|View Trace>/.exec(root?.body.text ?? "")?.[1] ?? "";
+    expect(await verifyViewToken(env.WARDEN_JWT_SECRET, view, Date.now())).toMatchObject({
+      ok: true,
+      value: { kind: "run", team_id: "feed-a", run_id: runId },
+    });
     expect(root?.body.metadata).toEqual({
       event_type: "warden_run",
       event_payload: { team_id: "feed-a", run_id: runId, order_id: "o1" },
@@ -261,8 +268,9 @@ describe("mute, unmute and talk", { timeout: 60_000 }, () => {
     expect(await rows("SELECT muted_at FROM slack_feed_run WHERE run_id = ?", run.run_id)).toEqual([
       { muted_at: null },
     ]);
-    // the unmute re-queues the root (version 0: a root posted by `new` keeps its text)
+    // the unmute re-queues the root (version 0: a root posted by `new` keeps its text), with a link that opens
     expect(h.posts().map((m) => [m.key, m.version])).toEqual([[feedKeys.root(run.run_id), 0]]);
+    expect((await openTraceLink(h.posts()[0]?.text ?? "")).status).toBe(200);
   });
 
   it("talk opens a thread in the feed channel and replies there with the run and the task it spawned", async () => {
@@ -281,6 +289,7 @@ describe("mute, unmute and talk", { timeout: 60_000 }, () => {
     const [root, reply] = calls;
     const rootTs = (await rows<{ ts: string }>("SELECT ts FROM slack_message WHERE key = ?", `run:${runId}`))[0]?.ts;
     expect(root?.body.thread_ts).toBeUndefined();
+    expect((await openTraceLink(root?.body.text ?? "")).status).toBe(200);
     expect(reply?.body.thread_ts).toBe(rootTs);
     expect(reply?.body.text).toContain(`run \`${runId}\``);
     expect(reply?.body.text).toContain(`task \`${taskId}\``);

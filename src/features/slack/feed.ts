@@ -2,7 +2,6 @@
 // edited in place with the last steps (RB-05: a busy run edits, it does not flood), and replies for notable steps only.
 import type { SlackOutboxMessage } from "../../ports/slack";
 import type { FeedStep } from "../../ports/slack-feed";
-import { traceUrl } from "./blocks";
 
 /** A message to post (and edit in place): what every feed and alert message is. */
 export type SlackPost = Extract<SlackOutboxMessage, { kind: "post" }>;
@@ -111,15 +110,15 @@ const idLine = (run: RunRef, orderId: string | undefined) =>
 
 /**
  * The thread's root when the feed opens it (content version 0: a root `/warden new` or `talk` posted, version 1,
- * is never overwritten by it).
+ * is never overwritten by it). `traceLink` is the run's signed trace URL (the shell mints it).
  */
-export function feedRootMessage(run: RunRef, orderId: string | undefined, publicUrl: string): SlackPost {
+export function feedRootMessage(run: RunRef, orderId: string | undefined, traceLink: string): SlackPost {
   return {
     kind: "post",
     team_id: run.team_id,
     key: feedKeys.root(run.run_id),
     channel: "feed",
-    text: `Run \`${run.run_id}\`\n${idLine(run, orderId)} · <${traceUrl(publicUrl, run.run_id)}|View Trace>`,
+    text: `Run \`${run.run_id}\`\n${idLine(run, orderId)} · <${traceLink}|View Trace>`,
     metadata: metadata(run, orderId),
     version: 0,
   };

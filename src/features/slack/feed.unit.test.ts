@@ -81,7 +81,7 @@ describe("feed messages", () => {
   const run = { team_id: "t1", run_id: "r1" };
 
   it("puts team, run and order ids in the root's text and metadata, version 0 (a Slack-started root wins)", () => {
-    const root = feedRootMessage(run, "o1", "https://w.example/");
+    const root = feedRootMessage(run, "o1", "https://w.example/runs/r1/trace?view=tok");
     expect(root).toMatchObject({
       key: feedKeys.root("r1"),
       channel: "feed",
@@ -89,7 +89,7 @@ describe("feed messages", () => {
       metadata: { event_type: "warden_run", event_payload: { team_id: "t1", run_id: "r1", order_id: "o1" } },
     });
     expect(root.text).toContain("team `t1` · run `r1` · order `o1`");
-    expect(root.text).toContain("<https://w.example/runs/r1/trace|View Trace>");
+    expect(root.text).toContain("<https://w.example/runs/r1/trace?view=tok|View Trace>");
   });
 
   it("threads the status reply under the root with the steps and the feed's version", () => {

@@ -3,7 +3,7 @@
 
 import type { SlackApprover, SlackInstallation, SlackRole, SlackSettings } from "../../ports/slack";
 import { SLACK_CHANGE_POLICY_KEY } from "../gates/domain";
-import { CARD_ACTIONS, type CardActionId, type CardValue, noteModal } from "./blocks";
+import { CARD_ACTIONS, type CardActionId, type CardValue, deciderName, noteModal } from "./blocks";
 import type { SlackNeeds } from "./needs";
 import { hostOf, responseUrlAllowed } from "./response-url";
 
@@ -121,14 +121,25 @@ async function decide(
   });
   if (reply.ok) return null;
   if (reply.error.code === "conflict" && value.gate_id) {
-    const gate = await run.get_gate(value.run_id, { actor, gate_id: value.gate_id });
-    if (gate.ok && gate.value.status !== "pending") {
-      const at = gate.value.decided_at ? new Date(gate.value.decided_at).toISOString() : "an earlier time";
-      return `This gate was already decided (${gate.value.status}) by ${gate.value.decided_by ?? "someone"} at ${at}.`;
-    }
+    const told = await alreadyDecided(deps, actor, value);
+    if (told) return told;
   }
   if (reply.error.code === "forbidden") return "You cannot approve a gate you opened yourself.";
   return `Not applied: ${"message" in reply.error ? reply.error.message : reply.error.code}`;
+}
+
+/** What to tell a clicker when the card's gate is no longer pending (null while it is): what, by whom, when. */
+async function alreadyDecided(
+  deps: SlackNeeds,
+  actor: { team_id: string; subject: string },
+  value: CardValue,
+): Promise<string | null> {
+  if (!value.gate_id) return null;
+  const gate = await deps.runs.get(value.run_id).get_gate(value.run_id, { actor, gate_id: value.gate_id });
+  if (!gate.ok || gate.value.status === "pending") return null;
+  const g = gate.value;
+  const at = g.decided_at ? new Date(g.decided_at).toISOString().replace(/\.\d{3}Z$/, "Z") : "an earlier time";
+  return `This gate was already decided (${g.status}) by ${deciderName(g.decided_by ?? "someone")} at ${at}. Nothing more to do.`;
 }
 
 /** A verified interactivity payload (block_actions from a card, view_submission from the note modal). */
@@ -161,6 +172,12 @@ async function onCardClick(deps: SlackNeeds, inst: SlackInstallation, p: Payload
   }
   const { decision } = CARD_ACTIONS[id];
   if (value.kind === "hard") {
+    // a click on a card whose gate is already decided is told so at once, not asked for a note first
+    const decided = await alreadyDecided(deps, { team_id: inst.team_id, subject: allowed.approver.subject }, value);
+    if (decided) {
+      await tell(deps, inst.team_id, p, decided);
+      return EMPTY;
+    }
     // A hard gate needs a justification: the modal's submission carries the decision (trigger ids last 3 s).
     if (!p.trigger_id) return EMPTY;
     const opened = await deps.slackApi.call("views.open", inst.bot_token, {

@@ -10,6 +10,7 @@ import {
   commandBody,
   installSlack,
   interactionBody,
+  openTraceLink,
   signedRequest,
   slackCall,
   WORKSPACE,
@@ -174,9 +175,18 @@ describe("slash commands", () => {
     expect(started.json.text).toMatch(/^Started run `run_/);
     const runId = /`(run_[0-9a-f]+)`/.exec(started.json.text)?.[1] as string;
     expect(app.sent).toEqual([expect.objectContaining({ kind: "post", channel: "feed", key: `run:${runId}` })]);
+    // every View Trace link opens the trace page as it is posted (a signed view token, not the "Link expired" page)
+    const rootLink = await openTraceLink((app.sent[0] as { text: string }).text);
+    expect(rootLink.link).toContain(`/runs/${runId}/trace?view=`);
+    expect([rootLink.status, rootLink.text.includes("reconcile invoices")]).toEqual([200, true]);
     const status = await slackCall("/slack/commands", commandBody(`status ${runId}`));
     expect(status.json.text).toContain("reconcile invoices");
-    expect(status.json.text).toContain(`/runs/${runId}/trace|View Trace>`);
+    expect(status.json.text).toContain(
+      "*Budget* 0 tokens (0 in · 0 out) · per step ≤ 800 in, ≤ 200 out · within budget",
+    );
+    const statusLink = await openTraceLink(status.json.text);
+    expect(statusLink.link).toContain(`/runs/${runId}/trace?view=`);
+    expect([statusLink.status, statusLink.text.includes("reconcile invoices")]).toEqual([200, true]);
     expect((await slackCall("/slack/commands", commandBody(`stop ${runId}`))).json.text).toBe(
       `Stopped run \`${runId}\`.`,
     );
@@ -329,5 +339,20 @@ describe("approval cards", () => {
     expect(await approvals(g.run_id)).toEqual([
       { decision: "retry", approver: "alice", note: "customer confirmed the value" },
     ]);
+    // a later click on the decided hard gate is told at once: no note modal, nothing decided again
+    const late = recordingApp();
+    await late.fetch(
+      await signedRequest("/slack/interactions", interactionBody(click(g, "gate_deny", "U0BOB", "17.9"))),
+    );
+    expect(late.apiCalls.map((c) => c.method)).not.toContain("views.open");
+    expect(late.sent).toEqual([
+      expect.objectContaining({
+        kind: "respond",
+        text: expect.stringMatching(
+          /^This gate was already decided \(approved\) by alice at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\./,
+        ),
+      }),
+    ]);
+    expect(await approvals(g.run_id)).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 // Inline SVG charts of the pages: tokens and latency per step, and the overview's 7-day sparklines (no script).
-import { sparkPoints, type TraceStep } from "../model";
+import { sparkBars, sparkPoints, type TraceStep } from "../model";
 
 const W = 640;
 const H = 160;
@@ -68,27 +68,35 @@ export function StepChart(props: { steps: TraceStep[] }) {
   );
 }
 
-/** A small line over a 7-day series; empty days are gaps. */
-export function Sparkline(props: { values: (number | null)[]; label: string }) {
+/** A small bar chart of a 7-day series, oldest day first; days without data are faint ticks on the baseline. */
+export function Sparkline(props: { values: (number | null)[]; label: string; format?: (v: number) => string }) {
   const w = 140;
   const h = 32;
-  const points = sparkPoints(props.values, w - 4, h - 4);
+  const bars = sparkBars(props.values, w - 4, h - 4);
+  const show = props.format ?? String;
+  const days = props.values.length;
   return (
     <svg viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label={props.label} data-chart="sparkline">
       <title>{props.label}</title>
-      {points ? (
-        <g transform="translate(2 2)">
-          <polyline points={points} fill="none" stroke="currentColor" stroke-width="1.5" />
-          {points.split(" ").map((p) => {
-            const [cx, cy] = p.split(",");
-            return <circle cx={cx} cy={cy} r="2" fill="currentColor" />;
-          })}
-        </g>
-      ) : (
-        <text x="2" y={h / 2 + 4} font-size="10" fill="currentColor">
-          no data
-        </text>
-      )}
+      <g transform="translate(2 2)">
+        {bars.map((b, i) => {
+          const v = props.values[i];
+          const day = i === days - 1 ? "today" : `${days - 1 - i}d ago`;
+          return (
+            <rect
+              x={b.x.toFixed(1)}
+              y={b.y.toFixed(1)}
+              width={b.width.toFixed(1)}
+              height={b.height.toFixed(1)}
+              fill="currentColor"
+              fill-opacity={b.empty ? "0.2" : "0.7"}
+              data-day={String(i)}
+            >
+              <title>{`${day}: ${v === null || v === undefined ? "no data" : show(v)}`}</title>
+            </rect>
+          );
+        })}
+      </g>
     </svg>
   );
 }

@@ -1,4 +1,5 @@
 // The team overview page (hono/jsx): runs, open gates, dead letters, spend vs budgets, approvals, SLOs, MemRL mode.
+import { budgetStanding } from "../../../lib/budget";
 import { formatDuration, formatMs, formatPct, isoTime, type Overview } from "../model";
 import { Sparkline } from "./charts";
 import { Layout } from "./layout";
@@ -7,10 +8,29 @@ import { Layout } from "./layout";
 export const SLO_TARGETS = { step_p95_ms: 6000, success_rate: 0.98, dead_letter_rate: 0.01 } as const;
 
 const verdict = (good: boolean | null) => (good === null ? "muted" : good ? "ok" : "bad");
-const spendClass = (used: number, budget: number | null) => (budget === null ? "" : used > budget ? "bad" : "ok");
+/** a run's standing by the one definition (src/lib/budget.ts): breached when a step went over budget */
+const budgetOf = (r: { tokens_in: number; tokens_out: number; budget_breaches: number }) =>
+  budgetStanding(null, r, r.budget_breaches);
 
-export function OverviewPage(props: { teamId: string; model: Overview; expiresAt: number }) {
+/** A run id that opens its trace page (a signed link minted for this render), anchored where given. */
+function RunLink(props: { runId: string; links: Readonly<Record<string, string>>; anchor?: string; label?: string }) {
+  const href = props.links[props.runId];
+  const text = <code>{props.label ?? props.runId}</code>;
+  return href ? <a href={props.anchor ? `${href}#${props.anchor}` : href}>{text}</a> : text;
+}
+
+/**
+ * The overview; `runLinks` maps each run id the page shows to its signed trace URL (read-only, minted with the page),
+ * so every run, gate and dead letter opens where it lives.
+ */
+export function OverviewPage(props: {
+  teamId: string;
+  model: Overview;
+  expiresAt: number;
+  runLinks: Readonly<Record<string, string>>;
+}) {
   const m = props.model;
+  const links = props.runLinks;
   const t = m.slo.total;
   const days = m.slo.daily;
   return (
@@ -19,6 +39,11 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
       <h1>
         Team <span data-field="team">{props.teamId}</span>
       </h1>
+      <nav class="muted" id="sections">
+        <a href="#runs-section">runs ({m.runs.length})</a> ·{" "}
+        <a href="#open-gates-section">open gates ({m.openGates.length})</a> ·{" "}
+        <a href="#dead-letters-section">dead letters ({m.deadLetters.length})</a> · <a href="#slo">SLOs</a>
+      </nav>
 
       <h2>SLOs (last 7 days)</h2>
       <div class="cards" id="slo">
@@ -27,7 +52,7 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
           <b class={verdict(t.step_p95_ms === null ? null : t.step_p95_ms <= SLO_TARGETS.step_p95_ms)}>
             {formatMs(t.step_p95_ms)}
           </b>
-          <Sparkline values={days.map((d) => d.step_p95_ms)} label="step p95 per day" />
+          <Sparkline values={days.map((d) => d.step_p95_ms)} label="step p95 per day" format={formatMs} />
           <span class="muted">{`target ≤ ${SLO_TARGETS.step_p95_ms} ms`}</span>
         </div>
         <div class="card">
@@ -38,7 +63,7 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
           >
             {formatPct(t.success_rate)}
           </b>
-          <Sparkline values={days.map((d) => d.success_rate)} label="success rate per day" />
+          <Sparkline values={days.map((d) => d.success_rate)} label="success rate per day" format={formatPct} />
           <span class="muted">{`${t.steps} steps · target ≥ 98 %`}</span>
         </div>
         <div class="card">
@@ -46,7 +71,7 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
           <b class={verdict(t.dead_letter_rate === null ? null : t.dead_letter_rate < SLO_TARGETS.dead_letter_rate)}>
             {formatPct(t.dead_letter_rate)}
           </b>
-          <Sparkline values={days.map((d) => d.dead_letter_rate)} label="dead-letter rate per day" />
+          <Sparkline values={days.map((d) => d.dead_letter_rate)} label="dead-letter rate per day" format={formatPct} />
           <span class="muted">target &lt; 1 %</span>
         </div>
         <div class="card" id="mode">
@@ -77,7 +102,7 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
         </div>
       </div>
 
-      <h2>{`Open gates (${m.openGates.length})`}</h2>
+      <h2 id="open-gates-section">{`Open gates (${m.openGates.length})`}</h2>
       {m.openGates.length === 0 ? (
         <p class="muted">No gate is waiting.</p>
       ) : (
@@ -95,11 +120,12 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
               {m.openGates.map((g) => (
                 <tr data-gate={g.gate_id}>
                   <td>
-                    <b>{g.policy_key ?? "?"}</b> <code class="muted">{g.gate_id}</code>
+                    <b>{g.policy_key ?? "?"}</b>{" "}
+                    <RunLink runId={g.run_id} links={links} anchor={`gate-${g.gate_id}`} label={g.gate_id} />
                   </td>
                   <td>{g.kind ?? "?"}</td>
                   <td>
-                    <code>{g.run_id}</code>
+                    <RunLink runId={g.run_id} links={links} />
                   </td>
                   <td>{formatDuration(m.now - g.opened_at)}</td>
                 </tr>
@@ -109,7 +135,7 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
         </div>
       )}
 
-      <h2>{`Unresolved dead letters (${m.deadLetters.length})`}</h2>
+      <h2 id="dead-letters-section">{`Unresolved dead letters (${m.deadLetters.length})`}</h2>
       {m.deadLetters.length === 0 ? (
         <p class="muted">None.</p>
       ) : (
@@ -125,12 +151,12 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
             </thead>
             <tbody>
               {m.deadLetters.map((d) => (
-                <tr>
+                <tr data-dead-letter={d.id}>
                   <td>
                     <b>{d.reason_code}</b>
                   </td>
                   <td>
-                    <code>{d.run_id}</code>
+                    <RunLink runId={d.run_id} links={links} anchor="dead-letters" />
                   </td>
                   <td>
                     <code>{d.op_id}</code>
@@ -143,7 +169,7 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
         </div>
       )}
 
-      <h2>Recent runs</h2>
+      <h2 id="runs-section">Recent runs</h2>
       {m.runs.length === 0 ? (
         <p class="muted">No runs yet.</p>
       ) : (
@@ -163,12 +189,15 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
                 <tr data-run={r.run_id}>
                   <td>
                     <div data-field="goal">{r.goal}</div>
-                    <code class="muted">{r.run_id}</code>
+                    <RunLink runId={r.run_id} links={links} />
                     {r.kind === "control" ? <span class="muted"> (control)</span> : null}
                   </td>
                   <td>{r.status}</td>
-                  <td class={spendClass(r.tokens_in + r.tokens_out, r.budget_tokens)}>{r.tokens_in + r.tokens_out}</td>
-                  <td>{r.budget_tokens ?? "—"}</td>
+                  <td class={budgetOf(r).breached ? "bad" : "ok"}>{r.tokens_in + r.tokens_out}</td>
+                  <td data-field="budget">
+                    {budgetOf(r).breached ? `${r.budget_breaches} refused over budget` : "within budget"}
+                    {r.budget_tokens === null ? null : <span class="muted">{` · order caps ${r.budget_tokens}`}</span>}
+                  </td>
                   <td class="hide-sm">{isoTime(r.created_at)}</td>
                 </tr>
               ))}
@@ -214,7 +243,7 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
                 <th>task</th>
                 <th>in</th>
                 <th>out</th>
-                <th>budget</th>
+                <th>order caps</th>
               </tr>
             </thead>
             <tbody>
@@ -225,7 +254,7 @@ export function OverviewPage(props: { teamId: string; model: Overview; expiresAt
                   </td>
                   <td>{s.tokens_in}</td>
                   <td>{s.tokens_out}</td>
-                  <td class={spendClass(s.tokens_in + s.tokens_out, s.budget_tokens)}>{s.budget_tokens ?? "—"}</td>
+                  <td>{s.budget_tokens ?? "—"}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,6 @@
 // GET /runs/:run_id/trace and GET /teams/:team_id/overview: server-rendered pages opened with a view token (?view=).
 import type { Context } from "hono";
-import { opens, type VerifiedView, type ViewScope, verifyViewToken } from "../../../auth/view-token";
+import { mintViewToken, opens, type VerifiedView, type ViewScope, verifyViewToken } from "../../../auth/view-token";
 import { featureApp } from "../../../http/openapi";
 import type { FeatureEnv } from "../../../http/types";
 import type { RunActor } from "../../runs";
@@ -23,6 +23,22 @@ async function viewFor(c: Ctx, wanted: (v: VerifiedView) => ViewScope | null): P
 }
 
 const validId = (s: string) => s.length >= 1 && s.length <= 128;
+
+/** A signed trace link (relative: the same server) for each run the overview shows, minted with the page. */
+async function runLinks(c: Ctx, teamId: string, runIds: readonly string[]): Promise<Record<string, string>> {
+  const { config, clock } = c.env.deps;
+  const now = clock.now();
+  const links: Record<string, string> = {};
+  for (const runId of new Set(runIds)) {
+    const { token } = await mintViewToken(
+      config.WARDEN_JWT_SECRET,
+      { kind: "run", team_id: teamId, run_id: runId },
+      now,
+    );
+    links[runId] = `/runs/${encodeURIComponent(runId)}/trace?view=${token}`;
+  }
+  return links;
+}
 
 export const pageRoutes = featureApp<PagesNeeds>()
   .get("/runs/:run_id/trace", async (c) => {
@@ -62,5 +78,14 @@ export const pageRoutes = featureApp<PagesNeeds>()
     const { deps } = c.env;
     const now = deps.clock.now();
     const raw = await deps.overviewStore.teamOverview(view.team_id, now - SERIES_DAYS * DAY_MS);
-    return page(<OverviewPage teamId={view.team_id} model={overviewModel(raw, now)} expiresAt={view.expires_at_ms} />);
+    const shown = [...raw.runs, ...raw.openGates, ...raw.deadLetters].map((r) => r.run_id);
+    const links = await runLinks(c, view.team_id, shown);
+    return page(
+      <OverviewPage
+        teamId={view.team_id}
+        model={overviewModel(raw, now)}
+        expiresAt={view.expires_at_ms}
+        runLinks={links}
+      />,
+    );
   });

@@ -1,4 +1,6 @@
 // The Run Trace page (hono/jsx): header, step timeline, chart, policy decisions, gates, memory, dead letters.
+import { budgetStanding } from "../../../lib/budget";
+import { relativeText } from "../../../lib/time-text";
 import type { RunOpReply } from "../../runs";
 import {
   formatDuration,
@@ -23,6 +25,11 @@ const statusClass = (s: string) => (GOOD.has(s) ? "ok" : BAD.has(s) ? "bad" : "w
 const Pill = (props: { v: string }) => <span class={`pill ${statusClass(props.v)}`}>{props.v}</span>;
 const str = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? "" : String(v));
 const time = (v: unknown) => (typeof v === "number" ? isoTime(v) : "—");
+/** when a live lease ends unless its holder heartbeats (null without a live lease) */
+const leaseExpiry = (lease: unknown): number | null => {
+  const at = (lease as { expires_at?: unknown } | null | undefined)?.expires_at;
+  return typeof at === "number" ? at : null;
+};
 
 export function TracePage(props: {
   teamId: string;
@@ -35,8 +42,7 @@ export function TracePage(props: {
 }) {
   const { view, explain, steps, now } = props;
   const live = LIVE_STATUSES.has(view.status);
-  const b = view.budget;
-  const usedTotal = b.used.tokens_in + b.used.tokens_out;
+  const budget = budgetStanding(view.budget, view.budget.used, view.budget.breaches);
   const memIds = view.orders.flatMap((o) =>
     Array.isArray(o.used_mem_ids) ? o.used_mem_ids.map((m) => ({ order: str(o.order_id), id: str(m) })) : [],
   );
@@ -62,13 +68,12 @@ export function TracePage(props: {
         </div>
         <div class="card">
           budget used
-          <b
-            data-field="budget"
-            class={b.used.tokens_in > b.input_tokens || b.used.tokens_out > b.output_tokens ? "bad" : undefined}
-          >
-            {b.used.tokens_in} / {b.input_tokens} in · {b.used.tokens_out} / {b.output_tokens} out
+          <b data-field="budget" class={budget.breached ? "bad" : undefined}>
+            {budget.total_cap === null ? `${budget.used_total} tokens` : `${budget.used_total} / ${budget.total_cap}`}
           </b>
-          {b.total_tokens !== null ? <span class="muted">{`${usedTotal} / ${b.total_tokens} total`}</span> : null}
+          <span class="muted" data-field="budget-standing">
+            {budget.text}
+          </span>
         </div>
         <div class="card">
           steps<b>{view.steps_total}</b>
@@ -98,8 +103,8 @@ export function TracePage(props: {
           </thead>
           <tbody>
             {steps.map((s) => (
-              <tr data-step={String(s.seq)}>
-                <td>{s.seq}</td>
+              <tr data-step={String(s.number)}>
+                <td>{s.number}</td>
                 <td>{s.agent}</td>
                 <td>
                   <code>{s.order_id}</code>
@@ -198,7 +203,9 @@ export function TracePage(props: {
                   <div data-field="decided">
                     {`waiting for ${formatDuration(now - g.opened_at)}`}
                     {g.deadline_at !== undefined ? (
-                      <span class="muted">{` · auto at ${isoTime(g.deadline_at)}`}</span>
+                      <span class="muted" data-field="countdown">
+                        {` · auto-approves ${relativeText(g.deadline_at, now)} (${isoTime(g.deadline_at)})`}
+                      </span>
                     ) : null}
                   </div>
                 )}
@@ -256,7 +263,14 @@ export function TracePage(props: {
                       </span>
                     ))}
                   </td>
-                  <td>{str(o.rescues)}</td>
+                  <td>
+                    {str(o.rescues)}
+                    {leaseExpiry(o.lease) === null ? null : (
+                      <div class="muted" data-field="lease-expiry">
+                        {`lease expires ${relativeText(leaseExpiry(o.lease) as number, now)}`}
+                      </div>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

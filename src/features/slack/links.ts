@@ -1,0 +1,18 @@
+// Signed trace links for every message Warden posts in Slack: a read-only view token (as POST /v1/views mints them).
+import { mintViewToken } from "../../auth/view-token";
+import { traceUrl } from "./blocks";
+
+type LinkNeeds = { clock: { now(): number }; config: { PUBLIC_URL: string; WARDEN_JWT_SECRET: string } };
+
+/**
+ * A run's trace URL that opens for ≤ 15 minutes (a bare URL opens the "Link expired" page), optionally anchored
+ * (`gate-<gate_id>`). After it expires, `/warden status <run_id>` answers with a fresh one.
+ */
+export async function signedRunLink(deps: LinkNeeds, teamId: string, runId: string, anchor?: string): Promise<string> {
+  const { token } = await mintViewToken(
+    deps.config.WARDEN_JWT_SECRET,
+    { kind: "run", team_id: teamId, run_id: runId },
+    deps.clock.now(),
+  );
+  return `${traceUrl(deps.config.PUBLIC_URL, runId)}?view=${token}${anchor ? `#${encodeURIComponent(anchor)}` : ""}`;
+}
