@@ -1,6 +1,6 @@
 // `npm test`'s ReDoS check: every regular expression of the Worker's code (src/, durable-objects/, contracts/) must match
 // in linear time, since the guard and the routes run them on request text. recheck finds each pattern's worst case;
-// a super-linear verdict is confirmed by timing its attack string in V8 itself (the engine the Worker runs).
+// a super-linear verdict is confirmed by timing its attack string in V8 itself (the engine the Worker runs) at three sizes.
 import { createHash } from "node:crypto";
 import { existsSync, globSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,8 +13,11 @@ export type Verdict = { pattern: Pattern; ok: boolean; why: string };
 
 const ROOTS = ["src", "durable-objects", "contracts"];
 const CACHE_FILE = "node_modules/.cache/warden-redos.json";
-/** Time ratio between the attack string at 8× and 1× its pump count above which growth is super-linear (8 = linear, 64 = quadratic). */
-const SUPERLINEAR_RATIO = 24;
+/**
+ * Growth of the match time when the attack string grows 4×: linear ≈ 4, quadratic ≈ 16. Super-linear only when two
+ * successive steps (n → 4n → 16n) both exceed this, so one noisy timing on a busy machine decides nothing.
+ */
+const SUPERLINEAR_STEP = 8;
 
 /** Regex literals of a source text, and whether it also builds regexes at run time (`new RegExp(…)`). */
 export function literalsOf(file: string, text: string): { patterns: Pattern[]; dynamic: boolean } {
@@ -57,30 +60,37 @@ export async function inventory(root = process.cwd()): Promise<{ patterns: Patte
   return { patterns, problems };
 }
 
-/** Best of three runs of `re` over `text`, in milliseconds. */
+/** Median of five runs of `re` over `text`, in milliseconds. */
 function timeMatch(re: RegExp, text: string): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let k = 0; k < 3; k++) {
+  const times: number[] = [];
+  for (let k = 0; k < 5; k++) {
     const started = performance.now();
     re.lastIndex = 0;
     re.test(text);
-    best = Math.min(best, performance.now() - started);
+    times.push(performance.now() - started);
   }
-  return best;
+  return times.sort((a, b) => a - b)[2] as number;
 }
 
 type Attack = { pumps: { prefix: string; pump: string }[]; suffix: string };
 
-/** Whether V8 itself slows down super-linearly on recheck's attack: the pumps repeated n and 8n times. */
-export function superLinearInV8(p: Pattern, attack: Attack): { superLinear: boolean; ratio: number } {
+/**
+ * Whether V8 itself slows down super-linearly on recheck's attack: the pumps repeated n, 4n and 16n times, n grown
+ * until one match takes ≥ 5 ms (at most a 16 KiB string), so fixed costs do not drown the growth.
+ */
+export function superLinearInV8(p: Pattern, attack: Attack): { superLinear: boolean; growth: number[] } {
   const re = new RegExp(p.source, p.flags.includes("g") ? p.flags : `${p.flags}g`);
   const build = (n: number) => attack.pumps.map((x) => x.prefix + x.pump.repeat(n)).join("") + attack.suffix;
   const pumpLength = Math.max(1, ...attack.pumps.map((x) => x.pump.length));
-  // grow n until one match takes long enough to time (≥ 2 ms), at most a 256 KiB string
-  let n = 256;
-  while (timeMatch(re, build(n)) < 2 && n * pumpLength < 32_768) n *= 2;
-  const ratio = timeMatch(re, build(n * 8)) / Math.max(timeMatch(re, build(n)), 0.01);
-  return { superLinear: ratio > SUPERLINEAR_RATIO, ratio };
+  let n = 64;
+  while (timeMatch(re, build(n)) < 5 && n * pumpLength < 16_384) n *= 2;
+  const t1 = Math.max(timeMatch(re, build(n)), 0.05);
+  const t4 = timeMatch(re, build(n * 4));
+  const first = t4 / t1;
+  // clearly quadratic already (and 16n would take long): no third point needed
+  if (first <= SUPERLINEAR_STEP || t4 > 500) return { superLinear: first > SUPERLINEAR_STEP, growth: [first] };
+  const second = timeMatch(re, build(n * 16)) / Math.max(t4, 0.05);
+  return { superLinear: second > SUPERLINEAR_STEP, growth: [first, second] };
 }
 
 const keyOf = (p: Pattern, version: string) =>
@@ -92,8 +102,8 @@ export async function checkPattern(p: Pattern): Promise<Verdict> {
   const result = await check(p.source, flags, { randomSeed: 42, timeout: 20_000 });
   if (result.status === "safe") return { pattern: p, ok: true, why: `safe (${result.checker})` };
   if (result.status === "vulnerable") {
-    const { superLinear, ratio } = superLinearInV8(p, result.attack as Attack);
-    const summary = `${result.complexity.summary}; V8 time ×${ratio.toFixed(1)} for 8× input`;
+    const { superLinear, growth } = superLinearInV8(p, result.attack as Attack);
+    const summary = `${result.complexity.summary}; V8 time ×${growth.map((g) => g.toFixed(1)).join(", ×")} per 4× input`;
     return { pattern: p, ok: !superLinear, why: superLinear ? summary : `not confirmed in V8 (${summary})` };
   }
   return { pattern: p, ok: false, why: `recheck could not decide (${result.error.kind})` };
