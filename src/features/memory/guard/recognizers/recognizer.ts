@@ -1,0 +1,93 @@
+// Presidio-style recognizers: a linear-time pattern, an optional validator (check digits, structure) and context words that raise the score; refused at THRESHOLD.
+import { JOINED_LINE } from "../normalize";
+import type { Family, Rule } from "../rules";
+
+/**
+ * Score of one match (documented in docs/memory.md): a pattern that only looks like the identifier is worth WEAK, one
+ * whose format alone is distinctive STRONG; a validator that accepts adds VALIDATED (one that rejects drops the match);
+ * a context word in the window around the match adds CONTEXT. A match at or above THRESHOLD is refused, so: strong and
+ * validated (0.8) is refused on its own; weak and validated (0.6) or strong without a validator (0.5) need a context
+ * word; weak without a validator needs its context word as well (0.3 + 0.4 = 0.7).
+ */
+export const SCORE = { WEAK: 0.3, STRONG: 0.5, VALIDATED: 0.3, CONTEXT: 0.4 } as const;
+export const THRESHOLD = 0.7;
+
+export type Recognizer = {
+  id: string;
+  family: Family;
+  /** global, linear-time: anchored by a lookbehind, every repetition bounded */
+  pattern: RegExp;
+  /** the identifier's own check (check digits, structure); a rejected match scores nothing */
+  validate?: (m: RegExpExecArray) => boolean;
+  /** whether this match's format is distinctive on its own (separators, letters in the right places) */
+  strong?: boolean | ((m: RegExpExecArray, text: string) => boolean);
+  /** context words (regex sources, matched case-insensitively, not inside a longer ASCII word) */
+  context?: string[];
+  /** characters before / after the match searched for a context word */
+  window?: [number, number];
+};
+
+const DEFAULT_WINDOW: [number, number] = [64, 24];
+
+/** The length of the shortest text a context word's pattern matches (optional parts dropped, a class is one character). */
+const shortestMatch = (source: string) =>
+  source
+    .replace(/\(\?:[^)]*\)\?/g, "")
+    .replace(/(?:\[[^\]]*\]|\\?.)\?/g, "")
+    .replace(/\[[^\]]*\]|\(\?:[^)]*\)/g, "x")
+    .replace(/\\/g, "").length;
+
+/**
+ * The context words as one regex, case-insensitive. Short words (< 6 characters of pattern: "ssn", "pan", "dob") must
+ * stand alone (not glued to an ASCII letter or digit); longer ones also count inside an identifier
+ * ("steuerlicheidentifikationsnummer", "numeroDePasseport").
+ */
+export function contextPattern(words: string[]): RegExp {
+  const short = words.filter((w) => shortestMatch(w) < 6);
+  const long = words.filter((w) => shortestMatch(w) >= 6);
+  const alternatives = [
+    ...(short.length ? [`(?<![A-Za-z0-9])(?:${short.join("|")})(?![A-Za-z0-9-])`] : []),
+    // "numerodassurancesociale", "driverslicense": a key may drop the spaces of a long context word
+    ...(long.length ? [`(?:${long.map((w) => w.replace(/ /g, " ?")).join("|")})`] : []),
+  ];
+  return new RegExp(alternatives.join("|"), "i");
+}
+
+/** The text around a match, without the match: field-key spellings read as words ("ni_number", "driverLicense"). */
+function contextAround(text: string, m: RegExpExecArray, [before, after]: [number, number]): string {
+  const end = m.index + m[0].length;
+  const head = text.slice(Math.max(0, m.index - before), m.index);
+  const joined = head.lastIndexOf(JOINED_LINE);
+  const around = `${joined === -1 ? head : head.slice(joined + 1)} ${text.slice(end, end + after)}`;
+  return around.replace(/([a-z])(?=[A-Z])/g, "$1 ").replace(/[_-]/g, " ");
+}
+
+/** The score of one match of `rec` in `text` (0 when its validator rejects it). */
+export function scoreMatch(rec: Recognizer, m: RegExpExecArray, text: string, context: RegExp | null): number {
+  if (rec.validate && !rec.validate(m)) return 0;
+  const strong = typeof rec.strong === "function" ? rec.strong(m, text) : rec.strong === true;
+  let score = (strong ? SCORE.STRONG : SCORE.WEAK) + (rec.validate ? SCORE.VALIDATED : 0);
+  if (score < THRESHOLD && context) {
+    if (context.test(contextAround(text, m, rec.window ?? DEFAULT_WINDOW))) score += SCORE.CONTEXT;
+  }
+  return score;
+}
+
+/** A guard rule that refuses when any match of the recognizer scores at or above THRESHOLD. */
+export function recognizerRule(rec: Recognizer): Rule {
+  const flags = rec.pattern.flags.includes("g") ? rec.pattern.flags : `${rec.pattern.flags}g`;
+  const g = new RegExp(rec.pattern.source, flags);
+  const context = rec.context?.length ? contextPattern(rec.context) : null;
+  return {
+    id: rec.id,
+    family: rec.family,
+    test: (text) => {
+      g.lastIndex = 0;
+      for (let m = g.exec(text); m; m = g.exec(text)) {
+        if (scoreMatch(rec, m, text, context) >= THRESHOLD) return true;
+        if (m[0].length === 0) g.lastIndex++;
+      }
+      return false;
+    },
+  };
+}
