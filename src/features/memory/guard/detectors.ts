@@ -211,7 +211,7 @@ export function hasPrivateKeyBody(text: string): boolean {
 
 /** Values that stand for a secret without being one (redacted placeholders, env references, states). */
 export const PLACEHOLDER =
-  /^(?:\*+|x{3,}|•+|\.{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|redacted|masked|hidden|removed|none|null|nil|empty|unset|undefined|true|false|yes|no|required|missing|invalid|expired|rotated|revoked|omitted|n\/a|change[_-]?me|replace[_-]?me|placeholder|example|dummy|sample|fake|your[_-][\w-]*|ENC\[.*|\{\{.*)$/i;
+  /^(?:\*+|x{3,}|•+|\.{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|redacted|masked|hidden|removed|none|null|nil|empty|unset|undefined|true|false|yes|no|required|missing|invalid|expired|rotated|revoked|omitted|n\/a|change[_-]?me|replace[_-]?me|placeholder|example\w*|dummy|sample|fake|your[_-][\w-]*|ENC\[.*|\{\{.*)$/i;
 
 /** Shannon entropy in bits per character. */
 export function entropy(s: string): number {

@@ -41,7 +41,7 @@ function maskArmour(text: string): string {
 /** The text with documented example credentials and encrypted/public armour replaced by a neutral word. */
 export function maskKnownBenign(text: string): string {
   let out = text.includes("-----BEGIN ") ? maskArmour(text) : text;
-  for (const example of DOCUMENTED) if (out.includes(example)) out = out.split(example).join("EXAMPLE");
-  if (/example/i.test(out)) for (const re of AWS_EXAMPLES) out = out.replace(re, "EXAMPLE");
+  for (const example of DOCUMENTED) if (out.includes(example)) out = out.split(example).join("example");
+  if (/example/i.test(out)) for (const re of AWS_EXAMPLES) out = out.replace(re, "example");
   return out;
 }

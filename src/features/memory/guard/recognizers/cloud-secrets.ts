@@ -54,10 +54,24 @@ function contextualSecret(value: string): boolean {
   if (!secretLike(value) || NAMES_A_CREDENTIAL.test(value)) return false;
   // ids that sit next to "token" in logs: UUIDs, short hex (trace ids), host and pod names (`checkout-71dc97d91-727vc`)
   const id = value.replace(/[.,;:!?]+$/, "");
+  if (/^(?:sha(?:1|224|256|384|512)|md5)[-:]/i.test(id)) return false; // a content digest (SRI, OCI)
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false;
   if (/^[0-9a-f]{1,19}$/i.test(id)) return false;
   if (/^[a-z0-9]+(?:[-.][a-z0-9]+)+$/.test(id) && /(?:^|[-.])[a-z]{4,}(?:[-.]|$)/.test(id)) return false;
   return /\d/.test(value) || (value.length >= 20 && entropy(value) >= 3.5);
+}
+
+/** A key assigned the value right before it (`etag = "`, `"id": `): that key alone is the value's context. */
+const ASSIGNED_BY = /([A-Za-z][\w. ]{0,40}?)["']?[ \t]{0,3}(?:=|:)[ \t]{0,3}["']?[ \t]?$/;
+/**
+ * The value's own context: its line (or, in a markdown table row, the rows above it: the header), and when a key is
+ * assigned the value, that key alone, so "secret_key = …" on one line never lends its word to "etag = …" on the next.
+ */
+function ownContext(around: string): string {
+  const lines = around.split("\n");
+  const own = lines[lines.length - 1] as string;
+  const head = own.trimStart().startsWith("|") ? around : own;
+  return head.match(ASSIGNED_BY)?.[1] ?? head;
 }
 
 const announced = (m: RegExpExecArray) => secretLike(m[1] as string);
@@ -77,6 +91,7 @@ export const SECRET_RECOGNIZERS: Recognizer[] = [
     family: "secret",
     pattern: TOKEN,
     validate: (m) => contextualSecret(m[0]),
+    narrow: ownContext,
     context: CREDENTIAL_WORDS,
     window: [48, 0],
   },

@@ -49,7 +49,8 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
     family: "pii",
     pattern: new RegExp(`${B}[2-9]\\d{3}([ -]?)\\d{4}\\1\\d{4}${E}`, "g"),
     validate: (m) => check.verhoeff(digitsOf(m)),
-    context: ["aadhaa?r", "aadhar", "uid(?:ai)?", "आधार"],
+    // the Unicode reading drops Devanagari vowel signs and katakana voicing marks (combining marks): both spellings
+    context: ["aadhaa?r", "aadhar", "uid(?:ai)?", "आधा?र"],
   },
   {
     id: "pii.national_id.in_pan",
@@ -135,6 +136,6 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
     family: "pii",
     pattern: new RegExp(`${B}\\d{4}([ -]?)\\d{4}\\1\\d{4}${E}`, "g"),
     validate: (m) => check.myNumber(digitsOf(m)),
-    context: ["my ?number", "マイナンバー", "個人番号"],
+    context: ["my ?number", "マイナン[バハ]ー", "個人番号"],
   },
 ];

@@ -25,6 +25,8 @@ export type Recognizer = {
   context?: string[];
   /** characters before / after the match searched for a context word */
   window?: [number, number];
+  /** narrows the text searched for context words (after the field-key spellings are read as words) */
+  narrow?: (around: string) => string;
 };
 
 const DEFAULT_WINDOW: [number, number] = [64, 24];
@@ -68,7 +70,8 @@ export function scoreMatch(rec: Recognizer, m: RegExpExecArray, text: string, co
   const strong = typeof rec.strong === "function" ? rec.strong(m, text) : rec.strong === true;
   let score = (strong ? SCORE.STRONG : SCORE.WEAK) + (rec.validate ? SCORE.VALIDATED : 0);
   if (score < THRESHOLD && context) {
-    if (context.test(contextAround(text, m, rec.window ?? DEFAULT_WINDOW))) score += SCORE.CONTEXT;
+    const around = contextAround(text, m, rec.window ?? DEFAULT_WINDOW);
+    if (context.test(rec.narrow ? rec.narrow(around) : around)) score += SCORE.CONTEXT;
   }
   return score;
 }
