@@ -110,6 +110,7 @@ export const QUASI_RECOGNIZERS: Recognizer[] = [
   {
     id: "pii.postal_address",
     family: "pii",
+    requires: /\d/,
     pattern: STREET_LINE,
     strong: (m, text) => POSTCODE_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 60)),
     validate: () => true,

@@ -25,6 +25,8 @@ export type Recognizer = {
   context?: string[];
   /** characters before / after the match searched for a context word */
   window?: [number, number];
+  /** a cheap test every text this recognizer can match passes (skips the pattern scan for the others) */
+  requires?: RegExp;
   /** narrows the text searched for context words (after the field-key spellings are read as words) */
   narrow?: (around: string) => string;
 };
@@ -55,13 +57,27 @@ export function contextPattern(words: string[]): RegExp {
   return new RegExp(alternatives.join("|"), "i");
 }
 
-/** The text around a match, without the match: field-key spellings read as words ("ni_number", "driverLicense"). */
+/** Field-key spellings read as words: "ni_number" → "ni number", "driverLicense" → "driver License". */
+const asWords = (s: string) => s.replace(/([a-z])(?=[A-Z])/g, "$1 ").replace(/[_-]/g, " ");
+
+/** The text around a match, without the match, as words. */
 function contextAround(text: string, m: RegExpExecArray, [before, after]: [number, number]): string {
   const end = m.index + m[0].length;
   const head = text.slice(Math.max(0, m.index - before), m.index);
   const joined = head.lastIndexOf(JOINED_LINE);
   const around = `${joined === -1 ? head : head.slice(joined + 1)} ${text.slice(end, end + after)}`;
-  return around.replace(/([a-z])(?=[A-Z])/g, "$1 ").replace(/[_-]/g, " ");
+  return asWords(around);
+}
+
+/** The last text read as words: every rule of a scan reads the same text in turn. */
+let lastText = "";
+let lastWords = "";
+function wordsOf(text: string): string {
+  if (text !== lastText) {
+    lastText = text;
+    lastWords = asWords(text);
+  }
+  return lastWords;
 }
 
 /** The score of one match of `rec` in `text` (0 when its validator rejects it). */
@@ -81,10 +97,15 @@ export function recognizerRule(rec: Recognizer): Rule {
   const flags = rec.pattern.flags.includes("g") ? rec.pattern.flags : `${rec.pattern.flags}g`;
   const g = new RegExp(rec.pattern.source, flags);
   const context = rec.context?.length ? contextPattern(rec.context) : null;
+  // a recognizer that cannot reach the threshold without its context word skips texts that hold none (most texts)
+  const bestWithoutContext = (rec.strong ? SCORE.STRONG : SCORE.WEAK) + (rec.validate ? SCORE.VALIDATED : 0);
+  const needsContext = context !== null && bestWithoutContext < THRESHOLD;
   return {
     id: rec.id,
     family: rec.family,
     test: (text) => {
+      if (rec.requires && !rec.requires.test(text)) return false;
+      if (needsContext && !context.test(wordsOf(text))) return false;
       g.lastIndex = 0;
       for (let m = g.exec(text); m; m = g.exec(text)) {
         if (scoreMatch(rec, m, text, context) >= THRESHOLD) return true;
