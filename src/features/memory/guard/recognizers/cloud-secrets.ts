@@ -1,6 +1,8 @@
 // Recognizers of secrets without a known prefix: a credential word near a secret-looking value, passwords in prose, Azure SAS tokens and client secrets, GCP service-account keys, kubeconfig credentials.
 import { entropy, secretLike } from "../detectors";
-import type { Recognizer } from "./recognizer";
+import { contextSource, patternsOf, type Recognizer } from "./recognizer";
+
+const ctx = (words: string[]) => new RegExp(contextSource(words), "i");
 
 /** Credential words (and their field-key spellings, since the context window reads "_" and "-" as spaces). */
 export const CREDENTIAL_WORDS = [
@@ -46,6 +48,14 @@ const PASSWORD_AFTER =
   /(?<![^\s"'`])([^\s"'`]{6,64})["'`]? (?:is|was|as) (?:the|our|my|your) (?:(?:new|current|old|admin|root|shared) )?(?:password|passphrase|pw|passcode)(?![A-Za-z0-9])/gi;
 
 const NAMES_A_CREDENTIAL = new RegExp(CREDENTIAL_WORDS.join("|"), "i");
+const CREDENTIAL_CONTEXT = ctx(CREDENTIAL_WORDS);
+/** The value without the sentence punctuation after it (a loop: a `[.,;:!?]+$` regex is quadratic on a long run). */
+function withoutTrailingPunctuation(value: string): string {
+  let end = value.length;
+  while (end > 0 && ".,;:!?".includes(value[end - 1] as string)) end--;
+  return value.slice(0, end);
+}
+
 /**
  * A value next to a credential word that is the secret itself: secret-looking, with a digit (or ≥ 20 characters at
  * ≥ 3.5 bits each), and not a name that spells a credential word (`secrets.DB_PASSWORD`, `SEE1PASSWORDENTRY`).
@@ -53,7 +63,7 @@ const NAMES_A_CREDENTIAL = new RegExp(CREDENTIAL_WORDS.join("|"), "i");
 function contextualSecret(value: string): boolean {
   if (!secretLike(value) || NAMES_A_CREDENTIAL.test(value)) return false;
   // ids that sit next to "token" in logs: UUIDs, short hex (trace ids), host and pod names (`checkout-71dc97d91-727vc`)
-  const id = value.replace(/[.,;:!?]+$/, "");
+  const id = withoutTrailingPunctuation(value);
   if (/^(?:sha(?:1|224|256|384|512)|md5)[-:]/i.test(id)) return false; // a content digest (SRI, OCI)
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false;
   if (/^[0-9a-f]{1,19}$/i.test(id)) return false;
@@ -64,13 +74,16 @@ function contextualSecret(value: string): boolean {
 /** A key assigned the value right before it (`etag = "`, `"id": `): that key alone is the value's context. */
 const ASSIGNED_BY = /([A-Za-z][\w. ]{0,40}?)["']?[ \t]{0,3}(?:=|:)[ \t]{0,3}["']?[ \t]?$/;
 /**
- * The value's own context: its line (or, in a markdown table row, the rows above it: the header), and when a key is
+ * The value's own context: its line (the line above when the value opens its line; in a markdown table row, the rows
+ * above it: the header), and when a key is
  * assigned the value, that key alone, so "secret_key = …" on one line never lends its word to "etag = …" on the next.
  */
 function ownContext(around: string): string {
   const lines = around.split("\n");
   const own = lines[lines.length - 1] as string;
-  const head = own.trimStart().startsWith("|") ? around : own;
+  // a value alone on its line reads the label line above it ("password:\n<value>")
+  const line = own.trim() === "" && lines.length > 1 ? (lines[lines.length - 2] as string) : own;
+  const head = own.trimStart().startsWith("|") ? around : line;
   return head.match(ASSIGNED_BY)?.[1] ?? head;
 }
 
@@ -92,7 +105,7 @@ export const SECRET_RECOGNIZERS: Recognizer[] = [
     pattern: TOKEN,
     validate: (m) => contextualSecret(m[0]),
     narrow: ownContext,
-    context: CREDENTIAL_WORDS,
+    context: CREDENTIAL_CONTEXT,
     window: [48, 0],
   },
   // Azure: a SAS signature (sig=, url-encoded base64 of an HMAC-SHA256), an Entra ID client secret (3 chars, digit, "Q~")
@@ -115,7 +128,7 @@ export const SECRET_RECOGNIZERS: Recognizer[] = [
     family: "secret",
     pattern: /(?<![A-Za-z0-9])[a-z0-9]{6}\.[a-z0-9]{16}(?![A-Za-z0-9])/gi,
     validate: (m) => /\d/.test(m[0]),
-    context: ["token", "bootstrap", "kubeadm"],
+    context: ctx(["token", "bootstrap", "kubeadm"]),
   },
   {
     id: "secret.kubeconfig",
@@ -126,3 +139,6 @@ export const SECRET_RECOGNIZERS: Recognizer[] = [
     strong: true,
   },
 ];
+
+/** The regexes this file builds at run time, for the ReDoS check (scripts/redos-check.mts). */
+export const DYNAMIC_PATTERNS = [...patternsOf(SECRET_RECOGNIZERS), NAMES_A_CREDENTIAL];

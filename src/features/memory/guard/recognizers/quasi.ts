@@ -1,5 +1,7 @@
 // Recognizers of quasi-identifiers: a date of birth (a date with birth context), passport, driving-licence and medical-record numbers (an id with its context word), postal addresses.
-import type { Recognizer } from "./recognizer";
+import { contextSource, patternsOf, type Recognizer } from "./recognizer";
+
+const ctx = (words: string[]) => new RegExp(contextSource(words), "i");
 
 const MONTHS =
   "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre|januar|februar|m[äa]rz|juni|juli|oktober|dezember|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre";
@@ -30,13 +32,16 @@ const STREET_COMPOUND =
   "stra(?:ß|ss)e|str\\.|weg|platz|allee|gasse|ring|damm|gracht|straat|laan|plein|kade|singel|dreef";
 const W = "[\\p{L}'.-]{1,24}";
 /**
- * A street line: "221B Baker Street", "12 rue de la Paix", "Via Roma 12", "Hauptstraße 5", "Keizersgracht 123".
- * Each alternative starts at a word boundary and every repetition is bounded.
+ * Street lines, one pattern per word order: "221B Baker Street", "12 rue de la Paix", "Via Roma 12", "Hauptstraße 5",
+ * "Keizersgracht 123". Each starts at a word boundary; words are separated by one space and every repetition bounded.
  */
-const STREET_LINE = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:\\d{1,5}[A-Za-z]?,? (?:${W} ){0,4}(?:${STREET_SUFFIX_EN})\\.?|\\d{1,5}(?:bis|ter)?,? (?:${STREET_PREFIX}) (?:${W} ?){1,5}|(?:${STREET_PREFIX}) (?:${W} ){0,4}\\d{1,5}[A-Za-z]?|\\p{L}{1,30}(?:${STREET_COMPOUND}) \\d{1,5}[A-Za-z]?)(?![\\p{L}\\p{N}])`,
-  "giu",
-);
+const STREET_LINES = [
+  `\\d{1,5}[A-Za-z]?,? (?:${W} ){0,4}(?:${STREET_SUFFIX_EN})\\.?`,
+  // the street's name after "rue"/"via" is left to the postcode look-ahead (words of any count up to 40 characters)
+  `\\d{1,5}(?:bis|ter)?,? (?:${STREET_PREFIX})`,
+  `(?:${STREET_PREFIX}) (?:${W} ){0,4}\\d{1,5}[A-Za-z]?`,
+  `\\p{L}{1,30}(?:${STREET_COMPOUND}) \\d{1,5}[A-Za-z]?`,
+].map((line) => new RegExp(`(?<![\\p{L}\\p{N}])${line}(?![\\p{L}\\p{N}])`, "giu"));
 /** A postcode (US ZIP after a state, UK postcode, NL 1234 AB, a 4–5 digit code before a city) within a short distance. */
 const POSTCODE_AFTER =
   /^[^\n]{0,40}?(?:\b[A-Z]{2} \d{5}(?:-\d{4})?\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b\d{4} ?[A-Z]{2}\b|\b\d{4,5} \p{L}{2,})/iu;
@@ -47,7 +52,7 @@ export const QUASI_RECOGNIZERS: Recognizer[] = [
     family: "pii",
     pattern: DATE,
     validate: plausibleDate,
-    context: [
+    context: ctx([
       "dob",
       "d[ .]?o[ .]?b\\.?",
       "date of birth",
@@ -63,7 +68,7 @@ export const QUASI_RECOGNIZERS: Recognizer[] = [
       "data di nascita",
       "nat[oa] il",
       "geboortedatum",
-    ],
+    ]),
   },
   {
     id: "pii.passport_number",
@@ -71,14 +76,14 @@ export const QUASI_RECOGNIZERS: Recognizer[] = [
     pattern:
       /(?<![A-Za-z0-9])(?:[A-Z]{1,2}\d{6,8}|\d{9}|\d{2}[A-Z]{2}\d{5}|[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8})(?![A-Za-z0-9])/gi,
     validate: (m) => digitCount(m[0]) >= 5,
-    context: ["passport", "pass(?:port)? no", "reisepass", "passeport", "pasaporte", "passaporto", "paspoort"],
+    context: ctx(["passport", "pass(?:port)? no", "reisepass", "passeport", "pasaporte", "passaporto", "paspoort"]),
   },
   {
     id: "pii.driving_licence",
     family: "pii",
     pattern: /(?<![A-Za-z0-9])[A-Z0-9]{5,18}(?![A-Za-z0-9])/gi,
     validate: (m) => digitCount(m[0]) >= 5 && !/^\d{1,4}$/.test(m[0]),
-    context: [
+    context: ctx([
       "driv(?:ing|er(?:'?s| s)?) licen[cs]e",
       "dl ?#?",
       "licen[cs]e (?:no|number|#)",
@@ -88,7 +93,7 @@ export const QUASI_RECOGNIZERS: Recognizer[] = [
       "carn[ée] de conducir",
       "patente di guida",
       "rijbewijs",
-    ],
+    ]),
     window: [64, 8],
   },
   {
@@ -96,7 +101,7 @@ export const QUASI_RECOGNIZERS: Recognizer[] = [
     family: "pii",
     pattern: /(?<![A-Za-z0-9])(?:MRN-?)?[A-Z]{0,2}\d{6,10}(?![A-Za-z0-9])/gi,
     validate: (m) => digitCount(m[0]) >= 6,
-    context: [
+    context: ctx([
       "mrn",
       "medical record",
       "patient ?(?:id|number|no|nr|#)",
@@ -104,28 +109,33 @@ export const QUASI_RECOGNIZERS: Recognizer[] = [
       "patientennummer",
       "dossier (?:patient|m[ée]dical)",
       "hospital number",
-    ],
+    ]),
     window: [64, 8],
   },
-  {
-    id: "pii.postal_address",
-    family: "pii",
-    requires: /\d/,
-    pattern: STREET_LINE,
-    strong: (m, text) => POSTCODE_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 60)),
-    validate: () => true,
-    context: [
-      "address",
-      "home address",
-      "mailing address",
-      "adresse",
-      "anschrift",
-      "direcci[oó]n",
-      "domicilio",
-      "indirizzo",
-      "adres",
-      "lives at",
-      "resides at",
-    ],
-  },
+  ...STREET_LINES.map(
+    (pattern): Recognizer => ({
+      id: "pii.postal_address",
+      family: "pii",
+      requires: /\d/,
+      pattern,
+      strong: (m, text) => POSTCODE_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 60)),
+      validate: () => true,
+      context: ctx([
+        "address",
+        "home address",
+        "mailing address",
+        "adresse",
+        "anschrift",
+        "direcci[oó]n",
+        "domicilio",
+        "indirizzo",
+        "adres",
+        "lives at",
+        "resides at",
+      ]),
+    }),
+  ),
 ];
+
+/** The regexes this file builds at run time, for the ReDoS check (scripts/redos-check.mts). */
+export const DYNAMIC_PATTERNS = patternsOf(QUASI_RECOGNIZERS);

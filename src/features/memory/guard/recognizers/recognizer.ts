@@ -15,14 +15,14 @@ export const THRESHOLD = 0.7;
 export type Recognizer = {
   id: string;
   family: Family;
-  /** global, linear-time: anchored by a lookbehind, every repetition bounded */
+  /** global ("g"), linear-time: anchored by a lookbehind, every repetition bounded */
   pattern: RegExp;
   /** the identifier's own check (check digits, structure); a rejected match scores nothing */
   validate?: (m: RegExpExecArray) => boolean;
   /** whether this match's format is distinctive on its own (separators, letters in the right places) */
   strong?: boolean | ((m: RegExpExecArray, text: string) => boolean);
-  /** context words (regex sources, matched case-insensitively, not inside a longer ASCII word) */
-  context?: string[];
+  /** context words: `new RegExp(contextSource([…]), "i")`, built beside the recognizer (listed for the ReDoS check) */
+  context?: RegExp;
   /** characters before / after the match searched for a context word */
   window?: [number, number];
   /** a cheap test every text this recognizer can match passes (skips the pattern scan for the others) */
@@ -33,20 +33,33 @@ export type Recognizer = {
 
 const DEFAULT_WINDOW: [number, number] = [64, 24];
 
-/** The length of the shortest text a context word's pattern matches (optional parts dropped, a class is one character). */
-const shortestMatch = (source: string) =>
-  source
-    .replace(/\(\?:[^)]*\)\?/g, "")
-    .replace(/(?:\[[^\]]*\]|\\?.)\?/g, "")
-    .replace(/\[[^\]]*\]|\(\?:[^)]*\)/g, "x")
-    .replace(/\\/g, "").length;
+/**
+ * The length of the shortest text a context word's pattern matches, read by hand (no regex: the ReDoS check covers
+ * every regex): an optional group `(?:…)?` or an optional atom `x?` counts nothing, a class `[…]`, an escape `\x` or
+ * a group counts one, any other character one.
+ */
+export function shortestMatch(source: string): number {
+  let n = 0;
+  let i = 0;
+  while (i < source.length) {
+    let end = i + 1;
+    if (source[i] === "\\") end = i + 2;
+    else if (source[i] === "[") end = source.indexOf("]", i) + 1;
+    else if (source[i] === "(") end = source.indexOf(")", i) + 1;
+    if (end <= i) end = source.length;
+    if (source[end] === "?") end++;
+    else n++;
+    i = end;
+  }
+  return n;
+}
 
 /**
  * The context words as one regex, case-insensitive. Short words (< 6 characters of pattern: "ssn", "pan", "dob") must
  * stand alone (not glued to an ASCII letter or digit); longer ones also count inside an identifier
  * ("steuerlicheidentifikationsnummer", "numeroDePasseport").
  */
-export function contextPattern(words: string[]): RegExp {
+export function contextSource(words: string[]): string {
   const short = words.filter((w) => shortestMatch(w) < 6);
   const long = words.filter((w) => shortestMatch(w) >= 6);
   const alternatives = [
@@ -54,8 +67,12 @@ export function contextPattern(words: string[]): RegExp {
     // "numerodassurancesociale", "driverslicense": a key may drop the spaces of a long context word
     ...(long.length ? [`(?:${long.map((w) => w.replace(/ /g, " ?")).join("|")})`] : []),
   ];
-  return new RegExp(alternatives.join("|"), "i");
+  return alternatives.join("|");
 }
+
+/** The regexes of some recognizers (patterns and context words), for the files' DYNAMIC_PATTERNS. */
+export const patternsOf = (recs: Recognizer[]): RegExp[] =>
+  recs.flatMap((r) => (r.context ? [r.pattern, r.context] : [r.pattern]));
 
 /** Field-key spellings read as words: "ni_number" → "ni number", "driverLicense" → "driver License". */
 const asWords = (s: string) => s.replace(/([a-z])(?=[A-Z])/g, "$1 ").replace(/[_-]/g, " ");
@@ -94,9 +111,10 @@ export function scoreMatch(rec: Recognizer, m: RegExpExecArray, text: string, co
 
 /** A guard rule that refuses when any match of the recognizer scores at or above THRESHOLD. */
 export function recognizerRule(rec: Recognizer): Rule {
-  const flags = rec.pattern.flags.includes("g") ? rec.pattern.flags : `${rec.pattern.flags}g`;
-  const g = new RegExp(rec.pattern.source, flags);
-  const context = rec.context?.length ? contextPattern(rec.context) : null;
+  // test() is synchronous: one global instance per recognizer, lastIndex reset per call
+  if (!rec.pattern.flags.includes("g")) throw new Error(`${rec.id}: a recognizer's pattern must be global`);
+  const g = rec.pattern;
+  const context = rec.context ?? null;
   // a recognizer that cannot reach the threshold without its context word skips texts that hold none (most texts)
   const bestWithoutContext = (rec.strong ? SCORE.STRONG : SCORE.WEAK) + (rec.validate ? SCORE.VALIDATED : 0);
   const needsContext = context !== null && bestWithoutContext < THRESHOLD;

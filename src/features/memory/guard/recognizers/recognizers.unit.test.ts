@@ -5,7 +5,7 @@ import { maskKnownBenign } from "./allowlist";
 import { SECRET_RECOGNIZERS } from "./cloud-secrets";
 import { NATIONAL_ID_RECOGNIZERS } from "./national-ids";
 import { QUASI_RECOGNIZERS } from "./quasi";
-import { contextPattern, recognizerRule, SCORE, THRESHOLD } from "./recognizer";
+import { contextSource, recognizerRule, SCORE, shortestMatch, THRESHOLD } from "./recognizer";
 
 const rules = [...NATIONAL_ID_RECOGNIZERS, ...QUASI_RECOGNIZERS, ...SECRET_RECOGNIZERS].map(recognizerRule);
 /** The ids of the recognizers that refuse `text`. */
@@ -21,7 +21,7 @@ describe("scores", () => {
     expect(SCORE.WEAK + SCORE.CONTEXT).toBeGreaterThanOrEqual(THRESHOLD);
   });
   it("context words stand alone when short and count inside identifiers when long", () => {
-    const re = contextPattern(["pan", "steuer ?id", "identifikationsnummer"]);
+    const re = new RegExp(contextSource(["pan", "steuer ?id", "identifikationsnummer"]), "i");
     expect(re.test("pan: x")).toBe(true);
     expect(re.test("japan x")).toBe(false);
     expect(re.test("steuerlicheidentifikationsnummer")).toBe(true);
@@ -119,5 +119,17 @@ describe("known false positives stay accepted", () => {
       "PRIVATE KEY",
     );
     expect(maskKnownBenign("-----BEGIN PGP MESSAGE-----\nghp_notbase64!\n-----END PGP MESSAGE-----")).toContain("ghp_");
+  });
+});
+
+describe("shortestMatch", () => {
+  it("counts the shortest text a context word matches", () => {
+    expect(shortestMatch("dob")).toBe(3);
+    expect(shortestMatch("d[ .]?o[ .]?b\\.?")).toBe(3);
+    expect(shortestMatch("born(?: on)?")).toBe(4);
+    expect(shortestMatch("ni(?: number| no)?")).toBe(2);
+    expect(shortestMatch("aadhaa?r")).toBe(6);
+    expect(shortestMatch("passwords?")).toBe(8);
+    expect(shortestMatch("s[ée]cu")).toBe(4);
   });
 });
