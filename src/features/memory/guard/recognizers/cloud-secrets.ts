@@ -1,5 +1,5 @@
 // Recognizers of secrets without a known prefix: a credential word near a secret-looking value, passwords in prose, Azure SAS tokens and client secrets, GCP service-account keys, kubeconfig credentials.
-import { entropy, secretLike } from "../detectors";
+import { entropy, PLACEHOLDER, secretLike } from "../detectors";
 import { contextSource, patternsOf, type Recognizer } from "./recognizer";
 
 const ctx = (words: string[]) => new RegExp(contextSource(words), "i");
@@ -40,9 +40,12 @@ const decisive = (id: string, pattern: RegExp): Recognizer => ({
 
 /** A value that can hold a secret: starts after a space, quote, "=", "(", "|" or ">" and ends before one. */
 const TOKEN = /(?<![^\s"'`=(|>])[A-Za-z0-9_~+/.!@#$%^&*?-]{10,128}={0,2}(?=[\s"'`,;)|<]|$)/g;
-/** "the password for the staging box is …", "pw for grafana -> …", "login for X: admin / …", "password for X\n…" */
+/**
+ * "the password for the staging box is …", "pw for grafana -> …", "login for X: admin / …", "password for X\n…"; the
+ * keyword is a word of its own, not the end of a name (`DB_PASSWORD`, `secrets.password`, `$PASSWORD`).
+ */
 const PASSWORD_FOR =
-  /(?<![A-Za-z0-9])(?:password|passphrase|passwd|pw|pwd|passcode|login|credentials?)(?: [^\s:=]{1,30}){0,10}?[ \t]{0,3}(?:(?:is|was|are)(?![A-Za-z])|:|->|=>|=|→|\r?\n)[ \t]{0,3}(?:[A-Za-z0-9_.-]{1,30}[ \t]{0,2}\/[ \t]{0,2})?["'`]?([^\s"'`\u2063]{6,64})/gi;
+  /(?<![\w.$-])(?:password|passphrase|passwd|pw|pwd|passcode|login|credentials?)(?: [^\s:=]{1,30}){0,10}?[ \t]{0,3}(?:(?:is|was|are)(?![A-Za-z])|:|->|=>|=|→|\r?\n)[ \t]{0,3}(?:[A-Za-z0-9_.-]{1,30}[ \t]{0,2}\/[ \t]{0,2})?["'`]?([^\s"'`\u2063]{6,64})/gi;
 /** "use … as the password for X", "… is the current password for X" */
 const PASSWORD_AFTER =
   /(?<![^\s"'`])([^\s"'`]{6,64})["'`]? (?:is|was|as) (?:the|our|my|your) (?:(?:new|current|old|admin|root|shared) )?(?:password|passphrase|pw|passcode)(?![A-Za-z0-9])/gi;
@@ -61,18 +64,19 @@ function withoutTrailingPunctuation(value: string): string {
  * ≥ 3.5 bits each), and not a name that spells a credential word (`secrets.DB_PASSWORD`, `SEE1PASSWORDENTRY`).
  */
 function contextualSecret(value: string): boolean {
-  if (!secretLike(value) || NAMES_A_CREDENTIAL.test(value)) return false;
+  if (PLACEHOLDER.test(value) || !secretLike(value) || NAMES_A_CREDENTIAL.test(value)) return false;
   // ids that sit next to "token" in logs: UUIDs, short hex (trace ids), host and pod names (`checkout-71dc97d91-727vc`)
   const id = withoutTrailingPunctuation(value);
   if (/^(?:sha(?:1|224|256|384|512)|md5)[-:]/i.test(id)) return false; // a content digest (SRI, OCI)
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false;
   if (/^[0-9a-f]{1,19}$/i.test(id)) return false;
+  if (/^age1[02-9ac-hj-np-z]{58}$/.test(id)) return false; // an age recipient: a public key
   if (/^[a-z0-9]+(?:[-.][a-z0-9]+)+$/.test(id) && /(?:^|[-.])[a-z]{4,}(?:[-.]|$)/.test(id)) return false;
   return /\d/.test(value) || (value.length >= 20 && entropy(value) >= 3.5);
 }
 
 /** A key assigned the value right before it (`etag = "`, `"id": `): that key alone is the value's context. */
-const ASSIGNED_BY = /([A-Za-z][\w. ]{0,40}?)["']?[ \t]{0,3}(?:=|:)[ \t]{0,3}["']?[ \t]?$/;
+const ASSIGNED_BY = /((?:[\w.-]{1,40} )?[\w.-]{1,40})["']?[ \t]{0,3}(?:=|:)[ \t]{0,3}["']?[ \t]?$/;
 /**
  * The value's own context: its line (the line above when the value opens its line; in a markdown table row, the rows
  * above it: the header), and when a key is
@@ -87,14 +91,24 @@ function ownContext(around: string): string {
   return head.match(ASSIGNED_BY)?.[1] ?? head;
 }
 
-const announced = (m: RegExpExecArray) => secretLike(m[1] as string);
+/** The value is a secret: not a placeholder as written (`[default]`, `{{ … }}`) and secret-looking. */
+const announced = (m: RegExpExecArray) => !PLACEHOLDER.test(m[1] as string) && secretLike(m[1] as string);
+/**
+ * As announced, when the words between the keyword and the value stay in one sentence ("… too short. [default]⏎" is
+ * two) and the value is not a snake_case name (`aws_access_key_id`).
+ */
+const announcedInOneSentence = (m: RegExpExecArray) => {
+  const value = m[1] as string;
+  const phrase = m[0].slice(0, m[0].length - value.length);
+  return announced(m) && !/[.!?;](?:[ \t]|\r?\n)/.test(phrase) && !/^[a-z]+(?:_[a-z]+)+$/.test(value);
+};
 
 export const SECRET_RECOGNIZERS: Recognizer[] = [
   {
     id: "secret.credential_in_prose",
     family: "secret",
     pattern: PASSWORD_FOR,
-    validate: announced,
+    validate: announcedInOneSentence,
     strong: true,
   },
   { id: "secret.credential_in_prose", family: "secret", pattern: PASSWORD_AFTER, validate: announced, strong: true },
