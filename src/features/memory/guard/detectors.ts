@@ -211,10 +211,10 @@ export function hasPrivateKeyBody(text: string): boolean {
 
 /** Values that stand for a secret without being one (redacted placeholders, env references, states). */
 export const PLACEHOLDER =
-  /^(?:\*+|x{3,}|•+|\.{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|redacted|masked|hidden|removed|none|null|nil|empty|unset|undefined|true|false|yes|no|required|missing|invalid|expired|rotated|revoked|omitted|n\/a)$/i;
+  /^(?:\*+|x{3,}|•+|\.{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|redacted|masked|hidden|removed|none|null|nil|empty|unset|undefined|true|false|yes|no|required|missing|invalid|expired|rotated|revoked|omitted|n\/a|change[_-]?me|replace[_-]?me|placeholder|example\w*|dummy|sample|fake|your[_-][\w-]*|ENC\[.*|\{\{.*)$/i;
 
 /** Shannon entropy in bits per character. */
-function entropy(s: string): number {
+export function entropy(s: string): number {
   const counts = new Map<string, number>();
   for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
   let h = 0;
@@ -229,7 +229,7 @@ function entropy(s: string): number {
  * Whether a value announced as a secret looks like one, in the spirit of gitleaks' generic rule: not a placeholder,
  * path, URL, number, version or plain word; mixed character classes or long and random (≥ 3 bits per character).
  */
-function secretLike(raw: string): boolean {
+export function secretLike(raw: string): boolean {
   const v = raw.replace(/(?<![.,;:!?)\]])[.,;:!?)\]]+$/, (tail) =>
     /[A-Za-z0-9]/.test(raw.slice(0, -tail.length)) ? "" : tail,
   );

@@ -243,10 +243,16 @@ function joinSplitKeys(s: string): string[] {
   return out;
 }
 
+/**
+ * Opens each line of joined chunks (U+2063 INVISIBLE SEPARATOR): a recognizer that reads context words around a match
+ * stops there, so words joined into one run never borrow the context of the sentence they came from.
+ */
+export const JOINED_LINE = "\u2063";
+
 /** E-mails spelled out ("jane [at] example [dot] com") put back, and split keys joined (appended one per line). */
 export function reassemble(s: string): string {
   let text = s;
   for (const [re, to] of EMAIL_DEOBFUSCATION) text = text.replace(re, to);
   const joined = joinSplitKeys(s);
-  return joined.length ? `${text}\n${joined.join("\n")}` : text;
+  return joined.length ? `${text}\n${JOINED_LINE}${joined.join(`\n${JOINED_LINE}`)}` : text;
 }

@@ -8,6 +8,7 @@ import {
   hasSsn,
   PLACEHOLDER,
 } from "./detectors";
+import { RECOGNIZER_RULES } from "./recognizers";
 
 export type Family = "secret" | "pii" | "url";
 export type Rule = { id: string; family: Family; test: (text: string) => boolean };
@@ -166,7 +167,7 @@ export const URL_RULES: Rule[] = [
   ),
 ];
 
-export const ALL_RULES: Rule[] = [...SECRET_RULES, ...PII_RULES, ...URL_RULES];
+export const ALL_RULES: Rule[] = [...SECRET_RULES, ...PII_RULES, ...URL_RULES, ...RECOGNIZER_RULES];
 
 /** The regexes this file builds at run time, for the ReDoS check (scripts/redos-check.mts). */
 export const DYNAMIC_PATTERNS = [ASSIGNMENT, BARE_DOMAIN_PATH];
