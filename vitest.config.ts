@@ -23,7 +23,12 @@ const OWN_RUNTIME = ["src/features/sweeps/sweeps.test.ts"];
  * Process-level tests against a local `npm start` server: the node-server project, whose global setup starts one server
  * they share (test/node-server/). Any new `cli/*.node.test.ts` joins it by its folder.
  */
-const SERVER_TESTS = ["cli/**/*.node.test.ts", "scripts/**/*.node.test.ts", "src/features/pages/**/*.node.test.ts"];
+const SERVER_TESTS = [
+  "cli/**/*.node.test.ts",
+  "scripts/**/*.node.test.ts",
+  "src/features/pages/**/*.node.test.ts",
+  "src/features/mcp/**/*.node.test.ts",
+];
 
 const migrations = await readD1Migrations("./migrations");
 
