@@ -8,6 +8,7 @@ import { parseApiKey } from "../src/auth/key-format.ts";
 import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
 import { credentialsPath, fileTokenCache, type Login, loadLogin, removeLogin, saveLogin } from "./credentials.ts";
 import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, progress, spinning } from "./io.ts";
+import { registerMcpCommands } from "./mcp-config.ts";
 
 export const ALL_SCOPES: Scope[] = [
   "policy:decide",
@@ -119,6 +120,8 @@ export function buildProgram(): Command {
   const api = async (cmd: Command) =>
     createApi({ baseUrl: globals(cmd).url, token: await tokenFor(globals(cmd)), channel: "cli" });
   const out = (cmd: Command, v: unknown) => print(v, globals(cmd).pretty === true);
+
+  registerMcpCommands(program);
 
   // login / logout
   program

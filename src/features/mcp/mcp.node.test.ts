@@ -170,6 +170,6 @@ describe("Warden over MCP with the official client", () => {
     const templates = await client.listResourceTemplates();
     expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toContain("warden://runs/{run_id}");
     const prompt = await client.getPrompt({ name: "session_start", arguments: { query: "rotate expiring access" } });
-    expect((prompt.messages[0]?.content as { text: string }).text).toContain("stabilized route(s)");
+    expect(JSON.stringify(prompt.messages[0]?.content)).toContain("stabilized route(s)");
   });
 });
