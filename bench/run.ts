@@ -15,6 +15,7 @@ import { learningSection } from "./sections/learning";
 import { learningValueSection } from "./sections/learning-value";
 import { limitsSection } from "./sections/limits";
 import { memorySection } from "./sections/memory";
+import { mcpSection } from "./sections/mcp";
 import { memoryWritesSection } from "./sections/memory-writes";
 import { policySection } from "./sections/policy";
 import { runsSection } from "./sections/runs";
@@ -29,6 +30,7 @@ const SECTIONS: BenchSection[] = [
   slackSection,
   limitsSection,
   learningValueSection,
+  mcpSection,
 ];
 /** Sections whose HTTP rows are repeated through `wrangler dev` (the path the issue's first figures came from). */
 const REFERENCE = new Set(["policy", "runs", "memory"]);

@@ -125,11 +125,18 @@ describe("tools/call", () => {
     const bearer = await token("team-m7");
     await callTool("policy_decide", decide, bearer);
     await callTool("run_status", { run_id: "run_nope" }, bearer);
-    const rows = await env.DB.prepare(
-      "SELECT subject_id, actor, metadata FROM audit_log WHERE team_id = ? AND action = 'mcp.tool_called' ORDER BY created_at",
-    )
-      .bind("team-m7")
-      .all<{ subject_id: string; actor: string; metadata: string }>();
+    // rows are batched (≤ 200 ms) after the answers
+    const read = () =>
+      env.DB.prepare(
+        "SELECT subject_id, actor, metadata FROM audit_log WHERE team_id = ? AND action = 'mcp.tool_called' ORDER BY created_at, subject_id",
+      )
+        .bind("team-m7")
+        .all<{ subject_id: string; actor: string; metadata: string }>();
+    let rows = await read();
+    for (let i = 0; i < 40 && rows.results.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      rows = await read();
+    }
     const got = rows.results.map((r) => ({ tool: r.subject_id, actor: r.actor, ...JSON.parse(r.metadata) }));
     expect(got).toEqual([
       expect.objectContaining({
