@@ -27,14 +27,12 @@ const isRead = (method: string) => method === "GET" || method === "HEAD" || meth
 const JWT_BEARER = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)\s*$/i;
 const KEY_BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-type Ctx = Context<FeatureEnv<unknown>>;
-
 /**
  * Per client IP, before anything else is spent on a caller that has not proven who it is. Keyed by
  * `CF-Connecting-IP`, which Cloudflare always sets; without it (local runs, tests) there is no client IP to key on.
  * An outage fails open: the request is refused with 401 anyway.
  */
-async function preAuthLimit(c: Ctx, now: number) {
+export async function preAuthLimit<Needs>(c: Context<FeatureEnv<Needs>>, now: number) {
   const { deps } = c.env;
   const ip = c.req.header("cf-connecting-ip");
   if (!deps.limits.enabled || !ip) return;

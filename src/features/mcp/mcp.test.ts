@@ -53,6 +53,23 @@ describe("POST /mcp auth", () => {
     expect(refused.json.result.content[0].text).toContain("forbidden: token lacks scope memory:read");
   });
 
+  it("refuses a revoked API key and the tokens minted from it", async () => {
+    const admin = await token("team-m8");
+    const created = await call("POST", "/v1/keys", {
+      token: admin,
+      body: { subject: "agent:mcp-2", scopes: ["policy:decide"] },
+    });
+    expect((await callTool("policy_decide", decide, created.json.key)).status).toBe(200);
+    const minted = await call("POST", "/v1/tokens", { headers: { authorization: `Bearer ${created.json.key}` } });
+    expect(minted.status).toBe(200);
+    expect((await call("DELETE", `/v1/keys/${created.json.id}`, { token: admin })).status).toBe(200);
+    for (const bearer of [created.json.key, minted.json.token]) {
+      const r = await callTool("policy_decide", decide, bearer);
+      expect(r.status).toBe(401);
+      expect(r.json.result).toBeUndefined();
+    }
+  });
+
   it("answers GET and DELETE with 405: the server is stateless", async () => {
     const bearer = await token("team-m1");
     for (const m of ["GET", "DELETE"]) {

@@ -1,7 +1,7 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (one server per request, JSON answers).
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
-import { applyRateLimits, jsonDepth, MAX_JSON_DEPTH } from "../../http/middleware";
+import { applyRateLimits, jsonDepth, MAX_JSON_DEPTH, preAuthLimit } from "../../http/middleware";
 import { featureApp } from "../../http/openapi";
 import type { FeatureEnv } from "../../http/types";
 import { authenticateMcp } from "./auth";
@@ -42,11 +42,15 @@ export const mcpRoutes = featureApp<McpNeeds>()
   .post(MCP_PATH, async (c) => {
     const { deps } = c.env;
     const defer = deferrer(c);
-    const auth = await authenticateMcp(deps, c.req.header("authorization"), deps.clock.now(), defer);
-    if (!auth.ok)
+    const now = deps.clock.now();
+    const auth = await authenticateMcp(deps, c.req.header("authorization"), now, defer);
+    if (!auth.ok) {
+      // as on /v1: a caller that has not proven who it is spends its IP's pre-auth budget (429 once spent)
+      await preAuthLimit(c, now);
       return rpcError(401, -32001, `unauthorized: ${auth.error}`, {
         "WWW-Authenticate": 'Bearer realm="warden", error="invalid_token"',
       });
+    }
     const body = await readBody(c);
     if (!body.ok) return rpcError(400, -32700, `parse error: ${body.message}`);
     const principal = auth.value;
