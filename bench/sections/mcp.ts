@@ -19,7 +19,9 @@ export const mcpSection: BenchSection = {
     const probe = await fetch(`${server.url}/mcp`, { method: "POST", headers: mcp, body: CALL_DECIDE });
     const answer = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: { action?: string } } };
     if (probe.status !== 200 || answer.result?.isError || !answer.result?.structuredContent?.action)
-      throw new Error(`tools/call policy_decide did not decide: ${probe.status} ${JSON.stringify(answer).slice(0, 300)}`);
+      throw new Error(
+        `tools/call policy_decide did not decide: ${probe.status} ${JSON.stringify(answer).slice(0, 300)}`,
+      );
     const [viaRoute, viaMcp] = (await alternateAll(3, [
       () => load(`${server.url}/v1/policy/decide`, { method: "POST", headers: route, body: DECIDE_BODY, seconds: 4 }),
       () => load(`${server.url}/mcp`, { method: "POST", headers: mcp, body: CALL_DECIDE, seconds: 4 }),
