@@ -28,9 +28,17 @@ const SERVER_TESTS = [
   "scripts/**/*.node.test.ts",
   "src/features/pages/**/*.node.test.ts",
   "src/features/mcp/**/*.node.test.ts",
+  "test/security/**/*.node.test.ts",
 ];
 
 const migrations = await readD1Migrations("./migrations");
+
+/**
+ * The one time limit of every test and hook, in every project: generous, so a loaded machine (the suite must pass
+ * beside a CPU-bound process on both cores) never fails a test on time alone; a test that hangs still fails.
+ */
+const TEST_TIMEOUT_MS = 120_000;
+const limits = { testTimeout: TEST_TIMEOUT_MS, hookTimeout: TEST_TIMEOUT_MS };
 
 /** A project whose tests run inside workerd with the bindings of wrangler.toml and the D1 migrations applied. */
 function workersProject(name: string, test: { include: string[]; exclude: string[]; isolate: boolean }) {
@@ -61,7 +69,13 @@ function workersProject(name: string, test: { include: string[]; exclude: string
       }),
     ],
     // the loopback Slack Web API server workerd tests call (test/slack-loopback.ts)
-    test: { name, setupFiles: ["./test/setup.ts"], globalSetup: ["./test/slack-api-global-setup.ts"], ...test },
+    test: {
+      name,
+      setupFiles: ["./test/setup.ts"],
+      globalSetup: ["./test/slack-api-global-setup.ts"],
+      ...limits,
+      ...test,
+    },
   };
 }
 
@@ -90,6 +104,9 @@ export default defineConfig(async () => ({
     // CLI processes while a workerd runtime runs files. Every project has the same maxWorkers and no project turns
     // fileParallelism off, so they form one group: vitest would run a group of one-at-a-time files after all the rest.
     maxWorkers: 2,
+    // an uncaught exception or unhandled rejection in any test process fails the run (vitest's default, kept on purpose;
+    // those workerd reports itself are checked by scripts/test.mjs)
+    dangerouslyIgnoreUnhandledErrors: false,
     projects: [
       workersProject("workers", {
         include: WORKERS_TESTS,
@@ -109,8 +126,7 @@ export default defineConfig(async () => ({
           // pure tests: one thread per slot runs file after file without a fresh module graph each time
           pool: "threads",
           isolate: false,
-          // property tests on a loaded machine
-          testTimeout: 120_000,
+          ...limits,
         },
       },
       {
@@ -119,7 +135,7 @@ export default defineConfig(async () => ({
           environment: "node",
           include: ["**/*.node.test.ts"],
           exclude: ["node_modules/**", ...SERVER_TESTS],
-          testTimeout: 120_000,
+          ...limits,
         },
       },
       {
@@ -129,7 +145,7 @@ export default defineConfig(async () => ({
           include: SERVER_TESTS,
           exclude: ["node_modules/**"],
           globalSetup: ["./test/node-server/global-setup.ts"],
-          testTimeout: 120_000,
+          ...limits,
         },
       },
     ],

@@ -262,6 +262,20 @@ describe("warden against the real local server (npm start)", () => {
         )
       ).code,
     ).toBe(0);
+    // one session, two episodes: the route tried failed for the route, the fallback resolved
+    const episode = (i: number, route: string, outcome: string, extra: string[]) =>
+      warden(
+        ["sessions", "record", "--command", "warden route", "--need", "db failover", "--session-id", "sess-two"].concat(
+          ["--route-id", route, "--outcome", outcome, "--episode-index", String(i), ...extra],
+        ),
+        env(),
+      );
+    const tried = await episode(0, "route.db.v2", "escalated", ["--failure-cause", "route"]);
+    expect(tried.code, tried.stderr).toBe(0);
+    expect((await episode(1, "route.db.v3", "resolved", ["--route-source", "reasoned"])).code).toBe(0);
+    const causeOnResolved = await episode(2, "route.db.v3", "resolved", ["--failure-cause", "environment"]);
+    expect(causeOnResolved.code).toBe(4);
+    expect(JSON.parse(causeOnResolved.stderr).error.message).toContain("failure_cause");
     const ev = await warden(
       [
         "events",

@@ -331,7 +331,10 @@ export function buildProgram(): Command {
     .command("sessions")
     .description("ops-warden session episodes")
     .command("record")
-    .description("record one session_event.v1 episode")
+    .description(
+      "record one session_event.v1 episode; a session that tries several routes posts one per route, numbered by " +
+        "--episode-index (tried → failed → fallback resolved: 0, 1), each escalation with its --failure-cause",
+    )
     .requiredOption("--command <command>")
     .addOption(new Option("--outcome <outcome>").choices(["resolved", "escalated", "skipped"]).makeOptionMandatory())
     .option("--need <text>", "the need; sent only as its sha256 fingerprint")
@@ -341,6 +344,15 @@ export function buildProgram(): Command {
     .option("--agent-id <id>", "default: WARDEN_AGENT_ID or operator")
     .option("--session-kind <kind>", "default: from WARDEN_AGENT_ID / WARDEN_SESSION_KIND")
     .option("--diagnostic-codes <list>", "comma-separated", list, [])
+    .addOption(
+      new Option(
+        "--failure-cause <cause>",
+        "escalated only: route (wrong route), environment (noise), unknown",
+      ).choices(["route", "environment", "unknown"]),
+    )
+    .option("--episode-index <n>", "the episode's place in its session, 0 first", int)
+    .option("--activation-id <id>", "the activation_id `warden memory activate` answered for this session")
+    .addOption(new Option("--route-source <source>", "where the route came from").choices(["memory", "reasoned"]))
     .action(async (o, cmd: Command) => {
       const need = o.needFingerprint ?? (o.need ? fingerprint(o.need) : undefined);
       if (!need) throw new CliExit(EXIT.usage, "give --need or --need-fingerprint");
@@ -359,6 +371,12 @@ export function buildProgram(): Command {
               agent_id: o.agentId ?? (process.env.WARDEN_AGENT_ID?.trim().toLowerCase() || "operator"),
               session_id: o.sessionId ?? randomUUID(),
               diagnostic_codes: o.diagnosticCodes,
+              ...defined({
+                failure_cause: o.failureCause,
+                episode_index: o.episodeIndex,
+                activation_id: o.activationId,
+                route_source: o.routeSource,
+              }),
             },
           }),
         ),

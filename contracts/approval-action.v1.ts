@@ -1,5 +1,6 @@
 // ApprovalAction v1 (an SDOP contract): a human's (or the timer's) decision on a gate.
 import { z } from "zod";
+import { WireId } from "./wire-id";
 
 export const APPROVAL_DECISIONS = ["approve_retry", "approve_skip", "approve_abort", "auto_allow", "deny"] as const;
 
@@ -8,8 +9,8 @@ export const DIGEST = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const ApprovalActionV1 = z
   .strictObject({
-    run_id: z.string().min(1).max(128),
-    op_id: z.string().min(1).max(128),
+    run_id: WireId,
+    op_id: WireId,
     policy_key: z.string().min(1).max(128),
     decision: z.enum(APPROVAL_DECISIONS),
     note: z.string().max(2000).optional(),

@@ -38,4 +38,21 @@ describe("contracts", () => {
     const validator = new Validator(json("memrl-policy.schema.json") as object, "2020-12");
     expect(validator.validate(example).valid).toBe(false);
   });
+
+  it("session_event.v1: both refuse a failure_cause on an episode that did not escalate, or an index out of range", () => {
+    const failed = json("session-event.v1.fallback.example.json") as Record<string, unknown>;
+    const contract = CONTRACTS.find((c) => c.name === "session-event.v1");
+    const validator = new Validator(json("session-event.v1.schema.json") as object, "2020-12");
+    for (const bad of [
+      { ...failed, outcome: "resolved" },
+      { ...failed, episode_index: 64 },
+    ]) {
+      expect(validator.validate(bad).valid).toBe(false);
+      expect(contract?.schema.safeParse(bad).success).toBe(false);
+    }
+    const resolved: Record<string, unknown> = { ...failed, outcome: "resolved" };
+    delete resolved.failure_cause;
+    expect(validator.validate(resolved).valid).toBe(true);
+    expect(contract?.schema.safeParse(resolved).success).toBe(true);
+  });
 });

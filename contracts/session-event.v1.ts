@@ -2,6 +2,10 @@
 import { z } from "zod";
 
 export const SESSION_OUTCOMES = ["resolved", "escalated", "skipped"] as const;
+/** what an escalation was caused by: the route itself, the environment it ran in (noise), or nobody knows */
+export const FAILURE_CAUSES = ["route", "environment", "unknown"] as const;
+/** the most episodes one session may number */
+export const MAX_EPISODES_PER_SESSION = 64;
 
 export const SessionKind = z
   .string()
@@ -25,6 +29,32 @@ export const SessionEventV1 = z
     activation_id: z.string().min(1).max(128).optional(),
     /** memory: the route was the one activation served; reasoned: the agent worked it out */
     route_source: z.enum(["memory", "reasoned"]).optional(),
+    /**
+     * escalated only: what caused it. route: the route is wrong for the need; environment: the route is right but the
+     * world failed it (timeout, outage, flaky dependency); unknown (the default when absent): nobody can tell
+     */
+    failure_cause: z
+      .enum(FAILURE_CAUSES)
+      .meta({ description: "only with outcome escalated: route | environment | unknown (unknown when absent)" })
+      .optional(),
+    /** the episode's place in its session (0 first): route tried → failed → fallback resolved is 0, 1 */
+    episode_index: z
+      .int()
+      .min(0)
+      .max(MAX_EPISODES_PER_SESSION - 1)
+      .meta({ description: "the episode's place in its session, 0 first; episodes without one count as 0" })
+      .optional(),
   })
-  .meta({ id: "SessionEventV1", title: "ops-warden session_event.v1" });
+  .refine((e) => e.failure_cause === undefined || e.outcome === "escalated", {
+    path: ["failure_cause"],
+    message: "failure_cause is given only with outcome escalated",
+  })
+  .meta({
+    id: "SessionEventV1",
+    title: "ops-warden session_event.v1",
+    // the refinement above, for JSON Schema readers: a failure_cause needs outcome escalated
+    if: { required: ["failure_cause"] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited
+    then: { properties: { outcome: { const: "escalated" } } },
+  });
 export type SessionEventV1 = z.infer<typeof SessionEventV1>;

@@ -1,10 +1,11 @@
 // WorkOrder v1 (an SDOP contract): one unit of work a worker leases, runs and completes.
 import { z } from "zod";
+import { WireId } from "./wire-id";
 
 export const WorkOrderV1 = z
   .strictObject({
-    order_id: z.string().min(1).max(128),
-    task_id: z.string().min(1).max(128),
+    order_id: WireId,
+    task_id: WireId,
     goal: z.string().min(1).max(2000),
     input_json: z.record(z.string(), z.unknown()),
     namespaces: z.array(z.string().min(1).max(512)).max(32).optional(),

@@ -1,4 +1,4 @@
-// `npm test`'s static checks (biome, tsc for the worker and the Node code, dependency-cruiser) run at once: each is
+// `npm test`'s static checks (biome, tsc for the worker and the Node code, the ReDoS check, dependency-cruiser) run at once: each is
 // one process that mostly uses one core, so on a 2-core machine side by side they take about as long as the slowest.
 // Each one's output is printed when it ends; the exit code is 1 when any failed.
 import { spawn } from "node:child_process";
@@ -11,6 +11,8 @@ const CHECKS = [
   ["biome", ["biome", "check", "."]],
   ["tsc", ["tsc", "--noEmit", ...tscIncremental("tsc-worker")]],
   ["tsc (node)", ["tsc", "--noEmit", "-p", "tsconfig.node.json", ...tscIncremental("tsc-node")]],
+  // every regex of the Worker's code is linear-time (recheck, confirmed in V8); verdicts cached by pattern
+  ["redos", ["tsx", "scripts/redos-check.mts"]],
   [
     "depcruise",
     [

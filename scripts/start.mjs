@@ -31,7 +31,9 @@ console.log(
     : `local D1: applied ${applied.length} migration(s): ${applied.join(", ")}`,
 );
 
-const devArgs = ["dev", "--test-scheduled", ...(args.includes("--port") ? [] : ["--port", "8787"]), ...args];
+// a local server is not behind Cloudflare: CF-Connecting-IP is whatever a caller sends, so it keys no bucket
+const local = ["--var", "BEHIND_CLOUDFLARE:false"];
+const devArgs = ["dev", "--test-scheduled", ...local, ...(args.includes("--port") ? [] : ["--port", "8787"]), ...args];
 const dev = spawn("npx", ["--no-install", "wrangler", ...devArgs], { stdio: "inherit", env: quiet });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => dev.kill(sig));
 dev.on("exit", (code) => process.exit(code ?? 0));

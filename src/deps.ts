@@ -132,6 +132,8 @@ const Config = z.object({
   /** per team per minute for the "other" route class (the per-class defaults: src/http/rate-limits.ts) */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_PREAUTH_PER_MINUTE: z.coerce.number().int().positive().default(DEFAULT_PREAUTH_PER_MINUTE),
+  /** "false" when the Worker does not sit behind Cloudflare (npm start): CF-Connecting-IP is then the caller's to forge */
+  BEHIND_CLOUDFLARE: z.enum(["true", "false"]).default("true"),
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
   /** Slack's signing secret; without it every /slack/* request is refused (401) */
   SLACK_SIGNING_SECRET: z.string().min(16).optional(),
@@ -367,6 +369,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     limits: o.limits ?? {
       enabled: config.RATE_LIMITS === "on",
       preauthPerMinute: config.RATE_LIMIT_PREAUTH_PER_MINUTE,
+      trustClientIp: config.BEHIND_CLOUDFLARE === "true",
       team: createTeamLimits(teamLimitStore, {
         ...DEFAULT_LIMITS,
         other: { ...DEFAULT_LIMITS.other, perTeam: config.RATE_LIMIT_PER_MINUTE },

@@ -13,7 +13,7 @@ export type AppError =
       message: string /** a back-off refusal: when to try again (Retry-After) */;
       retryAfterSeconds?: number;
     }
-  | { code: "payload_too_large"; limitBytes: number }
+  | { code: "payload_too_large"; limitBytes: number; message?: string }
   | { code: "unsupported_media_type"; message?: string }
   | { code: "redaction_required"; message?: string; ruleIds: string[] }
   | { code: "pii_detected"; message?: string; ruleIds: string[] }
@@ -70,7 +70,7 @@ export function toWire(error: AppError, requestId: string): WireError {
         error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(error.retryAfterSeconds) },
       );
     case "payload_too_large":
-      return wire(413, `request body exceeds ${error.limitBytes} bytes`);
+      return wire(413, error.message ?? `request body exceeds ${error.limitBytes} bytes`);
     case "unsupported_media_type":
       return wire(415, error.message ?? "this route accepts application/json only");
     case "redaction_required":

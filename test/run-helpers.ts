@@ -1,7 +1,14 @@
 // Test helpers for runs: start runs and orders over HTTP, reach a run's Durable Object, move its clock, fire its alarm.
-import { env, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import {
+  env,
+  evictDurableObject,
+  listDurableObjectIds,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from "cloudflare:test";
 import type { RunDO } from "../durable-objects/run-do";
 import type { RunState } from "../src/features/runs";
+import { DELIBERATE_CRASH } from "./deliberate-crash";
 import { call, token } from "./helpers";
 
 export const stubFor = (runId: string) => env.RUN.get(env.RUN.idFromName(runId));
@@ -64,6 +71,24 @@ export async function setClock(runId: string, at: number): Promise<number> {
 }
 
 export const fireAlarm = (runId: string) => runDurableObjectAlarm(stubFor(runId));
+
+/** Evicts the run's object as the runtime does an idle one: the instance is dropped, the next call rebuilds it from
+ * storage. Graceful (requests in flight finish first), so workerd logs nothing. */
+export const evictRun = (runId: string) => evictDurableObject(stubFor(runId));
+
+/** Crashes the run's object as a fault does, after holding its input gate for `holdMs` (requests sent meanwhile queue
+ * behind it and fail): a throw inside blockConcurrencyWhile drops the instance, the next call rebuilds it from storage. */
+export async function crashRun(runId: string, holdMs = 0): Promise<void> {
+  await runInDurableObject(stubFor(runId), (_i: RunDO, state) => {
+    // the throw breaks the gate either way; handled here, it is not reported a second time as an unhandled rejection
+    return state
+      .blockConcurrencyWhile(async () => {
+        if (holdMs > 0) await new Promise((r) => setTimeout(r, holdMs));
+        throw new Error(DELIBERATE_CRASH);
+      })
+      .catch(() => undefined);
+  }).catch(() => undefined);
+}
 
 /** Waits until the run's outbox flushes (D1 rows and events go out after the response). */
 export async function drain(runId: string): Promise<void> {

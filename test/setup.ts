@@ -1,9 +1,11 @@
 // Runs before every workers test file. The files share one workerd runtime (vitest `isolate: false`), so each file
 // starts from empty storage (reset() deletes every Durable Object, D1 included), freshly evaluated modules
-// (per-isolate caches) and the D1 migrations applied.
-import { applyD1Migrations, env, reset } from "cloudflare:test";
+// (per-isolate caches) and the schema of the D1 migrations.
+import { env, reset } from "cloudflare:test";
 import { vi } from "vitest";
 
 await reset();
 vi.resetModules();
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+// Every migration's statements in one batch: one round trip to D1 instead of applyD1Migrations' one batch per
+// migration plus its bookkeeping (nothing reads the d1_migrations table in tests).
+await env.DB.batch(env.TEST_MIGRATIONS.flatMap((m) => m.queries.map((q) => env.DB.prepare(q))));

@@ -1,173 +1,135 @@
-// Bench "learning value": a seeded replay of ops sessions (Zipf-like repeats, noisy outcomes, drifting routes) driven
-// through the API as agents would (activate → act → POST session event), reported against its own ground truth.
-import { seededRandom } from "../../test/seeded-random";
+// Bench "learning value": scripted ops sessions (test/learning-stream.ts: Zipf repeats, noise, drifts, truth by
+// construction) driven through the API as agents would (activate → act → POST episodes), scored against that truth.
+import {
+  actSession,
+  defaultStream,
+  needFingerprint,
+  planStream,
+  type StreamConfig,
+  StreamTruth,
+} from "../../test/learning-stream";
 import type { BenchSection, Row } from "../harness";
 
-const SEED = 14;
-const NEEDS = 40;
-const SESSIONS = 600;
-const NOISE = 0.1;
-/** needs whose route drifts, and when */
-const DRIFTED = [0, 1, 2, 5];
-const DRIFT_AT = 300;
-const KINDS = ["warden.worker", "warden.operator", "warden.agent.claude", "warden.agent.codex"];
+const SEEDS = [1, 2, 3, 4, 5];
+const SESSIONS = 200;
 
-const fp = (i: number) => `${i.toString(16).padStart(4, "0")}${"ab".repeat(14)}`;
+type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
-/** Zipf-like need picker: weight 1/(rank^1.1) */
-function zipf(rand: () => number, n: number) {
-  const w = Array.from({ length: n }, (_, i) => 1 / (i + 1) ** 1.1);
-  const total = w.reduce((a, b) => a + b, 0);
-  return () => {
-    let x = rand() * total;
-    for (let i = 0; i < n; i++) {
-      x -= w[i] as number;
-      if (x <= 0) return i;
-    }
-    return n - 1;
-  };
+/** One stream through the server; returns the stream's truth and what GET /v1/metrics says about the same sessions. */
+async function runStream(call: Call, config: StreamConfig) {
+  const truth = new StreamTruth(config);
+  for (const p of planStream(config)) {
+    const act = await call("POST", "/v1/memory/activate", { session_kind: p.kind, need_fingerprint: p.fingerprint });
+    const offered = (act.covered_route as string | null) ?? null;
+    const acted = actSession(p, offered);
+    truth.record(p, offered, acted);
+    for (const e of acted.episodes)
+      await call("POST", "/v1/sessions/events", {
+        session_kind: p.kind,
+        command: "warden route",
+        need_fingerprint: needFingerprint(p.need),
+        agent_id: `agent-${p.kind.split(".").pop()}`,
+        session_id: `lv-${config.seed}-${p.index}`,
+        diagnostic_codes: [],
+        activation_id: act.activation_id,
+        ...e,
+      });
+  }
+  // the same stream without memory: no offer, so every session reasons
+  const withoutMemory = planStream(config).reduce((n, p) => n + actSession(p, null).llmCalls, 0);
+  return { truth, withoutMemory, metrics: await call("GET", "/v1/metrics?window=30d") };
+}
+
+const within = (api: unknown, truth: number) =>
+  typeof api === "number" && (truth === 0 ? api === 0 : Math.abs(api - truth) / truth <= 0.05);
+const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+const round = (x: number) => Math.round(x * 10_000) / 10_000;
+const row = (metric: string, value: number, unit: string, target?: string): Row => ({
+  section: "learning-value",
+  metric,
+  value: round(value),
+  unit,
+  ...(target ? { target } : {}),
+});
+
+/** the per-seed rows: what was served, and each metric against the stream's truth */
+function seedRows(seed: number, truth: StreamTruth, withoutMemory: number, m: Record<string, unknown>) {
+  const s = truth.summary();
+  const accuracy = truth.served ? truth.servedRight / truth.served : 0;
+  const checks = [
+    within(m.llm_calls_avoided_count, truth.avoided),
+    within(m.stale_serves, truth.stale),
+    within(m.routing_repeat_accuracy, accuracy),
+  ];
+  const rows = [
+    row(`seed ${seed}: repeats served from memory`, s.servedShare, `share (${truth.served}/${truth.repeats})`),
+    row(`seed ${seed}: served routes correct`, s.servedCorrect, `ratio (${truth.servedRight}/${truth.served})`),
+    row(
+      `seed ${seed}: stale serves per drift (max)`,
+      s.maxStalePerDrift,
+      "serves",
+      `≤ 1 ${verdict(s.maxStalePerDrift <= 1)}`,
+    ),
+    row(
+      `seed ${seed}: metrics avoided / stale / accuracy`,
+      Number(m.llm_calls_avoided_count),
+      `api ${m.llm_calls_avoided_count} / ${m.stale_serves} / ${m.routing_repeat_accuracy}; truth ${truth.avoided} / ${truth.stale} / ${round(accuracy)}`,
+      `±5 % ${verdict(checks.every(Boolean))}`,
+    ),
+    row(`seed ${seed}: LLM calls with memory vs without`, truth.llmCalls, `calls (without memory: ${withoutMemory})`),
+  ];
+  return { rows, ok: checks.every(Boolean) && s.maxStalePerDrift <= 1 };
 }
 
 export const learningValueSection: BenchSection = {
   name: "learning-value",
   async run({ server, token }) {
-    const team = `bench-lv-${Date.now()}`;
-    const auth = `Bearer ${await token(team, ["memory:read", "memory:write", "events:write", "runs:read"])}`;
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: { authorization: auth, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const rand = seededRandom(SEED);
-    const pick = zipf(rand, NEEDS);
-    const trueRoute = (need: number, s: number) =>
-      DRIFTED.includes(need) && s >= DRIFT_AT ? `route.${need}.b` : `route.${need}.a`;
-
-    const resolvedBefore = new Set<number>();
-    /** last route served per need that was right when served */
-    const lastRightServe = new Map<number, string>();
-    let repeats = 0;
-    let served = 0;
-    let servedRight = 0; // served route was the true route
-    let servedResolved = 0; // served and resolved on it (what the API's accuracy measures)
-    let avoided = 0;
-    let stale = 0;
-    let noiseReasoning = 0;
-    const stalePerDrift = new Map<number, number>();
-    const sessionsUntilStop = new Map<number, number>();
-    const driftSessions = new Map<number, number>();
-
-    for (let s = 0; s < SESSIONS; s++) {
-      const need = pick();
-      const kind = KINDS[Math.floor(rand() * KINDS.length)] as string;
-      const truth = trueRoute(need, s);
-      const noisy = rand() < NOISE;
-      const act = await call("POST", "/v1/memory/activate", { session_kind: kind, need_fingerprint: fp(need) });
-      const covered = act.covered_route as string | null;
-      const isRepeat = resolvedBefore.has(need);
-      if (isRepeat) repeats += 1;
-      let route: string;
-      let source: "memory" | "reasoned";
-      if (covered) {
-        served += 1;
-        route = covered;
-        source = "memory";
-        if (covered === truth) servedRight += 1;
-      } else {
-        // an LLM call: reasoning finds the true route
-        route = truth;
-        source = "reasoned";
-        if (lastRightServe.get(need) === truth) noiseReasoning += 1; // memory had it right before a noisy escalation
-      }
-      const outcome = route === truth && !noisy ? "resolved" : "escalated";
-      if (covered) {
-        if (outcome === "resolved") {
-          servedResolved += 1;
-          avoided += 1;
-        } else stale += 1;
-        if (covered === truth) lastRightServe.set(need, covered);
-      }
-      if (DRIFTED.includes(need) && s >= DRIFT_AT) {
-        const n = (driftSessions.get(need) ?? 0) + 1;
-        driftSessions.set(need, n);
-        if (covered && covered !== truth) {
-          stalePerDrift.set(need, (stalePerDrift.get(need) ?? 0) + 1);
-          sessionsUntilStop.set(need, n);
-        }
-      }
-      if (outcome === "resolved") resolvedBefore.add(need);
-      await call("POST", "/v1/sessions/events", {
-        session_kind: kind,
-        command: "warden route",
-        outcome,
-        need_fingerprint: fp(need),
-        route_id: route,
-        agent_id: `agent-${kind.split(".").pop()}`,
-        session_id: `lv-${s}`,
-        diagnostic_codes: [],
-        activation_id: act.activation_id,
-        route_source: source,
-      });
+    const rows: Row[] = [];
+    const truths: StreamTruth[] = [];
+    let allOk = true;
+    let baseline = 0;
+    for (const seed of SEEDS) {
+      // a team per seed, so every stream starts from an empty memory and its own prior
+      const team = `bench-lv-${seed}-${Date.now()}`;
+      const auth = `Bearer ${await token(team, ["memory:read", "memory:write", "events:write", "runs:read"])}`;
+      const call: Call = async (method, path, body) => {
+        const res = await fetch(`${server.url}${path}`, {
+          method,
+          headers: { authorization: auth, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const json = (await res.json()) as Record<string, unknown>;
+        if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
+        return json;
+      };
+      const { truth, withoutMemory, metrics } = await runStream(call, defaultStream(seed, SESSIONS));
+      const r = seedRows(seed, truth, withoutMemory, metrics);
+      baseline += withoutMemory;
+      rows.push(...r.rows);
+      truths.push(truth);
+      allOk &&= r.ok;
     }
-    const m = await call("GET", "/v1/metrics?window=30d");
-
-    const share = repeats ? served / repeats : 0;
-    const accuracy = served ? servedRight / served : 0;
-    const maxStale = Math.max(0, ...stalePerDrift.values());
-    const maxUntil = Math.max(0, ...sessionsUntilStop.values());
-    const within = (api: unknown, truth: number) =>
-      typeof api === "number" && (truth === 0 ? api === 0 : Math.abs(api - truth) / truth <= 0.05);
-    const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
-    const row = (metric: string, value: number, unit: string, target?: string): Row => ({
-      section: "learning-value",
-      metric,
-      value: Math.round(value * 10_000) / 10_000,
-      unit,
-      ...(target ? { target } : {}),
-    });
-    const apiAccuracy = servedResolved / Math.max(1, served);
+    const sum = (pick: (t: StreamTruth) => number) => truths.reduce((a, t) => a + pick(t), 0);
+    const share = truths.reduce((a, t) => a + t.summary().servedShare, 0) / truths.length;
+    const correct =
+      sum((t) => t.servedRight) /
+      Math.max(
+        1,
+        sum((t) => t.served),
+      );
+    const saving = 1 - sum((t) => t.llmCalls) / baseline;
     return [
-      row("sessions / needs / drifts", SESSIONS, `sessions (${NEEDS} needs, ${DRIFTED.length} drifts, seed ${SEED})`),
-      row("repeat needs served from memory", share, "share", `≥ 0.60 ${verdict(share >= 0.6)}`),
-      row("served-route accuracy (route was right)", accuracy, "ratio", `≥ 0.97 ${verdict(accuracy >= 0.97)}`),
-      row("stale serves per drift (max)", maxStale, "serves", `≤ 1 ${verdict(maxStale <= 1)}`),
-      row("sessions until a drifted route stops being served (max)", maxUntil, "sessions"),
-      row("extra reasoning calls from noise", noiseReasoning, `calls (${Math.round(NOISE * 100)} % noise)`),
+      row("streams", SEEDS.length, `× ${SESSIONS} sessions (40 needs, 10 % noise, 4 drifts at session 100)`),
+      row("repeats served from memory (mean of seeds)", share, "share", `≥ 0.65 ${verdict(share >= 0.65)}`),
+      row("served routes correct (all seeds' serves)", correct, "ratio", `≥ 0.97 ${verdict(correct >= 0.97)}`),
+      row("LLM calls saved vs the same streams without memory", saving, "share"),
       row(
-        "metrics llm_calls_avoided_count vs truth",
-        Number(m.llm_calls_avoided_count),
-        `truth ${avoided}`,
-        `±5 % ${verdict(within(m.llm_calls_avoided_count, avoided))}`,
+        "every seed: ≤ 1 stale serve per drift, metrics within 5 % of truth",
+        Number(allOk),
+        "1 = all",
+        verdict(allOk),
       ),
-      row(
-        "metrics routing_repeat_accuracy vs truth",
-        Number(m.routing_repeat_accuracy),
-        `truth ${Math.round(apiAccuracy * 10_000) / 10_000}`,
-        `±5 % ${verdict(within(m.routing_repeat_accuracy, apiAccuracy))}`,
-      ),
-      row(
-        "metrics stale_serves vs truth",
-        Number(m.stale_serves),
-        `truth ${stale}`,
-        `±5 % ${verdict(within(m.stale_serves, stale))}`,
-      ),
-      row(
-        "metrics routes_served vs truth",
-        Number(m.routes_served),
-        `truth ${served}`,
-        `±5 % ${verdict(within(m.routes_served, served))}`,
-      ),
-      row(
-        "metrics routing_repeats vs truth",
-        Number(m.routing_repeats),
-        `truth ${repeats}`,
-        `±5 % ${verdict(within(m.routing_repeats, repeats))}`,
-      ),
+      ...rows,
     ];
   },
 };

@@ -41,6 +41,8 @@ export type ApiKeyIdentity = {
   id: string;
   teamId: string;
   subject: string;
+  /** the admin who created the key: its tokens carry it (key_by), and it never approves what they open */
+  createdBy: string;
   scopes: Scope[];
   runId?: string;
   /** ms since epoch, or null for a key that never expires */
@@ -104,6 +106,7 @@ export function createApiKeyAuth(
         id: row.id,
         teamId: row.teamId,
         subject: row.subject,
+        createdBy: row.createdBy,
         scopes,
         runId: row.runId ?? undefined,
         expiresAt: row.expiresAt,

@@ -17,6 +17,8 @@ export type MintOptions = {
   kid?: string;
   /** the API key the token is minted from (POST /v1/tokens) */
   keyId?: string;
+  /** the admin who created that API key (signed into the token: key-issued identities stay tied to their creator) */
+  keyIssuer?: string;
 };
 
 /** Mints a token; throws (naming the bad value) on an unknown scope, a bad team id or a lifetime above 900 s. */
@@ -32,6 +34,7 @@ export async function mintToken(o: MintOptions): Promise<string> {
   if (o.taskId) claims.task_id = o.taskId;
   if (o.personaId) claims.persona_id = o.personaId;
   if (o.keyId) claims.key_id = o.keyId;
+  if (o.keyIssuer) claims.key_by = o.keyIssuer;
   const jwt = new SignJWT(claims)
     .setProtectedHeader(o.kid ? { alg: "HS256", typ: "JWT", kid: o.kid } : { alg: "HS256", typ: "JWT" })
     .setIssuer("warden")

@@ -51,6 +51,8 @@ const Claims = z.object({
   persona_id: idClaim.optional(),
   /** set on tokens minted by POST /v1/tokens: the API key they came from (revocation stops them) */
   key_id: idClaim.optional(),
+  /** set with key_id: the admin who created that key, so a key never makes its creator a second person */
+  key_by: idClaim.optional(),
 });
 
 export type Principal = {
@@ -63,6 +65,8 @@ export type Principal = {
   personaId?: string;
   /** the API key this token was minted from (POST /v1/tokens) */
   keyId?: string;
+  /** the admin who created the API key this token came from (two-person rule: the same person as that admin) */
+  keyIssuer?: string;
   expiresAtMs: number;
 };
 
@@ -135,6 +139,7 @@ export function createTokenVerifier(keys: string | SigningKey[], opts: VerifierO
       taskId: claims.data.task_id,
       personaId: claims.data.persona_id,
       keyId: claims.data.key_id,
+      keyIssuer: claims.data.key_by,
       expiresAtMs: exp * 1000,
     };
     if (cache.size >= maxCached) cache.clear();

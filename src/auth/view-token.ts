@@ -14,7 +14,10 @@ const encoder = new TextEncoder();
 export function b64url(bytes: Uint8Array): string {
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(s)
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/(?<!=)=+$/, "");
 }
 
 export function fromB64url(s: string): Uint8Array | null {

@@ -81,6 +81,47 @@ describe("authentication comes before the body (issue 12, finding 9)", () => {
   });
 });
 
+describe("client IP trust", () => {
+  it("keys no bucket on CF-Connecting-IP when the Worker is not behind Cloudflare: invented addresses gain nothing", async () => {
+    const limits = withLimits({}, 3);
+    const send = harness({ ...limits, limits: { ...(limits.limits as Deps["limits"]), trustClientIp: false } });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) {
+      const headers = { "cf-connecting-ip": `198.51.100.${i}` };
+      statuses.push((await send("POST", "/v1/runs", { headers, body: "{" })).status);
+    }
+    // unauthenticated calls are still refused; none of them spread over a bucket per invented address
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    const trusted = harness(withLimits({}, 3));
+    const same = { "cf-connecting-ip": "198.51.100.9" };
+    const behind = [];
+    for (let i = 0; i < 4; i++) behind.push((await trusted("POST", "/v1/runs", { headers: same, body: "{" })).status);
+    expect(behind).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe("refused bodies", () => {
+  it("count against the authenticated caller's bucket: bad JSON, wrong media types and deep bodies meet a 429", async () => {
+    const send = harness(withLimits({ runs: { perSubject: 4, perTeam: 100 } }));
+    const tok = await token("team-badjson", ["runs:write"], { sub: "flooder" });
+    const statuses = [];
+    for (const [body, type] of [
+      ["{", "application/json"],
+      ["{}", "text/plain"],
+      [`${"[".repeat(70)}${"]".repeat(70)}`, "application/json"],
+      ["nope", "application/json"],
+      ["{", "application/json"],
+    ] as const) {
+      statuses.push((await send("POST", "/v1/runs", { token: tok, body, headers: { "content-type": type } })).status);
+    }
+    expect(statuses).toEqual([400, 415, 400, 400, 429]);
+    // a good body of the same caller is limited too: the refusals spent its bucket
+    const good = await send("POST", "/v1/runs", { token: tok, body: JSON.stringify({ goal: "g" }) });
+    expect(good.status).toBe(429);
+    expect(good.json.error.code).toBe("rate_limited");
+  });
+});
+
 describe("pre-auth limit per client IP", () => {
   it("limits unauthenticated and failed-auth requests per CF-Connecting-IP, then 429 with Retry-After", async () => {
     const send = harness(withLimits({}, 3));

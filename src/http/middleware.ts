@@ -27,15 +27,18 @@ const isRead = (method: string) => method === "GET" || method === "HEAD" || meth
 const JWT_BEARER = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)\s*$/i;
 const KEY_BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+type Ctx = Context<FeatureEnv<unknown>>;
+
 /**
  * Per client IP, before anything else is spent on a caller that has not proven who it is. Keyed by
- * `CF-Connecting-IP`, which Cloudflare always sets; without it (local runs, tests) there is no client IP to key on.
+ * `CF-Connecting-IP`, which Cloudflare always sets — trusted only when the deployment says it sits behind Cloudflare
+ * (`BEHIND_CLOUDFLARE`); without it (npm start, tests) there is no client IP to key on.
  * An outage fails open: the request is refused with 401 anyway.
  */
 export async function preAuthLimit<Needs>(c: Context<FeatureEnv<Needs>>, now: number) {
   const { deps } = c.env;
   const ip = c.req.header("cf-connecting-ip");
-  if (!deps.limits.enabled || !ip) return;
+  if (!deps.limits.enabled || !ip || deps.limits.trustClientIp === false) return;
   const bucket: Bucket = {
     name: "preauth-ip",
     key: `ip:${ip.slice(0, 64)}`,
@@ -108,17 +111,32 @@ export function jsonDepth(text: string): number {
 /**
  * JSON routes: a body must be declared JSON (415), stay within MAX_JSON_DEPTH and parse (400 invalid_json). An empty
  * or blank body reads as {}. The text hono's validators read is replaced by the checked one, so they parse it as-is.
+ * A refused body still costs the authenticated caller one request of its bucket (a 429 once spent): refusals are
+ * work too, and a flood of bad JSON must meet the same limit as good calls.
  */
 export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) => {
   if (!hasBody(c.req.method)) return next();
-  const text = await c.req.text();
+  try {
+    checkJsonBody(c, await c.req.text());
+  } catch (refusal) {
+    const principal = c.get("principal");
+    if (principal) {
+      const { deps } = c.env;
+      await applyRateLimits(deps, c.req, principal.teamId, principal.subject, deps.clock.now());
+    }
+    throw refusal;
+  }
+  return next();
+};
+
+function checkJsonBody(c: Ctx, text: string): void {
   const type = c.req.header("content-type") ?? "";
   if (text.trim() === "") {
     if (type !== "" && !JSON_TYPE.test(type.trim())) throw unsupported(type);
     // hono keeps promises in its body cache although the type says values
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve("{}");
     c.req.bodyCache.json = {};
-    return next();
+    return;
   }
   if (!JSON_TYPE.test(type)) throw unsupported(type);
   if (jsonDepth(text) > MAX_JSON_DEPTH)
@@ -128,8 +146,7 @@ export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) 
   } catch {
     throw new AppFailure({ code: "invalid_json" });
   }
-  return next();
-};
+}
 
 const unsupported = (type: string) =>
   new AppFailure({

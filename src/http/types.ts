@@ -6,7 +6,16 @@ import type { RateLimiter } from "../ports/rate-limiter";
 import type { TeamLimits } from "./rate-limits";
 
 /** Rate-limit settings: off only for the bench's "limits disabled" row. */
-export type HttpLimits = { enabled: boolean; preauthPerMinute: number; team: TeamLimits };
+export type HttpLimits = {
+  enabled: boolean;
+  preauthPerMinute: number;
+  team: TeamLimits;
+  /**
+   * Whether CF-Connecting-IP names the client: only behind Cloudflare, which sets it (absent = true). Elsewhere any
+   * caller can send it, so keying a bucket on it would let them spread their requests over invented addresses.
+   */
+  trustClientIp?: boolean;
+};
 
 /** What every authenticated route needs, whatever its feature: a clock, credentials and the rate limiter. */
 export type HttpNeeds = {

@@ -50,6 +50,12 @@ export type SessionEventRow = {
   activationId?: string | null;
   /** memory | reasoned, when the agent said */
   routeSource?: string | null;
+  /** escalated episodes: route | environment | unknown, when the agent said */
+  failureCause?: string | null;
+  /** the episode's place in its session (0 first), when the agent numbered it */
+  episodeIndex?: number | null;
+  /** the route the linked activation offered (null: no link, or it offered none) */
+  offeredRouteId?: string | null;
   createdAt: number;
 };
 

@@ -9,6 +9,10 @@ export type ServedSessionRow = {
   need_fingerprint: string;
   route_id: string;
   route_source: string | null;
+  /** escalated episodes: route | environment | unknown, when the agent said */
+  failure_cause?: string | null;
+  /** the episode's place in its session, when the agent numbered it */
+  episode_index?: number | null;
   activation_id: string | null;
   /** the route the linked activation served for this need; null when it served none */
   served_route_id: string | null;
@@ -19,7 +23,12 @@ export type ServedSessionRow = {
 
 export type RouteOverrideRow = { needFingerprint: string; routeId: string; state: "retired" | "pinned" };
 
+/** the team's route evidence across all its needs: the prior of every route's confidence */
+export type RouteOutcomeTotals = { resolved: number; failed: number };
+
 export interface RouteLedger {
+  /** resolved episodes and escalations not caused by the environment, from `since` on */
+  routeOutcomeTotals(teamId: string, since: number): Promise<RouteOutcomeTotals>;
   /** the team's session episodes from `since` on, oldest first, each joined with its activation, bounded */
   sessionsWithServes(teamId: string, since: number, limit: number): Promise<ServedSessionRow[]>;
   /** the route an activation served for its need, or null (unknown id, another team, or nothing served) */

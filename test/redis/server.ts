@@ -25,8 +25,15 @@ export async function startRedis(): Promise<LocalRedis> {
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
     { stdio: "ignore" },
   );
+  // a missing binary is an 'error' event: without a listener it is an uncaught exception that fails the whole run
+  let spawnError: Error | undefined;
+  child.once("error", (e) => {
+    spawnError = e;
+  });
   const deadline = Date.now() + 10_000;
   for (;;) {
+    if (spawnError)
+      throw new Error(`redis-server could not start (${spawnError.message}; apt-get install redis-server)`);
     try {
       const c = await respConnect(port);
       const pong = await c.send(["PING"]);

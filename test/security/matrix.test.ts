@@ -15,6 +15,8 @@ import "./rows/concurrency";
 import "./rows/run-bound-admin";
 import "./rows/guarded-fields";
 import "./rows/faults";
+import "./rows/self-issued-keys";
+import "./rows/malformed-ids";
 
 let routes: Route[] = [];
 let tok: string;

@@ -1,11 +1,28 @@
 // RouteLedger over D1 with drizzle: session episodes joined with their activation, route overrides, pending pins.
-import { and, asc, eq, gte, inArray, max, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { RouteLedger, RouteOverrideRow } from "../../ports/route-ledger";
 import { memActivations, routeOverrides, routePinRequests, sessionEvents } from "./schema";
 
 export function createD1RouteLedger(db: DrizzleD1Database): RouteLedger {
   return {
+    async routeOutcomeTotals(teamId, since) {
+      const rows = await db
+        .select({ outcome: sessionEvents.outcome, n: count() })
+        .from(sessionEvents)
+        .where(
+          and(
+            eq(sessionEvents.teamId, teamId),
+            gte(sessionEvents.createdAt, since),
+            // an environment-caused escalation says nothing about routes (activation.ts: routeOutcomeTotals)
+            or(isNull(sessionEvents.failureCause), ne(sessionEvents.failureCause, "environment")),
+          ),
+        )
+        .groupBy(sessionEvents.outcome);
+      const n = (outcome: string) => rows.find((r) => r.outcome === outcome)?.n ?? 0;
+      return { resolved: n("resolved"), failed: n("escalated") };
+    },
+
     async sessionsWithServes(teamId, since, limit) {
       const rows = await db
         .select({
@@ -16,6 +33,8 @@ export function createD1RouteLedger(db: DrizzleD1Database): RouteLedger {
           need_fingerprint: sessionEvents.needFingerprint,
           route_id: sessionEvents.routeId,
           route_source: sessionEvents.routeSource,
+          failure_cause: sessionEvents.failureCause,
+          episode_index: sessionEvents.episodeIndex,
           activation_id: sessionEvents.activationId,
           act_id: memActivations.id,
           act_need: memActivations.needFingerprint,

@@ -305,6 +305,12 @@ export const sessionEvents = sqliteTable(
     activationId: text("activation_id"),
     /** memory | reasoned: where the agent says its route came from */
     routeSource: text("route_source"),
+    /** escalated episodes: route | environment | unknown, as the agent reported it (null: not said) */
+    failureCause: text("failure_cause"),
+    /** the episode's place in its session (0 first); null when the agent did not number it */
+    episodeIndex: integer("episode_index"),
+    /** the route the linked activation offered, copied at record time so the route standing needs no join */
+    offeredRouteId: text("offered_route_id"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,12 +1,9 @@
 // Escalation of a hard gate left open, end to end in workerd: the run's alarm, the gate view, the event log, the trace page.
 import { SELF } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { eventLog, fireAlarm, scheduledAlarm, setClock, startRun, teamTokens } from "../../../test/run-helpers";
 import { ESCALATION_AFTER_MS } from "./escalation";
-
-// the machine is shared: HTTP-heavy cases get room beyond the 5 s default
-vi.setConfig({ testTimeout: 30_000 });
 
 describe("hard gate escalation in the run's alarm", () => {
   it("arms the alarm for each level, fires each once, shows them on the gate and the trace, stops once decided", async () => {

@@ -1,5 +1,5 @@
 // Gates and approvals over HTTP: the default matrix, soft timers, hard gates, early approvals, races, team rules, deploys.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import { call, token } from "../../../test/helpers";
 import {
@@ -20,9 +20,6 @@ import { DEFAULT_PROFILE } from "../policy/default-profile";
 import { gateDigest } from "./digest";
 import { ESCALATION_AFTER_MS } from "./escalation";
 import { DEFAULT_GATE_RULES } from "./rules";
-
-// the machine is shared: HTTP-heavy cases get room beyond the 5 s default
-vi.setConfig({ testTimeout: 30_000 });
 
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/gates`, { token: tok, body });

@@ -1,9 +1,7 @@
 // The approver's inbox over HTTP: GET /v1/gates lists open gates team-wide, POST /v1/gates/:gate_id/decision decides.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { drainAll, rows, setClock, startRun, teamTokens } from "../../../test/run-helpers";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/gates`, { token: tok, body });

@@ -63,6 +63,8 @@ export type OpenGateInput = {
   context: Record<string, unknown>;
   subject: GateSubject;
   opener: string;
+  /** the admin who created the API key behind the opener's token, if one did */
+  openerIssuer?: string;
   rules: ActiveGateRules;
   /** what the rules see instead of `context` (e.g. a budget increase counted cumulatively); `context` is stored */
   resolveWith?: Record<string, unknown>;
@@ -90,6 +92,7 @@ export function openGate(host: GateHost, input: OpenGateInput): Gate {
     context: input.context,
     subject: input.subject,
     opened_by: input.opener,
+    ...(input.openerIssuer === undefined ? {} : { opened_by_issuer: input.openerIssuer }),
     opened_at: host.now,
     seq: host.run.seq + 1,
     decision: null,
@@ -153,9 +156,10 @@ function decideOnOpen(host: GateHost, gate: Gate): void {
     if (gate.kind === "auto") applyDecision(host, gate, "allow", "policy", null, gate.reason);
   } else if (early && gate.kind === "hard" && !early.note) {
     ignore("a hard gate needs a note");
-  } else if (early && early.approver !== gate.opened_by) {
+  } else if (early && !samePerson(gate, early.approver, early.approver_issuer)) {
     const why = `decided before the gate was armed (received ${early.received_at})`;
-    applyDecision(host, gate, early.decision, early.approver, early.note, why, { channel: early.channel });
+    const opts = { channel: early.channel, approverIssuer: early.approver_issuer };
+    applyDecision(host, gate, early.decision, early.approver, early.note, why, opts);
   } else {
     ignore("approver opened the gate");
     if (gate.kind === "auto") applyDecision(host, gate, "allow", "policy", null, gate.reason);
@@ -163,7 +167,14 @@ function decideOnOpen(host: GateHost, gate: Gate): void {
 }
 
 /** How a decision came about besides who made it: the caller's channel, and whether the gate was decided at all. */
-export type DecisionOptions = { channel?: DecisionChannel; resolution?: Resolution };
+export type DecisionOptions = {
+  channel?: DecisionChannel;
+  resolution?: Resolution;
+  /** the admin who created the API key behind the approver's token: the audit names the person behind the key */
+  approverIssuer?: string;
+};
+
+const issuedBy = (issuer: string | undefined) => (issuer === undefined ? {} : { issued_by: issuer });
 
 /** Records one decision (append-only approval row, gate.decided) and lets the host apply it to what it guards. */
 export function applyDecision(
@@ -220,6 +231,7 @@ export function applyDecision(
     ...host.subjectFields(gate.subject),
   });
   host.audit(approver, "gate.decided", "gate", gate.gate_id, {
+    ...issuedBy(opts.approverIssuer),
     outcome,
     channel,
     decision: DECISION_RECORD[decision],
@@ -235,6 +247,8 @@ export type GateDecisionRequest = {
   policy_key: string;
   decision: GateDecision;
   approver: string;
+  /** the admin who created the API key behind the approver's token, if one did */
+  approver_issuer?: string;
   note: string | null;
   /** the gate content digest the approver saw (required before the gate is armed) */
   digest?: string;
@@ -242,6 +256,15 @@ export type GateDecisionRequest = {
 };
 
 type Decided = ReturnType<typeof gateView> | ReturnType<typeof earlyView>;
+
+/**
+ * The two-person rule: an identity issued by an API key is the same person as the admin who created the key, so the
+ * opener and the approver are one person when any name of one (subject, key creator) is a name of the other.
+ */
+export function samePerson(gate: Pick<Gate, "opened_by" | "opened_by_issuer">, approver: string, issuer?: string) {
+  const opener = [gate.opened_by, gate.opened_by_issuer];
+  return opener.includes(approver) || (issuer !== undefined && opener.includes(issuer));
+}
 
 /** An approver's decision (POST /v1/approvals): applied to a pending gate, or kept until the gate is armed. */
 export function decideGate(
@@ -256,8 +279,10 @@ export function decideGate(
   const gate_id = gateIdFor(host.run.run_id, req.op_id, req.policy_key);
   const gate = host.gate(gate_id);
   if (!gate) return keepEarly(host, gate_id, req, stopped);
-  if (gate.opened_by === req.approver)
-    return { ok: false, error: { code: "forbidden", message: "nobody approves a gate they opened" } };
+  if (samePerson(gate, req.approver, req.approver_issuer)) {
+    const message = "nobody approves a gate they opened, neither directly nor through an API key one of them created";
+    return { ok: false, error: { code: "forbidden", message } };
+  }
   if (gate.status !== "pending") {
     if (gate.decision === req.decision && gate.decided_by === req.approver) return gateView(host.run.run_id, gate);
     return { ok: false, error: { code: "conflict", message: `gate ${gate_id} is already ${gate.status}` } };
@@ -267,7 +292,7 @@ export function decideGate(
     const message = `gate ${gate_id} content has digest ${gate.digest}, not the ${req.digest} you approved: read it again`;
     return { ok: false, error: { code: "conflict", message } };
   }
-  const opts = { channel: req.channel };
+  const opts = { channel: req.channel, approverIssuer: req.approver_issuer };
   return gateView(host.run.run_id, applyDecision(host, gate, req.decision, req.approver, req.note, null, opts));
 }
 
@@ -311,6 +336,7 @@ function keepEarly(
     policy_key: req.policy_key,
     decision: req.decision,
     approver: req.approver,
+    ...(req.approver_issuer === undefined ? {} : { approver_issuer: req.approver_issuer }),
     note: req.note,
     received_at: host.now,
     digest: req.digest,
@@ -319,6 +345,12 @@ function keepEarly(
   host.putEarly(queued);
   const { op_id, policy_key, decision, approver } = req;
   host.emit("approval.queued", { gate_id, op_id, policy_key, decision, approver, digest: req.digest });
-  host.audit(approver, "approval.queued", "gate", gate_id, { op_id, policy_key, decision, digest: req.digest });
+  host.audit(approver, "approval.queued", "gate", gate_id, {
+    op_id,
+    policy_key,
+    decision,
+    digest: req.digest,
+    ...issuedBy(req.approver_issuer),
+  });
   return earlyView(host.run.run_id, queued);
 }

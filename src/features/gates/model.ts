@@ -28,6 +28,8 @@ export type Gate = {
   context: Record<string, unknown>;
   subject: GateSubject;
   opened_by: string;
+  /** the admin who created the API key the opener's token came from (two-person rule) */
+  opened_by_issuer?: string;
   opened_at: number;
   /** sequence number of its gate.opened event: the order gates were opened in */
   seq: number;
@@ -62,6 +64,8 @@ export type EarlyApproval = {
   policy_key: string;
   decision: GateDecision;
   approver: string;
+  /** the admin who created the API key the approver's token came from */
+  approver_issuer?: string;
   note: string | null;
   received_at: number;
   /** the gate content digest the approver saw; the approval applies only to a gate with this digest */

@@ -1,11 +1,9 @@
 // Every gate outcome reached over the real run objects and D1, shown the same way in the run view, the gate route, the
 // inbox, approval rows, the gate index and audit rows, and counted once in the right GET /v1/metrics bucket.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { drainAll, fireAlarm, rows, setClock, startRun, stubFor, teamTokens } from "../../../test/run-helpers";
 import { OUTAGE_APPROVER } from "./outcome";
-
-vi.setConfig({ testTimeout: 60_000 });
 
 const TEAM = "outcomes-all";
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) =>

@@ -1,10 +1,8 @@
 // PATCH /v1/policy/gates merges (PUT replaces); both show the diff against the active rules, on the answer and the gate.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { teamTokens } from "../../../test/run-helpers";
 import { DEFAULT_GATE_RULES } from "./rules";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const approveDeploy = (tok: string, p: { run_id: string; op_id: string }) =>
   call("POST", "/v1/approvals", {

@@ -1,10 +1,11 @@
 // Wire shapes of the gate and approval routes (zod, with OpenAPI examples).
 import { z } from "zod";
+import { WireId } from "../../../contracts/wire-id";
 import { AppFailure } from "../../errors";
 import { CALLER_CHANNELS, DECISION_CHANNELS, GATE_OUTCOMES, isSystemDecider } from "./outcome";
 import { PolicyKey } from "./rules";
 
-const id = z.string().min(1).max(128);
+const id = WireId;
 /** largest gate context (serialized JSON) */
 export const MAX_CONTEXT_BYTES = 16 * 1024;
 

@@ -141,7 +141,8 @@ export const keysRoutes = featureApp<KeysNeeds>()
         subject: body.subject,
         scopes: body.scopes,
         runId: body.run_id ?? null,
-        createdBy: p.subject,
+        // the person behind the caller: a key made with a key-issued token belongs to that key's creator
+        createdBy: p.keyIssuer ?? p.subject,
         createdAt: now,
         revokedAt: null,
         expiresAt,
@@ -255,6 +256,7 @@ export const keysRoutes = featureApp<KeysNeeds>()
         sub: key.subject,
         runId: key.runId,
         keyId: key.id,
+        keyIssuer: key.createdBy,
         lifetimeSeconds: ttl,
         nowSeconds,
       });

@@ -1,11 +1,9 @@
 // Seed 004 over runs: the full start snapshot (R1), decide with a run_id uses it, stale snapshots warn, R5 grounding.
 import { env } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { callApp, DAY, deliver, runCompleted, testDeps } from "../../../test/learning";
 import { createMemoryHints } from "../memory";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const teamOf = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}`;
 

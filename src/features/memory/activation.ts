@@ -1,21 +1,22 @@
-// Route standing (pure): the one definition of a stabilized route, used by activation and by GET /v1/metrics.
+// Route standing (pure): the one definition of a served route, used by activation and by GET /v1/metrics.
 import type { SessionEventRow } from "../../ports/memory-store";
+import { type RouteOutcomeTotals, routeConfidence, SERVE_THRESHOLD, teamPrior } from "./route-confidence";
 
-/** fresh resolutions (distinct sessions) a route needs before it is served */
-export const STABILIZED_MIN_RESOLUTIONS = 3;
-/** resolving sessions in a route's lifetime that make it "proven" */
-export const PROVEN_RECORD = 5;
-/** fresh resolutions a proven route needs after a single escalation (a new route needs 3) */
-export const PROVEN_RECOVERY = 1;
+/** the evidence items (resolutions, failures, evidence against) a route's confidence is computed over */
+export const EVIDENCE_WINDOW = 20;
+/** offers ignored in favour of another route, in a row, that stop a route being offered until it resolves again */
+export const AGAINST_STREAK_LIMIT = 2;
 
 export type StabilizedRoute = {
   need_fingerprint: string;
   route_id: string;
-  /** resolving sessions since the route's last escalation */
+  /** resolving sessions in the route's evidence window */
   resolved_count: number;
   last_resolved_at: number;
   /** resolving sessions over the route's whole history */
   lifetime_resolved: number;
+  /** lower bound on its resolve rate (route-confidence.ts), 4 decimals */
+  confidence: number;
   pinned: boolean;
 };
 
@@ -26,87 +27,114 @@ export type RouteOverride = { needFingerprint: string; routeId: string; state: "
 export type RouteEvent = Pick<
   SessionEventRow,
   "needFingerprint" | "routeId" | "sessionId" | "outcome" | "createdAt" | "sessionKind"
->;
+> &
+  Partial<Pick<SessionEventRow, "failureCause" | "offeredRouteId">>;
+
+type Evidence = "resolved" | "failed" | "against";
 
 type RouteState = {
-  /** sessions that resolved on the route since its last escalation */
-  fresh: Set<string>;
+  /** newest last, at most EVIDENCE_WINDOW */
+  window: Evidence[];
+  /** `<evidence>\u0000<session>` already counted: a session counts once per kind of evidence */
+  counted: Set<string>;
   /** every session that ever resolved on it */
   lifetime: Set<string>;
-  /** lifetime resolutions when the current escalation streak began */
-  recordAtStreak: number;
-  /** distinct sessions that escalated on the route since it last stood stabilized */
-  streak: Set<string>;
+  /** not offered until it resolves again: a route-caused failure, or evidence against (see apply) */
+  blocked: boolean;
+  /** evidence against since its last resolution */
+  againstStreak: number;
   last: number;
   /** session_kind of the latest resolution */
   lastKind: string | null;
-  /** fresh resolutions it needs to stand, set by its latest escalation */
-  required: number;
 };
 
+const count = (r: RouteState, kind: Evidence) => r.window.filter((x) => x === kind).length;
+
 /**
- * The standing of every route of every need, built episode by episode (oldest first):
- * - a **resolved** episode adds its session to the route's fresh and lifetime sets (a session counts once, so a
- *   retried POST changes nothing);
- * - an **escalated** episode demotes **only the route it names**: its fresh set empties and the escalation joins the
- *   route's streak; sibling routes keep their standing;
+ * The standing of every route of every need, built episode by episode (oldest first, each session's episodes in
+ * their own order: episode-order.ts):
+ * - a **resolved** episode is evidence for its route (once per session), lifts its block and ends its streak of
+ *   evidence against;
+ * - an **escalated** episode caused by the route (`failure_cause` route, unknown or left out) is evidence against
+ *   **only the route it names** and blocks it until a session resolves on it anew, so a drifted route is served at
+ *   most once; one caused by the **environment** is no evidence about the route at all;
+ * - a session that was **offered** a route (its activation served it), never tried it, and resolved on another route
+ *   is evidence against the offered one: AGAINST_STREAK_LIMIT (2) of those in a row, or one while a route-caused
+ *   failure is in its window, block it until it resolves again;
  * - **skipped** changes nothing.
- * A route is stabilized when it has at least `required` fresh resolutions, where `required` is PROVEN_RECOVERY (1)
- * for a route that had PROVEN_RECORD (5) resolving sessions before a streak of a single escalation, else
- * STABILIZED_MIN_RESOLUTIONS (3). Because an escalation always empties the fresh set, a route that escalated is never
- * served again before a session resolves on it anew: a drifted route is served at most once.
- * Retired routes never stand; a pinned route stands regardless and wins. Otherwise one route per need: most fresh
- * resolutions, then the latest, then the smallest route_id.
+ * A route is served when it is not blocked and the lower bound on its resolve rate over its last EVIDENCE_WINDOW
+ * items, with the team's prior (route-confidence.ts), clears SERVE_THRESHOLD. Retired routes never stand; a pinned
+ * route stands regardless and wins. Otherwise one route per need: highest confidence, then the latest resolution,
+ * then the smallest route_id.
  */
 export class RouteBook {
   private readonly needs = new Map<string, Map<string, RouteState>>();
   private readonly overrides = new Map<string, "retired" | "pinned">();
+  /** routes each session (need × session) tried, to tell an ignored offer from a failed one */
+  private readonly tried = new Map<string, Set<string>>();
+  private readonly prior: RouteOutcomeTotals;
 
-  constructor(
-    overrides: RouteOverride[] = [],
-    private readonly min = STABILIZED_MIN_RESOLUTIONS,
-  ) {
+  constructor(overrides: RouteOverride[] = [], teamTotals: RouteOutcomeTotals = { resolved: 0, failed: 0 }) {
     for (const o of overrides) this.overrides.set(`${o.needFingerprint}\u0000${o.routeId}`, o.state);
+    this.prior = teamPrior(teamTotals);
   }
 
-  /** a route no session has used yet */
-  private unused(): RouteState {
-    return {
-      fresh: new Set(),
-      lifetime: new Set(),
-      recordAtStreak: 0,
-      streak: new Set(),
-      last: 0,
-      lastKind: null,
-      required: this.min,
-    };
+  private route(need: string, id: string): RouteState {
+    let routes = this.needs.get(need);
+    if (!routes) {
+      routes = new Map();
+      this.needs.set(need, routes);
+    }
+    let r = routes.get(id);
+    if (!r) {
+      r = unused();
+      routes.set(id, r);
+    }
+    return r;
+  }
+
+  /** adds one item of evidence unless this session already gave that kind; true when it was new */
+  private add(r: RouteState, kind: Evidence, session: string): boolean {
+    const key = `${kind}\u0000${session}`;
+    if (r.counted.has(key)) return false;
+    r.counted.add(key);
+    r.window.push(kind);
+    if (r.window.length > EVIDENCE_WINDOW) r.window.shift();
+    return true;
   }
 
   apply(e: RouteEvent): void {
     if (e.outcome === "skipped") return;
-    let routes = this.needs.get(e.needFingerprint);
-    if (!routes) {
-      routes = new Map();
-      this.needs.set(e.needFingerprint, routes);
-    }
-    let r = routes.get(e.routeId);
-    if (!r) {
-      r = this.unused();
-      routes.set(e.routeId, r);
-    }
-    if (e.outcome === "resolved") {
-      r.fresh.add(e.sessionId);
-      r.lifetime.add(e.sessionId);
-      r.last = Math.max(r.last, e.createdAt);
-      r.lastKind = e.sessionKind;
-      if (r.fresh.size >= r.required) r.streak.clear();
+    const sessionKey = `${e.needFingerprint}\u0000${e.sessionId}`;
+    const tried = this.tried.get(sessionKey) ?? new Set<string>();
+    this.tried.set(sessionKey, tried.add(e.routeId));
+    if (e.outcome === "escalated") {
+      if (e.failureCause === "environment") return; // the route was right; the world failed it
+      const r = this.route(e.needFingerprint, e.routeId);
+      this.add(r, "failed", e.sessionId);
+      r.blocked = true;
       return;
     }
-    // escalated: this route only
-    if (r.streak.size === 0) r.recordAtStreak = r.lifetime.size;
-    r.streak.add(e.sessionId);
-    r.fresh.clear();
-    r.required = r.streak.size === 1 && r.recordAtStreak >= PROVEN_RECORD ? PROVEN_RECOVERY : this.min;
+    const r = this.route(e.needFingerprint, e.routeId);
+    this.add(r, "resolved", e.sessionId);
+    r.lifetime.add(e.sessionId);
+    r.last = Math.max(r.last, e.createdAt);
+    r.lastKind = e.sessionKind;
+    r.blocked = false;
+    r.againstStreak = 0;
+    const offered = e.offeredRouteId;
+    if (offered && offered !== e.routeId && !tried.has(offered)) {
+      const o = this.route(e.needFingerprint, offered);
+      if (!this.add(o, "against", e.sessionId)) return;
+      o.againstStreak += 1;
+      if (o.againstStreak >= AGAINST_STREAK_LIMIT || count(o, "failed") > 0) o.blocked = true;
+    }
+  }
+
+  /** the lower bound on this route's resolve rate right now */
+  private confidence(r: RouteState): number {
+    const failed = count(r, "failed") + count(r, "against");
+    return routeConfidence({ resolved: count(r, "resolved"), failed }, this.prior);
   }
 
   /** the route memory serves for a need right now, or undefined */
@@ -115,30 +143,25 @@ export class RouteBook {
     // a pinned route is served even before any session used it
     for (const [key, state] of this.overrides) {
       const [n, id] = key.split("\u0000") as [string, string];
-      if (n === need && state === "pinned" && !routes.has(id)) routes.set(id, this.unused());
+      if (n === need && state === "pinned" && !routes.has(id)) routes.set(id, unused());
     }
-    let best: { id: string; r: RouteState; pinned: boolean } | undefined;
+    let best: { id: string; r: RouteState; pinned: boolean; c: number } | undefined;
     for (const [id, r] of routes) {
       const o = this.overrides.get(`${need}\u0000${id}`);
       if (o === "retired") continue;
       const pinned = o === "pinned";
-      if (!pinned && r.fresh.size < r.required) continue;
-      if (
-        !best ||
-        Number(pinned) - Number(best.pinned) > 0 ||
-        (pinned === best.pinned &&
-          (r.fresh.size > best.r.fresh.size ||
-            (r.fresh.size === best.r.fresh.size && (r.last > best.r.last || (r.last === best.r.last && id < best.id)))))
-      )
-        best = { id, r, pinned };
+      const c = this.confidence(r);
+      if (!pinned && (r.blocked || c < SERVE_THRESHOLD)) continue;
+      if (!best || better({ id, r, pinned, c }, best)) best = { id, r, pinned, c };
     }
     if (!best) return undefined;
     return {
       need_fingerprint: need,
       route_id: best.id,
-      resolved_count: best.r.fresh.size,
+      resolved_count: count(best.r, "resolved"),
       last_resolved_at: best.r.last,
       lifetime_resolved: best.r.lifetime.size,
+      confidence: Math.round(best.c * 10_000) / 10_000,
       pinned: best.pinned,
     };
   }
@@ -168,13 +191,36 @@ export class RouteBook {
   }
 }
 
-/** The stabilized route of every need after these episodes (oldest first); see RouteBook. */
+/** a route no session has used yet */
+function unused(): RouteState {
+  return {
+    window: [],
+    counted: new Set(),
+    lifetime: new Set(),
+    blocked: false,
+    againstStreak: 0,
+    last: 0,
+    lastKind: null,
+  };
+}
+
+type Candidate = { id: string; r: RouteState; pinned: boolean; c: number };
+
+/** pinned first, then confidence, then the latest resolution, then the smallest route_id */
+function better(a: Candidate, b: Candidate): boolean {
+  if (a.pinned !== b.pinned) return a.pinned;
+  if (a.c !== b.c) return a.c > b.c;
+  if (a.r.last !== b.r.last) return a.r.last > b.r.last;
+  return a.id < b.id;
+}
+
+/** The served route of every need after these episodes (oldest first, in episode order); see RouteBook. */
 export function stabilizedRoutes(
   events: RouteEvent[],
   overrides: RouteOverride[] = [],
-  min = STABILIZED_MIN_RESOLUTIONS,
+  teamTotals: RouteOutcomeTotals = { resolved: 0, failed: 0 },
 ): StabilizedRoute[] {
-  const book = new RouteBook(overrides, min);
+  const book = new RouteBook(overrides, teamTotals);
   for (const e of events) book.apply(e);
   return book.all();
 }

@@ -1,8 +1,9 @@
-// RouteBook properties: one route's escalation leaves siblings alone, a drifted route is served at most once, proven
-// routes recover faster, retried POSTs change nothing, retired/pinned overrides hold.
+// RouteBook properties: one route's escalation leaves siblings alone, a drifted route is served at most once, confidence
+// and evidence against decide what is offered, retried POSTs change nothing, retired/pinned overrides hold.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PROVEN_RECORD, RouteBook, type RouteEvent, stabilizedRoutes } from "./activation";
+import { EVIDENCE_WINDOW, RouteBook, type RouteEvent, stabilizedRoutes } from "./activation";
+import { routeConfidence, teamPrior } from "./route-confidence";
 
 const e = (route: string, outcome: RouteEvent["outcome"], session: string, t = 0, need = "n"): RouteEvent => ({
   needFingerprint: need,
@@ -80,29 +81,103 @@ describe("RouteBook", () => {
     );
   });
 
-  it("a proven route recovers after one fresh resolution, a new route needs three", () => {
-    const proven = Array.from({ length: PROVEN_RECORD }, (_, i) => e("old", "resolved", `p${i}`));
-    const book = bookOf([...proven, e("old", "escalated", "noise")]);
-    expect(book.served("n")).toBeUndefined();
+  it("a well-proven route recovers after one fresh resolution, a young one needs more", () => {
+    const proven = Array.from({ length: 15 }, (_, i) => e("old", "resolved", `p${i}`));
+    const book = bookOf([...proven, e("old", "escalated", "drift?")]);
+    expect(book.served("n")).toBeUndefined(); // blocked until it resolves again
     book.apply(e("old", "resolved", "fresh-1"));
-    expect(book.served("n")).toMatchObject({ route_id: "old", resolved_count: 1, lifetime_resolved: 6 });
+    expect(book.served("n")).toMatchObject({ route_id: "old", resolved_count: 16, lifetime_resolved: 16 });
 
-    const young = bookOf([...[0, 1, 2].map((i) => e("new", "resolved", `y${i}`)), e("new", "escalated", "noise")]);
+    const young = bookOf([...[0, 1, 2].map((i) => e("new", "resolved", `y${i}`)), e("new", "escalated", "x")]);
     young.apply(e("new", "resolved", "f1"));
-    young.apply(e("new", "resolved", "f2"));
-    expect(young.served("n")).toBeUndefined();
-    young.apply(e("new", "resolved", "f3"));
-    expect(young.served("n")).toMatchObject({ route_id: "new", resolved_count: 3 });
+    expect(young.served("n")).toBeUndefined(); // 4 resolutions and a failure: not confident yet
   });
 
-  it("a proven route that escalates twice in a row needs three fresh resolutions again", () => {
-    const proven = Array.from({ length: PROVEN_RECORD }, (_, i) => e("old", "resolved", `p${i}`));
-    const book = bookOf([...proven, e("old", "escalated", "x1"), e("old", "escalated", "x2")]);
-    book.apply(e("old", "resolved", "f1"));
-    expect(book.served("n")).toBeUndefined();
-    book.apply(e("old", "resolved", "f2"));
-    book.apply(e("old", "resolved", "f3"));
+  it("a new team's route is served after three resolutions; with a reliable team's history after two, never one", () => {
+    const two = [e("r", "resolved", "a"), e("r", "resolved", "b")];
+    expect(bookOf(two).served("n")).toBeUndefined();
+    expect(bookOf([...two, e("r", "resolved", "c")]).served("n")?.route_id).toBe("r");
+    const reliable = { resolved: 400, failed: 4 };
+    const withHistory = (events: RouteEvent[]) => {
+      const b = new RouteBook([], reliable);
+      for (const x of events) b.apply(x);
+      return b;
+    };
+    expect(withHistory(two).served("n")?.route_id).toBe("r");
+    expect(withHistory(two.slice(0, 1)).served("n")).toBeUndefined();
+    const certain = new RouteBook([], { resolved: 1_000_000, failed: 0 });
+    certain.apply(e("r", "resolved", "a"));
+    expect(certain.served("n")).toBeUndefined();
+  });
+
+  it("an escalation caused by the environment is no evidence against the route", () => {
+    const three = [0, 1, 2].map((i) => e("r", "resolved", `s${i}`));
+    const book = bookOf([...three, { ...e("r", "escalated", "noise"), failureCause: "environment" }]);
+    expect(book.served("n")).toMatchObject({ route_id: "r", resolved_count: 3 });
+    const routeCaused = bookOf([...three, { ...e("r", "escalated", "wrong"), failureCause: "route" }]);
+    expect(routeCaused.served("n")).toBeUndefined();
+  });
+
+  it("two ignored offers in a row (another route resolved right after) stop the offer until it resolves again", () => {
+    const proven = Array.from({ length: 15 }, (_, i) => e("old", "resolved", `p${i}`));
+    const ignored = (s: string): RouteEvent => ({ ...e("new", "resolved", s), offeredRouteId: "old" });
+    const book = bookOf([...proven, ignored("i1")]);
+    expect(book.served("n")?.route_id).toBe("old"); // one is not enough
+    book.apply(ignored("i2"));
+    expect(book.served("n")?.route_id).not.toBe("old");
+    book.apply(e("old", "resolved", "back"));
     expect(book.served("n")?.route_id).toBe("old");
+  });
+
+  it("one ignored offer stops a route that failed for its own cause in its window; a tried offer is no evidence", () => {
+    const proven = Array.from({ length: 15 }, (_, i) => e("old", "resolved", `p${i}`));
+    const book = bookOf([...proven, e("old", "escalated", "x"), e("old", "resolved", "again")]);
+    expect(book.served("n")?.route_id).toBe("old");
+    // tried the offer, it failed, then resolved on another route: the failure is the evidence, counted once
+    const tried = bookOf([
+      ...proven,
+      e("old", "escalated", "t"),
+      { ...e("new", "resolved", "t"), offeredRouteId: "old" },
+    ]);
+    tried.apply(e("old", "resolved", "again"));
+    expect(tried.served("n")?.route_id).toBe("old");
+    book.apply({ ...e("new", "resolved", "i1"), offeredRouteId: "old" });
+    expect(book.served("n")?.route_id).not.toBe("old");
+  });
+
+  it("property: another resolution never lowers a route's confidence; a route-caused failure asks for more", () => {
+    const counts = fc.record({ resolved: fc.nat(40), failed: fc.nat(10) });
+    fc.assert(
+      fc.property(counts, counts, (evidence, team) => {
+        const prior = teamPrior(team);
+        const more = { ...evidence, resolved: evidence.resolved + 1 };
+        expect(routeConfidence(more, prior)).toBeGreaterThanOrEqual(routeConfidence(evidence, prior) - 1e-12);
+        const failedOnce = { ...evidence, failed: evidence.failed + 1 };
+        expect(routeConfidence(failedOnce, prior)).toBeLessThanOrEqual(routeConfidence(evidence, prior) + 1e-12);
+      }),
+    );
+  });
+
+  it("property: a route with a route-caused failure in its window needs more resolutions to be served", () => {
+    /** resolutions in the window when the route is first served (after the failure, when there is one) */
+    const resolutionsToServe = (team: { resolved: number; failed: number }, failAfter: number | null) => {
+      const book = new RouteBook([], team);
+      for (let i = 1; i <= EVIDENCE_WINDOW; i++) {
+        book.apply(e("r", "resolved", `s${i}`));
+        if (failAfter === i) book.apply({ ...e("r", "escalated", "bad"), failureCause: "route" });
+        if ((failAfter === null || i > failAfter) && book.served("n")) return i;
+      }
+      return Number.POSITIVE_INFINITY;
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.record({ resolved: fc.nat(500), failed: fc.nat(50) }),
+        (failAfter, team) => {
+          expect(resolutionsToServe(team, failAfter)).toBeGreaterThan(resolutionsToServe(team, null));
+        },
+      ),
+    );
   });
 
   it("keeps needs apart: an escalation on one need leaves another need's route served", () => {

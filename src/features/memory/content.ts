@@ -7,8 +7,27 @@ export const CONTRADICTION_COSINE = 0.85;
 
 const LOG_LINE =
   /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\]?|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL)\]?[\s:|-]|\d{2}:\d{2}:\d{2}[.,]\d{3}\s|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}\s)/;
+/** Frames of Python, Java, Go and native traces; JavaScript frames are `isJsFrame` (a regex for them backtracks). */
 const STACK_FRAME =
-  /^\s+at\s+(?:\S+\s+\(.*:\d+:\d+\)|.*:\d+:\d+\)?)\s*$|^\s*File ".*", line \d+|^\s+at [\w$.<>]+\([\w$.]+\.java:\d+\)|^\s*goroutine \d+ \[|^\s*#\d+\s+0x[0-9a-f]+/;
+  /^\s*File ".*", line \d+|^\s+at [\w$.<>]+\([\w$.]+\.java:\d+\)|^\s*goroutine \d+ \[|^\s*#\d+\s+0x[0-9a-f]+/;
+const JS_FRAME_START = /^\s+at\s/;
+
+/**
+ * A JavaScript frame: `  at fn (file:12:3)` or `  at file:12:3` — "at" after indentation, and `:line:column` (then
+ * an optional ")") at the end. Read from the end by hand: `.*:\d+:\d+` as a regex retries every colon of the line.
+ */
+function isJsFrame(line: string): boolean {
+  if (!JS_FRAME_START.test(line)) return false;
+  let i = line.trimEnd().length - 1;
+  if (line[i] === ")") i--;
+  for (let group = 0; group < 2; group++) {
+    const end = i;
+    while (i >= 0 && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57) i--;
+    if (i === end || line[i] !== ":") return false;
+    i--;
+  }
+  return true;
+}
 
 /** Rule ids of size problems: over the limit, or a pasted log / stack trace instead of a summary. */
 export function sizeProblems(text: string, maxChars = DEFAULT_SUMMARY_MAX_CHARS): string[] {
@@ -19,7 +38,7 @@ export function sizeProblems(text: string, maxChars = DEFAULT_SUMMARY_MAX_CHARS)
   let frames = 0;
   for (const line of lines) {
     if (LOG_LINE.test(line)) logLines++;
-    if (STACK_FRAME.test(line)) frames++;
+    if (STACK_FRAME.test(line) || isJsFrame(line)) frames++;
   }
   if (logLines >= 3 || frames >= 2) out.push("size.raw_log");
   return out;

@@ -1,12 +1,21 @@
-// The memory feature's pure entry: the one definition of a stabilized route (RouteBook) other features reuse.
+// The memory feature's pure entry: the one definition of a served route (RouteBook) other features reuse.
 export {
+  AGAINST_STREAK_LIMIT,
+  EVIDENCE_WINDOW,
   normalizeFingerprint,
-  PROVEN_RECORD,
-  PROVEN_RECOVERY,
   RouteBook,
   type RouteEvent,
   type RouteOverride,
-  STABILIZED_MIN_RESOLUTIONS,
   type StabilizedRoute,
   stabilizedRoutes,
 } from "./activation";
+export { orderEpisodes } from "./episode-order";
+export {
+  PRIOR_HISTORY_MS,
+  type RouteOutcomeTotals,
+  routeConfidence,
+  routeOutcomeTotals,
+  SERVE_THRESHOLD,
+  teamPrior,
+  wilsonLowerBound,
+} from "./route-confidence";

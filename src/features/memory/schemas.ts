@@ -174,6 +174,8 @@ export const Episode = z.object({
   agent_id: z.string(),
   session_id: z.string(),
   diagnostic_codes: z.array(z.string()),
+  failure_cause: z.string().nullable(),
+  episode_index: z.int().nullable(),
   created_at: z.int(),
 });
 export const ActivateResponse = z
@@ -187,6 +189,8 @@ export const ActivateResponse = z
         resolved_count: z.int(),
         last_resolved_at: z.int(),
         lifetime_resolved: z.int(),
+        /** lower bound on the route's resolve rate; served when ≥ 0.76 (docs/learning.md, "Stabilization") */
+        confidence: z.number(),
         pinned: z.boolean(),
       }),
     ),

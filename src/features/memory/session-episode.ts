@@ -18,7 +18,11 @@ export function guardedSessionFields(e: SessionEventV1): GuardField[] {
 }
 
 /** The row an accepted episode is stored as: the need fingerprint normalized, absent links as null. */
-export function sessionEventRow(e: SessionEventV1, ids: { id: string; teamId: string }, now: number): SessionEventRow {
+export function sessionEventRow(
+  e: SessionEventV1,
+  ids: { id: string; teamId: string; offeredRouteId: string | null },
+  now: number,
+): SessionEventRow {
   return {
     id: ids.id,
     teamId: ids.teamId,
@@ -32,6 +36,9 @@ export function sessionEventRow(e: SessionEventV1, ids: { id: string; teamId: st
     diagnosticCodes: e.diagnostic_codes,
     activationId: e.activation_id ?? null,
     routeSource: e.route_source ?? null,
+    failureCause: e.failure_cause ?? null,
+    episodeIndex: e.episode_index ?? null,
+    offeredRouteId: ids.offeredRouteId,
     createdAt: now,
   };
 }

@@ -35,7 +35,7 @@ describe("session episode steps", () => {
   });
 
   it("stores the fingerprint normalized (lower case, no sha256: prefix) and absent links as null", () => {
-    const row = sessionEventRow(episode(), { id: "sev_1", teamId: "t" }, 42);
+    const row = sessionEventRow(episode(), { id: "sev_1", teamId: "t", offeredRouteId: null }, 42);
     expect(row).toMatchObject({
       id: "sev_1",
       teamId: "t",
@@ -43,14 +43,29 @@ describe("session episode steps", () => {
       diagnosticCodes: ["E1", "E2"],
       activationId: null,
       routeSource: null,
+      failureCause: null,
+      episodeIndex: null,
+      offeredRouteId: null,
       createdAt: 42,
     });
     const linked = sessionEventRow(
-      episode({ activation_id: "act_1", route_source: "memory" }),
-      { id: "sev_2", teamId: "t" },
+      episode({
+        activation_id: "act_1",
+        route_source: "memory",
+        outcome: "escalated",
+        failure_cause: "route",
+        episode_index: 1,
+      }),
+      { id: "sev_2", teamId: "t", offeredRouteId: "r.offered" },
       42,
     );
-    expect(linked).toMatchObject({ activationId: "act_1", routeSource: "memory" });
+    expect(linked).toMatchObject({
+      activationId: "act_1",
+      routeSource: "memory",
+      failureCause: "route",
+      episodeIndex: 1,
+      offeredRouteId: "r.offered",
+    });
   });
 
   it("the refusal event is a valid memory_store_failed with rule ids and no value of the episode", () => {

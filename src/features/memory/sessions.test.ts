@@ -51,7 +51,7 @@ describe("stabilizedRoutes", () => {
     createdAt: i,
   });
 
-  it("needs 3 resolutions by the same route, restarts after an escalation, ignores skips", () => {
+  it("a new team needs 3 resolutions by the same route; an escalation blocks it; skips are ignored", () => {
     expect(stabilizedRoutes([row(1, "resolved", "r"), row(2, "resolved", "r")])).toEqual([]);
     expect(
       stabilizedRoutes([
@@ -67,6 +67,7 @@ describe("stabilizedRoutes", () => {
         resolved_count: 3,
         last_resolved_at: 4,
         lifetime_resolved: 3,
+        confidence: 0.7725, // three resolutions, no failure, a new team's prior (0.9): just over 0.76
         pinned: false,
       },
     ]);
@@ -107,6 +108,7 @@ describe("stabilizedRoutes", () => {
         resolved_count: 4,
         last_resolved_at: 7,
         lifetime_resolved: 4,
+        confidence: 0.8049,
         pinned: false,
       },
     ]);

@@ -8,8 +8,10 @@ import type { EventBus } from "../../ports/event-bus";
 import type { MemoryStore, SessionEventRow } from "../../ports/memory-store";
 import type { RouteLedger } from "../../ports/route-ledger";
 import { normalizeFingerprint, stabilizedRoutes } from "./activation";
+import { orderEpisodes } from "./episode-order";
 import { type GuardVerdict, scanFields } from "./guard/guard";
 import type { Caller } from "./namespaces";
+import { PRIOR_HISTORY_MS } from "./route-confidence";
 import type { Defer, MemoryService, QueryResult } from "./service";
 import { guardedSessionFields, sessionEventRow, sessionRefusedEvent } from "./session-episode";
 
@@ -35,6 +37,8 @@ const episode = (e: SessionEventRow) => ({
   agent_id: e.agentId,
   session_id: e.sessionId,
   diagnostic_codes: e.diagnosticCodes,
+  failure_cause: e.failureCause ?? null,
+  episode_index: e.episodeIndex ?? null,
   created_at: e.createdAt,
 });
 
@@ -63,11 +67,14 @@ export function createSessions(d: SessionDeps) {
     return err({ code: verdict.code, ruleIds: verdict.ruleIds });
   }
 
-  /** An activation_id must name one of the team's activations for this very need, or the metrics would count a lie. */
-  async function checkActivationLink(teamId: string, e: SessionEventV1): Promise<Result<void, AppError>> {
-    if (e.activation_id === undefined) return ok(undefined);
+  /**
+   * An activation_id must name one of the team's activations for this very need, or the metrics would count a lie;
+   * answers the route it offered (null: no link, or it offered none).
+   */
+  async function checkActivationLink(teamId: string, e: SessionEventV1): Promise<Result<string | null, AppError>> {
+    if (e.activation_id === undefined) return ok(null);
     const act = await d.routeLedger.activation(teamId, e.activation_id);
-    if (act && act.needFingerprint === normalizeFingerprint(e.need_fingerprint)) return ok(undefined);
+    if (act && act.needFingerprint === normalizeFingerprint(e.need_fingerprint)) return ok(act.routeId);
     return err({
       code: "rejected",
       message: "activation_id names no activation of this team for this need_fingerprint",
@@ -85,7 +92,8 @@ export function createSessions(d: SessionDeps) {
     if (!verdict.ok) return refuse(principal, e, verdict, now, defer);
     const linked = await checkActivationLink(principal.teamId, e);
     if (!linked.ok) return linked;
-    const row = sessionEventRow(e, { id: d.newId("sev"), teamId: principal.teamId }, now);
+    const ids = { id: d.newId("sev"), teamId: principal.teamId, offeredRouteId: linked.value };
+    const row = sessionEventRow(e, ids, now);
     await d.store.insertSessionEvent(row);
     return ok({ id: row.id, created_at: now });
   }
@@ -127,7 +135,7 @@ export function createSessions(d: SessionDeps) {
       if (!v.ok) return err({ code: v.code, ruleIds: v.ruleIds });
     }
     const fp = body.need_fingerprint ? normalizeFingerprint(body.need_fingerprint) : undefined;
-    const [history, recent, rigidDocs, overrides] = await Promise.all([
+    const [history, recent, rigidDocs, overrides, teamTotals] = await Promise.all([
       d.store.sessionEventsForFingerprints(principal.teamId, fp ? [fp] : null, HISTORY_LIMIT),
       d.store.recentSessionEvents(
         principal.teamId,
@@ -136,8 +144,13 @@ export function createSessions(d: SessionDeps) {
       ),
       d.store.rigidDocs(principal.teamId, 100),
       d.routeLedger.overrides(principal.teamId, fp ? [fp] : null),
+      d.routeLedger.routeOutcomeTotals(principal.teamId, now - PRIOR_HISTORY_MS),
     ]);
-    const routes = stabilizedRoutes(history, overrides);
+    const ordered = orderEpisodes(history, (e) => ({
+      session: `${e.needFingerprint}\u0000${e.sessionId}`,
+      index: e.episodeIndex,
+    }));
+    const routes = stabilizedRoutes(ordered, overrides, teamTotals);
     const covered = fp ? routes.find((r) => r.need_fingerprint === fp) : undefined;
     const hints = body.query ? await bestEffortHints(principal, body.query, now) : [];
     // what this activation serves; the session that follows names it by activation_id, and GET /v1/metrics counts an

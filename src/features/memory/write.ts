@@ -178,12 +178,18 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
     defer: Defer,
     announce: boolean,
   ) {
+    // sizes first: the guard never scans text that will be refused anyway (its cost grows with the text)
+    const size = sizeOf(w);
+    if (size.length) return refuse(caller, now, defer, "memory.write", "rejected", size, { class: w.class, announce });
     const verdict = await scanFields(guardFields(w));
     const scope = verdict.ok || !verdict.paths.includes("namespace") ? ns.scope : undefined;
-    const context = { scope, class: w.class, announce };
-    if (!verdict.ok) return refuse(caller, now, defer, "memory.write", verdict.code, verdict.ruleIds, context);
-    const size = sizeOf(w);
-    if (size.length) return refuse(caller, now, defer, "memory.write", "rejected", size, context);
+    if (!verdict.ok) {
+      return refuse(caller, now, defer, "memory.write", verdict.code, verdict.ruleIds, {
+        scope,
+        class: w.class,
+        announce,
+      });
+    }
     return null;
   }
 
@@ -379,6 +385,15 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
 
   /** Guards every item in one pass (one secretlint run per variant kind) and sizes each: the refusal, or null. */
   async function checkMany(caller: Caller, items: WriteInput[], now: number, defer: Defer, source: string) {
+    const union = (rs: { ruleIds: string[] }[]) => [...new Set(rs.flatMap((r) => r.ruleIds))].sort();
+    // sizes first: the guard never scans text that will be refused anyway (its cost grows with the text)
+    const sized = items.flatMap((w, i) => {
+      const ruleIds = sizeOf(w);
+      return ruleIds.length ? [{ i, ruleIds }] : [];
+    });
+    if (sized.length) {
+      return refuse(caller, now, defer, source, "rejected", union(sized), { items: sized.map((r) => r.i) });
+    }
     const refused: { i: number; code: "redaction_required" | "pii_detected"; ruleIds: string[] }[] = [];
     const verdict = await scanFields(items.flatMap((w, i) => guardFields(w, `items.${i}.`)));
     if (!verdict.ok) {
@@ -394,17 +409,9 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
         refused.push({ i, code, ruleIds: [...ids].sort() });
       }
     }
-    const union = (rs: { ruleIds: string[] }[]) => [...new Set(rs.flatMap((r) => r.ruleIds))].sort();
     if (refused.length) {
       const code = refused.some((r) => r.code === "redaction_required") ? "redaction_required" : "pii_detected";
       return refuse(caller, now, defer, source, code, union(refused), { items: refused.map((r) => r.i) });
-    }
-    const sized = items.flatMap((w, i) => {
-      const ruleIds = sizeOf(w);
-      return ruleIds.length ? [{ i, ruleIds }] : [];
-    });
-    if (sized.length) {
-      return refuse(caller, now, defer, source, "rejected", union(sized), { items: sized.map((r) => r.i) });
     }
     return null;
   }
@@ -484,8 +491,10 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
     if (!ns.ok) return ns;
     let archived: string[] = [];
     if (body.replace) {
-      // guard before archiving anything: a refused import changes nothing
+      // sizes and guard before archiving anything: a refused import changes nothing
       for (let i = 0; i < items.length; i++) {
+        const size = sizeOf(items[i] as WriteInput);
+        if (size.length) return err(refuse(caller, now, defer, "memory.import", "rejected", size, { items: [i] }));
         const v = await scanFields(guardFields(items[i] as WriteInput, `entries.${i}.`));
         if (!v.ok) return err(refuse(caller, now, defer, "memory.import", v.code, v.ruleIds, { items: [i] }));
       }

@@ -1,10 +1,8 @@
 // GET /v1/metrics: gates aborted by stopping their run are neither human approvals nor human approval latencies.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { eventually } from "../../../test/learning";
 import { drainAll, startRun, teamTokens } from "../../../test/run-helpers";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 describe("human approvals in metrics", () => {
   it("does not count gates aborted by stopping a run", async () => {

@@ -1,6 +1,6 @@
 // ops-warden evaluation metrics, pure: served routes, llm_calls_avoided, routing_repeat_accuracy, stale serves.
 import type { ServedSessionRow } from "../../ports/route-ledger";
-import { RouteBook } from "../memory/domain";
+import { orderEpisodes, RouteBook } from "../memory/domain";
 
 export type { ServedSessionRow };
 
@@ -18,10 +18,12 @@ export type OpsWardenMetrics = {
   cross_runtime_continuity: number | null;
 };
 
-/** One session (session_id × need) that began in the window, as its episodes replayed it. */
+/** One session (session_id × need) that began in the window, as its episodes replayed it (in episode order). */
 export type Session = {
   first: ServedSessionRow;
   last: ServedSessionRow;
+  /** every episode of the session, in order */
+  episodes: ServedSessionRow[];
   /** the route the session's linked activation served, from its first episode that names one */
   served: string | null;
   /** another session had resolved the need before this one began */
@@ -30,22 +32,28 @@ export type Session = {
   priorKind: string | null;
 };
 
+const sessionKey = (r: ServedSessionRow) => `${r.session_id}\u0000${r.need_fingerprint}`;
+
 /**
- * Replays the episodes (oldest first) through a RouteBook and groups those of sessions that began at or after `since`
- * by (session_id, need_fingerprint); earlier rows only build the history the sessions are judged against.
+ * Replays the episodes (oldest first; each session's episodes in `episode_index` order) through a RouteBook and
+ * groups those of sessions that began at or after `since` by (session_id, need_fingerprint); earlier rows only build
+ * the history the sessions are judged against.
  */
 export function replaySessions(rows: ServedSessionRow[], since: number): Session[] {
   const book = new RouteBook();
   const sessions = new Map<string, Session>();
-  for (const r of rows) {
-    const key = `${r.session_id}\u0000${r.need_fingerprint}`;
+  const ordered = orderEpisodes(rows, (r) => ({ session: sessionKey(r), index: r.episode_index }));
+  for (const r of ordered) {
+    const key = sessionKey(r);
     let s = sessions.get(key);
     if (!s && r.created_at >= since) {
-      s = { first: r, last: r, served: null, repeat: book.everResolved(r.need_fingerprint), priorKind: null };
+      const repeat = book.everResolved(r.need_fingerprint);
+      s = { first: r, last: r, episodes: [], served: null, repeat, priorKind: null };
       sessions.set(key, s);
     }
     if (s) {
       s.last = r;
+      s.episodes.push(r);
       if (s.served === null && r.served_route_id !== null) {
         s.served = r.served_route_id;
         s.priorKind = book.lastResolvedKind(r.need_fingerprint, r.served_route_id);
@@ -58,36 +66,56 @@ export function replaySessions(rows: ServedSessionRow[], since: number): Session
       outcome: r.outcome as "resolved" | "escalated" | "skipped",
       createdAt: r.created_at,
       sessionKind: r.session_kind,
+      failureCause: r.failure_cause,
+      offeredRouteId: r.served_route_id,
     });
   }
   return [...sessions.values()];
 }
 
-/** What one served session counts toward: resolved on the served route, the route reused, stale, across runtimes. */
+/** an episode on the served route that failed because of the route (or for a cause nobody gave) */
+export const isStaleServe = (e: ServedSessionRow, served: string) =>
+  e.route_id === served && e.outcome === "escalated" && e.failure_cause !== "environment";
+
+/**
+ * What one served session counts toward, from its episodes on the served route:
+ * - stale: its episodes on the served route that failed for cause route or unknown, one per episode_index (a
+ *   missing index is 0), so a retried POST counts once;
+ * - avoided: the agent took the served route from memory (`route_source: memory` on an episode naming it) and it was
+ *   not stale: the reasoning call was not needed, whether or not the environment then failed the session;
+ * - right: the served route resolved, or failed only because of the environment, and was never stale;
+ * - cross: the served route last resolved for another session_kind.
+ */
 export function judgeServed(s: Session & { served: string }) {
-  const right = s.last.outcome === "resolved" && s.last.route_id === s.served;
+  const onServed = s.episodes.filter((e) => e.route_id === s.served);
+  // one per numbered episode: a retried POST of the same episode is not a second failure
+  const stale = new Set(onServed.filter((e) => isStaleServe(e, s.served)).map((e) => e.episode_index ?? 0)).size;
+  const worked = onServed.some(
+    (e) => e.outcome === "resolved" || (e.outcome === "escalated" && e.failure_cause === "environment"),
+  );
+  const right = worked && stale === 0;
   return {
     right,
-    avoided: right && s.last.route_source !== "reasoned",
-    stale: s.last.outcome === "escalated",
+    avoided: stale === 0 && onServed.some((e) => e.route_source === "memory" && e.outcome !== "skipped"),
+    stale,
     cross: s.priorKind !== null && s.priorKind !== s.first.session_kind,
   };
 }
 
 /**
- * Each session counts once: its episodes are grouped by (session_id, need_fingerprint); the session's outcome is its
- * latest episode, its start is its first. A session is **served** when an episode names (activation_id) an activation
- * of the team for the same need that served a route — what memory actually handed the agent, not what it might have.
+ * Each session counts once: its episodes are grouped by (session_id, need_fingerprint) and replayed in episode order;
+ * its start is its first episode. A session is **served** when an episode names (activation_id) an activation of the
+ * team for the same need that served a route — what memory actually handed the agent, not what it might have.
  *
- * - llm_calls_avoided_count = served sessions whose outcome is resolved on the served route, not marked
- *   route_source "reasoned" (the agent did not think it out again)
- * - routing_repeat_accuracy = served sessions resolved on the served route / served sessions (null when none)
- * - stale_serves = served sessions whose outcome is escalated
+ * - llm_calls_avoided_count = served sessions that took the served route from memory and did not find it stale
+ * - routing_repeat_accuracy = served sessions whose served route was right (resolved, or failed only for the
+ *   environment) / served sessions (null when none)
+ * - stale_serves = episodes of served sessions on the served route that failed for cause route or unknown
  * - cross_runtime_continuity = the accuracy over served sessions whose session_kind differs from that of the served
  *   route's latest resolution before the session began (null when none)
  * - repeats = sessions whose need had been resolved by an earlier session (RouteBook, the activation's definition)
  *
- * `rows` oldest first; rows before `since` only establish history.
+ * `rows` oldest first; rows before `since` only establish history. Worked examples: docs/learning.md.
  */
 export function opsWardenMetrics(rows: ServedSessionRow[], since: number): OpsWardenMetrics {
   const sessions = replaySessions(rows, since);
@@ -102,7 +130,7 @@ export function opsWardenMetrics(rows: ServedSessionRow[], since: number): OpsWa
     served: judged.length,
     llm_calls_avoided_count: count((j) => j.avoided),
     routing_repeat_accuracy: judged.length === 0 ? null : right / judged.length,
-    stale_serves: count((j) => j.stale),
+    stale_serves: judged.reduce((n, j) => n + j.stale, 0),
     cross_runtime_repeats: cross,
     cross_runtime_continuity: cross === 0 ? null : crossRight / cross,
   };

@@ -36,26 +36,87 @@ describe("opsWardenMetrics", () => {
   it("counts only what memory served: avoided, accuracy, stale serves, continuity", () => {
     const W = "warden.worker";
     const A = "warden.agent.claude";
+    const mem = { route_source: "memory" };
     const rows = [
       ev("a", W, "r1", "resolved", 1), // history
       ev("a", W, "r1", "resolved", 2),
       ev("a", W, "r1", "resolved", 3),
       ev("a", W, "r1", "resolved", 10), // repeat, reasoned out (no activation): not avoided
-      ev("a", A, "r1", "resolved", 11, served("r1")), // served, right, cross-runtime: avoided
+      ev("a", A, "r1", "resolved", 11, served("r1", mem)), // served, right, cross-runtime: avoided
       ev("a", W, "r1", "resolved", 12, served("r1", { route_source: "reasoned" })), // right but thought out again
-      ev("a", W, "r1", "escalated", 13, served("r1")), // stale serve
-      ev("a", W, "r2", "resolved", 14, served("r1")), // served r1, resolved on r2: wrong
+      ev("a", W, "r1", "escalated", 13, served("r1", mem)), // cause not given: a stale serve
+      ev("a", W, "r2", "resolved", 14, served("r1")), // offer ignored, resolved on r2: not right, not stale
       ev("b", W, "r9", "resolved", 15), // first resolution: not a repeat
+      ev("a", W, "r1", "escalated", 16, served("r1", { ...mem, failure_cause: "environment" })), // noise: right
     ];
     expect(opsWardenMetrics(rows, 5)).toEqual({
-      sessions: 6,
-      repeats: 5,
-      served: 4,
-      llm_calls_avoided_count: 1,
-      routing_repeat_accuracy: 0.5,
+      sessions: 7,
+      repeats: 6,
+      served: 5,
+      llm_calls_avoided_count: 2,
+      routing_repeat_accuracy: 0.6,
       stale_serves: 1,
       cross_runtime_repeats: 2, // t=11 (worker → claude) and t=12 (claude → worker)
       cross_runtime_continuity: 1,
+    });
+  });
+
+  it("judges a session by all its episodes, in episode order: tried → failed for the route → fallback resolved", () => {
+    const W = "warden.worker";
+    const session = (id: string, over: Partial<ServedSessionRow>) => ({ session_id: id, ...served("r1"), ...over });
+    const rows = [
+      ...[1, 2, 3].map((t) => ev("a", W, "r1", "resolved", t)),
+      // posted out of order in one millisecond: episode_index puts the failure first
+      ev("a", W, "r2", "resolved", 10, session("x", { route_source: "reasoned", episode_index: 1 })),
+      ev(
+        "a",
+        W,
+        "r1",
+        "escalated",
+        10,
+        session("x", { route_source: "memory", failure_cause: "route", episode_index: 0 }),
+      ),
+      // tried twice, failed twice for the route: two stale serves in one session
+      ev("a", W, "r1", "escalated", 20, session("y", { route_source: "memory", episode_index: 0 })),
+      ev(
+        "a",
+        W,
+        "r1",
+        "escalated",
+        21,
+        session("y", { route_source: "memory", failure_cause: "unknown", episode_index: 1 }),
+      ),
+    ];
+    const sessions = replaySessions(rows, 5);
+    expect(sessions[0]?.last).toMatchObject({ route_id: "r2", outcome: "resolved" });
+    expect(sessions[0]?.episodes.map((e) => e.episode_index)).toEqual([0, 1]);
+    expect(opsWardenMetrics(rows, 5)).toMatchObject({
+      served: 2,
+      llm_calls_avoided_count: 0,
+      routing_repeat_accuracy: 0,
+      stale_serves: 3,
+    });
+  });
+
+  it("docs/learning.md's worked example: 5 served, 3 stale, 2 avoided, accuracy 0.4", () => {
+    const W = "warden.worker";
+    const sess = (id: string, over: Partial<ServedSessionRow>) => ({ session_id: id, ...served("r1"), ...over });
+    const mem = { route_source: "memory" };
+    const rows = [
+      ...[1, 2, 3].map((t) => ev("a", W, "r1", "resolved", t)),
+      ev("a", W, "r1", "resolved", 10, sess("S1", mem)),
+      ev("a", W, "r1", "escalated", 11, sess("S2", { ...mem, failure_cause: "environment" })),
+      ev("a", W, "r1", "escalated", 12, sess("S3", { ...mem, failure_cause: "route", episode_index: 0 })),
+      ev("a", W, "r2", "resolved", 13, sess("S3", { route_source: "reasoned", episode_index: 1 })),
+      ev("a", W, "r2", "resolved", 14, sess("S4", { route_source: "reasoned" })),
+      ev("a", W, "r1", "escalated", 15, sess("S5", { ...mem, episode_index: 0 })),
+      ev("a", W, "r1", "escalated", 16, sess("S5", { ...mem, failure_cause: "unknown", episode_index: 1 })),
+    ];
+    expect(opsWardenMetrics(rows, 5)).toMatchObject({
+      served: 5,
+      stale_serves: 3,
+      llm_calls_avoided_count: 2,
+      routing_repeat_accuracy: 0.4,
     });
   });
 
@@ -63,7 +124,10 @@ describe("opsWardenMetrics", () => {
     const rows = [
       ev("a", "warden.worker", "r", "resolved", 1),
       ...[10, 11, 12].map((t) =>
-        ev("a", "warden.worker", "r", "resolved", t, { session_id: "same", ...served("r", { activation_id: "x" }) }),
+        ev("a", "warden.worker", "r", "resolved", t, {
+          session_id: "same",
+          ...served("r", { activation_id: "x", route_source: "memory" }),
+        }),
       ),
     ];
     expect(opsWardenMetrics(rows, 5)).toMatchObject({
@@ -90,6 +154,8 @@ describe("opsWardenMetrics", () => {
     session: fc.integer({ min: 0, max: 12 }),
     servedRoute: fc.option(fc.constantFrom("r1", "r2"), { nil: null }),
     source: fc.constantFrom(null, "memory", "reasoned"),
+    cause: fc.constantFrom(null, "route", "environment", "unknown"),
+    index: fc.option(fc.nat(3), { nil: null }),
   });
   type Gen = Array<{
     fp: string;
@@ -99,26 +165,33 @@ describe("opsWardenMetrics", () => {
     session: number;
     servedRoute: string | null;
     source: string | null;
+    cause: string | null;
+    index: number | null;
   }>;
   const toRows = (xs: Gen) =>
     xs.map((x, i) =>
       ev(x.fp, x.kind, x.route, x.outcome, i, {
         session_id: `s${x.session}`,
         route_source: x.source,
+        failure_cause: x.outcome === "escalated" ? x.cause : null,
+        episode_index: x.index,
         served_route_id: x.servedRoute,
         activation_found: x.servedRoute !== null,
         activation_id: x.servedRoute === null ? null : `act${x.session}`,
       }),
     );
 
-  it("property: avoided ≤ right ≤ served ≤ sessions, stale ≤ served, ratios in [0, 1]", () => {
+  it("property: avoided ≤ right ≤ served ≤ sessions, stale ≤ escalated episodes, ratios in [0, 1]", () => {
     fc.assert(
       fc.property(fc.array(rowArb, { maxLength: 60 }), fc.integer({ min: 0, max: 60 }), (xs, since) => {
-        const m = opsWardenMetrics(toRows(xs), since);
+        const rows = toRows(xs);
+        const m = opsWardenMetrics(rows, since);
         const right = m.routing_repeat_accuracy === null ? 0 : Math.round(m.routing_repeat_accuracy * m.served);
         expect(m.llm_calls_avoided_count).toBeLessThanOrEqual(right);
         expect(m.served).toBeLessThanOrEqual(m.sessions);
-        expect(m.stale_serves + right).toBeLessThanOrEqual(m.served);
+        expect(right).toBeLessThanOrEqual(m.served);
+        const failures = rows.filter((r) => r.outcome === "escalated" && r.failure_cause !== "environment");
+        expect(m.stale_serves).toBeLessThanOrEqual(failures.length);
         expect(m.repeats).toBeLessThanOrEqual(m.sessions);
         for (const r of [m.routing_repeat_accuracy, m.cross_runtime_continuity])
           if (r !== null) expect(r >= 0 && r <= 1).toBe(true);
@@ -185,27 +258,39 @@ describe("the steps of opsWardenMetrics", () => {
     );
   });
 
-  it("judgeServed: right only when resolved on the served route; avoided only when not reasoned out again", () => {
-    const session = (last: ServedSessionRow, priorKind: string | null) => ({
-      first: last,
-      last,
+  it("judgeServed: right when the served route worked (noise aside); avoided only when taken from memory", () => {
+    const session = (episodes: ServedSessionRow[], priorKind: string | null) => ({
+      first: episodes[0] as ServedSessionRow,
+      last: episodes.at(-1) as ServedSessionRow,
+      episodes,
       served: "r1",
       repeat: true,
       priorKind,
     });
-    expect(judgeServed(session(ev("a", W, "r1", "resolved", 1), W))).toEqual({
+    const mem = { route_source: "memory" };
+    expect(judgeServed(session([ev("a", W, "r1", "resolved", 1, mem)], W))).toEqual({
       right: true,
       avoided: true,
-      stale: false,
+      stale: 0,
       cross: false,
     });
-    expect(judgeServed(session(ev("a", W, "r1", "resolved", 1, { route_source: "reasoned" }), A))).toEqual({
+    expect(judgeServed(session([ev("a", W, "r1", "resolved", 1, { route_source: "reasoned" })], A))).toEqual({
       right: true,
       avoided: false,
-      stale: false,
+      stale: 0,
       cross: true,
     });
-    expect(judgeServed(session(ev("a", W, "r2", "resolved", 1), null))).toMatchObject({ right: false, cross: false });
-    expect(judgeServed(session(ev("a", W, "r1", "escalated", 1), W))).toMatchObject({ right: false, stale: true });
+    const noise = ev("a", W, "r1", "escalated", 1, { ...mem, failure_cause: "environment" });
+    expect(judgeServed(session([noise], W))).toMatchObject({ right: true, avoided: true, stale: 0 });
+    expect(judgeServed(session([ev("a", W, "r2", "resolved", 1)], null))).toMatchObject({ right: false, cross: false });
+    expect(judgeServed(session([ev("a", W, "r1", "escalated", 1, mem)], W))).toMatchObject({
+      right: false,
+      avoided: false,
+      stale: 1,
+    });
+    expect(judgeServed(session([ev("a", W, "r1", "skipped", 1, mem)], W))).toMatchObject({
+      right: false,
+      avoided: false,
+    });
   });
 });

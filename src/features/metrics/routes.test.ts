@@ -103,8 +103,8 @@ async function seed(team: string, now: number) {
       );
     await exec(
       `INSERT INTO session_event (id, team_id, session_kind, command, outcome, need_fingerprint, route_id, agent_id,
-         session_id, diagnostic_codes, activation_id, created_at)
-       VALUES (?, ?, ?, 'warden route', ?, ?, ?, 'a', ?, '[]', ?, ?)`,
+         session_id, diagnostic_codes, activation_id, route_source, created_at)
+       VALUES (?, ?, ?, 'warden route', ?, ?, ?, 'a', ?, '[]', ?, ?, ?)`,
       `${team}-s${i}`,
       team,
       kind,
@@ -113,14 +113,16 @@ async function seed(team: string, now: number) {
       route,
       `s${i}`,
       servedRoute ? `${team}-act${i}` : null,
+      servedRoute ? "memory" : null,
       at,
     );
   };
   await session(1, "warden.worker", "r1", "resolved", now - 5 * 24 * HOUR);
   // served r1 and resolved on it, after a worker resolution: avoided, cross-runtime
   await session(2, "warden.agent.claude", "r1", "resolved", now - 3 * HOUR, "r1");
-  // served r1 and escalated: a stale serve (cross-runtime: r1 was last resolved by claude)
-  await session(3, "warden.worker", "r2", "escalated", now - 2 * HOUR, "r1");
+  // served r1, taken from memory and escalated with no cause given: a stale serve (cross-runtime: r1 was last
+  // resolved by claude)
+  await session(3, "warden.worker", "r1", "escalated", now - 2 * HOUR, "r1");
 }
 
 describe("GET /v1/metrics", () => {

@@ -6,5 +6,6 @@ export type PagesNeeds = {
   runs: RunsService;
   overviewStore: OverviewStore;
   /** WARDEN_JWT_SECRET: view tokens use a key derived from it */
-  config: { WARDEN_JWT_SECRET: string };
+  /** PUBLIC_URL: the only origin of the links Warden hands out (never the request's Host header) */
+  config: { WARDEN_JWT_SECRET: string; PUBLIC_URL: string };
 };

@@ -1,17 +1,17 @@
 // The pages over HTTP: POST /v1/views, the trace and overview pages, their 401/404 pages, escaping and headers.
 import { env, SELF } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { complete, drain, leasedOrder, startRun, teamTokens } from "../../../test/run-helpers";
 import { mintViewToken } from "../../auth/view-token";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const views = (tok: string | undefined, body: unknown) => call("POST", "/v1/views", { token: tok, body });
 const get = async (url: string) => {
   const res = await SELF.fetch(url);
   return { status: res.status, headers: res.headers, text: await res.text() };
 };
+/** the origin of every link Warden hands out (wrangler.toml [vars]) */
+const PUBLIC_URL = (env as unknown as { PUBLIC_URL: string }).PUBLIC_URL;
 const pathOf = (url: string) => url.replace(/^https?:\/\/[^/]+/, "https://warden.test");
 
 describe("POST /v1/views", () => {
@@ -21,16 +21,21 @@ describe("POST /v1/views", () => {
     expect(Object.keys(doc.paths).filter((p) => p.endsWith("/trace") || p.endsWith("/overview"))).toEqual([]);
   });
 
-  it("mints a run trace URL on the request's origin, valid for at most 15 minutes", async () => {
+  it("mints a run trace URL on PUBLIC_URL, valid for at most 15 minutes", async () => {
     const t = await teamTokens("pv-a");
     const run = await startRun(t.worker, { goal: "extract invoices" });
     const before = Date.now();
     const res = await views(t.worker, { kind: "run", run_id: run.run_id });
     expect(res.status).toBe(201);
     expect(Object.keys(res.json).sort()).toEqual(["expires_at", "url"]);
-    expect(res.json.url).toMatch(
-      new RegExp(`^https://warden\\.test/runs/${run.run_id}/trace\\?view=[\\w-]+\\.[\\w-]+$`),
-    );
+    expect(res.json.url).toMatch(new RegExp(`^${PUBLIC_URL}/runs/${run.run_id}/trace\\?view=[\\w-]+\\.[\\w-]+$`));
+    // a Host header of the caller's choosing changes nothing (finding 22.6)
+    const spoofed = await SELF.fetch("https://evil.example/v1/views", {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.worker}`, "content-type": "application/json", host: "evil.example" },
+      body: JSON.stringify({ kind: "run", run_id: run.run_id }),
+    });
+    expect(((await spoofed.json()) as { url: string }).url.startsWith(`${PUBLIC_URL}/runs/`)).toBe(true);
     const expires = Date.parse(res.json.expires_at);
     expect(expires).toBeGreaterThan(before);
     expect(expires).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
@@ -40,7 +45,7 @@ describe("POST /v1/views", () => {
     const t = await teamTokens("pv-b");
     const res = await views(t.worker, { kind: "team" });
     expect(res.status).toBe(201);
-    expect(res.json.url).toMatch(/^https:\/\/warden\.test\/teams\/pv-b\/overview\?view=[\w-]+\.[\w-]+$/);
+    expect(res.json.url.startsWith(`${PUBLIC_URL}/teams/pv-b/overview?view=`)).toBe(true);
   });
 
   it("answers 404 for another team's run and for an unknown run", async () => {

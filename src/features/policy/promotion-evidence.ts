@@ -52,6 +52,46 @@ function trendView(
   };
 }
 
+/** The trend comparison alone, before anything is written: its view, or a `regression` error carrying it. */
+async function trendGateWithDecisions(
+  deps: PromotionEvidenceNeeds,
+  teamId: string,
+  now: number,
+  thresholds: TrendThresholds,
+) {
+  const baselineFrom = now - 2 * TREND_WINDOW_MS;
+  const [decisions, sessions] = await Promise.all([
+    deps.policyStore.loggedDecisions(teamId, baselineFrom, DECISIONS_LIMIT),
+    deps.routeLedger.sessionsWithServes(teamId, baselineFrom - SESSION_HISTORY_MS, MAX_SESSION_ROWS),
+  ]);
+  const windows = trendWindows(decisions, sessions, now);
+  const verdict = compareTrend(windows.baseline, windows.candidate, thresholds);
+  const trend = trendView(windows, verdict, thresholds);
+  if (!verdict.ok) {
+    const names = verdict.regressions.map((r) => r.metric).join(", ");
+    return err<AppError>({
+      code: "regression",
+      message: `the candidate window regressed beyond its threshold on ${names}`,
+      details: { trend },
+    });
+  }
+  return ok({ trend, decisions });
+}
+
+/**
+ * evaluation_trend_regression_gate for routing changes other than a profile (seed 002: "when promoting worker or
+ * routing changes"): route pins and gate-rule changes pass it before they are stored.
+ */
+export async function trendGate(
+  deps: PromotionEvidenceNeeds,
+  teamId: string,
+  now: number,
+  thresholds: TrendThresholds = DEFAULT_TREND_THRESHOLDS,
+): Promise<Result<{ trend: PromotionEvidence["trend"] }, AppError>> {
+  const gate = await trendGateWithDecisions(deps, teamId, now, thresholds);
+  return gate.ok ? ok({ trend: gate.value.trend }) : gate;
+}
+
 /**
  * Promotion to enforce (seed 000, step 3; seed 002, evaluation_trend_regression_gate): replays the candidate
  * window's logged decisions under `profile` and compares the candidate window's metrics with the baseline window's.
@@ -67,26 +107,12 @@ export async function promotionEvidence(
   ceiling: MemrlMode | undefined,
   thresholds: TrendThresholds = DEFAULT_TREND_THRESHOLDS,
 ): Promise<Result<PromotionEvidence, AppError>> {
+  const gate = await trendGateWithDecisions(deps, teamId, now, thresholds);
+  if (!gate.ok) return gate;
   const candidateFrom = now - TREND_WINDOW_MS;
-  const baselineFrom = candidateFrom - TREND_WINDOW_MS;
-  const [decisions, sessions] = await Promise.all([
-    deps.policyStore.loggedDecisions(teamId, baselineFrom, DECISIONS_LIMIT),
-    deps.routeLedger.sessionsWithServes(teamId, baselineFrom - SESSION_HISTORY_MS, MAX_SESSION_ROWS),
-  ]);
-  const windows = trendWindows(decisions, sessions, now);
-  const verdict = compareTrend(windows.baseline, windows.candidate, thresholds);
-  const trend = trendView(windows, verdict, thresholds);
-  if (!verdict.ok) {
-    const names = verdict.regressions.map((r) => r.metric).join(", ");
-    return err({
-      code: "regression",
-      message: `the candidate window regressed beyond its threshold on ${names}`,
-      details: { trend },
-    });
-  }
   const report = replayDecisions(
     profile,
-    decisions.filter((d) => d.created_at >= candidateFrom),
+    gate.value.decisions.filter((d) => d.created_at >= candidateFrom),
     ceiling,
   );
   return ok({
@@ -97,6 +123,6 @@ export async function promotionEvidence(
       by_rule: report.by_rule,
       example_decision_ids: report.examples.slice(0, EXAMPLE_IDS).map((e) => e.decision_id),
     },
-    trend,
+    trend: gate.value.trend,
   });
 }

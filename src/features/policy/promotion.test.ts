@@ -1,13 +1,11 @@
 // evaluation_trend_regression_gate over HTTP: enforce promotions carry replay and trend to their gate, or are refused.
 import { env } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { teamTokens } from "../../../test/run-helpers";
 import { makeDeps } from "../../deps";
 import type { LoggedDecision } from "../../ports/policy-store";
 import { DEFAULT_PROFILE } from "./default-profile";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const DAY = 86_400_000;
 const inputs = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
@@ -108,6 +106,34 @@ describe("enforce promotion evidence", () => {
     const lower = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "observe" } });
     expect(lower.status, lower.text).toBe(202);
     expect(lower.json.version).toBe(1);
+  });
+
+  it("a route pin passes the same trend gate: refused on a regression with nothing stored, else its gate shows the trend", async () => {
+    const pin = (tok: string) =>
+      call("POST", "/v1/routes/overrides", {
+        token: tok,
+        body: { need_fingerprint: "ab".repeat(16), route_id: "route.pinned", action: "pin" },
+      });
+    const team = "promo-pin-regress";
+    const t = await teamTokens(team);
+    const deps = makeDeps(env);
+    await deps.policyStore.recordDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
+    const refused = await pin(t.admin);
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.json.error.code).toBe("regression");
+    expect(refused.json.error.details.trend.regressions[0]).toMatchObject({ metric: "escalation_rate" });
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM route_pin_request WHERE team_id = ?")
+      .bind(team)
+      .first<{ n: number }>();
+    expect(stored?.n).toBe(0);
+
+    const calm = "promo-pin-calm";
+    const c = await teamTokens(calm);
+    await deps.policyStore.recordDecisions([...logged(calm, "b", 20, 10, 1), ...logged(calm, "c", 20, 1, 1)]);
+    const accepted = await pin(c.admin);
+    expect(accepted.status, accepted.text).toBe(202);
+    const gate = await gateOf(c.approver, accepted.json);
+    expect(gate.json.context.trend).toMatchObject({ regressed: false, regressions: [] });
   });
 
   it("a ceiling raise replays the active profile under the raised ceiling", async () => {

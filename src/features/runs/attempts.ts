@@ -264,6 +264,7 @@ function gateAttempt(tx: Tx, f: Failed, policyKey: string): Failure | null {
     context: { order_id: order.order_id, failure_class: f.failureClass, attempt: f.attempt },
     subject: { type: "order", order_id: order.order_id },
     opener: cmd.actor.subject,
+    openerIssuer: cmd.actor.issued_by,
     rules: cmd.gate_rules,
     escalate_after_ms: cmd.escalate_after_ms,
     // the profile version whose decision escalated the failure to this gate (shown on the run view and trace)

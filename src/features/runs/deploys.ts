@@ -27,6 +27,7 @@ export function proposeDeploy(
       context: { ...cmd.context, target, version },
       subject: { type: "deploy", target, version },
       opener: cmd.actor.subject,
+      openerIssuer: cmd.actor.issued_by,
       rules: { version: 0, rules: [] },
       escalate_after_ms: cmd.escalate_after_ms,
     });

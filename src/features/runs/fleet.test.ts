@@ -1,9 +1,7 @@
 // Fleet routes over HTTP: GET /v1/runs (team-wide, cursor pages) and POST /v1/orders/lease-next (pull work by skill).
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { addOrder, complete, drainAll, lease, setClock, startRun, teamTokens } from "../../../test/run-helpers";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const listRuns = async (tok: string, query = "") => {
   await drainAll();

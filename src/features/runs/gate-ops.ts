@@ -182,6 +182,7 @@ export function openGateApi(tx: Tx, cmd: CommandOf<"open_gate">): Failure | RunO
     context: cmd.context,
     subject,
     opener: cmd.actor.subject,
+    openerIssuer: cmd.actor.issued_by,
     rules: cmd.gate_rules,
     escalate_after_ms: cmd.escalate_after_ms,
     // the rules judge a budget increase by where it takes the run: everything approved or pending plus this one
@@ -221,7 +222,16 @@ function apiSubject(tx: Tx, cmd: CommandOf<"open_gate">): GateSubject | Failure 
 /** POST /v1/approvals on this run. */
 export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | RunOpReply<"decide_gate"> {
   const { op_id, policy_key, decision, note, digest, channel } = cmd;
-  const req = { op_id, policy_key, decision, note, digest, channel, approver: cmd.actor.subject };
+  const req = {
+    op_id,
+    policy_key,
+    decision,
+    note,
+    digest,
+    channel,
+    approver: cmd.actor.subject,
+    approver_issuer: cmd.actor.issued_by,
+  };
   if (tx.run.kind === "control" && !tx.gate(gateIdFor(tx.run.run_id, op_id, policy_key)))
     return conflict("a control run's gates are decided only once proposed");
   return decideGate(gateHost(tx), req, tx.run.status === "STOPPED");

@@ -33,6 +33,8 @@ export const RunActor = z.object({
   task_id: z.string().optional(),
   /** the token's persona_id: the lease records it so spend can be read per persona */
   persona_id: z.string().optional(),
+  /** the admin who created the API key behind the token: the same person as the subject for the two-person rule */
+  issued_by: z.string().optional(),
 });
 export type RunActor = z.infer<typeof RunActor>;
 

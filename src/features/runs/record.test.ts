@@ -1,7 +1,7 @@
 // The D1 record: one atomic batch per change (a failed batch leaves no partial rows), retried by the alarm, idempotent.
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   addOrder,
   complete,
@@ -16,9 +16,6 @@ import {
 } from "../../../test/run-helpers";
 import { createD1RunRecord } from "../../adapters/d1/run-record";
 import type { RecordOp } from "../../ports/run-record";
-
-// the machine is shared: HTTP-heavy cases get room beyond the 5 s default
-vi.setConfig({ testTimeout: 30_000 });
 
 const attempt = (id: string): RecordOp => ({
   t: "attempt",

@@ -1,14 +1,11 @@
 // Property tests of the pure run reducer: random command sequences keep the lease, gate, event and timer invariants.
 import fc from "fast-check";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_ACTIVE_GATE_RULES } from "../gates/rules";
 import { DEFAULT_COMPILED } from "../policy/team-policy-cache";
 import type { Actor, Command, Effects, RunState } from "./model";
 import { nextDeadline, reduce } from "./reducer";
 import { emptySnapshot } from "./snapshot";
-
-// the machine is shared: HTTP-heavy cases get room beyond the 5 s default
-vi.setConfig({ testTimeout: 30_000 });
 
 const TEAM = "team-p";
 const actor = (subject: string): Actor => ({ team_id: TEAM, subject });

@@ -15,6 +15,7 @@ export function actorOf(p: Principal): RunActor {
     ...(p.runId === undefined ? {} : { run_id: p.runId }),
     ...(p.taskId === undefined ? {} : { task_id: p.taskId }),
     ...(p.personaId === undefined ? {} : { persona_id: p.personaId }),
+    ...(p.keyIssuer === undefined ? {} : { issued_by: p.keyIssuer }),
   };
 }
 

@@ -1,6 +1,6 @@
 // Runs over HTTP: start (snapshot, hints), views, explain-exit, stop, events, budgets, a whole multi-step run, isolation, bad inputs.
 import { env } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import {
   addOrder,
@@ -17,9 +17,6 @@ import {
   startRun,
   teamTokens,
 } from "../../../test/run-helpers";
-
-// the machine is shared: HTTP-heavy cases get room beyond the 5 s default
-vi.setConfig({ testTimeout: 30_000 });
 
 const heartbeat = (tok: string, runId: string, orderId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/orders/${orderId}/heartbeat`, { token: tok, body });

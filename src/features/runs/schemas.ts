@@ -1,9 +1,10 @@
 // Wire shapes of the run routes (zod, with OpenAPI examples).
 import { z } from "zod";
+import { WireId } from "../../../contracts/wire-id";
 import { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import { GateViewSchema } from "../gates/domain";
 
-const id = z.string().min(1).max(128);
+const id = WireId;
 /** largest `output` a completion may carry (serialized JSON) */
 export const MAX_OUTPUT_BYTES = 256 * 1024;
 /** largest work order (serialized JSON): it is kept in the run's storage and in D1 */

@@ -40,7 +40,7 @@ export function parseCommand(text: string): ParsedCommand {
     const goal = (m?.[1] ?? m?.[2] ?? "").trim();
     if (!goal) return { sub: "invalid", why: 'new needs a quoted goal: new "<goal>"' };
     const opts = Object.fromEntries(
-      [...tail.slice(m?.[0].length ?? 0).matchAll(/(\w+)=(\S+)/g)].map((x) => [x[1], x[2]]),
+      [...tail.slice(m?.[0].length ?? 0).matchAll(/(?<!\w)(\w+)=(\S+)/g)].map((x) => [x[1], x[2]]),
     ) as Record<string, string>;
     const template = opts.template ?? null;
     if (template && !["invoice", "ticket", "status"].includes(template))

@@ -2,7 +2,7 @@
 // alarm through the engine's cache; the pings go through the SLACK_OUTBOX consumer to the loopback Slack server — a
 // channel target gets a post linking to the card, a user group a mention in the card's thread.
 import { env } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { eventLog, fireAlarm, scheduledAlarm, setClock, startRun, teamTokens } from "../../../test/run-helpers";
 import { CHANNELS, installSlack } from "../../../test/slack";
@@ -12,8 +12,6 @@ import { makeDeps } from "../../deps";
 import type { SlackOutboxMessage } from "../../ports/slack";
 import { enqueueGateCards } from "./cards";
 import { consumeSlackOutbox } from "./outbox";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const MIN = 60_000;
 

@@ -1,9 +1,11 @@
 // Interactivity use-cases: card clicks and the hard-gate note modal become ApprovalAction v1 on the run's decide_gate
 // operation (the API's approval path); roster refusals are audited; answers go to the clicker ephemerally.
+
 import type { SlackApprover, SlackInstallation, SlackRole, SlackSettings } from "../../ports/slack";
 import { SLACK_CHANGE_POLICY_KEY } from "../gates/domain";
 import { CARD_ACTIONS, type CardActionId, type CardValue, noteModal } from "./blocks";
 import type { SlackNeeds } from "./needs";
+import { hostOf, responseUrlAllowed } from "./response-url";
 
 /** What Slack's interactivity endpoint should answer with (an empty 200 unless a modal needs errors). */
 export type InteractionReply = { status: 200; body: Record<string, unknown> | null };
@@ -34,6 +36,22 @@ const parseValue = (raw: string | undefined): CardValue | null => {
 
 async function tell(deps: SlackNeeds, teamId: string, p: Payload, text: string) {
   if (!p.response_url) return;
+  if (!responseUrlAllowed(p.response_url, deps.config.SLACK_API_BASE_URL)) {
+    await deps.auditLog.append([
+      {
+        id: deps.newId("aud"),
+        teamId,
+        actor: `slack:${p.user?.id ?? "unknown"}`,
+        action: "slack.response_url_refused",
+        subjectType: "slack_workspace",
+        subjectId: p.team?.id ?? "",
+        // the host only: the URL itself may carry a token
+        metadata: { host: hostOf(p.response_url) },
+        createdAt: deps.clock.now(),
+      },
+    ]);
+    return;
+  }
   const { channel_id: channel, message_ts: ts } = p.container ?? {};
   const message = channel && ts ? { message: { channel, ts } } : {};
   await deps.slackOutbox.send([{ kind: "respond", team_id: teamId, response_url: p.response_url, text, ...message }]);

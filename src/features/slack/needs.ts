@@ -12,6 +12,8 @@ export type SlackNeeds = {
     SLACK_SIGNING_SECRET_PREVIOUS?: string | undefined;
     PUBLIC_URL: string;
     WARDEN_JWT_SECRET: string;
+    /** the Slack Web API base: a response_url on its origin is allowed besides https://hooks.slack.com/ (tests) */
+    SLACK_API_BASE_URL: string;
   };
   slackStore: SlackStore;
   slackApi: SlackApi;

@@ -47,7 +47,7 @@ function oauthConfig(config: SlackOAuthNeeds["config"]) {
       message:
         "Slack OAuth install is not configured: set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_TOKEN_KEY and PUBLIC_URL (docs/slack.md)",
     });
-  return ok({ client_id, client_secret, redirect_uri: `${PUBLIC_URL.replace(/\/+$/, "")}${CALLBACK_PATH}` });
+  return ok({ client_id, client_secret, redirect_uri: `${PUBLIC_URL.replace(/(?<!\/)\/+$/, "")}${CALLBACK_PATH}` });
 }
 
 const alreadyInstalled: AppError = {

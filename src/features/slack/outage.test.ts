@@ -3,7 +3,7 @@
 // it is back, and the two-person override turns the fallback off until it expires.
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { drainAll, rows, setClock, startRun, teamTokens } from "../../../test/run-helpers";
 import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack";
@@ -14,8 +14,6 @@ import { makeDeps } from "../../deps";
 import { SLACK_OUTAGE_AFTER_FAILURES, type SlackOutboxMessage } from "../../ports/slack";
 import { OUTAGE_APPROVER } from "../gates";
 import { consumeSlackOutbox } from "./outbox";
-
-vi.setConfig({ testTimeout: 60_000 });
 
 const health = () => createD1SlackDeliveryHealth(drizzle(env.DB));
 /** the team's Slack deliveries failed often enough to count as an outage (as the outbox consumer records them) */

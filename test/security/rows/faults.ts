@@ -1,9 +1,8 @@
 // The run object's fault rows: the object reset during a lease (before, during and after a completion), and the same
 // internal event redelivered to each queue consumer (EVENTS: learning, audit, decisions, gate metrics; its dead
 // letters; SLACK_OUTBOX cards) — one effect each.
-import { createMessageBatch, env, runInDurableObject } from "cloudflare:test";
+import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { RunDO } from "../../../durable-objects/run-do";
 import { makeDeps } from "../../../src/deps";
 import { consumeDeadLetters, consumeEvents } from "../../../src/features/events";
 import { consumeSlackOutbox } from "../../../src/features/slack";
@@ -12,37 +11,18 @@ import { call } from "../../helpers";
 import {
   addOrder,
   complete,
+  crashRun,
   eventLog,
+  evictRun,
   lease,
   leasedOrder,
   rows,
   runState,
-  stubFor,
   teamTokens,
 } from "../../run-helpers";
 import { installSlack } from "../../slack";
 import { isEnvelope } from "../http";
 import { check, tally } from "../table";
-
-/** Resets the run's object as an eviction or crash does: a throw inside blockConcurrencyWhile drops the instance,
- * and the next call rebuilds it from storage. */
-async function reset(runId: string): Promise<void> {
-  await runInDurableObject(stubFor(runId), (_i: RunDO, state) =>
-    state.blockConcurrencyWhile(async () => {
-      throw new Error("reset by the security matrix");
-    }),
-  ).catch(() => undefined);
-}
-
-/** Resets the run's object after holding its input gate for `ms`, so requests sent meanwhile queue behind the reset. */
-function resetAfter(runId: string, ms: number): Promise<void> {
-  return runInDurableObject(stubFor(runId), (_i: RunDO, state) =>
-    state.blockConcurrencyWhile(async () => {
-      await new Promise((r) => setTimeout(r, ms));
-      throw new Error("reset by the security matrix");
-    }),
-  ).catch(() => undefined);
-}
 
 const attemptsOf = (runId: string, orderId: string) =>
   rows<{ op_id: string }>("SELECT op_id FROM attempt WHERE run_id = ? AND order_id = ?", runId, orderId);
@@ -51,19 +31,19 @@ describe("faults: run object reset during a lease", () => {
   it("keeps the lease, completes once, keeps the idempotency record and never re-leases completed work", async () => {
     const t = await teamTokens("fault-reset");
     const { runId, orderId, lease: l } = await leasedOrder(t.worker);
-    await reset(runId);
+    await evictRun(runId);
     const hb = await call("POST", `/v1/runs/${runId}/orders/${orderId}/heartbeat`, {
       token: t.worker,
       body: { lease_id: l.lease_id, epoch: l.epoch },
     });
     expect(check("faults: reset during a lease", hb.status === 200), `heartbeat after reset → ${hb.text}`).toBe(true);
 
-    await reset(runId);
+    await evictRun(runId);
     const body = { lease_id: l.lease_id, epoch: l.epoch, op_id: "c-reset", outcome: "PASS", output: { ok: 1 } };
     const first = await complete(t.worker, runId, orderId, body);
     expect(check("faults: reset during a lease", first.status === 200), first.text).toBe(true);
 
-    await reset(runId);
+    await evictRun(runId);
     const again = await complete(t.worker, runId, orderId, body);
     // the idempotency record survived the reset: the same answer, nothing applied twice
     expect(check("faults: reset during a lease", again.text === first.text), again.text).toBe(true);
@@ -91,7 +71,7 @@ describe("faults: run object reset during a lease", () => {
     const t = await teamTokens("fault-503");
     const { runId, orderId, lease: l } = await leasedOrder(t.worker);
     const body = { lease_id: l.lease_id, epoch: l.epoch, op_id: "c-503", outcome: "PASS", output: { ok: 1 } };
-    const held = resetAfter(runId, 200);
+    const held = crashRun(runId, 200);
     await new Promise((r) => setTimeout(r, 20));
     const caught = await complete(t.worker, runId, orderId, body);
     await held;
@@ -120,7 +100,7 @@ describe("faults: run object reset during a lease", () => {
       const l = (await lease(t.worker, runId, orderId, `w${i}`)).json;
       const body = { lease_id: l.lease_id, epoch: l.epoch, op_id: `c-race-${i}`, outcome: "PASS", output: { i } };
       // the reset lands before, during or after the completion; the worker retries once when it saw no answer
-      const [res] = await Promise.all([complete(t.worker, runId, orderId, body), reset(runId)]);
+      const [res] = await Promise.all([complete(t.worker, runId, orderId, body), crashRun(runId)]);
       const retry = await complete(t.worker, runId, orderId, body);
       const landed = await attemptsOf(runId, orderId);
       const relet = await lease(t.worker, runId, orderId, `w${i}-again`);

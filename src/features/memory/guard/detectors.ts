@@ -45,6 +45,13 @@ function cardGrouping(groups: string[]): boolean {
 /** Digit groups joined by one separator character ( . / _ - or space), as one candidate run. */
 const DIGIT_RUN = /(?<![\w.,/-])\d+(?:[ ./_-]\d+)*(?![\w])/g;
 
+/** Whether groups i..j-1 may all stand before a last group j in a card grouping that cardGrouping accepts. */
+function groupMayContinue(groups: string[], i: number, j: number): boolean {
+  const previous = (groups[j - 1] as string).length;
+  if (previous === 4) return j - 1 === i || (groups[i] as string).length === 4;
+  return previous === 6 && j === i + 2 && (groups[i] as string).length === 4;
+}
+
 /** A Luhn-valid number of a card brand's length, unbroken or grouped like a card with any single separator class. */
 export function hasCardNumber(text: string): boolean {
   for (const m of text.matchAll(DIGIT_RUN)) {
@@ -55,6 +62,8 @@ export function hasCardNumber(text: string): boolean {
     for (let i = 0; i < groups.length; i++) {
       let digits = "";
       for (let j = i; j < groups.length && digits.length < 19; j++) {
+        // every group but the last is 4 digits long (or 4-6-x): stop as soon as one is not, nothing longer can pass
+        if (j > i && !groupMayContinue(groups, i, j)) break;
         digits += groups[j];
         if (digits.length < 13 || digits.length > 19) continue;
         // one separator class within the candidate
@@ -221,7 +230,9 @@ function entropy(s: string): number {
  * path, URL, number, version or plain word; mixed character classes or long and random (≥ 3 bits per character).
  */
 function secretLike(raw: string): boolean {
-  const v = raw.replace(/[.,;:!?)\]]+$/, (tail) => (/[A-Za-z0-9]/.test(raw.slice(0, -tail.length)) ? "" : tail));
+  const v = raw.replace(/(?<![.,;:!?)\]])[.,;:!?)\]]+$/, (tail) =>
+    /[A-Za-z0-9]/.test(raw.slice(0, -tail.length)) ? "" : tail,
+  );
   if (v.length < 6 || PLACEHOLDER.test(v)) return false;
   if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes("://")) return false;
   if (/^[\d.,:%/+-]+(?:ms|s|m|h|d|kb|mb|gb|%)?$/i.test(v)) return false; // numbers, durations, versions, dates
@@ -239,9 +250,12 @@ const KEYWORD =
  * on the same line. The keyword must not follow ":" or "/" (an ARN's or path's segment, e.g. `…:secret:prod/db`).
  */
 const ANNOUNCED = new RegExp(
-  `(?<![A-Za-z0-9:/])${KEYWORD}(?:[ \\t]+[A-Za-z]+){0,2}?["']?[ \\t]*(?:=>|->|:=|==|=|:|\\bis\\b|\\bwas\\b|\\bare\\b)[ \\t]*:?[ \\t]*["'\`]?([^\\s"'\`,;]{4,200})`,
+  `(?<![A-Za-z0-9:/])${KEYWORD}(?:[ \\t]{1,8}[A-Za-z]{1,40}){0,2}?["']?[ \\t]{0,8}(?:=>|->|:=|==|=|:|\\bis\\b|\\bwas\\b|\\bare\\b)[ \\t]{0,8}:?[ \\t]{0,8}["'\`]?([^\\s"'\`,;]{4,200})`,
   "gi",
 );
+
+/** The regexes this file builds at run time, for the ReDoS check (scripts/redos-check.mts). */
+export const DYNAMIC_PATTERNS = [ANNOUNCED];
 
 /** A password, key or token announced in plain language or as an assignment, with a value that looks secret. */
 export function hasAnnouncedSecret(text: string): boolean {

@@ -5,6 +5,7 @@ import { lintSource } from "@secretlint/core";
 import { secretLintProfiler } from "@secretlint/profiler";
 import { creator as recommendedPreset } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintCoreConfig } from "@secretlint/types";
+import { AppFailure } from "../../../errors";
 import { decodeEscapes, normalizeUnicode, reassemble } from "./normalize";
 import { ALL_RULES, type Family } from "./rules";
 
@@ -104,7 +105,10 @@ function utf8Text(bytes: Uint8Array): string | null {
 
 /** Decodes a base64 / base64url run when the result is mostly printable text; null otherwise. */
 export function decodeBase64Text(run: string): string | null {
-  let b = run.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
+  let b = run
+    .replace(/(?<!=)=+$/, "")
+    .replace(/-/g, "+")
+    .replace(/_/g, "/");
   if (b.length % 4 === 1) b = b.slice(0, -1);
   b += "=".repeat((4 - (b.length % 4)) % 4);
   let bytes: Uint8Array;
@@ -190,18 +194,83 @@ const familyOfSecretlint = (): Family => "secret";
 /** Maps "@secretlint/secretlint-rule-github" → "secretlint.github". */
 const secretlintRuleId = (id: string) => `secretlint.${id.replace(/^@secretlint\/secretlint-rule-/, "")}`;
 
-/** Scans fields; the verdict names rule ids and field paths only. */
+/**
+ * The guard's work budget per scan. Every route caps its text well below the first (runs 256 KiB, memory 4 KiB of
+ * metadata); the caps here hold whatever a caller forgets. Characters, not milliseconds: a Worker's clock stands still
+ * while it computes, and a count is the same on every machine. Every rule is linear in its text (scripts/redos-check.mts).
+ */
+export const GUARD_MAX_INPUT_CHARS = 1024 * 1024;
+/** All readings of all fields together (decoded base64 inside base64 multiplies them). */
+export const GUARD_MAX_VARIANT_CHARS = 3 * GUARD_MAX_INPUT_CHARS;
+
+/** Characters a scan handles between two yields to the event loop. */
+const YIELD_EVERY_CHARS = 32 * 1024;
+
+/**
+ * Lets the isolate serve other requests while a long text is scanned: after every YIELD_EVERY_CHARS characters of
+ * work, one macrotask turn (a Worker runs many requests on one thread; a 256 KiB scan is hundreds of milliseconds).
+ */
+function pacer() {
+  let since = 0;
+  return async (chars: number) => {
+    since += chars;
+    if (since < YIELD_EVERY_CHARS) return;
+    since = 0;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+}
+
+type Reading = { field: GuardField; variants: { via: Variant; text: string }[] };
+
+/** Every reading of every field, or the refusal when the text or its readings are over the guard's budget. */
+async function readingsWithinBudget(fields: GuardField[], pace: (chars: number) => Promise<void>): Promise<Reading[]> {
+  let input = 0;
+  for (const field of fields) input += field.value.length;
+  if (input > GUARD_MAX_INPUT_CHARS) {
+    throw new AppFailure({
+      code: "payload_too_large",
+      limitBytes: GUARD_MAX_INPUT_CHARS,
+      message: `text to check exceeds ${GUARD_MAX_INPUT_CHARS} characters; store a summary and reference the rest`,
+    });
+  }
+  let read = 0;
+  const readings: Reading[] = [];
+  for (const field of fields) {
+    const variants = variantsOf(field.value);
+    for (const v of variants) read += v.text.length;
+    if (read > GUARD_MAX_VARIANT_CHARS) {
+      throw new AppFailure({
+        code: "rejected",
+        message: `text decodes to more than ${GUARD_MAX_VARIANT_CHARS} characters to check (nested encodings); send it decoded`,
+        ruleIds: ["guard.budget_exceeded"],
+      });
+    }
+    readings.push({ field, variants });
+    await pace(field.value.length);
+  }
+  return readings;
+}
+
+/**
+ * Scans fields; the verdict names rule ids and field paths only. Throws a 413 / 422 AppFailure when the text is over
+ * the guard's budget, before any rule runs.
+ */
 export async function scanFields(fields: GuardField[]): Promise<GuardVerdict> {
+  const pace = pacer();
+  const readings = await readingsWithinBudget(fields, pace);
   const hits: GuardHit[] = [];
   // one secretlint pass per variant kind over all fields joined, mapped back to fields by offset
   const byVia = new Map<Variant, { path: string; start: number; end: number }[]>();
   const chunks = new Map<Variant, string[]>();
   const offsets = new Map<Variant, number>();
-  for (const field of fields) {
-    for (const { via, text } of variantsOf(field.value)) {
+  for (const { field, variants } of readings) {
+    for (const { via, text } of variants) {
+      const long = text.length >= YIELD_EVERY_CHARS / 4;
       for (const rule of ALL_RULES) {
         if (rule.test(text)) hits.push({ ruleId: rule.id, family: rule.family, path: field.path, via });
+        if (long) await pace(text.length);
       }
+      if (!long) await pace(text.length);
       const start = offsets.get(via) ?? 0;
       const list = byVia.get(via) ?? [];
       list.push({ path: field.path, start, end: start + text.length });

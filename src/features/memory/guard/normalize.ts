@@ -185,16 +185,21 @@ export function decodeEscapes(s: string): string {
 // ---- reassembly -------------------------------------------------------------------------------
 
 const TLDS = "com|net|org|io|dev|app|co|ai|gov|edu|info|biz|me|us|uk|de|fr|nl|ch|es|it|ca|au|in|jp|se|no|cloud|mail";
+/** "jane at example.com": " at " before a domain with a known top-level domain. */
+const AT_BEFORE_DOMAIN = new RegExp(`(?<=[\\w.+-]) at (?=[\\w-]{1,63}(?:\\.[\\w-]{1,63}){0,8}\\.(?:${TLDS})\\b)`, "gi");
+/** The regexes this file builds at run time, for the ReDoS check (scripts/redos-check.mts). */
+export const DYNAMIC_PATTERNS = [CONFUSABLE_RE, AT_BEFORE_DOMAIN];
+
 const EMAIL_DEOBFUSCATION: [RegExp, string][] = [
   // "[at]", "(at)", "{at}", "<at>", "[@]" → "@"; the same for "dot"
-  [/\s*[[({<]\s*(?:at|@)\s*[\])}>]\s*/gi, "@"],
-  [/\s*[[({<]\s*(?:dot|\.)\s*[\])}>]\s*/gi, "."],
+  [/(?<!\s)\s{0,8}[[({<]\s{0,8}(?:at|@)\s{0,8}[\])}>]\s{0,8}/gi, "@"],
+  [/(?<!\s)\s{0,8}[[({<]\s{0,8}(?:dot|\.)\s{0,8}[\])}>]\s{0,8}/gi, "."],
   // "jane dot doe" → "jane.doe" (only between word characters)
   [/(?<=\w) dot (?=\w)/gi, "."],
   // spaces around "@" between a local part and a domain
   [/(?<=[\w.+-])\s+@\s*(?=[\w-])|(?<=[\w.+-])@\s+(?=[\w-])/g, "@"],
   // "jane at example.com": only when a domain with a known top-level domain follows
-  [new RegExp(`(?<=[\\w.+-]) at (?=[\\w-]+(?:\\.[\\w-]+)*\\.(?:${TLDS})\\b)`, "gi"), "@"],
+  [AT_BEFORE_DOMAIN, "@"],
 ];
 
 /** A chunk of a split key: a digit and a letter, mixed case after its first letter, `_ + /`, or ≥ 4 capitals. */
@@ -206,10 +211,12 @@ const keyish = (c: string) =>
   /^(?=.*[A-Z])[A-Z0-9]{4,}$/.test(c);
 /** Runs of ≥ 3 short chunks: split by spaces (a chunk may hold a hyphen, as in `glpat-`) or by hyphens. */
 const CHUNK_RUNS: [RegExp, RegExp][] = [
-  [/[A-Za-z0-9_+/=-]{1,12}(?:(?: - | )[A-Za-z0-9_+/=-]{1,12}){2,}/g, / - | /],
-  [/[A-Za-z0-9_+/=]{1,12}(?:-[A-Za-z0-9_+/=]{1,12}){2,}/g, /-/],
+  [/(?<![A-Za-z0-9_+/=-])[A-Za-z0-9_+/=-]{1,12}(?:(?: - | )[A-Za-z0-9_+/=-]{1,12}){2,}/g, / - | /],
+  [/(?<![A-Za-z0-9_+/=-])[A-Za-z0-9_+/=]{1,12}(?:-[A-Za-z0-9_+/=]{1,12}){2,}/g, /-/],
 ];
 const MAX_STARTS = 8;
+/** A joined key is cut after this many characters: longer than any key format, and a run of chunks may be megabytes. */
+const MAX_JOINED_CHARS = 512;
 
 /**
  * Joins keys split into groups by spaces or hyphens ("ghp_AbC1 dEf2 …", "AKIA-ABCD-…"): for each run of ≥ 3 short
@@ -226,7 +233,9 @@ function joinSplitKeys(s: string): string[] {
       let starts = 0;
       for (let i = 0; i < chunks.length - 2 && starts < MAX_STARTS; i++) {
         if (!flags[i] && !flags[i + 1]) continue;
-        out.push(chunks.slice(i).join(""));
+        let joined = "";
+        for (let k = i; k < chunks.length && joined.length < MAX_JOINED_CHARS; k++) joined += chunks[k];
+        out.push(joined);
         starts++;
       }
     }

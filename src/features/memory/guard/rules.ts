@@ -42,11 +42,11 @@ const reWhere = (id: string, family: Family, pattern: RegExp, accept: (m: RegExp
 // ---- secrets ---------------------------------------------------------------------------------
 
 const SECRET_KEY =
-  "(?:[A-Za-z0-9]+[_.-])*(?:password|passwd|passphrase|pwd|pass|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|bearer[_-]?token|session[_-]?token|token|credentials?|signing[_-]?key|account[_-]?key|sas[_-]?token)";
+  "(?:[A-Za-z0-9]{1,40}[_.-]){0,6}(?:password|passwd|passphrase|pwd|pass|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|bearer[_-]?token|session[_-]?token|token|credentials?|signing[_-]?key|account[_-]?key|sas[_-]?token)";
 
 // not after ":" or "/": a segment of an ARN or path (`arn:aws:secretsmanager:…:secret:prod/db-AbC123`)
 const ASSIGNMENT = new RegExp(
-  `(?<![A-Za-z0-9:/])${SECRET_KEY}["']?\\s*(=>|:=|=|:)(\\s*)(["']?)([^\\s"',;&)}\\]]{4,})`,
+  `(?<![A-Za-z0-9:/_.-])${SECRET_KEY}["']?[ \\t]{0,8}(=>|:=|=|:)([ \\t]{0,8})(["']?)([^\\s"',;&)}\\]]{4,})`,
   "gi",
 );
 
@@ -70,7 +70,7 @@ export const SECRET_RULES: Rule[] = [
   re(
     "secret.aws_secret_access_key",
     "secret",
-    /(?:aws.{0,20}?(?:secret|key)|secret[_ -]?access[_ -]?key).{0,20}?(?:=>|[=:]|\bis\b)\s*["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi,
+    /(?:aws.{0,20}?(?:secret|key)|secret[_ -]?access[_ -]?key).{0,20}?(?:=>|[=:]|\bis\b)[ \t]{0,8}["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi,
   ),
   re(
     "secret.github_token",
@@ -105,27 +105,28 @@ export const SECRET_RULES: Rule[] = [
   re(
     "secret.private_key",
     "secret",
-    /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d|"private_key"\s*:\s*"-----/g,
+    /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d|"private_key"[ \t]{0,8}:[ \t]{0,8}"-----/g,
   ),
   // mangled armor: wrong dash count, spaces, lower case, or the dashes gone (upper case then)
   {
     id: "secret.private_key",
     family: "secret",
     test: (t) =>
-      /-{2,}\s*begin\b[ a-z0-9]{0,20}private\s+key/i.test(t) || /\bBEGIN [A-Z0-9 ]{0,20}PRIVATE KEY\b/.test(t),
+      /(?<!-)-{2,}\s{0,8}begin\b[ a-z0-9]{0,20}private\s{1,8}key/i.test(t) ||
+      /\bBEGIN [A-Z0-9 ]{0,20}PRIVATE KEY\b/.test(t),
   },
   { id: "secret.private_key_body", family: "secret", test: hasPrivateKeyBody },
   { id: "secret.announced", family: "secret", test: hasAnnouncedSecret },
   re(
     "secret.basic_auth",
     "secret",
-    /(?:authorization\s*[:=]\s*)?\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])|[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:[^\s/@]+@/gi,
+    /\bbasic[ \t]{1,8}[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])|(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s/:@]{1,256}:[^\s/@]{1,256}@/gi,
   ),
-  re("secret.bearer_token", "secret", /\bbearer\s+[A-Za-z0-9._~+/-]{20,}=*/gi),
+  re("secret.bearer_token", "secret", /\bbearer[ \t]{1,8}[A-Za-z0-9._~+/-]{20,}/gi),
   re(
     "secret.connection_string",
     "secret",
-    /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|cockroachdb|clickhouse|jdbc:[a-z0-9]+):\/\/|\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*[A-Za-z0-9+/=%]{16,}|\b(?:Server|Data Source|Host)\s*=[^;\n]{1,200};[^\n]{0,200}?\b(?:Password|Pwd)\s*=/gi,
+    /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|cockroachdb|clickhouse|jdbc:[a-z0-9]+):\/\/|\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)[ \t]{0,8}=[ \t]{0,8}[A-Za-z0-9+/=%]{16,}|\b(?:Server|Data Source|Host)[ \t]{0,8}=[^;\n]{1,200};[^\n]{0,200}?\b(?:Password|Pwd)[ \t]{0,8}=/gi,
   ),
   reWhere("secret.generic_assignment", "secret", ASSIGNMENT, secretLikeAssignment),
 ];
@@ -133,7 +134,11 @@ export const SECRET_RULES: Rule[] = [
 // ---- PII ------------------------------------------------------------------------------------
 
 export const PII_RULES: Rule[] = [
-  re("pii.email", "pii", /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g),
+  re(
+    "pii.email",
+    "pii",
+    /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g,
+  ),
   { id: "pii.card_number", family: "pii", test: hasCardNumber },
   { id: "pii.ssn", family: "pii", test: hasSsn },
   { id: "pii.iban", family: "pii", test: hasIban },
@@ -144,15 +149,24 @@ export const PII_RULES: Rule[] = [
 
 const TLD = "(?:com|net|org|io|dev|app|co|ai|gov|edu|info|biz|me|us|uk|de|fr|cloud|xyz|site|tech|sh|ly|gg|to)";
 
+const BARE_DOMAIN_PATH = new RegExp(`(?<![\\w@./-])(?:[a-z0-9-]{1,63}\\.){1,8}${TLD}(?::\\d{2,5})?\\/[^\\s]*`, "gi");
+
 export const URL_RULES: Rule[] = [
-  re("url.raw", "url", /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+|\bmailto:[^\s]+/gi),
+  re(
+    "url.raw",
+    "url",
+    /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{1,20}:\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+|\bmailto:[^\s]+/gi,
+  ),
   // host.tld/path — but not a container image reference (registry/repo:tag), which names an artifact, not a page
   reWhere(
     "url.bare_domain",
     "url",
-    new RegExp(`(?<![\\w@./-])(?:[a-z0-9-]+\\.)+${TLD}(?::\\d{2,5})?\\/[^\\s]*`, "gi"),
+    BARE_DOMAIN_PATH,
     (m) => !/^[^/\s]+\/[\w./-]+(?::[\w.-]+|@sha256:[0-9a-f]{64})$/.test(m[0]) || /[?#=&]/.test(m[0]),
   ),
 ];
 
 export const ALL_RULES: Rule[] = [...SECRET_RULES, ...PII_RULES, ...URL_RULES];
+
+/** The regexes this file builds at run time, for the ReDoS check (scripts/redos-check.mts). */
+export const DYNAMIC_PATTERNS = [ASSIGNMENT, BARE_DOMAIN_PATH];

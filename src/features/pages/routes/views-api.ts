@@ -64,7 +64,8 @@ export const viewsApi = featureApp<PagesNeeds>().openapi(
       path = `/teams/${encodeURIComponent(principal.teamId)}/overview`;
     }
     const { token, expires_at_ms } = await mintViewToken(deps.config.WARDEN_JWT_SECRET, scope, deps.clock.now());
-    const url = `${new URL(c.req.url).origin}${path}?view=${token}`;
+    // PUBLIC_URL only: a Host header is the caller's to choose, and a signed link must not point at their server
+    const url = `${deps.config.PUBLIC_URL.replace(/(?<!\/)\/+$/, "")}${path}?view=${token}`;
     return c.json({ url, expires_at: new Date(expires_at_ms).toISOString() }, 201);
   },
 );

@@ -1,15 +1,19 @@
-// POST /v1/routes/overrides: an operator retires a memory route (audited) or pins one (behind a policy_deploy hard gate).
+// POST /v1/routes/overrides: an operator retires a memory route (audited) or pins one (trend gate, then a hard gate).
 import { createRoute, z } from "@hono/zod-openapi";
+import { orFail } from "../../../errors";
 import { requireScope } from "../../../http/middleware";
-import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../../http/openapi";
+import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../../http/openapi";
 import type { AuditLogStore } from "../../../ports/audit-log";
+import type { PolicyStore } from "../../../ports/policy-store";
 import type { RouteLedger } from "../../../ports/route-ledger";
 import { proposeDeploy } from "../../gates";
 import { normalizeFingerprint } from "../../memory/domain";
 import type { RunsService } from "../../runs";
+import { trendGate } from "../promotion-evidence";
 
 export type RouteOverrideNeeds = {
-  routeLedger: Pick<RouteLedger, "retire" | "clear" | "addPinRequest">;
+  routeLedger: Pick<RouteLedger, "retire" | "clear" | "addPinRequest" | "sessionsWithServes">;
+  policyStore: Pick<PolicyStore, "loggedDecisions">;
   auditLog: Pick<AuditLogStore, "append">;
   runs: RunsService;
   clock: { now(): number };
@@ -54,6 +58,7 @@ export const routeOverrideRoutes = featureApp<RouteOverrideNeeds>().openapi(
     responses: {
       200: jsonResponse(RouteOverrideResult, "retired or cleared"),
       202: jsonResponse(RouteOverrideResult, "pin pending; approve the policy_deploy gate to apply"),
+      409: jsonResponse(ErrorEnvelope, "regression: the team's trend regressed, nothing stored"),
       ...commonErrors,
     },
   }),
@@ -65,6 +70,8 @@ export const routeOverrideRoutes = featureApp<RouteOverrideNeeds>().openapi(
     const now = deps.clock.now();
     const base = { need_fingerprint: need, route_id: body.route_id };
     if (body.action === "pin") {
+      // a pin changes routing: it passes evaluation_trend_regression_gate first (409 regression, nothing stored)
+      const { trend } = orFail(await trendGate(deps, principal.teamId, now));
       const version = await deps.routeLedger.addPinRequest(
         principal.teamId,
         need,
@@ -73,7 +80,7 @@ export const routeOverrideRoutes = featureApp<RouteOverrideNeeds>().openapi(
         now,
       );
       // applied (route_override pinned) only once someone else approves the gate on the team's control run
-      const proposed = await proposeDeploy(deps, principal, "route_pin", version);
+      const proposed = await proposeDeploy(deps, principal, "route_pin", version, { trend });
       return c.json({ ...base, state: "pending_pin" as const, ...proposed }, 202);
     }
     let state: "retired" | "cleared" | "unchanged" = "retired";

@@ -1,0 +1,14 @@
+// The store contracts against the D1 adapters in workerd; the in-memory fakes pass the same suites in Node
+// (test/fakes/stores.contract.unit.test.ts).
+import { env } from "cloudflare:test";
+import { drizzle } from "drizzle-orm/d1";
+import { createD1AuditLog } from "./audit-log";
+import { auditLogContract } from "./audit-log.contract";
+import { createD1TeamLimitStore } from "./team-limits";
+import { teamLimitStoreContract } from "./team-limits.contract";
+
+auditLogContract("D1", () => createD1AuditLog(drizzle(env.DB)));
+teamLimitStoreContract("D1", () => ({
+  limits: createD1TeamLimitStore(drizzle(env.DB)),
+  audit: createD1AuditLog(drizzle(env.DB)),
+}));

@@ -1,0 +1,51 @@
+// In-memory fakes of the AuditLogStore and TeamLimitStore ports, held to the same contract suites as the D1 adapters.
+import { type AuditEntry, type AuditLogStore, decodeAuditCursor, encodeAuditCursor } from "../../src/ports/audit-log";
+import type { TeamLimitRow, TeamLimitStore } from "../../src/ports/team-limits";
+
+/** Newest first by created_at, then id, as D1's ORDER BY created_at DESC, id DESC (ids compared byte-wise). */
+const newestFirst = (a: AuditEntry, b: AuditEntry) =>
+  b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** Rows are copied in and out, so a caller mutating what it passed or got back changes nothing stored. */
+export function createMemoryAuditLog(): AuditLogStore & { entries(): AuditEntry[] } {
+  const byId = new Map<string, AuditEntry>();
+  return {
+    entries: () => [...byId.values()].map((e) => structuredClone(e)),
+    async append(entries) {
+      for (const e of entries) if (!byId.has(e.id)) byId.set(e.id, structuredClone(e));
+    },
+    async list(teamId, q) {
+      const after = q.cursor ? decodeAuditCursor(q.cursor) : null;
+      const rows = [...byId.values()]
+        .filter((e) => e.teamId === teamId && (!q.action || e.action === q.action))
+        .filter((e) => !after || e.createdAt < after[0] || (e.createdAt === after[0] && e.id < after[1]))
+        .sort(newestFirst)
+        .slice(0, q.limit + 1);
+      const entries = rows.slice(0, q.limit).map((e) => structuredClone(e));
+      const last = entries[entries.length - 1];
+      return { entries, nextCursor: rows.length > q.limit && last ? encodeAuditCursor(last) : null };
+    },
+  };
+}
+
+/** One row per team and route class; putAll writes its rows and its audit entry together (nothing can fail between). */
+export function createMemoryTeamLimitStore(audit: AuditLogStore = createMemoryAuditLog()): TeamLimitStore {
+  const rows = new Map<string, Map<string, TeamLimitRow>>();
+  const put = (teamId: string, row: TeamLimitRow) => {
+    const team = rows.get(teamId) ?? new Map<string, TeamLimitRow>();
+    team.set(row.routeClass, { ...row });
+    rows.set(teamId, team);
+  };
+  return {
+    async forTeam(teamId) {
+      return [...(rows.get(teamId)?.values() ?? [])].map((r) => ({ ...r }));
+    },
+    async put(teamId, row) {
+      put(teamId, row);
+    },
+    async putAll(teamId, changed, _now, entry) {
+      for (const row of changed) put(teamId, row);
+      await audit.append([entry]);
+    },
+  };
+}

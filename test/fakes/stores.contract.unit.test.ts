@@ -1,0 +1,10 @@
+// The in-memory store fakes against the contracts their D1 adapters pass in workerd (src/adapters/d1/stores.contract.test.ts).
+import { auditLogContract } from "../../src/adapters/d1/audit-log.contract";
+import { teamLimitStoreContract } from "../../src/adapters/d1/team-limits.contract";
+import { createMemoryAuditLog, createMemoryTeamLimitStore } from "./audit-and-limits";
+
+auditLogContract("in-memory fake", () => createMemoryAuditLog());
+teamLimitStoreContract("in-memory fake", () => {
+  const audit = createMemoryAuditLog();
+  return { limits: createMemoryTeamLimitStore(audit), audit };
+});
