@@ -8,8 +8,9 @@ const JWT_BEARER = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)\s*$/i;
 const KEY_BEARER = /^Bearer\s+(wdn_\S+)\s*$/i;
 
 /**
- * The principal a capability token minted from this key right now would carry: the key's team, subject, scopes and
- * run, ≤ 900 s and never past the key's own expiry (the rules of POST /v1/tokens with no narrowing asked).
+ * The principal a capability token minted from this key right now would carry: the key's team, subject, scopes, run
+ * and creator (`key_by`: its holder never approves what the key's caller opens), ≤ 900 s and never past the key's own
+ * expiry (the rules of POST /v1/tokens with no narrowing asked).
  */
 export function principalFromKey(key: ApiKeyIdentity, now: number): Principal {
   const expiresAtMs = Math.min(now + MAX_TOKEN_LIFETIME_S * 1000, key.expiresAt ?? Number.POSITIVE_INFINITY);
@@ -19,6 +20,7 @@ export function principalFromKey(key: ApiKeyIdentity, now: number): Principal {
     subject: key.subject,
     ...(key.runId === undefined ? {} : { runId: key.runId }),
     keyId: key.id,
+    keyIssuer: key.createdBy,
     expiresAtMs,
   };
 }
