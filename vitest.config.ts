@@ -27,6 +27,7 @@ const SERVER_TESTS = [
   "cli/**/*.node.test.ts",
   "scripts/**/*.node.test.ts",
   "src/features/pages/**/*.node.test.ts",
+  "src/features/mcp/**/*.node.test.ts",
   "test/security/**/*.node.test.ts",
 ];
 

@@ -15,6 +15,7 @@ import { guardSection } from "./sections/guard";
 import { learningSection } from "./sections/learning";
 import { learningValueSection } from "./sections/learning-value";
 import { limitsSection } from "./sections/limits";
+import { mcpSection } from "./sections/mcp";
 import { memorySection } from "./sections/memory";
 import { memoryWritesSection } from "./sections/memory-writes";
 import { policySection } from "./sections/policy";
@@ -31,6 +32,7 @@ const SECTIONS: BenchSection[] = [
   limitsSection,
   learningValueSection,
   guardSection,
+  mcpSection,
 ];
 /** Sections whose HTTP rows are repeated through `wrangler dev` (the path the issue's first figures came from). */
 const REFERENCE = new Set(["policy", "runs", "memory"]);

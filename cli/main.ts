@@ -10,6 +10,7 @@ import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenErr
 import { budgetStanding } from "../src/lib/budget.ts";
 import { allLogins, credentialsPath, fileTokenCache, type Login, removeLogin, saveLogin } from "./credentials.ts";
 import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, progress, spinning } from "./io.ts";
+import { registerMcpCommands } from "./mcp-config.ts";
 import { resolveTarget, type Target } from "./target.ts";
 
 export const ALL_SCOPES: Scope[] = [
@@ -155,6 +156,8 @@ export function buildProgram(): Command {
     return createApi({ baseUrl: t.url, token, channel: "cli" });
   };
   const out = (cmd: Command, v: unknown) => print(v, globals(cmd).pretty === true);
+
+  registerMcpCommands(program);
 
   // login / logout
   program

@@ -12,6 +12,7 @@ import { healthRoutes } from "./features/health/routes";
 import { keysRoutes } from "./features/keys";
 import { learningRoutes } from "./features/learning/routes";
 import { limitsRoutes } from "./features/limits";
+import { mcpRoutes } from "./features/mcp";
 import { memoryRoutes } from "./features/memory/routes";
 import { metricsRoutes } from "./features/metrics/routes";
 import { pagesRoutes } from "./features/pages";
@@ -80,6 +81,7 @@ export function createApp() {
   app.route("/", pagesRoutes);
   app.route("/", keysRoutes);
   app.route("/", limitsRoutes);
+  app.route("/", mcpRoutes);
 
   registerSecuritySchemes(app);
   let document: unknown;

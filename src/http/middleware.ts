@@ -35,7 +35,7 @@ type Ctx = Context<FeatureEnv<unknown>>;
  * (`BEHIND_CLOUDFLARE`); without it (npm start, tests) there is no client IP to key on.
  * An outage fails open: the request is refused with 401 anyway.
  */
-async function preAuthLimit(c: Ctx, now: number) {
+export async function preAuthLimit<Needs>(c: Context<FeatureEnv<Needs>>, now: number) {
   const { deps } = c.env;
   const ip = c.req.header("cf-connecting-ip");
   if (!deps.limits.enabled || !ip || deps.limits.trustClientIp === false) return;

@@ -1,4 +1,5 @@
 // EventBus decorator that coalesces publishes from concurrent requests into one queue sendBatch.
+import { createCoalescer } from "../../lib/coalesce";
 import type { EventBus, WardenEvent } from "../../ports/event-bus";
 
 export type BufferedEventBus = EventBus & {
@@ -12,37 +13,12 @@ export type BufferedEventBus = EventBus & {
 
 /** Events wait at most `maxDelayMs`, or until `maxBatch` are pending, then go out together. */
 export function createBufferedEventBus(inner: EventBus, maxBatch = 100, maxDelayMs = 20): BufferedEventBus {
-  let pending: WardenEvent[] = [];
-  let flushing: Promise<void> | null = null;
-  let release: (() => void) | null = null;
-
-  const flush = async () => {
-    const batch = pending;
-    pending = [];
-    flushing = null;
-    release = null;
-    await inner.publish(batch);
-  };
-
-  const enqueue = (events: WardenEvent[]) => {
-    pending.push(...events);
-    let opened: Promise<void> | null = null;
-    if (!flushing) {
-      const timer = new Promise<void>((resolve) => {
-        release = resolve;
-        setTimeout(resolve, maxDelayMs);
-      });
-      flushing = opened = timer.then(flush);
-    }
-    if (pending.length >= maxBatch) release?.();
-    return opened;
-  };
-
+  const batches = createCoalescer<WardenEvent>((batch) => inner.publish(batch), maxBatch, maxDelayMs);
   return {
-    enqueue,
+    enqueue: (events) => batches.add(events),
     async publish(events) {
-      enqueue(events);
-      await flushing;
+      batches.add(events);
+      await batches.pending();
     },
   };
 }

@@ -9,9 +9,10 @@ import type { AuditLogStore } from "../../ports/audit-log";
 import type { RunIndex } from "../../ports/run-index";
 import { actorOf, callRun, runErrors } from "../runs";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
+import { GateList, GateListQuery } from "./inbox-schemas";
 import type { GatesNeeds } from "./index";
-import { GATE_OUTCOMES } from "./outcome";
 import { ApprovalResponse, assertPersonDecides, CHANNEL_HEADER, CHANNEL_HEADER_DOC, channelHint } from "./schemas";
+import { listGates } from "./use-cases";
 
 /** What the inbox routes need: the gate routes' needs, the team-wide gate index and the audit log (acknowledgements). */
 export type GateInboxNeeds = GatesNeeds & {
@@ -21,52 +22,6 @@ export type GateInboxNeeds = GatesNeeds & {
 };
 
 const errors = { ...commonErrors, ...runErrors };
-
-export const GateListQuery = z.object({
-  status: z
-    .enum(["open", "pending", "approved", "auto_allowed", "denied", "aborted", "skipped"])
-    .default("open")
-    .meta({ description: "open (= pending, the default) or a decided status" }),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-
-export const GateListItem = z.object({
-  gate_id: z.string(),
-  run_id: z.string(),
-  op_id: z.string(),
-  policy_key: z.string(),
-  kind: z.enum(["auto", "soft", "hard", "deny"]),
-  status: z.string(),
-  opened_by: z.string(),
-  opened_at: z.int(),
-  age_ms: z.int().meta({ description: "how long the gate has been open (now − opened_at)" }),
-  deadline_at: z.int().nullable().meta({ description: "when a soft gate allows itself; null for hard gates" }),
-  decided_by: z.string().nullable(),
-  decided_at: z.int().nullable(),
-  outcome: z.enum(GATE_OUTCOMES).nullable().meta({ description: "how the gate ended; null while pending" }),
-});
-export const GateList = z.object({ gates: z.array(GateListItem) }).meta({
-  id: "GateList",
-  example: {
-    gates: [
-      {
-        gate_id: "gate_9a3f…",
-        run_id: "run_5b0c…",
-        op_id: "op-77",
-        policy_key: "wrong_value",
-        kind: "hard",
-        status: "pending",
-        opened_by: "worker-7",
-        opened_at: 1767225600000,
-        age_ms: 42000,
-        deadline_at: null,
-        decided_by: null,
-        decided_at: null,
-        outcome: null,
-      },
-    ],
-  },
-});
 
 export const GateDecisionParams = z.object({ gate_id: z.string().min(1).max(128) });
 export const GateDecisionBody = z
@@ -118,19 +73,7 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       const principal = c.get("principal");
       const q = c.req.valid("query");
       const now = deps.clock.now();
-      const rows = await deps.runIndex.listGates(principal.teamId, {
-        status: q.status === "open" ? "pending" : q.status,
-        limit: q.limit,
-      });
-      const gates = rows
-        .filter((g) => principal.runId === undefined || g.run_id === principal.runId)
-        .map((g) => ({
-          ...g,
-          kind: g.kind as z.infer<typeof GateListItem>["kind"],
-          outcome: g.outcome as z.infer<typeof GateListItem>["outcome"],
-          age_ms: Math.max(0, now - g.opened_at),
-        }));
-      return c.json({ gates }, 200);
+      return c.json(await listGates(deps.runIndex, principal, q, now), 200);
     },
   )
   .openapi(

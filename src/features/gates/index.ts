@@ -10,9 +10,13 @@ import type { GateRuleCache } from "./gate-rule-cache";
 export { proposeDeploy, teamWideProposer } from "./deploy";
 export * from "./domain";
 export { createGateRuleCache } from "./gate-rule-cache";
+export type { GateInboxNeeds } from "./inbox-routes";
+export { GateListQuery } from "./inbox-schemas";
 export { gatesRoutes } from "./routes";
 export { DEFAULT_ACTIVE_GATE_RULES } from "./rules";
+export { GateParams, OpenGateBody, RunParams as GateRunParams } from "./schemas";
 export { denyOpenGates, type SystemDenyNeeds } from "./system-deny";
+export { listGates, openGate } from "./use-cases";
 
 /** What the gate routes need besides the HTTP basics. */
 export type GatesNeeds = DeployNeeds & {

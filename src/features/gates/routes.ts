@@ -21,11 +21,11 @@ import {
   GateParams,
   GateRulesResponse,
   GateView,
-  MAX_CONTEXT_BYTES,
   OpenGateBody,
   OpenGateResponse,
   RunParams,
 } from "./schemas";
+import { openGate } from "./use-cases";
 
 const errors = { ...commonErrors, ...runErrors };
 
@@ -44,18 +44,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
     }),
     async (c) => {
       const { run_id } = c.req.valid("param");
-      const body = c.req.valid("json");
-      const context = body.context ?? {};
-      if (JSON.stringify(context).length > MAX_CONTEXT_BYTES)
-        throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_CONTEXT_BYTES });
-      await guardStored({ context });
-      const reply = await callRun(c.env.deps.runs, run_id, "open_gate", {
-        actor: actorOf(c.get("principal")),
-        op_id: body.op_id,
-        policy_key: body.policy_key,
-        context,
-      });
-      return c.json(reply.value, 200);
+      return c.json(await openGate(c.env.deps.runs, c.get("principal"), run_id, c.req.valid("json")), 200);
     },
   )
   .openapi(

@@ -5,6 +5,7 @@ export { createCardRefreshingMaintenance, createIndexSync, createTaskMemorySink 
 export { type Caller, teamCaller } from "./namespaces";
 export type { MemoryNeeds } from "./needs";
 export { memoryRoutes } from "./routes";
+export { ActivateBody, QueryBody, WriteBody } from "./schemas";
 export {
   createMemoryService,
   type MemoryService,

@@ -6,10 +6,13 @@ import type { RouteLedger } from "../../ports/route-ledger";
 import type { RunsService } from "../runs";
 import type { DecideDeps } from "./decide";
 
+export { decidePolicy } from "./decide";
 export { createDecisionLogWriter, DECISION_LOG_DELAY_MS, recordDecisionEvents } from "./decision-log";
 export * from "./domain";
 export { policyRoutes } from "./routes";
 export type { RouteOverrideNeeds } from "./routes/route-overrides";
+export { decideDepsOf } from "./run-snapshot";
+export { DecideBody } from "./schemas";
 export { createTeamPolicyCache } from "./team-policy-cache";
 
 /** What the policy routes need besides the HTTP basics: the decide use-case's needs and the run objects (deploys). */

@@ -5,12 +5,12 @@ import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { proposeDeploy, teamWideProposer } from "../gates";
-import { type DecideDeps, decidePolicy } from "./decide";
+import { decidePolicy } from "./decide";
 import { DEFAULT_PROFILE } from "./default-profile";
 import type { PolicyNeeds } from "./index";
 import { promotionEvidence } from "./promotion-evidence";
 import { replayDecisions } from "./replay";
-import { runSnapshotReader } from "./run-snapshot";
+import { decideDepsOf } from "./run-snapshot";
 import {
   DecideBody,
   DecideResponse,
@@ -30,20 +30,6 @@ const regression409 = {
     "regression: promoting to enforce, the candidate window regressed beyond a threshold (details.trend holds the comparison)",
   content: { "application/json": { schema: ErrorEnvelope } },
 };
-
-/**
- * The decide use-case's deps per deps object (one per isolate and env, see makeDeps): built on first use instead of
- * copying every dependency into a new object on each request.
- */
-const decideDepsByDeps = new WeakMap<PolicyNeeds, PolicyNeeds & DecideDeps>();
-function decideDepsOf(deps: PolicyNeeds): PolicyNeeds & DecideDeps {
-  let built = decideDepsByDeps.get(deps);
-  if (built === undefined) {
-    built = { ...deps, runSnapshot: runSnapshotReader(deps) };
-    decideDepsByDeps.set(deps, built);
-  }
-  return built;
-}
 
 export const policyRoutes = featureApp<PolicyNeeds>()
   .openapi(

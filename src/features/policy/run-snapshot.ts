@@ -2,6 +2,7 @@
 import type { Principal } from "../../auth/tokens";
 import type { PolicyMemoryReader } from "../../ports/policy-memory";
 import { actorOf, type PolicySnapshot, type RunsService, staleness } from "../runs";
+import type { DecideDeps } from "./decide";
 
 export type RunSnapshotRead = { snapshot: PolicySnapshot; stale: string | null };
 /** null when the team has no such run (the decision then uses live policy memory, with a warning) */
@@ -17,4 +18,20 @@ export function runSnapshotReader(deps: { runs: RunsService; policyMemory: Polic
     const snapshot = view.value.policy_snapshot as PolicySnapshot;
     return { snapshot, stale: staleness(snapshot, now, live.last_updated) };
   };
+}
+
+/**
+ * The decide use-case's deps per deps object (one per isolate and env, see makeDeps): built on first use instead of
+ * copying every dependency into a new object on each request (the decide route and the MCP tool share it).
+ */
+const decideDepsByDeps = new WeakMap<object, DecideDeps>();
+export function decideDepsOf<
+  D extends Omit<DecideDeps, "runSnapshot"> & { runs: RunsService; policyMemory: PolicyMemoryReader },
+>(deps: D): D & DecideDeps {
+  let built = decideDepsByDeps.get(deps) as (D & DecideDeps) | undefined;
+  if (built === undefined) {
+    built = { ...deps, runSnapshot: runSnapshotReader(deps) };
+    decideDepsByDeps.set(deps, built);
+  }
+  return built;
 }

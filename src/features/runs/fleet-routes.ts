@@ -6,18 +6,15 @@ import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { ListCursor, RunIndex } from "../../ports/run-index";
 import type { RunsNeeds } from "./index";
-import { actorOf, callRun, runErrors } from "./run-call";
+import { runErrors } from "./run-call";
 import { LeaseResponse } from "./schemas";
+import { leaseNext } from "./use-cases";
 
 /** What the fleet routes need: the run routes' needs plus the team-wide index. */
 export type RunsFleetNeeds = RunsNeeds & { runIndex: Pick<RunIndex, "listRuns" | "availableOrders"> };
 
 const errors = { ...commonErrors, ...runErrors };
 const RUN_STATUSES = ["PENDING", "RUNNING", "COMPLETE", "DEAD_LETTER", "STOPPED"] as const;
-/** how many queued orders one lease-next call tries before answering 204 */
-const LEASE_NEXT_CANDIDATES = 20;
-/** Retry-After of a 204 when nothing says when work will be available */
-export const LEASE_NEXT_IDLE_S = 2;
 
 export const encodeCursor = (c: ListCursor) => btoa(`${c.at}.${c.id}`).replaceAll("=", "");
 export function decodeCursor(raw: string): ListCursor | null {
@@ -143,28 +140,8 @@ export const runsFleetRoutes = featureApp<RunsFleetNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const body = c.req.valid("json");
-      const candidates = await deps.runIndex.availableOrders(principal.teamId, {
-        ...(body.skills ? { skills: body.skills } : {}),
-        ...(principal.runId ? { runId: principal.runId } : {}),
-        ...(principal.taskId ? { taskId: principal.taskId } : {}),
-        limit: LEASE_NEXT_CANDIDATES,
-      });
-      let wait: number | null = null;
-      for (const cand of candidates) {
-        try {
-          const reply = await callRun(deps.runs, cand.run_id, "lease", {
-            actor: actorOf(principal),
-            order_id: cand.order_id,
-            worker_id: body.worker_id,
-          });
-          return c.json({ run_id: cand.run_id, order_id: cand.order_id, ...reply.value }, 200);
-        } catch (e) {
-          // taken by another worker, backing off, or gone since the index was written: try the next one
-          if (!(e instanceof AppFailure) || !["conflict", "not_found", "forbidden"].includes(e.error.code)) throw e;
-          const after = e.error.code === "conflict" ? e.error.retryAfterSeconds : undefined;
-          if (after !== undefined) wait = wait === null ? after : Math.min(wait, after);
-        }
-      }
-      return c.body(null, 204, { "Retry-After": String(wait ?? LEASE_NEXT_IDLE_S) });
+      const next = await leaseNext(deps, principal, body);
+      if (next.leased) return c.json(next.lease, 200);
+      return c.body(null, 204, { "Retry-After": String(next.retryAfterS) });
     },
   );

@@ -3,6 +3,7 @@
 import type { RunsService } from "./run-call";
 
 export { type EngineDeps, RunEngine, type RunEngineNeeds } from "./engine";
+export { LeaseNextBody, type RunsFleetNeeds } from "./fleet-routes";
 export { guardStored } from "./guard-stored";
 export { DEFAULT_BUDGET, type RunState } from "./model";
 export type {
@@ -17,7 +18,9 @@ export type {
 export { RUN_OPS } from "./operations";
 export { runsRoutes } from "./routes";
 export { actorOf, callRun, type RunsService, runErrors } from "./run-call";
+export { CompleteBody, CreateRunBody, HeartbeatBody, OrderParams, RunParams } from "./schemas";
 export { type PolicySnapshot, SNAPSHOT_STALE_AFTER_MS, staleness } from "./snapshot";
+export { completeAttempt, leaseNext, startRun } from "./use-cases";
 
 /** What the run routes need besides the HTTP basics: the run objects and an id source. */
 export type RunsNeeds = { runs: RunsService; newId: (prefix: string) => string };

@@ -5,7 +5,6 @@ import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { guardStored } from "./guard-stored";
 import type { RunsNeeds } from "./index";
-import { DEFAULT_BUDGET } from "./model";
 import { actorOf, callRun, runErrors } from "./run-call";
 import {
   CompleteBody,
@@ -18,7 +17,6 @@ import {
   LeaseBody,
   LeaseResponse,
   MAX_ORDER_BYTES,
-  MAX_OUTPUT_BYTES,
   OrderBody,
   OrderCreated,
   OrderParams,
@@ -27,6 +25,7 @@ import {
   StopBody,
   StopResponse,
 } from "./schemas";
+import { completeAttempt, startRun } from "./use-cases";
 
 const errors = { ...commonErrors, ...runErrors };
 
@@ -43,26 +42,7 @@ export const runsRoutes = featureApp<RunsNeeds>()
       responses: { 201: jsonResponse(CreateRunResponse, "the run, PENDING until its first lease"), ...errors },
     }),
     async (c) => {
-      const { deps } = c.env;
-      const principal = c.get("principal");
-      if (principal.runId !== undefined)
-        throw new AppFailure({ code: "forbidden", message: "a run-bound token cannot start runs" });
-      const body = c.req.valid("json");
-      await guardStored({ goal: body.goal });
-      const run_id = deps.newId("run");
-      const reply = await callRun(deps.runs, run_id, "create", {
-        actor: actorOf(principal),
-        run_id,
-        goal: body.goal,
-        template: body.template ?? null,
-        skills: body.skills ?? [],
-        budget: {
-          input_tokens: body.budget?.input_tokens ?? DEFAULT_BUDGET.input_tokens,
-          output_tokens: body.budget?.output_tokens ?? DEFAULT_BUDGET.output_tokens,
-          total_tokens: body.budget?.total_tokens ?? null,
-        },
-      });
-      return c.json(reply.value, 201);
+      return c.json(await startRun(c.env.deps, c.get("principal"), c.req.valid("json")), 201);
     },
   )
   .openapi(
@@ -185,24 +165,13 @@ export const runsRoutes = featureApp<RunsNeeds>()
     }),
     async (c) => {
       const { run_id, order_id } = c.req.valid("param");
-      const body = c.req.valid("json");
-      if (body.output !== undefined && JSON.stringify(body.output).length > MAX_OUTPUT_BYTES) {
-        throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_OUTPUT_BYTES });
-      }
-      await guardStored({ output: body.output });
-      const reply = await callRun(c.env.deps.runs, run_id, "complete", {
-        actor: actorOf(c.get("principal")),
-        order_id,
-        lease_id: body.lease_id,
-        epoch: body.epoch,
-        op_id: body.op_id,
-        outcome: body.outcome,
-        failure_class: body.failure_class ?? null,
-        tokens_in: body.tokens_in ?? 0,
-        tokens_out: body.tokens_out ?? 0,
-        output: body.output ?? null,
-      });
-      return c.json(reply.value, 200);
+      const reply = await completeAttempt(
+        c.env.deps.runs,
+        c.get("principal"),
+        { run_id, order_id },
+        c.req.valid("json"),
+      );
+      return c.json(reply, 200);
     },
   )
   .openapi(

@@ -1,0 +1,50 @@
+// The gate use-cases an agent calls (open a gate, list the team's gates), shared by the HTTP routes and the MCP tools.
+import type { z } from "zod";
+import type { Principal } from "../../auth/tokens";
+import { AppFailure } from "../../errors";
+import type { RunIndex } from "../../ports/run-index";
+import { actorOf, callRun, guardStored, type RunOpReply, type RunsService } from "../runs";
+import type { GateListItem, GateListQuery } from "./inbox-schemas";
+import { MAX_CONTEXT_BYTES, type OpenGateBody } from "./schemas";
+
+/** POST /v1/runs/:run_id/gates: the gate for this op and policy key (context bounded and guarded); idempotent. */
+export async function openGate(
+  runs: RunsService,
+  principal: Principal,
+  runId: string,
+  body: z.infer<typeof OpenGateBody>,
+): Promise<RunOpReply<"open_gate">> {
+  const context = body.context ?? {};
+  if (JSON.stringify(context).length > MAX_CONTEXT_BYTES)
+    throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_CONTEXT_BYTES });
+  await guardStored({ context });
+  const reply = await callRun(runs, runId, "open_gate", {
+    actor: actorOf(principal),
+    op_id: body.op_id,
+    policy_key: body.policy_key,
+    context,
+  });
+  return reply.value;
+}
+
+/** GET /v1/gates: the team's gates by status, oldest first (a run-bound token sees its run's only). */
+export async function listGates(
+  runIndex: Pick<RunIndex, "listGates">,
+  principal: Principal,
+  q: z.output<typeof GateListQuery>,
+  now: number,
+): Promise<{ gates: z.infer<typeof GateListItem>[] }> {
+  const rows = await runIndex.listGates(principal.teamId, {
+    status: q.status === "open" ? "pending" : q.status,
+    limit: q.limit,
+  });
+  const gates = rows
+    .filter((g) => principal.runId === undefined || g.run_id === principal.runId)
+    .map((g) => ({
+      ...g,
+      kind: g.kind as z.infer<typeof GateListItem>["kind"],
+      outcome: g.outcome as z.infer<typeof GateListItem>["outcome"],
+      age_ms: Math.max(0, now - g.opened_at),
+    }));
+  return { gates };
+}

@@ -1,0 +1,5 @@
+// The MCP feature's public entry: the /mcp route, its needs, and the tool table (read by the drift test and the bench).
+export type { McpNeeds } from "./needs";
+export { MCP_PATH, mcpRoutes } from "./routes";
+export { listTools } from "./server";
+export { TOOLS, type Tool } from "./tools";

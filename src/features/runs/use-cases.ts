@@ -1,0 +1,102 @@
+// The run use-cases an agent calls (start, complete, lease-next), shared by the HTTP routes and the MCP tools.
+import type { z } from "zod";
+import type { Principal } from "../../auth/tokens";
+import { AppFailure } from "../../errors";
+import type { RunIndex } from "../../ports/run-index";
+import { guardStored } from "./guard-stored";
+import { DEFAULT_BUDGET } from "./model";
+import type { RunOpReply } from "./operations";
+import { actorOf, callRun, type RunsService } from "./run-call";
+import { type CompleteBody, type CreateRunBody, MAX_OUTPUT_BYTES } from "./schemas";
+
+/** how many queued orders one lease-next call tries before answering "nothing now" */
+const LEASE_NEXT_CANDIDATES = 20;
+/** Retry-After of a 204 when nothing says when work will be available */
+export const LEASE_NEXT_IDLE_S = 2;
+
+/** POST /v1/runs: a new run for the caller's team (a run-bound token cannot start one); the goal is guarded. */
+export async function startRun(
+  deps: { runs: RunsService; newId: (prefix: string) => string },
+  principal: Principal,
+  body: z.infer<typeof CreateRunBody>,
+): Promise<RunOpReply<"create">> {
+  if (principal.runId !== undefined)
+    throw new AppFailure({ code: "forbidden", message: "a run-bound token cannot start runs" });
+  await guardStored({ goal: body.goal });
+  const run_id = deps.newId("run");
+  const reply = await callRun(deps.runs, run_id, "create", {
+    actor: actorOf(principal),
+    run_id,
+    goal: body.goal,
+    template: body.template ?? null,
+    skills: body.skills ?? [],
+    budget: {
+      input_tokens: body.budget?.input_tokens ?? DEFAULT_BUDGET.input_tokens,
+      output_tokens: body.budget?.output_tokens ?? DEFAULT_BUDGET.output_tokens,
+      total_tokens: body.budget?.total_tokens ?? null,
+    },
+  });
+  return reply.value;
+}
+
+/** POST …/complete: the attempt's outcome (output bounded and guarded) → the next step. Idempotent by op_id. */
+export async function completeAttempt(
+  runs: RunsService,
+  principal: Principal,
+  target: { run_id: string; order_id: string },
+  body: z.infer<typeof CompleteBody>,
+): Promise<RunOpReply<"complete">> {
+  if (body.output !== undefined && JSON.stringify(body.output).length > MAX_OUTPUT_BYTES) {
+    throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_OUTPUT_BYTES });
+  }
+  await guardStored({ output: body.output });
+  const reply = await callRun(runs, target.run_id, "complete", {
+    actor: actorOf(principal),
+    order_id: target.order_id,
+    lease_id: body.lease_id,
+    epoch: body.epoch,
+    op_id: body.op_id,
+    outcome: body.outcome,
+    failure_class: body.failure_class ?? null,
+    tokens_in: body.tokens_in ?? 0,
+    tokens_out: body.tokens_out ?? 0,
+    output: body.output ?? null,
+  });
+  return reply.value;
+}
+
+export type LeaseNextNeeds = { runs: RunsService; runIndex: Pick<RunIndex, "availableOrders"> };
+export type LeaseNextOutcome =
+  | { leased: true; lease: { run_id: string; order_id: string } & RunOpReply<"lease"> }
+  | { leased: false; retryAfterS: number };
+
+/** POST /v1/orders/lease-next: a lease on the oldest available order matching the worker, or when to ask again. */
+export async function leaseNext(
+  deps: LeaseNextNeeds,
+  principal: Principal,
+  body: { worker_id: string; skills?: string[] | undefined },
+): Promise<LeaseNextOutcome> {
+  const candidates = await deps.runIndex.availableOrders(principal.teamId, {
+    ...(body.skills ? { skills: body.skills } : {}),
+    ...(principal.runId ? { runId: principal.runId } : {}),
+    ...(principal.taskId ? { taskId: principal.taskId } : {}),
+    limit: LEASE_NEXT_CANDIDATES,
+  });
+  let wait: number | null = null;
+  for (const cand of candidates) {
+    try {
+      const reply = await callRun(deps.runs, cand.run_id, "lease", {
+        actor: actorOf(principal),
+        order_id: cand.order_id,
+        worker_id: body.worker_id,
+      });
+      return { leased: true, lease: { run_id: cand.run_id, order_id: cand.order_id, ...reply.value } };
+    } catch (e) {
+      // taken by another worker, backing off, or gone since the index was written: try the next one
+      if (!(e instanceof AppFailure) || !["conflict", "not_found", "forbidden"].includes(e.error.code)) throw e;
+      const after = e.error.code === "conflict" ? e.error.retryAfterSeconds : undefined;
+      if (after !== undefined) wait = wait === null ? after : Math.min(wait, after);
+    }
+  }
+  return { leased: false, retryAfterS: wait ?? LEASE_NEXT_IDLE_S };
+}
