@@ -22,6 +22,7 @@ import type {
   EarlyApproval,
   Effects,
   Gate,
+  Item,
   OpRecord,
   Order,
   PreparedOp,
@@ -83,6 +84,7 @@ const pad = (n: number) => String(n).padStart(12, "0");
 /** Storage layout: "meta" and "steps" for the run, one key per entity so a change writes only what changed,
  * "ev:<seq>" the event log, "out:<n>" the outbox. */
 const MAPS = [
+  ["items", "i:"],
   ["orders", "o:"],
   ["gates", "g:"],
   ["early", "x:"],
@@ -90,6 +92,7 @@ const MAPS = [
   ["deadLetters", "dl:"],
 ] as const;
 const idOf: Record<(typeof MAPS)[number][0], (v: never) => string> = {
+  items: (i: Item) => i.item_id,
   orders: (o: Order) => o.order_id,
   gates: (g: Gate) => g.gate_id,
   early: (e: EarlyApproval) => e.gate_id,

@@ -1,6 +1,7 @@
 // Run state, commands and effects of the per-run reducer (pure data; no I/O).
 
 import type { RunOutboxEvent } from "../../../contracts/internal-events";
+import type { WorkItemV1 } from "../../../contracts/work-item.v1";
 import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import type { MemoryHint } from "../../ports/hints";
@@ -143,6 +144,8 @@ export type Order = {
   leases?: LeaseRecord[];
   last: { op_id: string; outcome: Outcome; failure_class: string | null; next: NextKind } | null;
   output: unknown;
+  /** tokens (in + out) reported by the order's completions (absent on orders stored before it) */
+  tokens?: number;
 };
 
 export type CompleteReply = {
@@ -202,8 +205,29 @@ export type Step = {
   holder?: string;
 };
 
+/** What an item's own record says; once released, its order says the rest (see itemState in items.ts). */
+export type ItemStored = "waiting" | "released" | "skipped" | "cancelled";
+/** The item states callers see: waiting → ready → leased → passed | dead_letter | skipped (cancelled by stop). */
+export type ItemState = "waiting" | "ready" | "leased" | "passed" | "dead_letter" | "skipped" | "cancelled";
+
+/** One node of the run's declared work graph; released as the order with the same id once its deps passed. */
+export type Item = {
+  item_id: string;
+  body: WorkItemV1;
+  /** creation index across every batch of the run (release and views go in this order) */
+  index: number;
+  stored: ItemStored;
+  created_at: number;
+  updated_at: number;
+  released_at: number | null;
+  /** the dependency whose dead letter (or skip) skipped this item */
+  skipped_by: string | null;
+};
+
 export type RunState = {
   run: RunMeta;
+  /** the declared work graph (absent items = a run without a graph) */
+  items: Readonly<Record<string, Item>>;
   orders: Readonly<Record<string, Order>>;
   gates: Readonly<Record<string, Gate>>;
   early: Readonly<Record<string, EarlyApproval>>;
@@ -259,7 +283,30 @@ export type { RecordOp };
 
 export type Activation = { target: DeployTarget; team_id: string; version: number };
 
-export type Effects = { events: WardenRunEvent[]; records: RecordOp[]; activations: Activation[] };
+/** The dispatch view of one item the team's board keeps (sent after the change commits, from the outbox). */
+export type BoardRow = {
+  item_id: string;
+  state: ItemState;
+  priority: number;
+  persona_id: string | null;
+  skill: string | null;
+  /** the order's lease epoch: the board ignores a row older than what it granted */
+  epoch: number;
+  /** from when the order may be leased (null: not now, e.g. behind a gate) */
+  leasable_at: number | null;
+  /** when the item became ready (its release) */
+  ready_at: number | null;
+  /** tokens reported by the item's completions so far */
+  tokens: number;
+};
+
+export type Effects = {
+  events: WardenRunEvent[];
+  records: RecordOp[];
+  activations: Activation[];
+  /** items whose dispatch view changed (the board's copy) */
+  board: BoardRow[];
+};
 
 export type Reply = Record<string, unknown>;
 

@@ -1,10 +1,12 @@
 // /v1/runs: create and read runs, post work orders, lease / heartbeat / complete them, explain the exit, stop.
 import { createRoute } from "@hono/zod-openapi";
+import type { WorkItemV1 } from "../../../contracts/work-item.v1";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { guardStored } from "./guard-stored";
 import type { RunsNeeds } from "./index";
+import { batchFailure } from "./items";
 import { DEFAULT_BUDGET } from "./model";
 import { actorOf, callRun, runErrors } from "./run-call";
 import {
@@ -15,6 +17,8 @@ import {
   ExplainExit,
   HeartbeatBody,
   HeartbeatResponse,
+  ItemsAdded,
+  ItemsBody,
   LeaseBody,
   LeaseResponse,
   MAX_ORDER_BYTES,
@@ -30,6 +34,18 @@ import {
 
 const errors = { ...commonErrors, ...runErrors };
 
+/** the stored free text of a batch of items, by path, for the memory guard (after the graph rules passed) */
+const itemTexts = (items: readonly WorkItemV1[], newRun: boolean) => {
+  const failed = batchFailure(items, newRun);
+  if (failed) throw new AppFailure(failed.error);
+  return Object.fromEntries(
+    items.flatMap((it, i) => [
+      [`items[${i}].goal`, it.goal],
+      [`items[${i}].input_json`, it.input_json],
+    ]),
+  );
+};
+
 export const runsRoutes = featureApp<RunsNeeds>()
   .openapi(
     createRoute({
@@ -37,6 +53,10 @@ export const runsRoutes = featureApp<RunsNeeds>()
       path: "/v1/runs",
       tags: ["runs"],
       summary: "Start a run: takes the policy-memory snapshot and returns memory hints",
+      description:
+        "With `items` (WorkItem v1) the run carries a declared work graph: each item is released as an order once " +
+        "every item it depends on passed. A bad graph (unknown or self dependency, cycle, duplicate id, more than " +
+        "500 items, an input over 64 KiB) is refused with 400 naming every failing path; nothing is created.",
       security: bearer,
       middleware: [requireScope("runs:write")] as const,
       request: { body: jsonBody(CreateRunBody) },
@@ -48,7 +68,7 @@ export const runsRoutes = featureApp<RunsNeeds>()
       if (principal.runId !== undefined)
         throw new AppFailure({ code: "forbidden", message: "a run-bound token cannot start runs" });
       const body = c.req.valid("json");
-      await guardStored({ goal: body.goal });
+      await guardStored({ goal: body.goal, ...itemTexts(body.items ?? [], true) });
       const run_id = deps.newId("run");
       const reply = await callRun(deps.runs, run_id, "create", {
         actor: actorOf(principal),
@@ -61,6 +81,7 @@ export const runsRoutes = featureApp<RunsNeeds>()
           output_tokens: body.budget?.output_tokens ?? DEFAULT_BUDGET.output_tokens,
           total_tokens: body.budget?.total_tokens ?? null,
         },
+        ...(body.items ? { items: body.items } : {}),
       });
       return c.json(reply.value, 201);
     },
@@ -122,6 +143,28 @@ export const runsRoutes = featureApp<RunsNeeds>()
         order,
         skill: skill ?? null,
       });
+      return c.json(reply.value, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/runs/{run_id}/items",
+      tags: ["runs"],
+      summary: "Add work items to a live run's graph (a replan); new items may depend on finished ones",
+      description:
+        "Same rules as the items of POST /v1/runs, checked against the run's items too (ids are never reused). " +
+        "A bad batch is refused with 400 naming every failing path and adds nothing.",
+      security: bearer,
+      middleware: [requireScope("runs:write")] as const,
+      request: { params: RunParams, body: jsonBody(ItemsBody) },
+      responses: { 201: jsonResponse(ItemsAdded, "the items and their states (ready when released now)"), ...errors },
+    }),
+    async (c) => {
+      const { run_id } = c.req.valid("param");
+      const { items } = c.req.valid("json");
+      await guardStored(itemTexts(items, false));
+      const reply = await callRun(c.env.deps.runs, run_id, "add_items", { actor: actorOf(c.get("principal")), items });
       return c.json(reply.value, 201);
     },
   )
