@@ -1,16 +1,20 @@
 // Team-wide run routes for a fleet: GET /v1/runs (cursor pagination) and POST /v1/orders/lease-next (pull work).
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { AppFailure } from "../../errors";
+import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import type { BoardGateway, BoardWorker } from "../../ports/board";
 import type { ListCursor, RunIndex } from "../../ports/run-index";
 import type { RunsNeeds } from "./index";
 import { actorOf, callRun, runErrors } from "./run-call";
 import { LeaseResponse } from "./schemas";
 
 /** What the fleet routes need: the run routes' needs plus the team-wide index. */
-export type RunsFleetNeeds = RunsNeeds & { runIndex: Pick<RunIndex, "listRuns" | "availableOrders"> };
+export type RunsFleetNeeds = RunsNeeds & {
+  runIndex: Pick<RunIndex, "listRuns" | "availableOrders">;
+  board: BoardGateway;
+};
 
 const errors = { ...commonErrors, ...runErrors };
 const RUN_STATUSES = ["PENDING", "RUNNING", "COMPLETE", "DEAD_LETTER", "STOPPED"] as const;
@@ -74,8 +78,14 @@ export const LeaseNextBody = z
       .max(32)
       .optional()
       .meta({ description: "the worker's skills: orders with another skill are skipped; orders without one match" }),
+    persona_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .meta({ description: "the persona the worker acts as (the token's persona_id, when it has one, must match)" }),
   })
-  .meta({ id: "LeaseNextRequest", example: { worker_id: "worker-7", skills: ["extract"] } });
+  .meta({ id: "LeaseNextRequest", example: { worker_id: "worker-7", skills: ["extract"], persona_id: "extractor" } });
 export const LeaseNextResponse = LeaseResponse.extend({ run_id: z.string(), order_id: z.string() }).meta({
   id: "LeaseNext",
 });
@@ -125,11 +135,14 @@ export const runsFleetRoutes = featureApp<RunsFleetNeeds>()
       method: "post",
       path: "/v1/orders/lease-next",
       tags: ["runs"],
-      summary: "Lease the team's oldest available order matching the worker's skills, or 204 + Retry-After",
+      summary: "Lease the team's next order: graph items by priority, fair share and age, else the oldest order",
       description:
-        "Tries the oldest queued orders of the team's open runs (an order without a skill matches " +
-        "any worker; without `skills` every order matches) and leases the first one it can. 204 with Retry-After " +
-        "(seconds) when none is available now.",
+        "First the team's work board (strongly consistent, one Durable Object per team): among the ready items " +
+        "this worker may take (skill; persona identity and the persona's concurrency_limit across all runs) the " +
+        "highest priority, then the run with the fewest recent leases, then the oldest. Over the team's " +
+        "max_tokens_per_hour new leases wait (204). Then orders posted without a graph: the oldest queued " +
+        "orders of the team's open runs (an order without a skill matches any worker; without `skills` every order " +
+        "matches). 204 with Retry-After (seconds) when none is available now.",
       security: bearer,
       middleware: [requireScope("runs:write")] as const,
       request: { body: jsonBody(LeaseNextBody) },
@@ -143,17 +156,32 @@ export const runsFleetRoutes = featureApp<RunsFleetNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const body = c.req.valid("json");
+      if (body.persona_id !== undefined && principal.personaId !== undefined && body.persona_id !== principal.personaId)
+        throw new AppFailure({ code: "forbidden", message: "this token acts as another persona" });
+      const persona = principal.personaId ?? body.persona_id;
+      const worker: BoardWorker = {
+        team_id: principal.teamId,
+        subject: principal.subject,
+        worker_id: body.worker_id,
+        ...(persona === undefined ? {} : { persona_id: persona }),
+        ...(body.skills ? { skills: body.skills } : {}),
+        ...(principal.runId ? { run_id: principal.runId } : {}),
+        ...(principal.taskId ? { task_id: principal.taskId } : {}),
+      };
+      const fromBoard = orFail(await deps.board.forTeam(principal.teamId).leaseNext(worker));
+      if (fromBoard.kind === "leased") return c.json(fromBoard.lease as z.infer<typeof LeaseNextResponse>, 200);
+      if (fromBoard.throttled) return c.body(null, 204, { "Retry-After": String(fromBoard.retry_after_s) });
       const candidates = await deps.runIndex.availableOrders(principal.teamId, {
         ...(body.skills ? { skills: body.skills } : {}),
         ...(principal.runId ? { runId: principal.runId } : {}),
         ...(principal.taskId ? { taskId: principal.taskId } : {}),
         limit: LEASE_NEXT_CANDIDATES,
       });
-      let wait: number | null = null;
+      let wait: number | null = fromBoard.retry_after_s;
       for (const cand of candidates) {
         try {
           const reply = await callRun(deps.runs, cand.run_id, "lease", {
-            actor: actorOf(principal),
+            actor: { ...actorOf(principal), ...(persona === undefined ? {} : { persona_id: persona }) },
             order_id: cand.order_id,
             worker_id: body.worker_id,
           });

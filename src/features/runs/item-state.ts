@@ -30,7 +30,8 @@ export function boardRow(item: Item, order: Order | undefined): BoardRow {
   const state = itemState(item, order);
   let leasableAt: number | null = null;
   if (state === "ready" && order) {
-    if (order.status === "QUEUED") leasableAt = order.updated_at;
+    // 0: at once (the board's clock is not the run's; only a back-off carries a time)
+    if (order.status === "QUEUED") leasableAt = 0;
     else if (order.status === "RETRY_WAIT") leasableAt = order.not_before ?? order.updated_at;
   }
   return {

@@ -4,6 +4,7 @@ import type { RunOutboxEvent } from "../../../contracts/internal-events";
 import type { WorkItemV1 } from "../../../contracts/work-item.v1";
 import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
+import type { BoardItemState, BoardRow } from "../../ports/board";
 import type { MemoryHint } from "../../ports/hints";
 import type { RecordOp } from "../../ports/run-record";
 import type { ActiveGateRules, DeployTarget, EarlyApproval, Gate } from "../gates/domain";
@@ -208,7 +209,7 @@ export type Step = {
 /** What an item's own record says; once released, its order says the rest (see itemState in items.ts). */
 export type ItemStored = "waiting" | "released" | "skipped" | "cancelled";
 /** The item states callers see: waiting → ready → leased → passed | dead_letter | skipped (cancelled by stop). */
-export type ItemState = "waiting" | "ready" | "leased" | "passed" | "dead_letter" | "skipped" | "cancelled";
+export type ItemState = BoardItemState;
 
 /** One node of the run's declared work graph; released as the order with the same id once its deps passed. */
 export type Item = {
@@ -283,22 +284,7 @@ export type { RecordOp };
 
 export type Activation = { target: DeployTarget; team_id: string; version: number };
 
-/** The dispatch view of one item the team's board keeps (sent after the change commits, from the outbox). */
-export type BoardRow = {
-  item_id: string;
-  state: ItemState;
-  priority: number;
-  persona_id: string | null;
-  skill: string | null;
-  /** the order's lease epoch: the board ignores a row older than what it granted */
-  epoch: number;
-  /** from when the order may be leased (null: not now, e.g. behind a gate) */
-  leasable_at: number | null;
-  /** when the item became ready (its release) */
-  ready_at: number | null;
-  /** tokens reported by the item's completions so far */
-  tokens: number;
-};
+export type { BoardRow };
 
 export type Effects = {
   events: WardenRunEvent[];

@@ -60,7 +60,15 @@ export const RUN_OPS = {
   explain: { request: withActor({}), reply: ExplainExit },
   get_gate: { request: withActor({ gate_id: z.string() }), reply: GateView },
   add_order: { request: withActor({ order: WorkOrderV1, skill: z.string().nullable() }), reply: OrderCreated },
-  lease: { request: withActor({ order_id: z.string(), worker_id: z.string() }), reply: LeaseResponse },
+  lease: {
+    request: withActor({
+      order_id: z.string(),
+      worker_id: z.string(),
+      /** granted by the team's board (lease-next): the persona's cap across runs was checked there */
+      board: z.boolean().optional(),
+    }),
+    reply: LeaseResponse,
+  },
   heartbeat: {
     request: withActor({ order_id: z.string(), lease_id: z.string(), epoch: z.int() }),
     reply: HeartbeatResponse,

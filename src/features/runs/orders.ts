@@ -122,6 +122,13 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
   if (tx.run.status === "STOPPED") return conflict("run is stopped");
   const found = orderFor(tx, cmd.actor, cmd.order_id);
   if ("ok" in found) return found;
+  const persona = tx.item(found.order_id)?.body.persona_id;
+  if (persona !== undefined) {
+    if (cmd.actor.persona_id !== persona)
+      return forbidden(`item ${found.order_id} is leased only by persona ${persona}`);
+    if (cmd.board !== true)
+      return conflict(`item ${found.order_id} has a persona: lease it through POST /v1/orders/lease-next (its cap)`);
+  }
   const order = leasable(tx, found);
   if ("ok" in order) return order;
   const granted = grant(tx, order, cmd);

@@ -1,9 +1,9 @@
 // /v1/runs: create and read runs, post work orders, lease / heartbeat / complete them, explain the exit, stop.
 import { createRoute } from "@hono/zod-openapi";
 import type { WorkItemV1 } from "../../../contracts/work-item.v1";
-import { AppFailure } from "../../errors";
+import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
-import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { guardStored } from "./guard-stored";
 import type { RunsNeeds } from "./index";
 import { batchFailure } from "./items";
@@ -33,6 +33,10 @@ import {
 } from "./schemas";
 
 const errors = { ...commonErrors, ...runErrors };
+const backpressureError = {
+  description: "rate_limited, or backpressure: the team's board is over max_ready; nothing was created (Retry-After)",
+  content: { "application/json": { schema: ErrorEnvelope } },
+};
 
 /** the stored free text of a batch of items, by path, for the memory guard (after the graph rules passed) */
 const itemTexts = (items: readonly WorkItemV1[], newRun: boolean) => {
@@ -60,7 +64,11 @@ export const runsRoutes = featureApp<RunsNeeds>()
       security: bearer,
       middleware: [requireScope("runs:write")] as const,
       request: { body: jsonBody(CreateRunBody) },
-      responses: { 201: jsonResponse(CreateRunResponse, "the run, PENDING until its first lease"), ...errors },
+      responses: {
+        201: jsonResponse(CreateRunResponse, "the run, PENDING until its first lease"),
+        ...errors,
+        429: backpressureError,
+      },
     }),
     async (c) => {
       const { deps } = c.env;
@@ -69,6 +77,7 @@ export const runsRoutes = featureApp<RunsNeeds>()
         throw new AppFailure({ code: "forbidden", message: "a run-bound token cannot start runs" });
       const body = c.req.valid("json");
       await guardStored({ goal: body.goal, ...itemTexts(body.items ?? [], true) });
+      if (body.items?.length) orFail(await deps.board.forTeam(principal.teamId).admit());
       const run_id = deps.newId("run");
       const reply = await callRun(deps.runs, run_id, "create", {
         actor: actorOf(principal),
@@ -158,13 +167,19 @@ export const runsRoutes = featureApp<RunsNeeds>()
       security: bearer,
       middleware: [requireScope("runs:write")] as const,
       request: { params: RunParams, body: jsonBody(ItemsBody) },
-      responses: { 201: jsonResponse(ItemsAdded, "the items and their states (ready when released now)"), ...errors },
+      responses: {
+        201: jsonResponse(ItemsAdded, "the items and their states (ready when released now)"),
+        ...errors,
+        429: backpressureError,
+      },
     }),
     async (c) => {
       const { run_id } = c.req.valid("param");
       const { items } = c.req.valid("json");
       await guardStored(itemTexts(items, false));
-      const reply = await callRun(c.env.deps.runs, run_id, "add_items", { actor: actorOf(c.get("principal")), items });
+      const principal = c.get("principal");
+      orFail(await c.env.deps.board.forTeam(principal.teamId).admit());
+      const reply = await callRun(c.env.deps.runs, run_id, "add_items", { actor: actorOf(principal), items });
       return c.json(reply.value, 201);
     },
   )
