@@ -85,7 +85,7 @@ function simulate(spec: Spec, choices: number[]) {
     }
     return r.reply as Record<string, unknown>;
   };
-  spec.runs.forEach((items, r) =>
+  spec.runs.forEach((items, r) => {
     apply(`r${r}`, {
       type: "create",
       actor: { team_id: TEAM, subject: "u" },
@@ -98,8 +98,8 @@ function simulate(spec: Spec, choices: number[]) {
       hints: [],
       snapshot: emptySnapshot(now),
       items,
-    }),
-  );
+    });
+  });
   const held: Held[] = [];
   const passes = new Map<string, number>();
   const leasesByRun = new Map<string, number>();
