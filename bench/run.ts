@@ -11,6 +11,7 @@ import {
   startLocalServer,
   startMiniflareServer,
 } from "./harness";
+import { boardSection } from "./sections/board";
 import { learningSection } from "./sections/learning";
 import { learningValueSection } from "./sections/learning-value";
 import { limitsSection } from "./sections/limits";
@@ -29,6 +30,7 @@ const SECTIONS: BenchSection[] = [
   slackSection,
   limitsSection,
   learningValueSection,
+  boardSection,
 ];
 /** Sections whose HTTP rows are repeated through `wrangler dev` (the path the issue's first figures came from). */
 const REFERENCE = new Set(["policy", "runs", "memory"]);
