@@ -54,6 +54,9 @@ type ItemRow = {
 export class BoardStore {
   constructor(private readonly sql: BoardSql) {
     sql.exec(SCHEMA);
+    // a fresh object has no lease call in flight: a reservation left by an instance that died mid-call goes back to
+    // ready (if the run did grant it, the run's sync brings the lease, with its higher epoch)
+    sql.exec("UPDATE board_item SET state = 'ready', reserved = 0 WHERE reserved = 1");
   }
 
   /**
