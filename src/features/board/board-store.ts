@@ -162,10 +162,14 @@ export class BoardStore {
     return new Map(rows.map((r) => [r.persona_id, r.n]));
   }
 
+  /** Leases per run since `since`, counting the ones being asked for right now (concurrent lease-next calls). */
   recentLeasesByRun(since: number): Map<string, number> {
     const rows = this.sql
       .exec<{ run_id: string; n: number }>(
-        "SELECT run_id, COUNT(*) AS n FROM board_lease_log WHERE kind = 'lease' AND at > ? GROUP BY run_id",
+        `SELECT run_id, SUM(n) AS n FROM (
+           SELECT run_id, COUNT(*) AS n FROM board_lease_log WHERE kind = 'lease' AND at > ? GROUP BY run_id
+           UNION ALL SELECT run_id, COUNT(*) AS n FROM board_item WHERE reserved = 1 GROUP BY run_id)
+         GROUP BY run_id`,
         since,
       )
       .toArray();

@@ -106,6 +106,33 @@ describe("work board", () => {
     expect(last.json.run_id).toBe(low);
   });
 
+  it("never hands one item to two workers, and shares concurrent leases fairly across runs", async () => {
+    const t = await tokens("board-concurrent");
+    const runs = [
+      await graphRun(
+        t.worker,
+        [1, 2, 3].map((i) => item(`a${i}`)),
+      ),
+      await graphRun(
+        t.worker,
+        [1, 2, 3].map((i) => item(`b${i}`)),
+      ),
+      await graphRun(
+        t.worker,
+        [1, 2, 3].map((i) => item(`c${i}`)),
+      ),
+    ];
+    const first = await Promise.all(Array.from({ length: 6 }, (_, w) => leaseNext(t.worker, { worker_id: `w${w}` })));
+    expect(first.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    // in flight together: the reservations count toward each run's share, so every run gets two
+    const perRun = runs.map((r) => first.filter((l) => l.json.run_id === r).length);
+    expect(perRun).toEqual([2, 2, 2]);
+    const rest = await Promise.all(Array.from({ length: 6 }, (_, w) => leaseNext(t.worker, { worker_id: `x${w}` })));
+    const got = [...first, ...rest].filter((l) => l.status === 200).map((l) => `${l.json.run_id}:${l.json.order_id}`);
+    expect(got).toHaveLength(9);
+    expect(new Set(got).size).toBe(9);
+  });
+
   it("releases a dependent the moment its dependency passes: the next lease-next gets it with deps", async () => {
     const t = await tokens("board-release");
     const run = await graphRun(t.worker, [item("a"), item("b", { depends_on: ["a"] })]);
