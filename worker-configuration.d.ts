@@ -15,6 +15,7 @@ interface __BaseEnv_Env {
 	RATE_LIMIT_PER_MINUTE: "3000" | "600";
 	WARDEN_JWT_SECRET: string;
 	RUN: DurableObjectNamespace<import("./src/index").RunDO>;
+	BOARD: DurableObjectNamespace<import("./src/index").BoardDO>;
 	VECTOR_INDEX: DurableObjectNamespace<import("./src/index").VectorIndexDO>;
 }
 declare namespace Cloudflare {
@@ -36,6 +37,7 @@ declare namespace Cloudflare {
 		RATE_LIMIT_PER_MINUTE: "3000";
 		WARDEN_JWT_SECRET: string;
 		RUN: DurableObjectNamespace<import("./src/index").RunDO>;
+		BOARD: DurableObjectNamespace<import("./src/index").BoardDO>;
 		VECTOR_INDEX: DurableObjectNamespace<import("./src/index").VectorIndexDO>;
 	}
 	interface Env extends __BaseEnv_Env {}

@@ -11,6 +11,7 @@ import {
   startLocalServer,
   startMiniflareServer,
 } from "./harness";
+import { boardSection } from "./sections/board";
 import { guardSection } from "./sections/guard";
 import { learningSection } from "./sections/learning";
 import { learningValueSection } from "./sections/learning-value";
@@ -33,6 +34,7 @@ const SECTIONS: BenchSection[] = [
   learningValueSection,
   guardSection,
   mcpSection,
+  boardSection,
 ];
 /** Sections whose HTTP rows are repeated through `wrangler dev` (the path the issue's first figures came from). */
 const REFERENCE = new Set(["policy", "runs", "memory"]);

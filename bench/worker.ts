@@ -7,7 +7,7 @@ import { benchHooks } from "./hooks";
 /** The bare route every HTTP row is divided by (bench/harness.ts BARE_PATH mirrors it). */
 const BARE_PATH = "/__bench/bare";
 
-export { RunDO, VectorIndexDO } from "../src/index";
+export { BoardDO, RunDO, VectorIndexDO } from "../src/index";
 
 export default {
   ...worker,

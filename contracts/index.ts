@@ -5,6 +5,7 @@ import { InternalEvent } from "./internal-events";
 import { MemrlPolicyProfile } from "./memrl-policy";
 import { SessionEventV1 } from "./session-event.v1";
 import { TaskEventV1 } from "./task-event.v1";
+import { WorkItemV1 } from "./work-item.v1";
 import { WorkOrderV1 } from "./work-order.v1";
 
 export type ContractEntry = { name: string; schema: z.ZodType };
@@ -13,6 +14,7 @@ export type ContractEntry = { name: string; schema: z.ZodType };
 export const CONTRACTS: ContractEntry[] = [
   { name: "memrl-policy", schema: MemrlPolicyProfile },
   { name: "work-order.v1", schema: WorkOrderV1 },
+  { name: "work-item.v1", schema: WorkItemV1 },
   { name: "approval-action.v1", schema: ApprovalActionV1 },
   { name: "session-event.v1", schema: SessionEventV1 },
   { name: "task-event.v1", schema: TaskEventV1 },

@@ -38,6 +38,11 @@ export const RUN_TRACE_EVENT_TYPES = [
   // YARLI observer outputs (hints only, no side effects): what memory answered at run start and on a failed attempt
   "run.observer.memory_hints",
   "task.observer.memory_hints",
+  // declared work graphs: an item added, released as an order, skipped behind a dead letter, cancelled by stop
+  "item.added",
+  "item.released",
+  "item.skipped",
+  "item.cancelled",
 ] as const;
 
 /** A task's outcome: from a run's Durable Object (with seq) or from POST /v1/events (source "api"). */

@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Deps } from "./deps";
 import { type AppError, AppFailure, internalError, platformFailure, toWire, type WireError } from "./errors";
+import { boardRoutes } from "./features/board";
 import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
 import { gateInboxRoutes } from "./features/gates/inbox-routes";
@@ -82,6 +83,7 @@ export function createApp() {
   app.route("/", keysRoutes);
   app.route("/", limitsRoutes);
   app.route("/", mcpRoutes);
+  app.route("/", boardRoutes);
 
   registerSecuritySchemes(app);
   let document: unknown;

@@ -20,6 +20,7 @@ import { createD1SlackResponseUrls } from "./adapters/d1/slack-response-urls";
 import { createD1SlackStore } from "./adapters/d1/slack-store";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
 import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
+import { createDurableBoardGateway } from "./adapters/do/board-gateway";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { createHashingEmbedder } from "./adapters/embed/hashing";
 import { createWorkersAiEmbedder } from "./adapters/embed/workers-ai";
@@ -63,6 +64,7 @@ export type { Clock };
 import { createTeamLimits, DEFAULT_LIMITS, DEFAULT_PREAUTH_PER_MINUTE } from "./http/rate-limits";
 import type { HttpLimits } from "./http/types";
 import type { ApiKeyStore } from "./ports/api-key-store";
+import type { BoardGateway } from "./ports/board";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
@@ -192,6 +194,8 @@ export type Deps = {
   policyMemory: PolicyMemoryReader;
   /** the per-run Durable Objects */
   runs: RunsService;
+  /** the per-team work boards (BoardDO, "board:" + team_id) */
+  board: BoardGateway;
   runRecord: RunRecordStore;
   /** team-wide lists over the run record: runs, open gates, orders available to lease */
   runIndex: RunIndex;
@@ -391,6 +395,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     metricsStore: o.metricsStore ?? createD1MetricsStore(db),
     overviewStore: o.overviewStore ?? createD1OverviewStore(db),
     runs: o.runs ?? createDurableRunGateway(env.RUN, config.WARDEN_JWT_SECRET),
+    board: o.board ?? createDurableBoardGateway(env.BOARD),
     runIndex: o.runIndex ?? createD1RunIndex(db),
     sessions:
       o.sessions ??
@@ -452,6 +457,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     newId: p.newId,
     slackStore: p.slackStore,
     escalationTimings: createEscalationTimingsCache(p.slackStore),
+    board: createDurableBoardGateway(env.BOARD),
   };
   engineCache.set(env, needs);
   return needs;

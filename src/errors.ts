@@ -19,6 +19,8 @@ export type AppError =
   | { code: "pii_detected"; message?: string; ruleIds: string[] }
   | { code: "rejected"; message: string; ruleIds?: string[] }
   | { code: "rate_limited"; retryAfterSeconds: number; message?: string; headers?: Record<string, string> }
+  /** the team's work board is over its max_ready (RB-03): nothing was created; try again after Retry-After */
+  | { code: "backpressure"; retryAfterSeconds: number; message: string }
   /** a promotion refused by evaluation_trend_regression_gate; details carry the comparison */
   | { code: "regression"; message: string; details: unknown }
   /** the platform dropped a call mid-flight (a run object reset); nothing of it was applied unless its op_id says so */
@@ -88,6 +90,8 @@ export function toWire(error: AppError, requestId: string): WireError {
         ...error.headers,
         "Retry-After": String(error.retryAfterSeconds),
       });
+    case "backpressure":
+      return wire(429, error.message, undefined, { "Retry-After": String(error.retryAfterSeconds) });
     case "unavailable":
       return wire(503, error.message, undefined, { "Retry-After": String(error.retryAfterSeconds) });
     default: {

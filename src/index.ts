@@ -6,6 +6,7 @@ import { consumeDeadLetters } from "./features/events/dead-letters";
 import { consumeSlackDeadLetters, consumeSlackOutbox } from "./features/slack";
 import { runScheduled } from "./features/sweeps/scheduled";
 
+export { BoardDO } from "../durable-objects/board-do";
 export { RunDO } from "../durable-objects/run-do";
 export { VectorIndexDO } from "../durable-objects/vector-index-do";
 

@@ -94,6 +94,7 @@ function startAttempt(tx: Tx, cmd: CommandOf<"complete">, order: Order): Attempt
     lease: null,
     strict: false,
     leases: laneEnded(order, "completed", tx.now),
+    tokens: (order.tokens ?? 0) + cmd.tokens_in + cmd.tokens_out,
   };
   const tokens = { in: cmd.tokens_in, out: cmd.tokens_out };
   if (breach) {

@@ -5,6 +5,7 @@ import { isQueuedRunEvent, type QueuedRunEvent } from "../../../contracts/intern
 import type { AppError } from "../../errors";
 import { own, putOwn } from "../../lib/own";
 import { within } from "../../lib/within";
+import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
 import type { EventBus } from "../../ports/event-bus";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
@@ -22,6 +23,7 @@ import type {
   EarlyApproval,
   Effects,
   Gate,
+  Item,
   OpRecord,
   Order,
   PreparedOp,
@@ -48,6 +50,8 @@ export type RunEngineNeeds = DeployNeeds & {
    * the gate rules so opening a gate never waits on D1 for them; absent = defaults for every team */
   escalationTimings?: { get(teamId: string, now: number): Promise<[number, number] | null> };
   newId: (prefix: string) => string;
+  /** the team's work board: a graph run's item changes are synced to it (absent: no board, e.g. unit tests) */
+  board?: BoardGateway;
 };
 /** @deprecated name kept for the tests: RunEngineNeeds */
 export type EngineDeps = RunEngineNeeds;
@@ -69,7 +73,14 @@ const READS: { [K in RunReadOp]: (state: RunState, req: RunOpRequest<K>) => RunO
   },
 };
 
-type OutboxItem = { n: number; events: WardenRunEvent[]; records: Effects["records"]; activations: Activation[] };
+type OutboxItem = {
+  n: number;
+  events: WardenRunEvent[];
+  records: Effects["records"];
+  activations: Activation[];
+  /** item rows for the team's board (absent on items written before boards existed) */
+  board?: Effects["board"];
+};
 
 const MAX_PUT = 128;
 const FLUSH_RETRY_MAX_MS = 60_000;
@@ -83,6 +94,7 @@ const pad = (n: number) => String(n).padStart(12, "0");
 /** Storage layout: "meta" and "steps" for the run, one key per entity so a change writes only what changed,
  * "ev:<seq>" the event log, "out:<n>" the outbox. */
 const MAPS = [
+  ["items", "i:"],
   ["orders", "o:"],
   ["gates", "g:"],
   ["early", "x:"],
@@ -90,6 +102,7 @@ const MAPS = [
   ["deadLetters", "dl:"],
 ] as const;
 const idOf: Record<(typeof MAPS)[number][0], (v: never) => string> = {
+  items: (i: Item) => i.item_id,
   orders: (o: Order) => o.order_id,
   gates: (g: Gate) => g.gate_id,
   early: (e: EarlyApproval) => e.gate_id,
@@ -199,6 +212,8 @@ export class RunEngine {
     // The state is committed: answer now and let the outbox reach D1 and EVENTS behind the response. Only a
     // policy activation is awaited, so that the approver's next read sees the new version.
     const flushed = this.flush();
+    // a graph change is awaited too: the board leases a released item the moment the completion is answered
+    if (mine?.board?.length && this.deps.board) await flushed;
     if (!mine?.activations.length) return { ok: true, value: result.reply };
     await flushed;
     const activated = this.outbox.has(mine.n)
@@ -374,8 +389,14 @@ export class RunEngine {
     }
     for (const e of effects.events) puts[`ev:${pad(e.seq)}`] = e;
     let item: OutboxItem | null = null;
-    if (effects.events.length || effects.records.length || effects.activations.length) {
-      item = { n: this.nextOut, events: effects.events, records: effects.records, activations: effects.activations };
+    if (effects.events.length || effects.records.length || effects.activations.length || effects.board.length) {
+      item = {
+        n: this.nextOut,
+        events: effects.events,
+        records: effects.records,
+        activations: effects.activations,
+        ...(effects.board.length ? { board: effects.board } : {}),
+      };
       puts[`out:${pad(item.n)}`] = item;
     }
     const retryAt = item ? (this.retryAt ?? now + OUTBOX_SAFETY_MS) : this.retryAt;
@@ -419,6 +440,8 @@ export class RunEngine {
     for (const item of items) {
       if (!this.outbox.has(item.n)) continue;
       try {
+        if (item.board?.length && this.deps.board && this.state)
+          await this.deps.board.forTeam(this.state.run.team_id).sync(this.state.run.run_id, item.board);
         if (item.records.length) await this.deps.runRecord.write(item.records);
         for (const a of item.activations) await this.activate(a);
         const queued = item.events.filter(isQueuedRunEvent).map(fitForQueue);

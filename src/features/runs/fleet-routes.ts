@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import type { BoardGateway } from "../../ports/board";
 import type { ListCursor, RunIndex } from "../../ports/run-index";
 import type { RunsNeeds } from "./index";
 import { runErrors } from "./run-call";
@@ -11,7 +12,10 @@ import { LeaseResponse } from "./schemas";
 import { leaseNext } from "./use-cases";
 
 /** What the fleet routes need: the run routes' needs plus the team-wide index. */
-export type RunsFleetNeeds = RunsNeeds & { runIndex: Pick<RunIndex, "listRuns" | "availableOrders"> };
+export type RunsFleetNeeds = RunsNeeds & {
+  runIndex: Pick<RunIndex, "listRuns" | "availableOrders">;
+  board: BoardGateway;
+};
 
 const errors = { ...commonErrors, ...runErrors };
 const RUN_STATUSES = ["PENDING", "RUNNING", "COMPLETE", "DEAD_LETTER", "STOPPED"] as const;
@@ -71,8 +75,14 @@ export const LeaseNextBody = z
       .max(32)
       .optional()
       .meta({ description: "the worker's skills: orders with another skill are skipped; orders without one match" }),
+    persona_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .meta({ description: "the persona the worker acts as (the token's persona_id, when it has one, must match)" }),
   })
-  .meta({ id: "LeaseNextRequest", example: { worker_id: "worker-7", skills: ["extract"] } });
+  .meta({ id: "LeaseNextRequest", example: { worker_id: "worker-7", skills: ["extract"], persona_id: "extractor" } });
 export const LeaseNextResponse = LeaseResponse.extend({ run_id: z.string(), order_id: z.string() }).meta({
   id: "LeaseNext",
 });
@@ -122,11 +132,14 @@ export const runsFleetRoutes = featureApp<RunsFleetNeeds>()
       method: "post",
       path: "/v1/orders/lease-next",
       tags: ["runs"],
-      summary: "Lease the team's oldest available order matching the worker's skills, or 204 + Retry-After",
+      summary: "Lease the team's next order: graph items by priority, fair share and age, else the oldest order",
       description:
-        "Tries the oldest queued orders of the team's open runs (an order without a skill matches " +
-        "any worker; without `skills` every order matches) and leases the first one it can. 204 with Retry-After " +
-        "(seconds) when none is available now.",
+        "First the team's work board (strongly consistent, one Durable Object per team): among the ready items " +
+        "this worker may take (skill; persona identity and the persona's concurrency_limit across all runs) the " +
+        "highest priority, then the run with the fewest recent leases, then the oldest. Over the team's " +
+        "max_tokens_per_hour new leases wait (204). Then orders posted without a graph: the oldest queued " +
+        "orders of the team's open runs (an order without a skill matches any worker; without `skills` every order " +
+        "matches). 204 with Retry-After (seconds) when none is available now.",
       security: bearer,
       middleware: [requireScope("runs:write")] as const,
       request: { body: jsonBody(LeaseNextBody) },

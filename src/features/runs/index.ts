@@ -1,5 +1,6 @@
 // The runs feature's public entry: its routes, the engine the RunDO wraps, the typed run operations, and the
 // service other features call to reach a run (RunsService). Other features import runs only from here.
+import type { BoardGateway } from "../../ports/board";
 import type { RunsService } from "./run-call";
 
 export { type EngineDeps, RunEngine, type RunEngineNeeds } from "./engine";
@@ -23,4 +24,4 @@ export { type PolicySnapshot, SNAPSHOT_STALE_AFTER_MS, staleness } from "./snaps
 export { completeAttempt, leaseNext, startRun } from "./use-cases";
 
 /** What the run routes need besides the HTTP basics: the run objects and an id source. */
-export type RunsNeeds = { runs: RunsService; newId: (prefix: string) => string };
+export type RunsNeeds = { runs: RunsService; newId: (prefix: string) => string; board: BoardGateway };

@@ -4,6 +4,7 @@ import type { AppError } from "../../errors";
 import { STOP_ABORT_REASON } from "../../ports/run-record";
 import { applyDecision, escalate, nextEscalation } from "../gates/domain";
 import { gateHost } from "./gate-ops";
+import { cancelItems, putItems, releaseItems, summaries } from "./items";
 import { laneEnded } from "./lease-lane";
 import type {
   Actor,
@@ -65,6 +66,7 @@ export function initialRun(cmd: CreateRun, now: number): RunMeta {
 
 export const emptyState = (run: RunMeta): RunState => ({
   run,
+  items: {},
   orders: {},
   gates: {},
   early: {},
@@ -90,7 +92,19 @@ export function create(cmd: CreateRun, now: number): ReduceResult<RunOpReply<"cr
       query: [cmd.goal, ...cmd.skills].join(" "),
       hints: cmd.hints.map((h) => ({ id: h.id, namespace: h.namespace, score: h.score })),
     });
-  return tx.result({ run_id: cmd.run_id, status: tx.run.status, hints: cmd.hints, policy_snapshot: cmd.snapshot });
+  const items = cmd.items ?? [];
+  if (items.length > 0) {
+    const failed = putItems(tx, items, cmd.actor.subject);
+    if (failed) return failed;
+    releaseItems(tx);
+  }
+  return tx.result({
+    run_id: cmd.run_id,
+    status: tx.run.status,
+    ...(items.length ? { items: summaries(tx, items) } : {}),
+    hints: cmd.hints,
+    policy_snapshot: cmd.snapshot,
+  });
 }
 
 /** Every deadline the object's one alarm must cover: lease expiries, retry back-offs, soft gates, escalations. */
@@ -221,6 +235,7 @@ export function stop(tx: Tx, cmd: CommandOf<"stop">): Failure | RunOpReply<"stop
       resolution: "run_stopped",
     });
   }
+  const cancelled_items = cancelItems(tx);
   tx.setStatus("STOPPED");
   endRun(
     tx,
@@ -231,6 +246,7 @@ export function stop(tx: Tx, cmd: CommandOf<"stop">): Failure | RunOpReply<"stop
     reason: cmd.reason,
     revoked_leases,
     aborted_gates,
+    ...(cancelled_items.length ? { cancelled_items } : {}),
   });
   return { run_id: tx.run.run_id, status: "STOPPED", revoked_leases, revoked_orders, aborted_gates };
 }
@@ -271,10 +287,13 @@ export function orderSettled(o: Order, all: Order[]): boolean {
 /** A run ends when every order is settled and no gate is pending; a new order or gate reopens it. */
 export function reconcile(tx: Tx): void {
   if (tx.run.kind !== "agent" || tx.run.status === "STOPPED") return;
+  releaseItems(tx);
   const orders = tx.allOrders();
+  const items = tx.allItems();
   const settled =
-    orders.length > 0 &&
+    orders.length + items.length > 0 &&
     orders.every((o) => orderSettled(o, orders)) &&
+    !items.some((i) => i.stored === "waiting") &&
     !tx.allGates().some((g) => g.status === "pending");
   const ended = tx.run.status === "COMPLETE" || tx.run.status === "DEAD_LETTER";
   if (settled && !ended) {

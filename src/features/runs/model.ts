@@ -1,8 +1,10 @@
 // Run state, commands and effects of the per-run reducer (pure data; no I/O).
 
 import type { RunOutboxEvent } from "../../../contracts/internal-events";
+import type { WorkItemV1 } from "../../../contracts/work-item.v1";
 import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
+import type { BoardItemState, BoardRow } from "../../ports/board";
 import type { MemoryHint } from "../../ports/hints";
 import type { RecordOp } from "../../ports/run-record";
 import type { ActiveGateRules, DeployTarget, EarlyApproval, Gate } from "../gates/domain";
@@ -145,6 +147,8 @@ export type Order = {
   leases?: LeaseRecord[];
   last: { op_id: string; outcome: Outcome; failure_class: string | null; next: NextKind } | null;
   output: unknown;
+  /** tokens (in + out) reported by the order's completions (absent on orders stored before it) */
+  tokens?: number;
 };
 
 export type CompleteReply = {
@@ -204,8 +208,29 @@ export type Step = {
   holder?: string;
 };
 
+/** What an item's own record says; once released, its order says the rest (see itemState in items.ts). */
+export type ItemStored = "waiting" | "released" | "skipped" | "cancelled";
+/** The item states callers see: waiting → ready → leased → passed | dead_letter | skipped (cancelled by stop). */
+export type ItemState = BoardItemState;
+
+/** One node of the run's declared work graph; released as the order with the same id once its deps passed. */
+export type Item = {
+  item_id: string;
+  body: WorkItemV1;
+  /** creation index across every batch of the run (release and views go in this order) */
+  index: number;
+  stored: ItemStored;
+  created_at: number;
+  updated_at: number;
+  released_at: number | null;
+  /** the dependency whose dead letter (or skip) skipped this item */
+  skipped_by: string | null;
+};
+
 export type RunState = {
   run: RunMeta;
+  /** the declared work graph (absent items = a run without a graph) */
+  items: Readonly<Record<string, Item>>;
   orders: Readonly<Record<string, Order>>;
   gates: Readonly<Record<string, Gate>>;
   early: Readonly<Record<string, EarlyApproval>>;
@@ -261,7 +286,15 @@ export type { RecordOp };
 
 export type Activation = { target: DeployTarget; team_id: string; version: number };
 
-export type Effects = { events: WardenRunEvent[]; records: RecordOp[]; activations: Activation[] };
+export type { BoardRow };
+
+export type Effects = {
+  events: WardenRunEvent[];
+  records: RecordOp[];
+  activations: Activation[];
+  /** items whose dispatch view changed (the board's copy) */
+  board: BoardRow[];
+};
 
 export type Reply = Record<string, unknown>;
 

@@ -2,6 +2,7 @@
 // The RunDO's RPC methods, the reducer's commands and the routes' replies are all derived from this one table.
 import { z } from "zod";
 import { APPROVAL_DECISIONS } from "../../../contracts/approval-action.v1";
+import { WorkItemV1 } from "../../../contracts/work-item.v1";
 import { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import type { Result } from "../../lib/result";
@@ -19,6 +20,7 @@ import {
   CreateRunResponse,
   ExplainExit,
   HeartbeatResponse,
+  ItemsAdded,
   LeaseResponse,
   OrderCreated,
   RunView,
@@ -50,14 +52,25 @@ export const RUN_OPS = {
       template: z.string().nullable(),
       skills: z.array(z.string()),
       budget: Budget,
+      /** the declared work graph, if any (checked again by the reducer: a bad graph creates nothing) */
+      items: z.array(WorkItemV1).optional(),
     }),
     reply: CreateRunResponse,
   },
+  add_items: { request: withActor({ items: z.array(WorkItemV1) }), reply: ItemsAdded },
   view: { request: withActor({}), reply: RunView },
   explain: { request: withActor({}), reply: ExplainExit },
   get_gate: { request: withActor({ gate_id: z.string() }), reply: GateView },
   add_order: { request: withActor({ order: WorkOrderV1, skill: z.string().nullable() }), reply: OrderCreated },
-  lease: { request: withActor({ order_id: z.string(), worker_id: z.string() }), reply: LeaseResponse },
+  lease: {
+    request: withActor({
+      order_id: z.string(),
+      worker_id: z.string(),
+      /** granted by the team's board (lease-next): the persona's cap across runs was checked there */
+      board: z.boolean().optional(),
+    }),
+    reply: LeaseResponse,
+  },
   heartbeat: {
     request: withActor({ order_id: z.string(), lease_id: z.string(), epoch: z.int() }),
     reply: HeartbeatResponse,

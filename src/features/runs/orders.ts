@@ -1,4 +1,5 @@
 // Orders and leases steps of the reducer (pure): post an order, lease it, heartbeat, and rescue an expired lease.
+import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import { canonicalJson } from "../policy/domain";
 import { laneEnded, laneGranted, laneHeartbeat } from "./lease-lane";
@@ -28,11 +29,18 @@ export function addOrder(tx: Tx, cmd: CommandOf<"add_order">): Failure | RunOpRe
     if (!same) return conflict(`order ${order.order_id} already exists with a different body`);
     return { order_id: existing.order_id, status: existing.status };
   }
+  if (tx.item(order.order_id)) return conflict(`order ${order.order_id}: that id is an item of the run's graph`);
+  const created = createOrder(tx, order, cmd.skill, cmd.actor.subject);
+  return { order_id: created.order_id, status: created.status };
+}
+
+/** A new QUEUED order of the run (`task.created` emitted): posted by a client, or released from a graph item. */
+export function createOrder(tx: Tx, order: WorkOrderV1, skill: string | null, createdBy: string): Order {
   const created: Order = {
     order_id: order.order_id,
     task_id: order.task_id,
     goal: order.goal,
-    skill: cmd.skill,
+    skill,
     body: order,
     index: tx.run.order_count,
     status: "QUEUED",
@@ -54,8 +62,8 @@ export function addOrder(tx: Tx, cmd: CommandOf<"add_order">): Failure | RunOpRe
   };
   tx.patchRun({ order_count: tx.run.order_count + 1 });
   tx.putOrder(created);
-  tx.emit("task.created", { ...taskFields(tx.run, created), goal: created.goal, created_by: cmd.actor.subject });
-  return { order_id: created.order_id, status: created.status };
+  tx.emit("task.created", { ...taskFields(tx.run, created), goal: created.goal, created_by: createdBy });
+  return created;
 }
 
 /** A lease refused for a while (back-off or a held lease): 409 with Retry-After in whole seconds (at least 1). */
@@ -114,6 +122,13 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
   if (tx.run.status === "STOPPED") return conflict("run is stopped");
   const found = orderFor(tx, cmd.actor, cmd.order_id);
   if ("ok" in found) return found;
+  const persona = tx.item(found.order_id)?.body.persona_id;
+  if (persona !== undefined) {
+    if (cmd.actor.persona_id !== persona)
+      return forbidden(`item ${found.order_id} is leased only by persona ${persona}`);
+    if (cmd.board !== true)
+      return conflict(`item ${found.order_id} has a persona: lease it through POST /v1/orders/lease-next (its cap)`);
+  }
   const order = leasable(tx, found);
   if ("ok" in order) return order;
   const granted = grant(tx, order, cmd);

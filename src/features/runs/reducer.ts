@@ -5,6 +5,7 @@
 import { ATTEMPT_STEPS } from "./attempts";
 import { proposeDeploy } from "./deploys";
 import { GATE_STEPS } from "./gate-ops";
+import { ITEM_STEPS } from "./items";
 import { authorize, create, LIFECYCLE_STEPS, reconcile, tick } from "./lifecycle";
 import type { Command, CommandOf, Failure, ReduceResult, RunState } from "./model";
 import type { RunOpReply, RunWriteOp } from "./operations";
@@ -34,7 +35,13 @@ function onRun<K extends StepOp>(step: RunStep<K>): OpReducer<K> {
 }
 
 /** Every step, from the concern files' tables: a StepOp without a step fails tsc here. */
-const STEPS: { [K in StepOp]: RunStep<K> } = { ...ORDER_STEPS, ...ATTEMPT_STEPS, ...GATE_STEPS, ...LIFECYCLE_STEPS };
+const STEPS: { [K in StepOp]: RunStep<K> } = {
+  ...ORDER_STEPS,
+  ...ATTEMPT_STEPS,
+  ...GATE_STEPS,
+  ...LIFECYCLE_STEPS,
+  ...ITEM_STEPS,
+};
 
 /** The reducer of every write operation of the operations table. */
 const OPS: { [K in RunWriteOp]: OpReducer<K> } = {

@@ -287,7 +287,7 @@ describe("reduce (properties)", () => {
         const second = reduce(first.state, { type: "tick" }, now);
         if (!second.ok) throw new Error("tick failed");
         expect(second.state).toEqual(first.state);
-        expect(second.effects).toEqual({ events: [], records: [], activations: [] });
+        expect(second.effects).toEqual({ events: [], records: [], activations: [], board: [] });
       }),
       { numRuns: 200 },
     );

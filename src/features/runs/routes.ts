@@ -1,8 +1,8 @@
 // /v1/runs: create and read runs, post work orders, lease / heartbeat / complete them, explain the exit, stop.
 import { createRoute } from "@hono/zod-openapi";
-import { AppFailure } from "../../errors";
+import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
-import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { guardStored } from "./guard-stored";
 import type { RunsNeeds } from "./index";
 import { actorOf, callRun, runErrors } from "./run-call";
@@ -14,6 +14,8 @@ import {
   ExplainExit,
   HeartbeatBody,
   HeartbeatResponse,
+  ItemsAdded,
+  ItemsBody,
   LeaseBody,
   LeaseResponse,
   MAX_ORDER_BYTES,
@@ -25,9 +27,13 @@ import {
   StopBody,
   StopResponse,
 } from "./schemas";
-import { completeAttempt, startRun } from "./use-cases";
+import { completeAttempt, itemTexts, startRun } from "./use-cases";
 
 const errors = { ...commonErrors, ...runErrors };
+const backpressureError = {
+  description: "rate_limited, or backpressure: the team's board is over max_ready; nothing was created (Retry-After)",
+  content: { "application/json": { schema: ErrorEnvelope } },
+};
 
 export const runsRoutes = featureApp<RunsNeeds>()
   .openapi(
@@ -36,10 +42,18 @@ export const runsRoutes = featureApp<RunsNeeds>()
       path: "/v1/runs",
       tags: ["runs"],
       summary: "Start a run: takes the policy-memory snapshot and returns memory hints",
+      description:
+        "With `items` (WorkItem v1) the run carries a declared work graph: each item is released as an order once " +
+        "every item it depends on passed. A bad graph (unknown or self dependency, cycle, duplicate id, more than " +
+        "500 items, an input over 64 KiB) is refused with 400 naming every failing path; nothing is created.",
       security: bearer,
       middleware: [requireScope("runs:write")] as const,
       request: { body: jsonBody(CreateRunBody) },
-      responses: { 201: jsonResponse(CreateRunResponse, "the run, PENDING until its first lease"), ...errors },
+      responses: {
+        201: jsonResponse(CreateRunResponse, "the run, PENDING until its first lease"),
+        ...errors,
+        429: backpressureError,
+      },
     }),
     async (c) => {
       return c.json(await startRun(c.env.deps, c.get("principal"), c.req.valid("json")), 201);
@@ -102,6 +116,34 @@ export const runsRoutes = featureApp<RunsNeeds>()
         order,
         skill: skill ?? null,
       });
+      return c.json(reply.value, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/runs/{run_id}/items",
+      tags: ["runs"],
+      summary: "Add work items to a live run's graph (a replan); new items may depend on finished ones",
+      description:
+        "Same rules as the items of POST /v1/runs, checked against the run's items too (ids are never reused). " +
+        "A bad batch is refused with 400 naming every failing path and adds nothing.",
+      security: bearer,
+      middleware: [requireScope("runs:write")] as const,
+      request: { params: RunParams, body: jsonBody(ItemsBody) },
+      responses: {
+        201: jsonResponse(ItemsAdded, "the items and their states (ready when released now)"),
+        ...errors,
+        429: backpressureError,
+      },
+    }),
+    async (c) => {
+      const { run_id } = c.req.valid("param");
+      const { items } = c.req.valid("json");
+      await guardStored(itemTexts(items, false));
+      const principal = c.get("principal");
+      orFail(await c.env.deps.board.forTeam(principal.teamId).admit());
+      const reply = await callRun(c.env.deps.runs, run_id, "add_items", { actor: actorOf(principal), items });
       return c.json(reply.value, 201);
     },
   )

@@ -1,6 +1,7 @@
 // Wire shapes of the run routes (zod, with OpenAPI examples).
 import { z } from "zod";
 import { WireId } from "../../../contracts/wire-id";
+import { WorkItemV1 } from "../../../contracts/work-item.v1";
 import { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import { GateViewSchema } from "../gates/domain";
 
@@ -9,6 +10,9 @@ const id = WireId;
 export const MAX_OUTPUT_BYTES = 256 * 1024;
 /** largest work order (serialized JSON): it is kept in the run's storage and in D1 */
 export const MAX_ORDER_BYTES = 256 * 1024;
+
+/** the schema's cap on one batch (the graph rules count the run's items against MAX_ITEMS_PER_RUN and say so) */
+const MAX_BATCH_ITEMS = 1000;
 
 export const RunParams = z.object({ run_id: id });
 export const OrderParams = z.object({ run_id: id, order_id: id });
@@ -25,6 +29,11 @@ export const CreateRunBody = z
         total_tokens: z.int().min(1).max(1_000_000_000).optional(),
       })
       .optional(),
+    items: z
+      .array(WorkItemV1)
+      .max(MAX_BATCH_ITEMS)
+      .optional()
+      .meta({ description: "a declared work graph: each item is released as an order once its depends_on passed" }),
   })
   .meta({
     id: "CreateRunRequest",
@@ -73,10 +82,47 @@ export const FailureHintsSchema = z
   })
   .meta({ id: "FailureHints" });
 
+export const ITEM_STATES = ["waiting", "ready", "leased", "passed", "dead_letter", "skipped", "cancelled"] as const;
+export const ItemSummary = z.object({ item_id: z.string(), state: z.enum(ITEM_STATES) });
+export const ItemsBody = z.strictObject({ items: z.array(WorkItemV1).min(1).max(MAX_BATCH_ITEMS) }).meta({
+  id: "AddItemsRequest",
+  example: {
+    items: [
+      {
+        item_id: "verify-2",
+        goal: "verify again with the stricter schema",
+        input_json: {},
+        depends_on: ["extract"],
+        output_schema_id: "verifier-output.v1",
+        timeout_sec: 60,
+      },
+    ],
+  },
+});
+export const ItemsAdded = z
+  .object({ run_id: z.string(), items: z.array(ItemSummary) })
+  .meta({ id: "ItemsAdded", example: { run_id: "run_5b0c…", items: [{ item_id: "verify-2", state: "waiting" }] } });
+
+export const ItemView = z
+  .object({
+    item_id: z.string(),
+    state: z.enum(ITEM_STATES),
+    goal: z.string(),
+    depends_on: z.array(z.string()),
+    priority: z.int(),
+    persona_id: z.string().optional(),
+    skill: z.string().optional(),
+    order_id: z.string().optional(),
+    released_at: z.int().optional(),
+    skipped_by: z.string().optional(),
+  })
+  .meta({ id: "WorkItemView" });
+
 export const CreateRunResponse = z
   .object({
     run_id: z.string(),
     status: z.string(),
+    items: z.array(ItemSummary).optional(),
     hints: z.array(MemoryHintSchema),
     policy_snapshot: PolicySnapshotSchema,
   })
@@ -99,6 +145,7 @@ export const RunView = z
     steps: z.array(z.record(z.string(), z.unknown())),
     steps_total: z.int(),
     orders: z.array(z.record(z.string(), z.unknown())),
+    items: z.array(ItemView).meta({ description: "the declared work graph: every item with its state and deps" }),
     gates: z.array(GateViewSchema),
     hints: z.array(MemoryHintSchema),
     failure_hints: z.array(FailureHintsSchema),
@@ -132,6 +179,14 @@ export const ExplainExit = z
     failure_hints: z.array(FailureHintsSchema),
     tokens: z.object({ in: z.int(), out: z.int() }),
     steps: z.int(),
+    graph: z
+      .object({
+        failed: z.array(z.string()),
+        skipped: z.array(z.object({ item_id: z.string(), because: z.string().nullable() })),
+        cancelled: z.array(z.string()),
+      })
+      .optional()
+      .meta({ description: "runs with a graph: the dead-lettered items and the chain skipped behind them" }),
   })
   .meta({ id: "ExplainExit" });
 

@@ -3,6 +3,7 @@ import type { RunEventType } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
 import { own, putOwn } from "../../lib/own";
+import { boardRow } from "./item-state";
 import type {
   Activation,
   CommandOf,
@@ -11,6 +12,7 @@ import type {
   Effects,
   Failure,
   Gate,
+  Item,
   OpRecord,
   Order,
   RecordOp,
@@ -51,12 +53,13 @@ export const rejected = (message: string, ruleIds?: string[]): { ok: false; erro
 /** Copy-on-write transaction over one state: maps are copied once, on first write. */
 export class Tx {
   run: RunMeta;
+  private items: Record<string, Item> | null = null;
   private orders: Record<string, Order> | null = null;
   private gates: Record<string, Gate> | null = null;
   private early: Record<string, EarlyApproval> | null = null;
   private ops: Record<string, OpRecord> | null = null;
   private dls: Record<string, DeadLetter> | null = null;
-  readonly effects: Effects = { events: [], records: [], activations: [] };
+  readonly effects: Effects = { events: [], records: [], activations: [], board: [] };
 
   constructor(
     private readonly base: RunState,
@@ -65,6 +68,8 @@ export class Tx {
     this.run = base.run;
   }
 
+  item = (id: string): Item | undefined => own(this.items ?? this.base.items, id);
+  allItems = (): Item[] => Object.values(this.items ?? this.base.items);
   order = (id: string): Order | undefined => own(this.orders ?? this.base.orders, id);
   gate = (id: string): Gate | undefined => own(this.gates ?? this.base.gates, id);
   earlyFor = (id: string): EarlyApproval | undefined => own(this.early ?? this.base.early, id);
@@ -76,6 +81,10 @@ export class Tx {
 
   patchRun(patch: Partial<RunMeta>) {
     this.run = { ...this.run, ...patch, updated_at: this.now };
+  }
+  putItem(item: Item) {
+    this.items ??= { ...this.base.items };
+    putOwn(this.items, item.item_id, { ...item, updated_at: this.now });
   }
   putOrder(order: Order) {
     this.orders ??= { ...this.base.orders };
@@ -159,13 +168,26 @@ export class Tx {
   result<R>(reply: R): ReduceResult<R> {
     const state: RunState = {
       run: this.run,
+      items: this.items ?? this.base.items,
       orders: this.orders ?? this.base.orders,
       gates: this.gates ?? this.base.gates,
       early: this.early ?? this.base.early,
       ops: this.ops ?? this.base.ops,
       deadLetters: this.dls ?? this.base.deadLetters,
     };
+    this.effects.board = this.changedBoardRows();
     return { ok: true, state, effects: this.effects, reply };
+  }
+
+  /** The board's copy of every item whose record or order changed in this transaction (its dispatch view). */
+  private changedBoardRows() {
+    const items = this.items ?? this.base.items;
+    if (this.items === null && this.orders === null) return [];
+    const ids = new Set<string>();
+    for (const id of Object.keys(this.items ?? {})) if (own(this.base.items, id) !== own(items, id)) ids.add(id);
+    for (const id of Object.keys(this.orders ?? {}))
+      if (own(items, id) && own(this.base.orders, id) !== this.order(id)) ids.add(id);
+    return [...ids].map((id) => boardRow(own(items, id) as Item, this.order(id)));
   }
 }
 

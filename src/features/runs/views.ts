@@ -1,7 +1,10 @@
 // Read models of a run (pure): the run status view, explain-exit, and gate views for the HTTP responses.
+
+import { DEFAULT_ITEM_PRIORITY } from "../../../contracts/work-item.v1";
 import { omitNull } from "../../lib/omit-null";
 import { earlyView, gateView } from "../gates/domain";
-import { type Order, type RunState, STEPS_SHOWN, type Step } from "./model";
+import { itemState } from "./item-state";
+import { type Item, type Order, type RunState, STEPS_SHOWN, type Step } from "./model";
 
 function orderView(o: Order) {
   return {
@@ -46,6 +49,41 @@ function usedMemIds(output: unknown): string[] | null {
 
 const stepView = (s: Step) => s;
 
+function itemView(state: RunState, i: Item) {
+  const order = state.orders[i.item_id];
+  return {
+    item_id: i.item_id,
+    state: itemState(i, order),
+    goal: i.body.goal,
+    depends_on: i.body.depends_on ?? [],
+    priority: i.body.priority ?? DEFAULT_ITEM_PRIORITY,
+    ...omitNull({
+      persona_id: i.body.persona_id ?? null,
+      skill: i.body.skill ?? null,
+      order_id: i.stored === "released" ? i.item_id : null,
+      released_at: i.released_at,
+      skipped_by: i.skipped_by,
+    }),
+  };
+}
+
+const itemsOf = (state: RunState) => Object.values(state.items ?? {}).sort((a, b) => a.index - b.index);
+
+/** explain-exit's graph part: the dead-lettered items and every item skipped behind them, with what skipped it. */
+function graphExit(state: RunState) {
+  const items = itemsOf(state).map((i) => itemView(state, i));
+  if (items.length === 0) return {};
+  return {
+    graph: {
+      failed: items.filter((i) => i.state === "dead_letter").map((i) => i.item_id),
+      skipped: items
+        .filter((i) => i.state === "skipped")
+        .map((i) => ({ item_id: i.item_id, because: i.skipped_by ?? null })),
+      cancelled: items.filter((i) => i.state === "cancelled").map((i) => i.item_id),
+    },
+  };
+}
+
 export function runView(state: RunState) {
   const { run } = state;
   const orders = Object.values(state.orders).sort((a, b) => a.index - b.index);
@@ -64,6 +102,7 @@ export function runView(state: RunState) {
     steps: run.steps.slice(-STEPS_SHOWN).map(stepView),
     steps_total: run.steps_total,
     orders: orders.map(orderView),
+    items: itemsOf(state).map((i) => itemView(state, i)),
     gates: gates.map((g) => gateView(run.run_id, g)),
     /** approvals kept for gates not armed yet: what will apply the moment such a gate opens */
     early_approvals: Object.values(state.early)
@@ -106,5 +145,6 @@ export function explainView(state: RunState) {
     failure_hints: run.failure_hints ?? [],
     tokens: { in: run.used.tokens_in, out: run.used.tokens_out },
     steps: run.steps_total,
+    ...graphExit(state),
   };
 }

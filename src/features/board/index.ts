@@ -1,0 +1,9 @@
+// The board feature's public entry: its routes, the Board use-case and store the BoardDO wraps, what it needs.
+import type { BoardGateway } from "../../ports/board";
+
+export { Board } from "./board";
+export { BoardStore } from "./board-store";
+export { boardRoutes } from "./routes";
+
+/** What the board routes need: the team's board object. */
+export type BoardNeeds = { board: BoardGateway };
