@@ -43,16 +43,6 @@ export interface RunIndex {
   listGates(teamId: string, q: { status: string; limit: number }): Promise<GateIndexRow[]>;
   /** one gate of the team by id, or null */
   gate(teamId: string, gateId: string): Promise<GateIndexRow | null>;
-  /**
-   * Records the first acknowledgement of a pending gate (a later one changes nothing) and answers the gate with its
-   * acknowledgement; null when the team has no such gate.
-   */
-  ackGate(
-    teamId: string,
-    gateId: string,
-    by: string,
-    now: number,
-  ): Promise<(GateIndexRow & { acked_by: string | null; acked_at: number | null }) | null>;
   /** the acknowledgements of these gates of the team (gates never acknowledged are absent) */
   gateAcks(teamId: string, gateIds: readonly string[]): Promise<Map<string, GateAck>>;
   /** the team's orders a worker may try to lease (QUEUED or RETRY_WAIT in a PENDING or RUNNING run), oldest first;

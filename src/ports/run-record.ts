@@ -118,6 +118,16 @@ export type RetryAdjustmentRow = {
 export interface RunRecordStore {
   /** all rows in one atomic db.batch(); idempotent (deterministic ids, guarded updates), so a retry is safe */
   write(ops: RecordOp[]): Promise<void>;
+  /**
+   * Records the first acknowledgement of a pending gate (a later one changes nothing) and answers the gate with its
+   * acknowledgement; null when the team has no such gate.
+   */
+  ackGate(
+    teamId: string,
+    gateId: string,
+    by: string,
+    now: number,
+  ): Promise<(GateIndexRow & { acked_by: string | null; acked_at: number | null }) | null>;
   /** the team's policy-memory retry adjustments, for the start-of-run snapshot */
   retryAdjustments(teamId: string): Promise<RetryAdjustmentRow[]>;
 }

@@ -4,7 +4,8 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { RunIndex } from "../../ports/run-index";
 import { gates, runs, workOrders } from "./schema";
 
-const gateColumns = {
+/** The gate index row as the inbox reads it (also read back by the gate owner after an acknowledgement). */
+export const gateColumns = {
   gate_id: gates.gateId,
   run_id: gates.runId,
   op_id: gates.opId,
@@ -59,22 +60,6 @@ export function createD1RunIndex(db: DrizzleD1Database): RunIndex {
         .from(gates)
         .where(and(eq(gates.teamId, teamId), eq(gates.gateId, gateId)))
         .limit(1);
-      return rows[0] ?? null;
-    },
-
-    async ackGate(teamId, gateId, by, now) {
-      const where = and(eq(gates.teamId, teamId), eq(gates.gateId, gateId));
-      const [, rows] = await db.batch([
-        db
-          .update(gates)
-          .set({ ackedBy: by, ackedAt: now })
-          .where(and(where, eq(gates.status, "pending"), isNull(gates.ackedBy))),
-        db
-          .select({ ...gateColumns, acked_by: gates.ackedBy, acked_at: gates.ackedAt })
-          .from(gates)
-          .where(where)
-          .limit(1),
-      ]);
       return rows[0] ?? null;
     },
 

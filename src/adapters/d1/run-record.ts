@@ -4,6 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { RecordOp, RunRecordStore } from "../../ports/run-record";
 import { auditInsert } from "./audit-log";
+import { gateColumns } from "./run-index";
 import { approvalEvents, attempts, deadLetters, gates, retryAdjustments, runs, workOrders } from "./schema";
 
 type Op<T extends RecordOp["t"]> = Extract<RecordOp, { t: T }>;
@@ -191,6 +192,23 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
   }
 
   return {
+    /** The owner of `gate` records the first acknowledgement of a pending gate and reads the row back in one batch. */
+    async ackGate(teamId, gateId, by, now) {
+      const where = and(eq(gates.teamId, teamId), eq(gates.gateId, gateId));
+      const [, rows] = await db.batch([
+        db
+          .update(gates)
+          .set({ ackedBy: by, ackedAt: now })
+          .where(and(where, eq(gates.status, "pending"), isNull(gates.ackedBy))),
+        db
+          .select({ ...gateColumns, acked_by: gates.ackedBy, acked_at: gates.ackedAt })
+          .from(gates)
+          .where(where)
+          .limit(1),
+      ]);
+      return rows[0] ?? null;
+    },
+
     async write(ops) {
       if (ops.length === 0) return;
       const [first, ...rest] = ops.map(statement);

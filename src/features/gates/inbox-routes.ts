@@ -7,6 +7,7 @@ import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { RunIndex } from "../../ports/run-index";
+import type { RunRecordStore } from "../../ports/run-record";
 import { actorOf, callRun, runErrors } from "../runs";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import { GateList, GateListQuery } from "./inbox-schemas";
@@ -16,7 +17,9 @@ import { listGates } from "./use-cases";
 
 /** What the inbox routes need: the gate routes' needs, the team-wide gate index and the audit log (acknowledgements). */
 export type GateInboxNeeds = GatesNeeds & {
-  runIndex: Pick<RunIndex, "listGates" | "gate" | "ackGate">;
+  runIndex: Pick<RunIndex, "listGates" | "gate">;
+  /** the owner of the gate table records acknowledgements */
+  runRecord: Pick<RunRecordStore, "ackGate">;
   auditLog: AuditLogStore;
   newId: (prefix: string) => string;
 };
@@ -133,7 +136,7 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       const { gate_id } = c.req.valid("param");
       assertPersonDecides(principal.subject);
       const now = deps.clock.now();
-      const gate = await deps.runIndex.ackGate(principal.teamId, gate_id, principal.subject, now);
+      const gate = await deps.runRecord.ackGate(principal.teamId, gate_id, principal.subject, now);
       if (!gate || (principal.runId !== undefined && gate.run_id !== principal.runId))
         throw new AppFailure({ code: "not_found", message: `gate ${gate_id} not found for this team` });
       if (gate.acked_by === null || gate.acked_at === null)

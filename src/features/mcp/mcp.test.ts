@@ -107,7 +107,7 @@ describe("tools/call", () => {
 
   it("refuses a memory write holding a secret with the rule ids, never the value, and stores nothing", async () => {
     const bearer = await token("team-m4");
-    const secret = "AKIAIOSFODNN7EXAMPLE";
+    const secret = "AKIAZ7Q3XK2LMNP4RS5T";
     const before = await env.DB.prepare("SELECT count(*) AS n FROM mem_doc WHERE team_id = ?")
       .bind("team-m4")
       .first<{ n: number }>();

@@ -116,7 +116,7 @@ describe("gateCardMessages", () => {
         },
       ),
     );
-    const secret = { api_key: "AKIAIOSFODNN7EXAMPLE", password: "hunter2-very-secret" };
+    const secret = { api_key: "AKIAZ7Q3XK2LMNP4RS5T", password: "hunter2-very-secret" };
     const text = JSON.stringify(gateCardMessages([opened({ context: secret })], () => ({ trace_link: link })));
     expect(text).not.toContain("AKIA");
     expect(text).not.toContain("hunter2");
@@ -144,7 +144,7 @@ describe("guardedContext", () => {
       amount: 12.5,
       currency: "EUR",
       approved_before: false,
-      api_key: "AKIAIOSFODNN7EXAMPLE",
+      api_key: "AKIAZ7Q3XK2LMNP4RS5T",
       contact: "alice@example.com",
       link: "https://internal.example/doc?id=7",
       nested: { note: "fine" },

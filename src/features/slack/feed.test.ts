@@ -308,7 +308,7 @@ describe("mute, unmute and talk", { timeout: 60_000 }, () => {
   it("talk refuses a message holding a secret and starts nothing", async () => {
     await installSlack("feed-c", "T0FEEDC");
     const h = harness();
-    const res = await command(h, "talk my key is AKIAIOSFODNN7EXAMPLE please use it");
+    const res = await command(h, "talk my key is AKIAZ7Q3XK2LMNP4RS5T please use it");
     expect(res.json.text).toContain("Not started");
     expect(h.sent).toEqual([]);
   });

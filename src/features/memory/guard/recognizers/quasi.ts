@@ -85,7 +85,8 @@ export const QUASI_RECOGNIZERS: Recognizer[] = [
     validate: (m) => digitCount(m[0]) >= 5 && !/^\d{1,4}$/.test(m[0]),
     context: ctx([
       "driv(?:ing|er(?:'?s| s)?) licen[cs]e",
-      "dl ?#?",
+      // "DL" only with a number marker: a bare "dl" is also Warden's own dead-letter id prefix (dl_…)
+      "dl ?(?:#|:|no\\b|nr\\b|number)",
       "licen[cs]e (?:no|number|#)",
       "f[üu]hrerschein",
       "permis de conduire",
