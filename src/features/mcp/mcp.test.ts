@@ -126,6 +126,33 @@ describe("tools/call", () => {
     expect(after?.n).toBe(before?.n);
   });
 
+  it("starts a declared graph with run_new_graph, shows it on the board, and lease_next hands out the ready item", async () => {
+    const bearer = await token("team-m9");
+    const item = (item_id: string, depends_on: string[] = []) => ({
+      item_id,
+      goal: `do ${item_id}`,
+      input_json: { step: item_id },
+      depends_on,
+      output_schema_id: `${item_id}.v1`,
+      timeout_sec: 45,
+    });
+    const started = await callTool(
+      "run_new_graph",
+      { goal: "graph over mcp", items: [item("a"), item("b", ["a"])] },
+      bearer,
+    );
+    const runId = started.json.result.structuredContent.run_id;
+    expect(runId).toMatch(/^run_/);
+    const board = await callTool("board", {}, bearer);
+    expect(board.json.result.isError).toBeFalsy();
+    expect(board.json.result.structuredContent).toMatchObject({ ready: 1, waiting: 1, leased: 0 });
+    const leased = await callTool("lease_next", { worker_id: "w-mcp" }, bearer);
+    expect(leased.json.result.structuredContent).toMatchObject({ run_id: runId, order_id: "a" });
+    // another team's board is its own
+    const other = await callTool("board", {}, await token("team-m10"));
+    expect(other.json.result.structuredContent).toMatchObject({ ready: 0, waiting: 0, leased: 0 });
+  });
+
   it("answers another team's run id with not_found", async () => {
     const started = await callTool("run_start", { goal: "mcp test run" }, await token("team-m5"));
     const runId = started.json.result.structuredContent.run_id;

@@ -234,6 +234,27 @@ export const TOOLS: readonly Tool[] = [
     summary: (r) => `run ${r.run_id} ${r.status} with ${r.hints.length} hint(s)`,
   }),
   tool({
+    name: "run_new_graph",
+    route: "POST /v1/runs",
+    scopes: ["runs:write"],
+    description:
+      "Starts a run with a declared work graph (items: WorkItem v1 with depends_on, priority, persona_id): Warden " +
+      "releases each item as an order once its dependencies passed; workers then only call lease_next.",
+    parts: { body: CreateRunBody },
+    call: (ctx, a) => startRun(ctx.deps, ctx.principal, a.body),
+    summary: (r) => `run ${r.run_id} ${r.status}; its graph's ready items are leasable with lease_next`,
+  }),
+  tool({
+    name: "board",
+    route: "GET /v1/board",
+    scopes: ["runs:read", "runs:write"],
+    description:
+      "The team's work board: ready, leased and waiting items by persona and priority, the oldest ready, backpressure.",
+    parts: {},
+    call: async (ctx) => orFail(await ctx.deps.board.forTeam(ctx.principal.teamId).view()),
+    summary: () => "the team's work board",
+  }),
+  tool({
     name: "run_status",
     route: "GET /v1/runs/{run_id}",
     scopes: ["runs:read", "runs:write"],

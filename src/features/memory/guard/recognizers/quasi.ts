@@ -82,11 +82,14 @@ export const QUASI_RECOGNIZERS: Recognizer[] = [
     id: "pii.driving_licence",
     family: "pii",
     pattern: /(?<![A-Za-z0-9])[A-Z0-9]{5,18}(?![A-Za-z0-9])/gi,
-    validate: (m) => digitCount(m[0]) >= 5 && !/^\d{1,4}$/.test(m[0]),
+    // not the hex of Warden's own dead-letter ids (dl_ + 16 hex), whose prefix reads as the context word "DL"
+    validate: (m) =>
+      digitCount(m[0]) >= 5 &&
+      !/^\d{1,4}$/.test(m[0]) &&
+      !/dl_$/i.test(m.input.slice(Math.max(0, m.index - 3), m.index)),
     context: ctx([
       "driv(?:ing|er(?:'?s| s)?) licen[cs]e",
-      // "DL" only with a number marker: a bare "dl" is also Warden's own dead-letter id prefix (dl_…)
-      "dl ?(?:#|:|no\\b|nr\\b|number)",
+      "dl ?#?",
       "licen[cs]e (?:no|number|#)",
       "f[üu]hrerschein",
       "permis de conduire",
