@@ -87,7 +87,7 @@ export function superLinearInV8(p: Pattern, attack: Attack): { superLinear: bool
   const t1 = Math.max(timeMatch(re, build(n)), 0.05);
   const t4 = timeMatch(re, build(n * 4));
   const first = t4 / t1;
-  // clearly quadratic already (and 16n would take long): no third point needed
+  // linear at the first step, or so slow at 4n that 16n would take long: the first step decides
   if (first <= SUPERLINEAR_STEP || t4 > 500) return { superLinear: first > SUPERLINEAR_STEP, growth: [first] };
   const second = timeMatch(re, build(n * 16)) / Math.max(t4, 0.05);
   return { superLinear: second > SUPERLINEAR_STEP, growth: [first, second] };
@@ -99,7 +99,7 @@ const keyOf = (p: Pattern, version: string) =>
 /** recheck's verdict on one pattern, confirmed in V8 when recheck calls it vulnerable. */
 export async function checkPattern(p: Pattern): Promise<Verdict> {
   const flags = p.flags.replace(/[gyd]/g, "");
-  const result = await check(p.source, flags, { randomSeed: 42, timeout: 20_000 });
+  const result = await check(p.source, flags, { randomSeed: 42, timeout: 60_000 });
   if (result.status === "safe") return { pattern: p, ok: true, why: `safe (${result.checker})` };
   if (result.status === "vulnerable") {
     const { superLinear, growth } = superLinearInV8(p, result.attack as Attack);
