@@ -61,7 +61,12 @@ import type { Clock } from "./ports/clock";
 
 export type { Clock };
 
-import { createTeamLimits, DEFAULT_LIMITS, DEFAULT_PREAUTH_PER_MINUTE } from "./http/rate-limits";
+import {
+  createTeamLimits,
+  DEFAULT_CEILING_MULTIPLE,
+  DEFAULT_LIMITS,
+  DEFAULT_PREAUTH_PER_MINUTE,
+} from "./http/rate-limits";
 import type { HttpLimits } from "./http/types";
 import type { ApiKeyStore } from "./ports/api-key-store";
 import type { BoardGateway } from "./ports/board";
@@ -136,6 +141,8 @@ const Config = z.object({
   RATE_LIMIT_PREAUTH_PER_MINUTE: z.coerce.number().int().positive().default(DEFAULT_PREAUTH_PER_MINUTE),
   /** "false" when the Worker does not sit behind Cloudflare (npm start): CF-Connecting-IP is then the caller's to forge */
   BEHIND_CLOUDFLARE: z.enum(["true", "false"]).default("true"),
+  /** a team may raise its own limits to at most this multiple of the defaults (the deployment's, not the team's) */
+  RATE_LIMIT_CEILING_MULTIPLE: z.coerce.number().positive().max(1000).default(DEFAULT_CEILING_MULTIPLE),
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
   /** Slack's signing secret; without it every /slack/* request is refused (401) */
   SLACK_SIGNING_SECRET: z.string().min(16).optional(),
@@ -374,6 +381,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
       enabled: config.RATE_LIMITS === "on",
       preauthPerMinute: config.RATE_LIMIT_PREAUTH_PER_MINUTE,
       trustClientIp: config.BEHIND_CLOUDFLARE === "true",
+      ceilingMultiple: config.RATE_LIMIT_CEILING_MULTIPLE,
       team: createTeamLimits(teamLimitStore, {
         ...DEFAULT_LIMITS,
         other: { ...DEFAULT_LIMITS.other, perTeam: config.RATE_LIMIT_PER_MINUTE },

@@ -72,6 +72,36 @@ export type TeamLimits = {
 export const MAX_LIMIT = 1_000_000;
 export const MAX_PERIOD_S = 3600;
 
+/** How far above the defaults a team may raise its own limits, unless the deployment says otherwise. */
+export const DEFAULT_CEILING_MULTIPLE = 10;
+
+/**
+ * The deployment's ceiling on a team's own limits: per route class, the team and subject rates (requests per second,
+ * whatever the period) may not exceed `multiple` × the default's. Pure; one message per value over it.
+ */
+export function ceilingProblems(
+  changes: [RouteClass, ClassLimit][],
+  defaults: ClassLimits,
+  multiple: number,
+): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  for (const [cls, l] of changes) {
+    const d = defaults[cls];
+    for (const [field, asked, base] of [
+      ["per_team", l.perTeam, d.perTeam],
+      ["per_subject", l.perSubject, d.perSubject],
+    ] as const) {
+      const max = Math.floor(((base * multiple) / d.periodS) * l.periodS);
+      if (asked > max)
+        problems.push({
+          path: `limits.${cls}.${field}`,
+          message: `${asked} per ${l.periodS} s exceeds the deployment's ceiling of ${max} (${multiple}× the default rate); ask the operator`,
+        });
+    }
+  }
+  return problems;
+}
+
 /** D1 overrides on top of the defaults, cached per isolate for `ttlMs`; a store failure serves the defaults. */
 export function createTeamLimits(
   store: TeamLimitStore,

@@ -15,6 +15,8 @@ export type HttpLimits = {
    * caller can send it, so keying a bucket on it would let them spread their requests over invented addresses.
    */
   trustClientIp?: boolean;
+  /** the deployment's ceiling on a team's own limits, as a multiple of the defaults (absent = DEFAULT_CEILING_MULTIPLE) */
+  ceilingMultiple?: number;
 };
 
 /** What every authenticated route needs, whatever its feature: a clock, credentials and the rate limiter. */

@@ -54,6 +54,29 @@ describe("PUT /v1/limits", () => {
     expect(JSON.stringify(entry)).toContain("9000");
   });
 
+  it("refuses limits above the deployment's ceiling (10× the default rate) with 422 and changes nothing", async () => {
+    const t = await token("team-l-ceiling");
+    for (const decide of [
+      { per_team: 1_000_000, per_subject: 100 },
+      { per_team: 1001, per_subject: 100, period_s: 1 },
+      { per_team: 20_000, per_subject: 12_001 },
+    ]) {
+      const r = await call("PUT", "/v1/limits", { token: t, body: { limits: { decide } } });
+      expect(r.status, JSON.stringify(decide)).toBe(422);
+      expect(r.json.error.code).toBe("rejected");
+      expect(r.json.error.details).toEqual({ rule_ids: ["limits.ceiling"] });
+      expect(r.json.error.message).toContain("limits.decide.");
+    }
+    expect((await call("GET", "/v1/limits", { token: t })).json.limits.decide.source).toBe("default");
+    // exactly at the ceiling is the team's to choose
+    const atCeiling = await call("PUT", "/v1/limits", {
+      token: t,
+      body: { limits: { decide: { per_team: 60_000, per_subject: 12_000 } } },
+    });
+    expect(atCeiling.status).toBe(200);
+    expect(atCeiling.json.limits.decide).toMatchObject({ per_team: 60_000, per_subject: 12_000, source: "team" });
+  });
+
   it("refuses bad input with 400 and changes nothing", async () => {
     const t = await token("team-l2");
     const bad: unknown[] = [

@@ -4,7 +4,15 @@ import { z } from "zod";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { type ClassLimit, MAX_LIMIT, MAX_PERIOD_S, ROUTE_CLASSES, type RouteClass } from "../../http/rate-limits";
+import {
+  type ClassLimit,
+  ceilingProblems,
+  DEFAULT_CEILING_MULTIPLE,
+  MAX_LIMIT,
+  MAX_PERIOD_S,
+  ROUTE_CLASSES,
+  type RouteClass,
+} from "../../http/rate-limits";
 import type { LimitsNeeds } from "./needs";
 
 const Count = z.int().min(1).max(MAX_LIMIT);
@@ -108,6 +116,19 @@ export const limitsRoutes = featureApp<LimitsNeeds>()
         perSubject: l.per_subject,
         periodS: l.period_s,
       }));
+      // the deployment's ceiling, not the team's: an admin cannot lift the team's limits past it alone
+      const over = ceilingProblems(
+        rows.map((r) => [r.routeClass, r]),
+        deps.limits.team.defaults,
+        deps.limits.ceilingMultiple ?? DEFAULT_CEILING_MULTIPLE,
+      );
+      if (over.length > 0) {
+        throw new AppFailure({
+          code: "rejected",
+          message: over.map((o) => `${o.path}: ${o.message}`).join("; "),
+          ruleIds: ["limits.ceiling"],
+        });
+      }
       await deps.teamLimitStore.putAll(p.teamId, rows, now, {
         id: deps.newId("aud_limits"),
         teamId: p.teamId,
