@@ -1,5 +1,6 @@
 // The workerd runtime's own uncaught-exception reports in `npm test`'s output: kept out when a test caused them on purpose,
 // counted (and passed through) otherwise, so scripts/test.mjs can fail the run on them.
+import { stripVTControlCharacters } from "node:util";
 
 /**
  * The text every deliberate crash carries (`DELIBERATE_CRASH` in test/run-helpers.ts, where the security matrix breaks
@@ -7,8 +8,6 @@
  */
 export const DELIBERATE_CRASH = "deliberate crash by a test";
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
-const ANSI = /\u001b\[[0-9;]*m/g;
 /**
  * The first line of one of workerd's reports (its continuation lines follow: `    at …`, `stack: …`). It may share its
  * line with the dot reporter's dots: workerd's info-level logs go to the same stdout.
@@ -27,7 +26,7 @@ export function filterRuntimeReports(sink) {
   let unexpected = 0;
   let deliberate = 0;
   const line = (text) => {
-    const plain = text.replace(ANSI, "");
+    const plain = stripVTControlCharacters(text);
     const report = REPORT.exec(plain);
     if (report) {
       dropping = plain.includes(DELIBERATE_CRASH);

@@ -1,4 +1,5 @@
 // What `npm start` hands to `wrangler dev` (the port given sets PUBLIC_URL) and how it tidies wrangler's output to one line per fact.
+import { stripVTControlCharacters } from "node:util";
 
 /** The value following `flag` in `args` (undefined when absent). */
 const flagValue = (args, flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
@@ -29,9 +30,6 @@ export function wranglerDevArgs(args, env = {}, devVars = {}) {
   return ["dev", "--test-scheduled", ...port, ...publicUrl, ...local, ...args];
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes are control characters
-const ANSI = /\u001b\[[0-9;]*m/g;
-
 /** The notice that replaces wrangler's offline `Request.cf` warning and its stack trace. */
 export const OFFLINE_NOTICE =
   "offline: wrangler could not fetch the Request.cf data (workers.cloudflare.com); harmless, a placeholder is used";
@@ -50,7 +48,7 @@ export function startOutputFilter() {
   let offlineSaid = false;
   let inStack = false;
   return (raw) => {
-    const line = raw.replace(ANSI, "");
+    const line = stripVTControlCharacters(raw);
     if (inStack && (/^\s+at /.test(line) || /^Error: getaddrinfo/.test(line))) return [];
     inStack = false;
     if (inTable) {

@@ -2,18 +2,12 @@
 import { describe, expect, it, vi } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { eventLog, fireAlarm, rows, setClock } from "../../../test/run-helpers";
+import { workItem } from "../../../test/work-item";
 import { LEASE_TTL_MS } from "../runs/model";
 
 vi.setConfig({ testTimeout: 300_000 });
 
-const item = (item_id: string, depends_on: string[] = []) => ({
-  item_id,
-  goal: `do ${item_id}`,
-  input_json: {},
-  depends_on,
-  output_schema_id: "out.v1",
-  timeout_sec: 30,
-});
+const item = workItem;
 const leaseNext = (tok: string, worker_id: string) =>
   call("POST", "/v1/orders/lease-next", { token: tok, body: { worker_id } });
 const completeBody = (l: { lease_id: string; epoch: number }, op_id: string) => ({

@@ -2,6 +2,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
+import { workItem } from "../../../test/work-item";
 
 type Rpc = { status: number; json: any; headers: Headers };
 
@@ -128,14 +129,7 @@ describe("tools/call", () => {
 
   it("starts a declared graph with run_new_graph, shows it on the board, and lease_next hands out the ready item", async () => {
     const bearer = await token("team-m9");
-    const item = (item_id: string, depends_on: string[] = []) => ({
-      item_id,
-      goal: `do ${item_id}`,
-      input_json: { step: item_id },
-      depends_on,
-      output_schema_id: `${item_id}.v1`,
-      timeout_sec: 45,
-    });
+    const item = workItem;
     const started = await callTool(
       "run_new_graph",
       { goal: "graph over mcp", items: [item("a"), item("b", ["a"])] },

@@ -2,17 +2,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { WorkItemV1 } from "../../../contracts/work-item.v1";
+import { workItem } from "../../../test/work-item";
 import { findCycles, graphIssues, MAX_ITEM_INPUT_BYTES, MAX_ITEMS_PER_RUN } from "./graph";
 
-const item = (item_id: string, depends_on: string[] = [], extra: Partial<WorkItemV1> = {}): WorkItemV1 => ({
-  item_id,
-  goal: `do ${item_id}`,
-  input_json: {},
-  depends_on,
-  output_schema_id: "out.v1",
-  timeout_sec: 30,
-  ...extra,
-});
+const item = workItem;
 
 /** a random DAG: item i depends only on items before it */
 const dag = fc
