@@ -22,6 +22,8 @@ export const runs = sqliteTable(
   (t) => [
     index("runs_team_created").on(t.teamId, t.createdAt),
     index("runs_team_status_created").on(t.teamId, t.status, t.createdAt),
+    // the learning reconciliation reads recently finished runs across teams
+    index("runs_status_updated").on(t.status, t.updatedAt),
   ],
 );
 

@@ -185,14 +185,13 @@ export class RunEngine {
   /** Any operation by name (tests; the RunDO calls read / write directly). */
   dispatch(runId: string, req: RunRequest): Promise<RunOpResult<RunOpName>> {
     const { op, ...rest } = req;
-    if (op === "view" || op === "explain" || op === "get_gate")
-      return this.read(runId, op, rest as RunOpRequest<typeof op>);
-    return this.write(runId, op, rest as RunOpRequest<typeof op>);
+    return this.call(runId, op, rest as RunOpRequest<typeof op>);
   }
 
   /** Any operation of the table: a read is answered from the loaded state, a write goes through the reducer. */
   call<K extends RunOpName>(runId: string, op: K, req: RunOpRequest<K>): Promise<RunOpResult<K>> {
     if (isReadOp(op)) return this.read(runId, op, req as RunOpRequest<typeof op>) as Promise<RunOpResult<K>>;
+    if (op === "resend_completion") return this.resendCompletion(runId, req) as Promise<RunOpResult<K>>;
     return this.write(runId, op as RunWriteOp, req as RunOpRequest<RunWriteOp>) as Promise<RunOpResult<K>>;
   }
 
@@ -201,6 +200,24 @@ export class RunEngine {
     const denied = authorize(this.state, req.actor, runId);
     if (denied || this.state === null) return { ok: false, error: denied ?? notFoundError(runId) };
     return READS[op](this.state, req);
+  }
+
+  /**
+   * Sends the run's latest run.completed again with its own event id (the consumer's processed keys make a second
+   * delivery harmless), unless its outbox item is still unsent: then the outbox flush sends it.
+   */
+  async resendCompletion(
+    runId: string,
+    req: RunOpRequest<"resend_completion">,
+  ): Promise<RunOpResult<"resend_completion">> {
+    const denied = authorize(this.state, req.actor, runId);
+    if (denied || this.state === null) return { ok: false, error: denied ?? notFoundError(runId) };
+    const seq = this.state.run.completion_seq;
+    const event = seq === undefined ? undefined : await this.storage.get<WardenRunEvent>(`ev:${pad(seq)}`);
+    if (!event || !isQueuedRunEvent(event)) return { ok: true, value: { event_id: null, resent: false } };
+    const unsent = [...this.outbox.values()].some((item) => item.events.some((e) => e.event_id === event.event_id));
+    if (!unsent) await this.deps.events.publish([fitForQueue(event)]);
+    return { ok: true, value: { event_id: event.event_id, resent: !unsent } };
   }
 
   /** A write operation: prepare (I/O), reduce, persist, then answer (after the activation it caused, if any). */

@@ -72,6 +72,9 @@ export type RunMeta = {
   failure_hints?: FailureHints[];
   snapshot: PolicySnapshot;
   exit: ExitInfo | null;
+  /** seq of the run's latest run.completed event (its `ev:` key): the learning reconciliation re-sends it when the
+   * queue lost it (absent on runs ended before it existed) */
+  completion_seq?: number;
   /** last event sequence number (event ids derive from it) */
   seq: number;
   /** orders created so far (creation index) */

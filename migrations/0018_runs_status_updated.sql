@@ -1,0 +1,1 @@
+CREATE INDEX `runs_status_updated` ON `runs` (`status`,`updated_at`);
