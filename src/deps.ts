@@ -466,6 +466,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     slackStore: p.slackStore,
     escalationTimings: createEscalationTimingsCache(p.slackStore),
     board: createDurableBoardGateway(env.BOARD),
+    teamLimitStore: createD1TeamLimitStore(drizzle(env.DB)),
   };
   engineCache.set(env, needs);
   return needs;

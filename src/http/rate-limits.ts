@@ -104,7 +104,7 @@ export function ceilingProblems(
 
 /** D1 overrides on top of the defaults, cached per isolate for `ttlMs`; a store failure serves the defaults. */
 export function createTeamLimits(
-  store: TeamLimitStore,
+  store: Pick<TeamLimitStore, "forTeam">,
   defaults: ClassLimits = DEFAULT_LIMITS,
   ttlMs = 60_000,
   maxTeams = 10_000,

@@ -31,6 +31,7 @@ export function createMemoryAuditLog(): AuditLogStore & { entries(): AuditEntry[
 /** One row per team and route class; putAll writes its rows and its audit entry together (nothing can fail between). */
 export function createMemoryTeamLimitStore(audit: AuditLogStore = createMemoryAuditLog()): TeamLimitStore {
   const rows = new Map<string, Map<string, TeamLimitRow>>();
+  const requests = new Map<string, { rows: TeamLimitRow[]; status: "pending" | "applied" }[]>();
   const put = (teamId: string, row: TeamLimitRow) => {
     const team = rows.get(teamId) ?? new Map<string, TeamLimitRow>();
     team.set(row.routeClass, { ...row });
@@ -46,6 +47,20 @@ export function createMemoryTeamLimitStore(audit: AuditLogStore = createMemoryAu
     async putAll(teamId, changed, _now, entry) {
       for (const row of changed) put(teamId, row);
       await audit.append([entry]);
+    },
+    async addRequest(teamId, asked) {
+      const team = requests.get(teamId) ?? [];
+      team.push({ rows: asked.map((r) => ({ ...r })), status: "pending" });
+      requests.set(teamId, team);
+      return team.length;
+    },
+    async applyRequest(teamId, version, _now, entry) {
+      const request = requests.get(teamId)?.[version - 1];
+      if (request?.status !== "pending") return false;
+      request.status = "applied";
+      for (const row of request.rows) put(teamId, row);
+      await audit.append([entry]);
+      return true;
     },
   };
 }

@@ -689,6 +689,23 @@ export const teamLimits = sqliteTable(
   (t) => [primaryKey({ columns: [t.teamId, t.routeClass] })],
 );
 
+/** Limit increases above the defaults, pending behind a policy_deploy hard gate until a second person approves. */
+export const teamLimitRequests = sqliteTable(
+  "team_limit_request",
+  {
+    teamId: text("team_id").notNull(),
+    version: integer("version").notNull(),
+    /** the requested rows, JSON: [{routeClass, perTeam, perSubject, periodS}] */
+    limits: text("limits").notNull(),
+    /** pending | applied */
+    status: text("status").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    createdAt: createdAt(),
+    appliedAt: integer("applied_at"),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
+);
+
 /** Team API keys: only the SHA-256 of the secret is stored; `prefix` (public, in the key) finds the row. */
 export const apiKeys = sqliteTable(
   "api_key",

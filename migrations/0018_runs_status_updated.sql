@@ -1,1 +1,0 @@
-CREATE INDEX `runs_status_updated` ON `runs` (`status`,`updated_at`);
