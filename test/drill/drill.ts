@@ -137,13 +137,20 @@ async function worker(w: number) {
       const set = acked.get(run_id) ?? new Set<string>();
       set.add(order_id);
       acked.set(run_id, set);
+      onAck?.();
+      onAck = null;
     }
   }
 }
 
+/** resolves at the next acknowledged completion */
+let onAck: (() => void) | null = null;
+
 async function killer() {
   for (const at of killOffsets(SEED, Number(values.kills), SPAN_MS)) {
     await sleep(Math.max(0, t0 + at - Date.now()));
+    // right after a completion was answered: its run.completed may still be on the (local, in-memory) queue
+    await Promise.race([new Promise<void>((r) => (onAck = r)), sleep(10_000)]);
     down = true;
     server.crash();
     say(
@@ -183,6 +190,11 @@ async function observe(): Promise<DrillObservation> {
 // Learning lost in a kill comes back through the reconciliation once the grace period has passed: tick the 5-minute
 // cron until the drill holds, or until well past the grace period.
 const deadline = Date.now() + RECONCILE_GRACE_MS + 120_000;
+await sleep(5_000); // the queue delivers what it still holds
+const before = await observe();
+const finished = before.runs.filter((r) => r.status === "COMPLETE").length;
+const unlearned = SKILLS.reduce((n, skill) => n + finished - (before.learned.get(skill) ?? 0), 0);
+say(`before the reconciliation: ${finished} runs finished, ${unlearned} run×skill lessons not learned (lost in kills)`);
 let problems: string[] = [];
 for (;;) {
   await fetch(`${server.url}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => undefined);
