@@ -98,6 +98,8 @@ export function fakes(
     routeLedger: { applyPinRequest: async () => true },
     slackStore: { activateChange: async () => true },
     teamLimitStore: { applyRequest: async () => true },
+    deployApproverStore: { applyRequest: async () => true },
+    deployApprovers: { forTeam: async () => [] },
     newId: (p: string) => `${p}_${++n}`,
   } as unknown as EngineDeps;
   return { deps, written, published, hintCalls, control };

@@ -706,6 +706,36 @@ export const teamLimitRequests = sqliteTable(
   (t) => [primaryKey({ columns: [t.teamId, t.version] })],
 );
 
+/** The team's deploy approvers: when any are set, only they decide its control run's hard gates (deploys). */
+export const deployApprovers = sqliteTable(
+  "deploy_approver",
+  {
+    teamId: text("team_id").notNull(),
+    subject: text("subject").notNull(),
+    /** the approved roster request that added it */
+    version: integer("version").notNull(),
+    addedAt: integer("added_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.subject] })],
+);
+
+/** A new deploy-approver roster, pending behind a policy_deploy hard gate decided by an approver already on it. */
+export const deployApproverRequests = sqliteTable(
+  "deploy_approver_request",
+  {
+    teamId: text("team_id").notNull(),
+    version: integer("version").notNull(),
+    /** the whole new roster, JSON: ["alice", "bob"] */
+    subjects: text("subjects").notNull(),
+    /** pending | applied */
+    status: text("status").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    createdAt: createdAt(),
+    appliedAt: integer("applied_at"),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
+);
+
 /** Team API keys: only the SHA-256 of the secret is stored; `prefix` (public, in the key) finds the row. */
 export const apiKeys = sqliteTable(
   "api_key",

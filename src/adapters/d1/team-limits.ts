@@ -37,7 +37,14 @@ export function createD1TeamLimitStore(db: DrizzleD1Database): TeamLimitStore {
       for (let attempt = 0; attempt < 5; attempt++) {
         const [inserted] = await db
           .insert(teamLimitRequests)
-          .values({ teamId, version: nextVersion(teamLimitRequests, teamId), limits, status: "pending", requestedBy, createdAt: now })
+          .values({
+            teamId,
+            version: nextVersion(teamLimitRequests, teamId),
+            limits,
+            status: "pending",
+            requestedBy,
+            createdAt: now,
+          })
           .onConflictDoNothing()
           .returning({ version: teamLimitRequests.version });
         if (inserted) return inserted.version;

@@ -7,6 +7,7 @@ import { own, putOwn } from "../../lib/own";
 import { within } from "../../lib/within";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
+import type { DeployApproverStore } from "../../ports/deploy-approvers";
 import type { EventBus } from "../../ports/event-bus";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
 import type { PolicyMemoryReader } from "../../ports/policy-memory";
@@ -50,6 +51,8 @@ export type RunEngineNeeds = DeployNeeds & {
    * the gate rules so opening a gate never waits on D1 for them; absent = defaults for every team */
   escalationTimings?: { get(teamId: string, now: number): Promise<[number, number] | null> };
   newId: (prefix: string) => string;
+  /** the team's deploy approvers: when set, only they decide the control run's gates */
+  deployApprovers: Pick<DeployApproverStore, "forTeam">;
   /** the team's work board: a graph run's item changes are synced to it (absent: no board, e.g. unit tests) */
   board?: BoardGateway;
 };
@@ -294,6 +297,13 @@ export class RunEngine {
       ]);
       return { type: "open_gate", ...req, gate_rules, escalate_after_ms };
     },
+    decide_gate: async (_runId, req) => ({
+      type: "decide_gate",
+      ...req,
+      // only a control run's gates (deploys) are the roster's; a failed read refuses the decision (no fail-open)
+      deploy_approvers:
+        this.state?.run.kind === "control" ? await this.deps.deployApprovers.forTeam(req.actor.team_id) : [],
+    }),
     propose_deploy: async (runId, req, now) => ({
       type: "propose_deploy",
       ...req,

@@ -265,6 +265,8 @@ type Prepared = {
     escalate_after_ms?: [number, number] | null;
   };
   open_gate: { gate_rules: ActiveGateRules; escalate_after_ms?: [number, number] | null };
+  /** the team's deploy approvers, read for a control run's decisions only (empty: none set, or not a control run) */
+  decide_gate: { deploy_approvers: string[] };
   /** nonce: the random part of the deploy gate's op_id */
   propose_deploy: { run_id: string; nonce: string; escalate_after_ms?: [number, number] | null };
 };
