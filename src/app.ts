@@ -7,6 +7,7 @@ import { type AppError, AppFailure, internalError, platformFailure, toWire, type
 import { boardRoutes } from "./features/board";
 import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
+import { approverRoutes } from "./features/gates/approver-routes";
 import { gateInboxRoutes } from "./features/gates/inbox-routes";
 import { gatesRoutes } from "./features/gates/routes";
 import { healthRoutes } from "./features/health/routes";
@@ -72,6 +73,7 @@ export function createApp() {
   app.route("/", metricsRoutes);
   app.route("/", runsRoutes);
   app.route("/", gatesRoutes);
+  app.route("/", approverRoutes);
   app.route("/", runsFleetRoutes);
   app.route("/", gateInboxRoutes);
   app.route("/", classesRoutes);

@@ -3,6 +3,7 @@ import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
 import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
+import { createD1DeployApproverStore } from "./adapters/d1/deploy-approvers";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
@@ -70,6 +71,7 @@ import {
 import type { HttpLimits } from "./http/types";
 import type { ApiKeyStore } from "./ports/api-key-store";
 import type { BoardGateway } from "./ports/board";
+import type { DeployApproverStore } from "./ports/deploy-approvers";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
@@ -172,6 +174,7 @@ export type Deps = {
   rateLimiter: RateLimiter;
   limits: HttpLimits;
   teamLimitStore: TeamLimitStore;
+  deployApproverStore: DeployApproverStore;
   apiKeyStore: ApiKeyStore;
   apiKeys: ApiKeyAuth;
   events: EventBus;
@@ -388,6 +391,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
       }),
     },
     teamLimitStore,
+    deployApproverStore: o.deployApproverStore ?? createD1DeployApproverStore(db),
     apiKeyStore,
     apiKeys: o.apiKeys ?? createApiKeyAuth(apiKeyStore),
     decisionEvents:
@@ -448,6 +452,9 @@ function buildSlackParts(
 const engineCache = new WeakMap<object, RunEngineNeeds>();
 
 /** What a run's Durable Object uses, and nothing else, built once per isolate with the same builder as makeDeps. */
+/** One roster store serves the run engine twice: reading the roster for a decision, activating a new one. */
+const deployApproverNeeds = (store: DeployApproverStore) => ({ deployApprovers: store, deployApproverStore: store });
+
 export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
   const cached = engineCache.get(env);
   if (cached) return cached;
@@ -466,6 +473,8 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     slackStore: p.slackStore,
     escalationTimings: createEscalationTimingsCache(p.slackStore),
     board: createDurableBoardGateway(env.BOARD),
+    teamLimitStore: createD1TeamLimitStore(drizzle(env.DB)),
+    ...deployApproverNeeds(createD1DeployApproverStore(drizzle(env.DB))),
   };
   engineCache.set(env, needs);
   return needs;

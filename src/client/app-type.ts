@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import type { hc } from "hono/client";
 import type { boardRoutes } from "../features/board/routes";
 import type { eventsRoutes } from "../features/events/routes";
+import type { approverRoutes } from "../features/gates/approver-routes";
 import type { gateInboxRoutes } from "../features/gates/inbox-routes";
 import type { gatesRoutes } from "../features/gates/routes";
 import type { healthRoutes } from "../features/health/routes";
@@ -27,6 +28,7 @@ export type Api = ClientOf<typeof healthRoutes> &
   ClientOf<typeof runsRoutes> &
   ClientOf<typeof runsFleetRoutes> &
   ClientOf<typeof gatesRoutes> &
+  ClientOf<typeof approverRoutes> &
   ClientOf<typeof gateInboxRoutes> &
   ClientOf<typeof memoryRoutes> &
   ClientOf<typeof eventsRoutes> &

@@ -76,15 +76,15 @@ export const MAX_PERIOD_S = 3600;
 export const DEFAULT_CEILING_MULTIPLE = 10;
 
 /**
- * The deployment's ceiling on a team's own limits: per route class, the team and subject rates (requests per second,
- * whatever the period) may not exceed `multiple` × the default's. Pure; one message per value over it.
+ * The values that ask for more than `multiple` × the default rate of their class (requests per second, whatever the
+ * period), each with the most the same period allows. Pure.
  */
-export function ceilingProblems(
+export function ratesAbove(
   changes: [RouteClass, ClassLimit][],
   defaults: ClassLimits,
   multiple: number,
-): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
+): { path: string; asked: number; max: number; periodS: number }[] {
+  const over: { path: string; asked: number; max: number; periodS: number }[] = [];
   for (const [cls, l] of changes) {
     const d = defaults[cls];
     for (const [field, asked, base] of [
@@ -92,19 +92,27 @@ export function ceilingProblems(
       ["per_subject", l.perSubject, d.perSubject],
     ] as const) {
       const max = Math.floor(((base * multiple) / d.periodS) * l.periodS);
-      if (asked > max)
-        problems.push({
-          path: `limits.${cls}.${field}`,
-          message: `${asked} per ${l.periodS} s exceeds the deployment's ceiling of ${max} (${multiple}× the default rate); ask the operator`,
-        });
+      if (asked > max) over.push({ path: `limits.${cls}.${field}`, asked, max, periodS: l.periodS });
     }
   }
-  return problems;
+  return over;
+}
+
+/** The deployment's ceiling on a team's own limits: one message per value over `multiple` × the default rate. */
+export function ceilingProblems(
+  changes: [RouteClass, ClassLimit][],
+  defaults: ClassLimits,
+  multiple: number,
+): { path: string; message: string }[] {
+  return ratesAbove(changes, defaults, multiple).map((o) => ({
+    path: o.path,
+    message: `${o.asked} per ${o.periodS} s exceeds the deployment's ceiling of ${o.max} (${multiple}× the default rate); ask the operator`,
+  }));
 }
 
 /** D1 overrides on top of the defaults, cached per isolate for `ttlMs`; a store failure serves the defaults. */
 export function createTeamLimits(
-  store: TeamLimitStore,
+  store: Pick<TeamLimitStore, "forTeam">,
   defaults: ClassLimits = DEFAULT_LIMITS,
   ttlMs = 60_000,
   maxTeams = 10_000,

@@ -52,8 +52,6 @@ describe("createTeamLimits", () => {
         reads++;
         return rows;
       },
-      put: async () => {},
-      putAll: async () => {},
     };
     const limits = createTeamLimits(store, DEFAULT_LIMITS, 60_000);
     const a = await limits.forTeam("t", 0);
@@ -77,8 +75,6 @@ describe("createTeamLimits", () => {
       forTeam: async () => {
         throw new Error("D1 down");
       },
-      put: async () => {},
-      putAll: async () => {},
     });
     const warn = console.warn;
     console.warn = () => {};
@@ -89,8 +85,6 @@ describe("createTeamLimits", () => {
     }
     const odd = createTeamLimits({
       forTeam: async () => [{ routeClass: "__proto__", perTeam: 1, perSubject: 1, periodS: 1 }],
-      put: async () => {},
-      putAll: async () => {},
     });
     expect(await odd.forTeam("t", 0)).toEqual(DEFAULT_LIMITS);
   });

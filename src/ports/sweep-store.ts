@@ -40,6 +40,11 @@ export interface SweepStore {
   pruneStagedTasks(before: number): Promise<number>;
   teamsWithDecisionsSince(since: number): Promise<string[]>;
   decisionCounts(teamId: string, since: number): Promise<DecisionCounts>;
+  /**
+   * Agent runs that finished between `from` and `to` (by their last update) whose run.completed was never applied
+   * (no processed_event) nor dead-lettered, oldest first, at most `limit`.
+   */
+  unlearnedRuns(from: number, to: number, limit: number): Promise<{ runId: string; teamId: string }[]>;
   /** lowers the team's ceiling to `to` and writes the audit row, atomically; false when it was not higher */
   lowerCeiling(change: CeilingChange): Promise<boolean>;
 }

@@ -1,5 +1,7 @@
-// In-memory fakes of the AuditLogStore and TeamLimitStore ports, held to the same contract suites as the D1 adapters.
+// In-memory fakes of the AuditLogStore, TeamLimitStore and DeployApproverStore ports, held to the same contract suites
+// as the D1 adapters.
 import { type AuditEntry, type AuditLogStore, decodeAuditCursor, encodeAuditCursor } from "../../src/ports/audit-log";
+import type { DeployApproverStore } from "../../src/ports/deploy-approvers";
 import type { TeamLimitRow, TeamLimitStore } from "../../src/ports/team-limits";
 
 /** Newest first by created_at, then id, as D1's ORDER BY created_at DESC, id DESC (ids compared byte-wise). */
@@ -31,6 +33,7 @@ export function createMemoryAuditLog(): AuditLogStore & { entries(): AuditEntry[
 /** One row per team and route class; putAll writes its rows and its audit entry together (nothing can fail between). */
 export function createMemoryTeamLimitStore(audit: AuditLogStore = createMemoryAuditLog()): TeamLimitStore {
   const rows = new Map<string, Map<string, TeamLimitRow>>();
+  const requests = new Map<string, { rows: TeamLimitRow[]; status: "pending" | "applied" }[]>();
   const put = (teamId: string, row: TeamLimitRow) => {
     const team = rows.get(teamId) ?? new Map<string, TeamLimitRow>();
     team.set(row.routeClass, { ...row });
@@ -46,6 +49,45 @@ export function createMemoryTeamLimitStore(audit: AuditLogStore = createMemoryAu
     async putAll(teamId, changed, _now, entry) {
       for (const row of changed) put(teamId, row);
       await audit.append([entry]);
+    },
+    async addRequest(teamId, asked) {
+      const team = requests.get(teamId) ?? [];
+      team.push({ rows: asked.map((r) => ({ ...r })), status: "pending" });
+      requests.set(teamId, team);
+      return team.length;
+    },
+    async applyRequest(teamId, version, _now, entry) {
+      const request = requests.get(teamId)?.[version - 1];
+      if (request?.status !== "pending") return false;
+      request.status = "applied";
+      for (const row of request.rows) put(teamId, row);
+      await audit.append([entry]);
+      return true;
+    },
+  };
+}
+
+/** The roster and its versioned requests; applyRequest replaces the roster and appends the audit entry together. */
+export function createMemoryDeployApproverStore(audit: AuditLogStore = createMemoryAuditLog()): DeployApproverStore {
+  const rosters = new Map<string, string[]>();
+  const requests = new Map<string, { subjects: string[]; status: "pending" | "applied" }[]>();
+  return {
+    async forTeam(teamId) {
+      return [...(rosters.get(teamId) ?? [])].sort();
+    },
+    async addRequest(teamId, subjects) {
+      const team = requests.get(teamId) ?? [];
+      team.push({ subjects: [...subjects], status: "pending" });
+      requests.set(teamId, team);
+      return team.length;
+    },
+    async applyRequest(teamId, version, _now, entry) {
+      const request = requests.get(teamId)?.[version - 1];
+      if (request?.status !== "pending") return false;
+      request.status = "applied";
+      rosters.set(teamId, [...request.subjects]);
+      await audit.append([entry]);
+      return true;
     },
   };
 }

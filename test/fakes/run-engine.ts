@@ -97,6 +97,9 @@ export function fakes(
     gateRuleStore: { activate: async () => true },
     routeLedger: { applyPinRequest: async () => true },
     slackStore: { activateChange: async () => true },
+    teamLimitStore: { applyRequest: async () => true },
+    deployApproverStore: { applyRequest: async () => true },
+    deployApprovers: { forTeam: async () => [] },
     newId: (p: string) => `${p}_${++n}`,
   } as unknown as EngineDeps;
   return { deps, written, published, hintCalls, control };

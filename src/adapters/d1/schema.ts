@@ -22,6 +22,8 @@ export const runs = sqliteTable(
   (t) => [
     index("runs_team_created").on(t.teamId, t.createdAt),
     index("runs_team_status_created").on(t.teamId, t.status, t.createdAt),
+    // the learning reconciliation reads recently finished runs across teams
+    index("runs_status_updated").on(t.status, t.updatedAt),
   ],
 );
 
@@ -685,6 +687,53 @@ export const teamLimits = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.routeClass] })],
+);
+
+/** Limit increases above the defaults, pending behind a policy_deploy hard gate until a second person approves. */
+export const teamLimitRequests = sqliteTable(
+  "team_limit_request",
+  {
+    teamId: text("team_id").notNull(),
+    version: integer("version").notNull(),
+    /** the requested rows, JSON: [{routeClass, perTeam, perSubject, periodS}] */
+    limits: text("limits").notNull(),
+    /** pending | applied */
+    status: text("status").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    createdAt: createdAt(),
+    appliedAt: integer("applied_at"),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
+);
+
+/** The team's deploy approvers: when any are set, only they decide its control run's hard gates (deploys). */
+export const deployApprovers = sqliteTable(
+  "deploy_approver",
+  {
+    teamId: text("team_id").notNull(),
+    subject: text("subject").notNull(),
+    /** the approved roster request that added it */
+    version: integer("version").notNull(),
+    addedAt: integer("added_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.subject] })],
+);
+
+/** A new deploy-approver roster, pending behind a policy_deploy hard gate decided by an approver already on it. */
+export const deployApproverRequests = sqliteTable(
+  "deploy_approver_request",
+  {
+    teamId: text("team_id").notNull(),
+    version: integer("version").notNull(),
+    /** the whole new roster, JSON: ["alice", "bob"] */
+    subjects: text("subjects").notNull(),
+    /** pending | applied */
+    status: text("status").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    createdAt: createdAt(),
+    appliedAt: integer("applied_at"),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
 );
 
 /** Team API keys: only the SHA-256 of the secret is stored; `prefix` (public, in the key) finds the row. */

@@ -4,11 +4,17 @@ import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { createD1AuditLog } from "./audit-log";
 import { auditLogContract } from "./audit-log.contract";
+import { createD1DeployApproverStore } from "./deploy-approvers";
+import { deployApproverStoreContract } from "./deploy-approvers.contract";
 import { createD1TeamLimitStore } from "./team-limits";
 import { teamLimitStoreContract } from "./team-limits.contract";
 
 auditLogContract("D1", () => createD1AuditLog(drizzle(env.DB)));
 teamLimitStoreContract("D1", () => ({
   limits: createD1TeamLimitStore(drizzle(env.DB)),
+  audit: createD1AuditLog(drizzle(env.DB)),
+}));
+deployApproverStoreContract("D1", () => ({
+  approvers: createD1DeployApproverStore(drizzle(env.DB)),
   audit: createD1AuditLog(drizzle(env.DB)),
 }));

@@ -51,6 +51,25 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
       }
     },
 
+    async unlearnedRuns(from, to, limit) {
+      // run.completed ids are `evt_<run_id>_<seq>`: a range on the key, then digits only after it (run ids may share
+      // a prefix with another run's id followed by "_")
+      const completionOf = (table: string) =>
+        sql.raw(
+          `${table}.event_id >= 'evt_' || r.run_id || '_' AND ${table}.event_id < 'evt_' || r.run_id || '\`' ` +
+            `AND substr(${table}.event_id, length(r.run_id) + 6) NOT GLOB '*[^0-9]*'`,
+        );
+      const rows = await db.all<{ run_id: string; team_id: string }>(sql`
+        SELECT r.run_id, r.team_id FROM runs r
+        WHERE r.status IN ('COMPLETE', 'DEAD_LETTER', 'STOPPED') AND r.kind = 'agent'
+          AND r.updated_at >= ${from} AND r.updated_at <= ${to}
+          AND NOT EXISTS (SELECT 1 FROM processed_event p WHERE p.type = 'run.completed' AND ${completionOf("p")})
+          AND NOT EXISTS (SELECT 1 FROM event_dead_letter d
+            WHERE d.team_id = r.team_id AND d.type = 'run.completed' AND ${completionOf("d")})
+        ORDER BY r.updated_at LIMIT ${limit}`);
+      return rows.map((r) => ({ runId: r.run_id, teamId: r.team_id }));
+    },
+
     async archivePolicyMemory(cutoff, now, auditId) {
       const results = await archivePolicyMemoryStatement(db, cutoff);
       const byTeam = new Map<string, string[]>();

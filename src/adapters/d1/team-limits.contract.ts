@@ -45,5 +45,26 @@ export function teamLimitStoreContract(name: string, make: () => { limits: TeamL
       expect(byClass(await limits.forTeam(t))).toEqual([row("decide", 99), row("writes", 30)]);
       expect((await audit.list(t, { limit: 10 })).entries).toEqual([entry]);
     });
+
+    it("keeps a limit request pending until applied, then applies its rows and audit once", async () => {
+      const { limits, audit } = make();
+      const t = team();
+      await limits.put(t, row("writes", 10), 1_000);
+      const v1 = await limits.addRequest(t, [row("writes", 500), row("decide", 900)], "ann", 2_000);
+      const v2 = await limits.addRequest(t, [row("reads", 700)], "ann", 2_500);
+      expect([v1, v2]).toEqual([1, 2]);
+      // pending: nothing applied yet
+      expect(await limits.forTeam(t)).toEqual([row("writes", 10)]);
+      const entry = auditEntry(t, 3_000);
+      expect(await limits.applyRequest(t, v1, 3_000, entry)).toBe(true);
+      expect(byClass(await limits.forTeam(t))).toEqual([row("decide", 900), row("writes", 500)]);
+      expect((await audit.list(t, { limit: 10 })).entries).toEqual([entry]);
+      // a second activation, an unknown version and another team's version change nothing
+      expect(await limits.applyRequest(t, v1, 4_000, auditEntry(t, 4_000))).toBe(false);
+      expect(await limits.applyRequest(t, 9, 4_000, auditEntry(t, 4_000))).toBe(false);
+      expect(await limits.applyRequest(team(), v2, 4_000, auditEntry(t, 4_000))).toBe(false);
+      expect(byClass(await limits.forTeam(t))).toEqual([row("decide", 900), row("writes", 500)]);
+      expect((await audit.list(t, { limit: 10 })).entries).toEqual([entry]);
+    });
   });
 }

@@ -1,10 +1,12 @@
-// TeamLimitStore over D1 (team_limit rows, one per team and route class; admin changes batched with their audit row).
-import { eq } from "drizzle-orm";
+// TeamLimitStore over D1 (team_limit rows, one per team and route class; admin changes batched with their audit row;
+// increases pending behind a hard gate in team_limit_request).
+import { and, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { TeamLimitRow, TeamLimitStore } from "../../ports/team-limits";
 import { auditInsert } from "./audit-log";
 import { batchAll } from "./batch";
-import { teamLimits } from "./schema";
+import { nextVersion } from "./next-version";
+import { teamLimitRequests, teamLimits } from "./schema";
 
 export function createD1TeamLimitStore(db: DrizzleD1Database): TeamLimitStore {
   const upsert = (teamId: string, row: TeamLimitRow, now: number) => {
@@ -29,6 +31,42 @@ export function createD1TeamLimitStore(db: DrizzleD1Database): TeamLimitStore {
     },
     async putAll(teamId, rows, now, audit) {
       await batchAll(db, [...rows.map((r) => upsert(teamId, r, now)), auditInsert(db, audit)]);
+    },
+    async addRequest(teamId, rows, requestedBy, now) {
+      const limits = JSON.stringify(rows);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const [inserted] = await db
+          .insert(teamLimitRequests)
+          .values({
+            teamId,
+            version: nextVersion(teamLimitRequests, teamId),
+            limits,
+            status: "pending",
+            requestedBy,
+            createdAt: now,
+          })
+          .onConflictDoNothing()
+          .returning({ version: teamLimitRequests.version });
+        if (inserted) return inserted.version;
+      }
+      throw new Error(`team ${teamId}: no free limit-request version after 5 attempts`);
+    },
+    async applyRequest(teamId, version, now, audit) {
+      const where = and(
+        eq(teamLimitRequests.teamId, teamId),
+        eq(teamLimitRequests.version, version),
+        eq(teamLimitRequests.status, "pending"),
+      );
+      const [request] = await db.select().from(teamLimitRequests).where(where);
+      if (!request) return false;
+      const rows = JSON.parse(request.limits) as TeamLimitRow[];
+      // one batch: a second activation finds the request applied and writes nothing
+      const [marked] = await batchAll(db, [
+        db.update(teamLimitRequests).set({ status: "applied", appliedAt: now }).where(where),
+        ...rows.map((r) => upsert(teamId, r, now)),
+        auditInsert(db, audit),
+      ]);
+      return (marked as { meta: { changes: number } }).meta.changes === 1;
     },
   };
 }

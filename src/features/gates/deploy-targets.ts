@@ -1,13 +1,16 @@
 // The deploy-target registry: every team setting an admin changes behind a hard gate (profile, gate rules, mode
-// ceiling, route pins: policy_deploy; the Slack installation: slack_channel_change) declares here its table, how a
-// pending version is activated and which caches then go stale.
+// ceiling, route pins, limit increases, the deploy-approver roster: policy_deploy; the Slack installation: slack_channel_change) declares here its
+// table, how a pending version is activated and which caches then go stale.
+
+import type { DeployApproverStore } from "../../ports/deploy-approvers";
 import type { GateRuleStore } from "../../ports/gate-rule-store";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { RouteLedger } from "../../ports/route-ledger";
 import type { SlackStore } from "../../ports/slack";
+import type { TeamLimitRequests } from "../../ports/team-limits";
 
 /** The only list of deploy targets: everything else is typed and dispatched from it. */
-export const DEPLOY_TARGETS = ["profile", "gates", "ceiling", "route_pin", "slack"] as const;
+export const DEPLOY_TARGETS = ["profile", "gates", "ceiling", "route_pin", "slack", "limits", "approvers"] as const;
 export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
 
 /** What a target needs to activate a version and drop the cached copies of the old one. */
@@ -16,6 +19,8 @@ export type DeployNeeds = {
   gateRuleStore: Pick<GateRuleStore, "activate">;
   routeLedger: Pick<RouteLedger, "applyPinRequest">;
   slackStore: Pick<SlackStore, "activateChange">;
+  teamLimitStore: Pick<TeamLimitRequests, "applyRequest">;
+  deployApproverStore: Pick<DeployApproverStore, "applyRequest">;
   policies: { invalidate(teamId: string): void };
   gateRules: { invalidate(teamId: string): void };
 };
@@ -62,6 +67,40 @@ export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
     table: "slack_change_request",
     policyKey: SLACK_CHANGE_POLICY_KEY,
     activate: (n, team, version, now) => n.slackStore.activateChange(team, version, now),
+    invalidate: () => {},
+  },
+  // rate-limit increases above the defaults (PUT /v1/limits); other isolates read the new limits within their 60 s
+  // cache, so there is nothing here to drop
+  limits: {
+    table: "team_limit_request",
+    activate: (n, team, version, now) =>
+      n.teamLimitStore.applyRequest(team, version, now, {
+        // one id per request: the audit row of an activation is written once
+        id: `aud_limits_${team}_v${version}`,
+        teamId: team,
+        actor: "policy_deploy",
+        action: "team_limits.updated",
+        subjectType: "team_limit_request",
+        subjectId: `${team}/v${version}`,
+        metadata: { version },
+        createdAt: now,
+      }),
+    invalidate: () => {},
+  },
+  // the deploy-approver roster: read from D1 on every control-run decision, so there is no cache to drop
+  approvers: {
+    table: "deploy_approver_request",
+    activate: (n, team, version, now) =>
+      n.deployApproverStore.applyRequest(team, version, now, {
+        id: `aud_approvers_${team}_v${version}`,
+        teamId: team,
+        actor: "policy_deploy",
+        action: "deploy_approvers.updated",
+        subjectType: "deploy_approver_request",
+        subjectId: `${team}/v${version}`,
+        metadata: { version },
+        createdAt: now,
+      }),
     invalidate: () => {},
   },
 };

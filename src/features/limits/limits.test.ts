@@ -1,8 +1,10 @@
 // GET/PUT /v1/limits over the worker: defaults and overrides, the write applied at once in this isolate (cache
-// invalidated), audited, admin-only, and bad input (unknown class, negative, huge, per_subject > per_team) refused.
+// invalidated), audited, admin-only, increases above the defaults held behind a hard gate another person approves,
+// and bad input (unknown class, negative, huge, per_subject > per_team, over the ceiling) refused.
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
+import { teamTokens } from "../../../test/run-helpers";
 import { createMemoryRateLimiter } from "../../adapters/ratelimit/memory";
 import { createApp } from "../../app";
 import { makeDeps } from "../../deps";
@@ -36,13 +38,13 @@ describe("PUT /v1/limits", () => {
       token: t,
       body: {
         limits: {
-          decide: { per_team: 9000, per_subject: 100 },
+          decide: { per_team: 5900, per_subject: 100 },
           memory_write: { per_team: 50, per_subject: 50, period_s: 10 },
         },
       },
     });
     expect(r.status).toBe(200);
-    expect(r.json.limits.decide).toEqual({ per_team: 9000, per_subject: 100, period_s: 60, source: "team" });
+    expect(r.json.limits.decide).toEqual({ per_team: 5900, per_subject: 100, period_s: 60, source: "team" });
     expect(r.json.limits.memory_write).toEqual({ per_team: 50, per_subject: 50, period_s: 10, source: "team" });
     expect(r.json.limits.runs.source).toBe("default");
     expect((await call("GET", "/v1/limits", { token: t })).json).toEqual(r.json);
@@ -51,7 +53,7 @@ describe("PUT /v1/limits", () => {
     const audit = await call("GET", "/v1/audit", { token: t });
     const entry = audit.json.entries.find((e: { type: string }) => e.type === "team_limits.updated");
     expect(entry).toMatchObject({ subject_id: "team-l1", actor: "user-team-l1" });
-    expect(JSON.stringify(entry)).toContain("9000");
+    expect(JSON.stringify(entry)).toContain("5900");
   });
 
   it("refuses limits above the deployment's ceiling (10× the default rate) with 422 and changes nothing", async () => {
@@ -68,13 +70,52 @@ describe("PUT /v1/limits", () => {
       expect(r.json.error.message).toContain("limits.decide.");
     }
     expect((await call("GET", "/v1/limits", { token: t })).json.limits.decide.source).toBe("default");
-    // exactly at the ceiling is the team's to choose
-    const atCeiling = await call("PUT", "/v1/limits", {
-      token: t,
-      body: { limits: { decide: { per_team: 60_000, per_subject: 12_000 } } },
+  });
+
+  it("holds an increase above the defaults behind a policy_deploy hard gate until another person approves it", async () => {
+    const team = "team-l-raise";
+    const t = await teamTokens(team);
+    const put = (body: unknown) => call("PUT", "/v1/limits", { token: t.admin, body });
+    // a lower limit in one class and, up to the ceiling, a higher one in another: the whole change waits
+    const r = await put({
+      limits: { decide: { per_team: 60_000, per_subject: 12_000 }, runs: { per_team: 100, per_subject: 50 } },
     });
-    expect(atCeiling.status).toBe(200);
-    expect(atCeiling.json.limits.decide).toMatchObject({ per_team: 60_000, per_subject: 12_000, source: "team" });
+    expect(r.status, r.text).toBe(202);
+    expect(r.json).toMatchObject({
+      status: "pending",
+      version: 1,
+      op_id: expect.stringMatching(/^deploy-limits-v1-/),
+      above_default: ["limits.decide.per_team", "limits.decide.per_subject"],
+    });
+    const current = async () => (await call("GET", "/v1/limits", { token: t.admin })).json.limits;
+    expect((await current()).decide.source).toBe("default");
+    expect((await current()).runs.source).toBe("default");
+    const gate = await call("GET", `/v1/runs/${r.json.run_id}/gates/${r.json.gate_id}`, { token: t.admin });
+    expect(gate.json).toMatchObject({ kind: "hard", status: "pending" });
+    const decide = (tok: string) =>
+      call("POST", "/v1/approvals", {
+        token: tok,
+        body: {
+          run_id: r.json.run_id,
+          op_id: r.json.op_id,
+          policy_key: "policy_deploy",
+          decision: "approve_retry",
+          note: "load test next week",
+        },
+      });
+    expect((await decide(t.admin)).status).toBe(403); // nobody approves their own increase
+    expect((await current()).decide.source).toBe("default");
+    expect((await decide(t.approver)).status).toBe(200);
+    const after = await current();
+    expect(after.decide).toEqual({ per_team: 60_000, per_subject: 12_000, period_s: 60, source: "team" });
+    expect(after.runs).toEqual({ per_team: 100, per_subject: 50, period_s: 60, source: "team" });
+    const audit = await call("GET", "/v1/audit?type=team_limits.updated", { token: t.admin });
+    expect(audit.json.entries).toHaveLength(1);
+    expect(audit.json.entries[0]).toMatchObject({ actor: "policy_deploy", subject_id: `${team}/v1` });
+    // lowering again needs nobody: at or under the defaults applies at once
+    const lower = await put({ limits: { decide: { per_team: 6000, per_subject: 1200 } } });
+    expect(lower.status).toBe(200);
+    expect(lower.json.limits.decide).toMatchObject({ per_team: 6000, source: "team" });
   });
 
   it("refuses bad input with 400 and changes nothing", async () => {

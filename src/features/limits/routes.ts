@@ -1,4 +1,6 @@
 // GET/PUT /v1/limits (policy:admin): a team's rate limits per route class — the defaults, and its team_limit overrides.
+// Lowering or staying within the defaults applies at once; raising any rate above its default waits for a second person
+// (a policy_deploy hard gate, deploy target "limits"); nothing passes the deployment's ceiling.
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { AppFailure } from "../../errors";
@@ -12,7 +14,9 @@ import {
   MAX_PERIOD_S,
   ROUTE_CLASSES,
   type RouteClass,
+  ratesAbove,
 } from "../../http/rate-limits";
+import { DeployAccepted, proposeDeploy, teamWideProposer } from "../gates";
 import type { LimitsNeeds } from "./needs";
 
 const Count = z.int().min(1).max(MAX_LIMIT);
@@ -52,6 +56,13 @@ const ClassLimitView = z.object({
 const LimitsView = z
   .object({ team_id: z.string(), limits: z.record(z.enum(ROUTE_CLASSES), ClassLimitView) })
   .meta({ id: "TeamLimits" });
+
+const LimitsPending = DeployAccepted.omit({ diff: true })
+  .extend({
+    limits: PutLimitsBody.shape.limits,
+    above_default: z.array(z.string()).describe("the values above their class's default rate, which need the gate"),
+  })
+  .meta({ id: "TeamLimitsPending" });
 
 const wire = (l: ClassLimit, source: "default" | "team") => ({
   per_team: l.perTeam,
@@ -94,11 +105,17 @@ export const limitsRoutes = featureApp<LimitsNeeds>()
       path: "/v1/limits",
       tags: ["limits"],
       summary:
-        "Overrides the team's limits for the named route classes (audited); this isolate applies them at once, others within 60 s",
+        "Overrides the team's limits for the named route classes (audited). Within the defaults: applied at once (this " +
+        "isolate; others within 60 s). A rate above its class's default: the whole change waits behind a policy_deploy " +
+        "hard gate (202) that another person approves. Above the deployment's ceiling: 422, nothing stored.",
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
       request: { body: jsonBody(PutLimitsBody) },
-      responses: { 200: jsonResponse(LimitsView, "the team's effective limits after the change"), ...commonErrors },
+      responses: {
+        200: jsonResponse(LimitsView, "the team's effective limits after the change"),
+        202: jsonResponse(LimitsPending, "an increase above the defaults: pending; approve the gate to apply"),
+        ...commonErrors,
+      },
     }),
     async (c) => {
       const { deps } = c.env;
@@ -128,6 +145,19 @@ export const limitsRoutes = featureApp<LimitsNeeds>()
           message: over.map((o) => `${o.path}: ${o.message}`).join("; "),
           ruleIds: ["limits.ceiling"],
         });
+      }
+      const raised = ratesAbove(
+        rows.map((r) => [r.routeClass, r]),
+        deps.limits.team.defaults,
+        1,
+      ).map((o) => o.path);
+      if (raised.length > 0) {
+        const bound = teamWideProposer(p);
+        if (bound) throw new AppFailure(bound);
+        const version = await deps.teamLimitStore.addRequest(p.teamId, rows, p.subject, now);
+        const limits = Object.fromEntries(changes);
+        const proposed = await proposeDeploy(deps, p, "limits", version, { limits, above_default: raised });
+        return c.json({ ...proposed, limits, above_default: raised }, 202);
       }
       await deps.teamLimitStore.putAll(p.teamId, rows, now, {
         id: deps.newId("aud_limits"),

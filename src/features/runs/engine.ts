@@ -7,6 +7,7 @@ import { own, putOwn } from "../../lib/own";
 import { within } from "../../lib/within";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
+import type { DeployApproverStore } from "../../ports/deploy-approvers";
 import type { EventBus } from "../../ports/event-bus";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
 import type { PolicyMemoryReader } from "../../ports/policy-memory";
@@ -50,6 +51,8 @@ export type RunEngineNeeds = DeployNeeds & {
    * the gate rules so opening a gate never waits on D1 for them; absent = defaults for every team */
   escalationTimings?: { get(teamId: string, now: number): Promise<[number, number] | null> };
   newId: (prefix: string) => string;
+  /** the team's deploy approvers: when set, only they decide the control run's gates */
+  deployApprovers: Pick<DeployApproverStore, "forTeam">;
   /** the team's work board: a graph run's item changes are synced to it (absent: no board, e.g. unit tests) */
   board?: BoardGateway;
 };
@@ -185,14 +188,13 @@ export class RunEngine {
   /** Any operation by name (tests; the RunDO calls read / write directly). */
   dispatch(runId: string, req: RunRequest): Promise<RunOpResult<RunOpName>> {
     const { op, ...rest } = req;
-    if (op === "view" || op === "explain" || op === "get_gate")
-      return this.read(runId, op, rest as RunOpRequest<typeof op>);
-    return this.write(runId, op, rest as RunOpRequest<typeof op>);
+    return this.call(runId, op, rest as RunOpRequest<typeof op>);
   }
 
   /** Any operation of the table: a read is answered from the loaded state, a write goes through the reducer. */
   call<K extends RunOpName>(runId: string, op: K, req: RunOpRequest<K>): Promise<RunOpResult<K>> {
     if (isReadOp(op)) return this.read(runId, op, req as RunOpRequest<typeof op>) as Promise<RunOpResult<K>>;
+    if (op === "resend_completion") return this.resendCompletion(runId, req) as Promise<RunOpResult<K>>;
     return this.write(runId, op as RunWriteOp, req as RunOpRequest<RunWriteOp>) as Promise<RunOpResult<K>>;
   }
 
@@ -201,6 +203,24 @@ export class RunEngine {
     const denied = authorize(this.state, req.actor, runId);
     if (denied || this.state === null) return { ok: false, error: denied ?? notFoundError(runId) };
     return READS[op](this.state, req);
+  }
+
+  /**
+   * Sends the run's latest run.completed again with its own event id (the consumer's processed keys make a second
+   * delivery harmless), unless its outbox item is still unsent: then the outbox flush sends it.
+   */
+  async resendCompletion(
+    runId: string,
+    req: RunOpRequest<"resend_completion">,
+  ): Promise<RunOpResult<"resend_completion">> {
+    const denied = authorize(this.state, req.actor, runId);
+    if (denied || this.state === null) return { ok: false, error: denied ?? notFoundError(runId) };
+    const seq = this.state.run.completion_seq;
+    const event = seq === undefined ? undefined : await this.storage.get<WardenRunEvent>(`ev:${pad(seq)}`);
+    if (!event || !isQueuedRunEvent(event)) return { ok: true, value: { event_id: null, resent: false } };
+    const unsent = [...this.outbox.values()].some((item) => item.events.some((e) => e.event_id === event.event_id));
+    if (!unsent) await this.deps.events.publish([fitForQueue(event)]);
+    return { ok: true, value: { event_id: event.event_id, resent: !unsent } };
   }
 
   /** A write operation: prepare (I/O), reduce, persist, then answer (after the activation it caused, if any). */
@@ -277,6 +297,13 @@ export class RunEngine {
       ]);
       return { type: "open_gate", ...req, gate_rules, escalate_after_ms };
     },
+    decide_gate: async (_runId, req) => ({
+      type: "decide_gate",
+      ...req,
+      // only a control run's gates (deploys) are the roster's; a failed read refuses the decision (no fail-open)
+      deploy_approvers:
+        this.state?.run.kind === "control" ? await this.deps.deployApprovers.forTeam(req.actor.team_id) : [],
+    }),
     propose_deploy: async (runId, req, now) => ({
       type: "propose_deploy",
       ...req,

@@ -158,6 +158,43 @@ describe("RunEngine", () => {
     expect(storage.alarm).toBeNull();
   });
 
+  it("re-sends the run's latest run.completed with its own event id, but not while its outbox item is unsent", async () => {
+    const f = fakes();
+    const engine = new RunEngine(new MemoryStorage(), f.deps, { now: () => 20_000 });
+    await engine.load();
+    expect((await engine.dispatch("run_e", create)).ok).toBe(true);
+    const resend = () => engine.dispatch("run_e", { op: "resend_completion", actor });
+    // not finished: nothing to send
+    expect(await resend()).toEqual({ ok: true, value: { event_id: null, resent: false } });
+    const order = { order_id: "o1", task_id: "t", goal: "g", input_json: {}, output_schema_id: "s", timeout_sec: 1 };
+    await engine.dispatch("run_e", { op: "add_order", actor, order, skill: null });
+    const lease = await engine.write("run_e", "lease", { actor, order_id: "o1", worker_id: "w" });
+    if (!lease.ok) throw new Error("lease refused");
+    await engine.idle();
+    f.control.failPublish = 1;
+    const done = { op: "complete" as const, actor, order_id: "o1", lease_id: lease.value.lease_id, epoch: 1 };
+    await engine.dispatch("run_e", {
+      ...done,
+      ...{ op_id: "c1", outcome: "PASS" as const, failure_class: null, tokens_in: 1, tokens_out: 1, output: null },
+    });
+    await engine.idle();
+    const completed = engine.snapshotState()?.run.completion_seq;
+    expect(completed).toBeGreaterThan(0);
+    // still in the outbox (the publish failed): the outbox sends it, the resend does not
+    const pending = await resend();
+    expect(pending).toEqual({ ok: true, value: { event_id: `evt_run_e_${completed}`, resent: false } });
+    expect(f.published.flat().filter((e) => e.type === "run.completed")).toEqual([]);
+    await engine.alarm();
+    await engine.idle();
+    expect((await resend()).ok).toBe(true);
+    const sent = f.published.flat().filter((e) => e.type === "run.completed");
+    expect(sent.map((e) => e.event_id)).toEqual([`evt_run_e_${completed}`, `evt_run_e_${completed}`]);
+    expect(sent[1]).toEqual(sent[0]);
+    // another team's actor learns nothing about the run
+    const foreign = await engine.dispatch("run_e", { op: "resend_completion", actor: { ...actor, team_id: "t2" } });
+    expect(foreign).toMatchObject({ ok: false, error: { code: "not_found" } });
+  });
+
   it("picks up pending outbox items and timers after a restart over the same storage", async () => {
     const f = fakes();
     const storage = new MemoryStorage();

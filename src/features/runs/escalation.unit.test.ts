@@ -94,6 +94,7 @@ describe("hard gate escalation", () => {
       {
         type: "decide_gate",
         actor: actor("bob"),
+        deploy_approvers: [],
         op_id: "op-1",
         policy_key: "mystery",
         decision: "deny",

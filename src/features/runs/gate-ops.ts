@@ -219,6 +219,15 @@ function apiSubject(tx: Tx, cmd: CommandOf<"open_gate">): GateSubject | Failure 
   return { type: "api" };
 }
 
+/**
+ * A team with a deploy-approver roster lets only its members decide deploys: the approver and, for a key-issued
+ * identity, the admin who created the key (a non-member cannot lend a member's name to a key). No roster: anyone.
+ */
+export function onRoster(roster: string[], subject: string, issuer?: string): boolean {
+  if (roster.length === 0) return true;
+  return roster.includes(subject) && (issuer === undefined || roster.includes(issuer));
+}
+
 /** POST /v1/approvals on this run. */
 export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | RunOpReply<"decide_gate"> {
   const { op_id, policy_key, decision, note, digest, channel } = cmd;
@@ -234,6 +243,10 @@ export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | 
   };
   if (tx.run.kind === "control" && !tx.gate(gateIdFor(tx.run.run_id, op_id, policy_key)))
     return conflict("a control run's gates are decided only once proposed");
+  if (tx.run.kind === "control" && !onRoster(cmd.deploy_approvers, cmd.actor.subject, cmd.actor.issued_by)) {
+    const message = "only the team's deploy approvers (GET /v1/policy/approvers) decide its deploys";
+    return { ok: false, error: { code: "forbidden", message } };
+  }
   return decideGate(gateHost(tx), req, tx.run.status === "STOPPED");
 }
 

@@ -255,7 +255,7 @@ export function endRun(tx: Tx, status: RunStatus, reason: string) {
   const terminal = tx.run.steps.at(-1) ?? null;
   tx.patchRun({ exit: { status, reason, at: tx.now, terminal_step: terminal } });
   const orders = tx.allOrders().sort((a, b) => a.index - b.index);
-  tx.emit("run.completed", {
+  const completed = tx.emit("run.completed", {
     outcome: status,
     reason,
     skills: tx.run.skills,
@@ -276,6 +276,7 @@ export function endRun(tx: Tx, status: RunStatus, reason: string) {
       failure_classes: o.failure_history ?? [],
     })),
   });
+  tx.patchRun({ completion_seq: completed.seq });
 }
 
 export function orderSettled(o: Order, all: Order[]): boolean {

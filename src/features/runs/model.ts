@@ -72,6 +72,9 @@ export type RunMeta = {
   failure_hints?: FailureHints[];
   snapshot: PolicySnapshot;
   exit: ExitInfo | null;
+  /** seq of the run's latest run.completed event (its `ev:` key): the learning reconciliation re-sends it when the
+   * queue lost it (absent on runs ended before it existed) */
+  completion_seq?: number;
   /** last event sequence number (event ids derive from it) */
   seq: number;
   /** orders created so far (creation index) */
@@ -262,6 +265,8 @@ type Prepared = {
     escalate_after_ms?: [number, number] | null;
   };
   open_gate: { gate_rules: ActiveGateRules; escalate_after_ms?: [number, number] | null };
+  /** the team's deploy approvers, read for a control run's decisions only (empty: none set, or not a control run) */
+  decide_gate: { deploy_approvers: string[] };
   /** nonce: the random part of the deploy gate's op_id */
   propose_deploy: { run_id: string; nonce: string; escalate_after_ms?: [number, number] | null };
 };

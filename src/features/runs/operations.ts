@@ -116,12 +116,19 @@ export const RUN_OPS = {
     reply: DeployAccepted,
   },
   stop: { request: withActor({ reason: z.string().nullable() }), reply: StopResponse },
+  /** the learning reconciliation: send the run's latest run.completed again (same event id), when the queue lost it */
+  resend_completion: {
+    request: withActor({}),
+    reply: z.object({ event_id: z.string().nullable(), resent: z.boolean() }),
+  },
 } as const;
 
 export type RunOpName = keyof typeof RUN_OPS;
 /** the operations that only read the run (no command, no reducer) */
 export type RunReadOp = "view" | "explain" | "get_gate";
-export type RunWriteOp = Exclude<RunOpName, RunReadOp>;
+/** the operations that only touch the outbox (no command, no reducer, no state change) */
+export type RunOutboxOp = "resend_completion";
+export type RunWriteOp = Exclude<RunOpName, RunReadOp | RunOutboxOp>;
 export type RunOpRequest<K extends RunOpName> = z.infer<(typeof RUN_OPS)[K]["request"]>;
 export type RunOpReply<K extends RunOpName> = z.output<(typeof RUN_OPS)[K]["reply"]>;
 

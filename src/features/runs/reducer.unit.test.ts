@@ -165,6 +165,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       make: (): Command => ({
         type: "decide_gate",
         actor: actor(who),
+        deploy_approvers: [],
         op_id: `op-${op}`,
         policy_key: key,
         decision,

@@ -2,6 +2,7 @@
 import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
 import type { SweepStore } from "../../ports/sweep-store";
 import { archiveCutoff } from "../learning";
+import { type ReconcileNeeds, type ReconcileReport, reconcileLearning } from "./learning-reconcile";
 import { DAY_MS, TIER_RULES } from "./memory-tiers";
 import { evaluateRollbackMatrix, type RollbackDeps, type TeamRollback } from "./rollback-matrix";
 
@@ -9,13 +10,14 @@ export const ROLLBACK_CRON = "*/5 * * * *";
 export const DAILY_CRON = "17 3 * * *";
 export const APPROVAL_RETENTION_MS = 365 * DAY_MS;
 export const STAGED_TASK_TTL_MS = 30 * DAY_MS;
-const LEASE_TTL_MS = { rollback: 4 * 60_000, daily: 15 * 60_000 } as const;
+const LEASE_TTL_MS = { rollback: 4 * 60_000, reconcile: 4 * 60_000, daily: 15 * 60_000 } as const;
 
-export type SweepDeps = RollbackDeps & {
-  sweepStore: SweepStore;
-  memoryMaintenance: MemoryMaintenance;
-  memoryIndexSync: MemoryIndexSync;
-};
+export type SweepDeps = RollbackDeps &
+  ReconcileNeeds & {
+    sweepStore: SweepStore;
+    memoryMaintenance: MemoryMaintenance;
+    memoryIndexSync: MemoryIndexSync;
+  };
 
 export type DailyReport = {
   approval_events_deleted: number;
@@ -26,8 +28,9 @@ export type DailyReport = {
 };
 
 export type SweepOutcome =
-  | { sweep: "rollback" | "daily"; ran: false; reason: "lease_held" }
+  | { sweep: "rollback" | "reconcile" | "daily"; ran: false; reason: "lease_held" }
   | { sweep: "rollback"; ran: true; teams: TeamRollback[] }
+  | { sweep: "reconcile"; ran: true; report: ReconcileReport }
   | { sweep: "daily"; ran: true; report: DailyReport };
 
 /** Runs `work` only when this invocation wins the lease for (name, slot); releases it after. */
@@ -98,7 +101,10 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
   return report;
 }
 
-/** Entry for scheduled(): the 5-minute cron evaluates the rollback matrix, the daily cron does the rest. */
+/**
+ * Entry for scheduled(): the 5-minute cron evaluates the rollback matrix and re-sends lost run completions (the
+ * learning reconciliation), the daily cron does the rest.
+ */
 export async function runScheduled(
   cron: string,
   scheduledTime: number,
@@ -118,6 +124,19 @@ export async function runScheduled(
       r.ran
         ? { sweep: "rollback", ran: true, teams: r.value }
         : { sweep: "rollback", ran: false, reason: "lease_held" },
+    );
+    const c = await withLease(deps.sweepStore, "reconcile", slot, holder, now, LEASE_TTL_MS.reconcile, async () => {
+      const report = await reconcileLearning(deps, now);
+      if (report.unlearned > 0 || report.errors.length > 0)
+        console.log(
+          JSON.stringify({ level: report.errors.length ? "warn" : "info", msg: "learning reconcile", ...report }),
+        );
+      return report;
+    });
+    out.push(
+      c.ran
+        ? { sweep: "reconcile", ran: true, report: c.value }
+        : { sweep: "reconcile", ran: false, reason: "lease_held" },
     );
   }
   if (wantDaily) {
