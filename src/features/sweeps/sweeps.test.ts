@@ -71,7 +71,10 @@ describe("sweep leases", () => {
     const now = later();
     const { calls, mm } = countingMaintenance(0);
     const { deps } = testDeps(now, { memoryMaintenance: mm });
-    expect((await runScheduled(ROLLBACK_CRON, nextSlot(), deps, now, "i")).map((o) => o.sweep)).toEqual(["rollback", "reconcile"]);
+    expect((await runScheduled(ROLLBACK_CRON, nextSlot(), deps, now, "i")).map((o) => o.sweep)).toEqual([
+      "rollback",
+      "reconcile",
+    ]);
     expect(calls.decay).toBe(0);
     expect((await runScheduled(DAILY_CRON, nextSlot(), deps, now, "i")).map((o) => o.sweep)).toEqual(["daily"]);
   });
