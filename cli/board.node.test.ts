@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHARED_SERVER_WAIT_MS, sharedServerReady, sharedServerUrl } from "../test/node-server/local-server.ts";
+import { workItem } from "../test/work-item.ts";
 import { runWarden } from "./warden-process.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -12,15 +13,6 @@ const files = mkdtempSync(join(tmpdir(), "warden-board-files-"));
 const warden = (args: string[], env: Record<string, string | undefined>) =>
   runWarden(args, { XDG_CONFIG_HOME: noLogin, ...env }, root);
 
-const item = (id: string, deps: string[] = [], extra: Record<string, unknown> = {}) => ({
-  item_id: id,
-  goal: `do ${id}`,
-  input_json: {},
-  depends_on: deps,
-  output_schema_id: "demo.v1",
-  timeout_sec: 60,
-  ...extra,
-});
 const file = (name: string, body: unknown) => {
   const path = join(files, name);
   writeFileSync(path, typeof body === "string" ? body : JSON.stringify(body));
@@ -40,7 +32,7 @@ describe("warden board commands against the real local server", () => {
     const team = env("t-cli-graph");
     const graph = file("graph.json", {
       goal: "Health: extract and verify",
-      items: [item("extract", [], { persona_id: "extractor" }), item("verify", ["extract"])],
+      items: [workItem("extract", [], { persona_id: "extractor" }), workItem("verify", ["extract"])],
     });
     const r = await warden(["runs", "new", "--graph", graph], team);
     expect(r.code, r.stderr).toBe(0);
@@ -54,7 +46,7 @@ describe("warden board commands against the real local server", () => {
       ["extract", []],
       ["verify", ["extract"]],
     ]);
-    const array = file("items.json", [item("only")]);
+    const array = file("items.json", [workItem("only")]);
     const fromArray = await warden(["runs", "new", "--graph", array, "--goal", "one item"], team);
     expect(fromArray.code, fromArray.stderr).toBe(0);
     expect(fromArray.json.items).toEqual([{ item_id: "only", state: "ready" }]);
@@ -63,13 +55,16 @@ describe("warden board commands against the real local server", () => {
   it("runs new --graph refuses a cycle (exit 4, the cycle named), a file without a goal or items (exit 2); nothing starts", async () => {
     const team = env("t-cli-graph-bad");
     const before = (await warden(["runs", "list"], team)).json.runs.length;
-    const cycle = file("cycle.json", { goal: "loops", items: [item("a", ["c"]), item("b", ["a"]), item("c", ["b"])] });
+    const cycle = file("cycle.json", {
+      goal: "loops",
+      items: [workItem("a", ["c"]), workItem("b", ["a"]), workItem("c", ["b"])],
+    });
     const r = await warden(["runs", "new", "--graph", cycle], team);
     expect(r.code).toBe(4);
     const err = JSON.parse(r.stderr).error;
     expect(err.code).toBe("validation_failed");
     expect(JSON.stringify(err.details)).toMatch(/dependency cycle: a → c → b → a|a → b → c → a/);
-    const noGoal = await warden(["runs", "new", "--graph", file("nogoal.json", [item("a")])], team);
+    const noGoal = await warden(["runs", "new", "--graph", file("nogoal.json", [workItem("a")])], team);
     expect(noGoal.code).toBe(2);
     expect(JSON.parse(noGoal.stderr).error.message).toContain("--goal");
     expect((await warden(["runs", "new", "--graph", file("empty.json", { goal: "x", items: [] })], team)).code).toBe(2);
@@ -127,10 +122,10 @@ describe("warden board commands against the real local server", () => {
     const graph = file("board.json", {
       goal: "board rows",
       items: [
-        item("e1", [], { persona_id: "extractor", priority: 9 }),
-        item("e2", [], { persona_id: "extractor" }),
-        item("free", []),
-        item("after", ["free"]),
+        workItem("e1", [], { persona_id: "extractor", priority: 9 }),
+        workItem("e2", [], { persona_id: "extractor" }),
+        workItem("free", []),
+        workItem("after", ["free"]),
       ],
     });
     expect((await warden(["runs", "new", "--graph", graph], team)).code).toBe(0);
