@@ -435,8 +435,19 @@ describe("warden against the real local server (npm start)", () => {
       scopes: ["runs:read", "runs:write", "memory:read", "memory:write", "events:write"],
     });
     const approver = await mintToken({ secret, teamId, sub: "approver", scopes: ["runs:read", "approvals:decide"] });
-    const s = await runHealthDag({ baseUrl: url, teamId, workerToken: worker, approverToken: approver });
-    expect(s).toMatchObject({ documents: 14, passed: 13, reprompts: 1, status: "DEAD_LETTER" });
+    const admin = await mintToken({ secret, teamId, sub: "admin", scopes: ["policy:admin", "runs:read"] });
+    const s = await runHealthDag({
+      baseUrl: url,
+      teamId,
+      workerToken: worker,
+      approverToken: approver,
+      adminToken: admin,
+    });
+    expect(s).toMatchObject({ documents: 14, items: 28, passed: 13, reprompts: 1, status: "DEAD_LETTER" });
+    // three workers pulled; the caps held: never two extractions at once (limit 1), never three cpu steps (limit 2)
+    expect(s.max_in_flight).toEqual({ extractor: 1, cpu: expect.any(Number) });
+    expect(s.max_in_flight.cpu).toBeGreaterThanOrEqual(1);
+    expect(s.max_in_flight.cpu).toBeLessThanOrEqual(2);
     expect(s.gates).toEqual([expect.objectContaining({ doc_id: "hard-note-2001", policy_key: "schema_invalid" })]);
     expect(s.dead_letters).toEqual([
       expect.objectContaining({ doc_id: "hard-euro-2002", failure_class: "wrong_value" }),
@@ -449,6 +460,10 @@ describe("warden against the real local server (npm start)", () => {
       createApi({ baseUrl: url, token: worker }).v1.runs[":run_id"].$get({ param: { run_id: s.run_id } }),
     );
     expect(view.dead_letters.map((d) => d.order_id)).toEqual(["extract-hard-euro-2002"]);
+    // the graph did the sequencing: the dead letter's persist was skipped, every other item passed
+    const states = Object.fromEntries(view.items.map((i) => [i.item_id, i.state]));
+    expect(states["persist-hard-euro-2002"]).toBe("skipped");
+    expect(Object.values(states).filter((x) => x === "passed")).toHaveLength(26);
     const exit = await unwrap(
       createApi({ baseUrl: url, token: worker }).v1.runs[":run_id"]["explain-exit"].$get({
         param: { run_id: s.run_id },

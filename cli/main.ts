@@ -1,13 +1,15 @@
 // The `warden` CLI: every agent decision point of the API as a command (commander), over the typed client.
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { existsSync } from "node:fs";
+import { Command, CommanderError, Option } from "commander";
 import { decodeJwt } from "jose";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs and scripts/token.ts
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { parseApiKey } from "../src/auth/key-format.ts";
 import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
 import { budgetStanding } from "../src/lib/budget.ts";
+import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
+import { registerBoardCommands } from "./board-commands.ts";
 import { allLogins, credentialsPath, fileTokenCache, type Login, removeLogin, saveLogin } from "./credentials.ts";
 import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, progress, spinning } from "./io.ts";
 import { registerMcpCommands } from "./mcp-config.ts";
@@ -25,36 +27,6 @@ export const ALL_SCOPES: Scope[] = [
 ];
 
 type Globals = { url?: string; token?: string; pretty?: boolean; team?: string; verbose?: boolean };
-
-const int = (v: string) => {
-  if (!/^-?\d+$/.test(v)) throw new InvalidArgumentError("not an integer");
-  return Number(v);
-};
-const list = (v: string) =>
-  v
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-const jsonArg = (v: string) => {
-  try {
-    return JSON.parse(v);
-  } catch {
-    throw new InvalidArgumentError("not valid JSON");
-  }
-};
-function readJsonFile(path: string): unknown {
-  if (!existsSync(path)) throw new CliExit(EXIT.usage, `no such file: ${path}`);
-  try {
-    return JSON.parse(readFileSync(path, "utf8"));
-  } catch {
-    throw new CliExit(EXIT.usage, `${path} is not valid JSON`);
-  }
-}
-/** Drops undefined values, so flags that were not given are not sent. */
-const defined = <T extends Record<string, unknown>>(o: T) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as {
-    [K in keyof T]: Exclude<T[K], undefined>;
-  };
 
 /** The session kind of seed 002: WARDEN_AGENT_ID → warden.agent.<id>; WARDEN_SESSION_KIND; else warden.operator. */
 export function sessionKind(env: NodeJS.ProcessEnv = process.env): string {
@@ -503,6 +475,8 @@ export function buildProgram(): Command {
       const r = await unwrap(a.v1.runs.$get({ query: defined({ status: o.status, cursor: o.cursor }) }));
       out(cmd, globals(cmd).pretty ? r.runs : r);
     });
+
+  registerBoardCommands(program, runs, { api, out, pretty: (cmd) => globals(cmd).pretty === true });
 
   // policy
   const policy = program.command("policy").description("MemRL policy: decide, show, replay, deploy");

@@ -9,9 +9,13 @@ import { openAiExtractor } from "./openai.ts";
 const baseUrl = process.env.WARDEN_URL ?? "http://localhost:8787";
 const teamId = process.env.WARDEN_TEAM ?? "team-demo";
 
-async function tokens(): Promise<{ worker: string; approver: string }> {
+async function tokens(): Promise<{ worker: string; approver: string; admin: string }> {
   if (process.env.WARDEN_TOKEN && process.env.WARDEN_APPROVER_TOKEN)
-    return { worker: process.env.WARDEN_TOKEN, approver: process.env.WARDEN_APPROVER_TOKEN };
+    return {
+      worker: process.env.WARDEN_TOKEN,
+      approver: process.env.WARDEN_APPROVER_TOKEN,
+      admin: process.env.WARDEN_ADMIN_TOKEN ?? process.env.WARDEN_TOKEN,
+    };
   const { WARDEN_JWT_SECRET: secret } = (existsSync(".dev.vars") ? readDevVars(".dev.vars") : {}) as {
     WARDEN_JWT_SECRET?: string;
   };
@@ -29,6 +33,7 @@ async function tokens(): Promise<{ worker: string; approver: string }> {
       scopes: ["runs:read", "runs:write", "memory:read", "memory:write", "events:write", "policy:decide"],
     }),
     approver: await mintToken({ secret, teamId, sub: "demo-approver", scopes: ["runs:read", "approvals:decide"] }),
+    admin: await mintToken({ secret, teamId, sub: "demo-admin", scopes: ["policy:admin", "runs:read"] }),
   };
 }
 
@@ -49,12 +54,15 @@ try {
     teamId,
     workerToken: t.worker,
     approverToken: t.approver,
+    adminToken: t.admin,
     extractor,
     log: console.log,
   });
   console.log(`
 run ${s.run_id}: ${s.status}
   documents   ${s.documents} (12 golden + 2 hard), passed ${s.passed}, dead letters ${s.dead_letters.length}
+  graph       ${s.items} items declared once (extract → persist per document); 3 workers only pulled
+  personas    at most ${s.max_in_flight.extractor} extractor lease(s) at once (limit 1), ${s.max_in_flight.cpu} cpu (limit 2)
   gates       ${s.gates.map((g) => `${g.policy_key} (${g.doc_id})`).join(", ") || "none"}; stricter re-prompts ${s.reprompts}
   leases      ${s.heartbeats} heartbeats; tokens in ${s.tokens.in}, out ${s.tokens.out}
   memory      ${s.memories_written} written; used_mem_ids ${s.used_mem_ids.join(", ") || "none"}

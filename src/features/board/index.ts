@@ -7,3 +7,5 @@ export { boardRoutes } from "./routes";
 
 /** What the board routes need: the team's board object. */
 export type BoardNeeds = { board: BoardGateway };
+export { type GraphProgress, graphProgress, graphProgressText, type ProgressItem } from "./graph-progress";
+export { HEALTH_KINDS, HEALTH_NOISE, HEALTH_PERSONAS, type HealthDoc, healthDagItems } from "./health-dag";

@@ -246,4 +246,49 @@ describe("pages in Chromium", () => {
       await p.close();
     }
   }, 180_000);
+
+  it("draws a declared graph on the trace page (one box per item, the failing chain marked) and the overview's personas", async () => {
+    const worker = await tokenFor("bt-g", "worker-bt-g");
+    const items = ["extract", "persist", "verify"].map((id, i, all) => ({
+      item_id: id,
+      goal: `${id} the record`,
+      input_json: {},
+      depends_on: i ? [all[i - 1]] : [],
+      persona_id: i ? "cpu" : "extractor",
+      output_schema_id: "out.v1",
+      timeout_sec: 30,
+    }));
+    const runId = (await api(worker, "POST", "/v1/runs", { goal: "graph in Chromium", items })).run_id as string;
+    const l = await api(worker, "POST", "/v1/orders/lease-next", { worker_id: "w-g", persona_id: "extractor" });
+    expect(l.order_id).toBe("extract");
+    await api(worker, "POST", `/v1/runs/${runId}/orders/extract/complete`, {
+      lease_id: l.lease_id,
+      epoch: l.epoch,
+      op_id: "op-g",
+      outcome: "DECLINE",
+      failure_class: "wrong_value",
+    });
+    const trace = await api(worker, "POST", "/v1/views", { kind: "run", run_id: runId });
+    const t = await open(trace.url, "trace-graph", { js: false });
+    expect(t.status).toBe(200);
+    const svg = t.page.locator("svg[data-chart=graph]");
+    expect(await svg.isVisible()).toBe(true);
+    expect(await svg.getAttribute("data-items")).toBe("3");
+    expect(await svg.locator("g[data-item]").count()).toBe(3);
+    expect(await svg.locator("g[data-failing=true]").count()).toBe(3);
+    expect(await svg.locator("path[data-edge]").count()).toBe(2);
+    expect(await text(t.page.locator("[data-field=graph-progress]"))).toBe(
+      "0/3 items passed · 1 dead_letter · 2 skipped — failing: extract (skipped: persist, verify)",
+    );
+    await t.close();
+    // the run has ended, so only registered personas are left on the board
+    const admin = await mintToken({ secret, teamId: "bt-g", scopes: ["policy:admin"], sub: "admin-bt-g" });
+    await api(admin, "PUT", "/v1/personas/extractor", { name: "Extractor", concurrency_limit: 3, enabled: true });
+    const overview = await api(worker, "POST", "/v1/views", { kind: "team" });
+    const o = await open(overview.url, "overview-board", { js: false });
+    const rows = o.page.locator("#board tr[data-persona]");
+    expect(await rows.count()).toBe(1);
+    expect(await text(rows.locator("[data-field=cap]"))).toBe("3");
+    await o.close();
+  }, 120_000);
 });

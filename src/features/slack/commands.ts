@@ -2,6 +2,7 @@
 // a Warden subject through the roster, each subcommand one run operation; the reply is the ephemeral answer Slack shows.
 
 import { budgetStanding } from "../../lib/budget";
+import { graphProgressText, HEALTH_KINDS, HEALTH_NOISE, type HealthDoc, healthDagItems } from "../board";
 import { scanFields } from "../memory";
 import { DEFAULT_BUDGET } from "../runs";
 import { feedKeys, feedRootMessage, feedStatusMessage, type SlackPost } from "./feed";
@@ -13,8 +14,8 @@ const say = (text: string): CommandReply => ({ response_type: "ephemeral", text 
 
 export const USAGE = [
   "Usage:",
-  '• `new "<goal>" [template=invoice|ticket|status] [noise=low|med|high]` — start a run (its thread opens in the feed channel)',
-  "• `status <run_id>` — the last 10 steps and a View Trace link",
+  '• `new "<goal>" [template=invoice|ticket|status] [noise=low|med|high]` — start a run (its thread opens in the feed channel); with a template or noise, the Health DAG as a declared graph',
+  "• `status <run_id>` — the last 10 steps, graph progress and a View Trace link",
   "• `stop <run_id>` — stop a run (open leases are revoked)",
   "• `mute <run_id>` / `unmute <run_id>` — stop / resume that run's feed updates (its gate cards still post)",
   '• `talk "<message>"` — open a thread in the feed channel: a run with one task for a `talk` worker, ids in the thread',
@@ -45,11 +46,11 @@ export function parseCommand(text: string): ParsedCommand {
       [...tail.slice(m?.[0].length ?? 0).matchAll(/(?<!\w)(\w+)=(\S+)/g)].map((x) => [x[1], x[2]]),
     ) as Record<string, string>;
     const template = opts.template ?? null;
-    if (template && !["invoice", "ticket", "status"].includes(template))
-      return { sub: "invalid", why: "template is one of invoice, ticket, status" };
+    if (template && !(HEALTH_KINDS as readonly string[]).includes(template))
+      return { sub: "invalid", why: `template is one of ${HEALTH_KINDS.join(", ")}` };
     const noise = opts.noise ?? null;
-    if (noise && !["low", "med", "high"].includes(noise))
-      return { sub: "invalid", why: "noise is one of low, med, high" };
+    if (noise && !(HEALTH_NOISE as readonly string[]).includes(noise))
+      return { sub: "invalid", why: `noise is one of ${HEALTH_NOISE.join(", ")}` };
     return { sub: "new", goal, template, noise };
   }
   if (sub === "status" || sub === "stop" || sub === "mute" || sub === "unmute") return { sub, runId: rest[0] ?? null };
@@ -92,26 +93,8 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
       return say(USAGE);
     case "invalid":
       return say(`${cmd.why}\n${USAGE}`);
-    case "new": {
-      const runId = deps.newId("run");
-      const r = await deps.runs.get(runId).create(runId, {
-        actor,
-        run_id: runId,
-        goal: cmd.goal,
-        template: cmd.template,
-        skills: [],
-        budget: { ...DEFAULT_BUDGET, total_tokens: null },
-      });
-      if (!r.ok) return say(`Could not start the run: ${why(r.error)}`);
-      await deps.slackOutbox.send([
-        startedRoot(
-          inst.team_id,
-          runId,
-          `Run \`${runId}\` started by <@${form.user_id}>: ${cmd.goal}\nteam \`${inst.team_id}\` · <${await signedRunLink(deps, inst.team_id, runId)}|View Trace>`,
-        ),
-      ]);
-      return say(`Started run \`${runId}\` (${r.value.status}). Its thread opens in the feed channel.`);
-    }
+    case "new":
+      return newCommand(deps, actor, form.user_id, cmd);
     case "mute":
     case "unmute":
       return muteCommand(deps, actor, cmd.sub, cmd.runId);
@@ -131,14 +114,62 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
       const v = r.value;
       const steps = v.steps.slice(-10).map(stepLine).join("\n") || "• no steps yet";
       const budget = budgetStanding(v.budget, v.budget.used, v.budget.breaches);
+      const graph = v.items.length ? `\n*Graph* ${graphProgressText(v.items)}` : "";
       return say(
-        `*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n*Budget* ${budget.text}\n<${await signedRunLink(deps, inst.team_id, v.run_id)}|View Trace> (opens for 15 minutes; ask again for a fresh link)`,
+        `*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n*Budget* ${budget.text}${graph}\n<${await signedRunLink(deps, inst.team_id, v.run_id)}|View Trace> (opens for 15 minutes; ask again for a fresh link)`,
       );
     }
   }
 }
 
+/** `new` with a template or a noise level runs the Health DAG over one document of that kind (defaults invoice, med). */
+function healthDoc(cmd: { template: string | null; noise: string | null }): HealthDoc | null {
+  if (!cmd.template && !cmd.noise) return null;
+  const kind = (cmd.template ?? "invoice") as HealthDoc["kind"];
+  const noise = (cmd.noise ?? "med") as HealthDoc["noise"];
+  return { doc_id: `${kind}-${noise}`, kind, noise };
+}
+
 type Actor = { team_id: string; subject: string };
+
+/**
+ * `new "<goal>"`: a run with its thread opened in the feed channel; with a template or a noise level, the Health DAG
+ * over one document as a declared graph, admitted by the team's board first (backpressure starts nothing).
+ */
+async function newCommand(
+  deps: SlackNeeds,
+  actor: Actor,
+  userId: string,
+  cmd: { goal: string; template: string | null; noise: string | null },
+) {
+  const dag = healthDoc(cmd);
+  if (dag) {
+    const admitted = await deps.board.forTeam(actor.team_id).admit();
+    if (!admitted.ok) return say(`Not started: ${why(admitted.error)}`);
+  }
+  const runId = deps.newId("run");
+  const r = await deps.runs.get(runId).create(runId, {
+    actor,
+    run_id: runId,
+    goal: cmd.goal,
+    template: cmd.template,
+    skills: [],
+    budget: { ...DEFAULT_BUDGET, total_tokens: null },
+    ...(dag ? { items: healthDagItems([dag]) } : {}),
+  });
+  if (!r.ok) return say(`Could not start the run: ${why(r.error)}`);
+  await deps.slackOutbox.send([
+    startedRoot(
+      actor.team_id,
+      runId,
+      `Run \`${runId}\` started by <@${userId}>: ${cmd.goal}\nteam \`${actor.team_id}\` · <${await signedRunLink(deps, actor.team_id, runId)}|View Trace>`,
+    ),
+  ]);
+  const graph = dag
+    ? ` The Health DAG for one ${dag.kind} document at ${dag.noise} noise: ${r.value.items?.length ?? 0} items (extract → persist).`
+    : "";
+  return say(`Started run \`${runId}\` (${r.value.status}).${graph} Its thread opens in the feed channel.`);
+}
 const why = (e: { code: string } | { code: string; message: string }) => ("message" in e ? e.message : e.code);
 
 /** The thread root of a run started from Slack (version 1: the feed's own root, version 0, never overwrites it). */

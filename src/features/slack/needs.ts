@@ -1,5 +1,6 @@
 // What the Slack feature needs from the composition root.
 import type { AuditLogStore } from "../../ports/audit-log";
+import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
 import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
 import type { SlackFeedStore } from "../../ports/slack-feed";
@@ -21,6 +22,8 @@ export type SlackNeeds = {
   /** the run feed's state: `mute` / `unmute` write it */
   slackFeed: SlackFeedStore;
   runs: RunsService;
+  /** the team's board: `new` with a graph is admitted by it first (backpressure) */
+  board: BoardGateway;
   auditLog: AuditLogStore;
   newId: (prefix: string) => string;
   clock: Clock;

@@ -1,6 +1,8 @@
 // The team overview page (hono/jsx): runs, open gates, dead letters, spend vs budgets, approvals, SLOs, MemRL mode.
+
 import { budgetStanding } from "../../../lib/budget";
 import { formatDuration, formatMs, formatPct, isoTime, type Overview } from "../model";
+import { BoardSection, type PersonaRow } from "./board-section";
 import { Sparkline } from "./charts";
 import { Layout } from "./layout";
 
@@ -28,6 +30,7 @@ export function OverviewPage(props: {
   model: Overview;
   expiresAt: number;
   runLinks: Readonly<Record<string, string>>;
+  personas: readonly PersonaRow[];
 }) {
   const m = props.model;
   const links = props.runLinks;
@@ -42,7 +45,8 @@ export function OverviewPage(props: {
       <nav class="muted" id="sections">
         <a href="#runs-section">runs ({m.runs.length})</a> ·{" "}
         <a href="#open-gates-section">open gates ({m.openGates.length})</a> ·{" "}
-        <a href="#dead-letters-section">dead letters ({m.deadLetters.length})</a> · <a href="#slo">SLOs</a>
+        <a href="#dead-letters-section">dead letters ({m.deadLetters.length})</a> · <a href="#slo">SLOs</a> ·{" "}
+        <a href="#board-section">board ({props.personas.length} personas)</a>
       </nav>
 
       <h2>SLOs (last 7 days)</h2>
@@ -205,6 +209,8 @@ export function OverviewPage(props: {
           </table>
         </div>
       )}
+
+      <BoardSection personas={props.personas} />
 
       <h2>Token spend per persona (last 7 days)</h2>
       {m.personaSpend.length === 0 ? (

@@ -6,6 +6,7 @@ import type { FeatureEnv } from "../../../http/types";
 import type { RunActor } from "../../runs";
 import { DAY_MS, gateSteps, overviewModel, SERIES_DAYS, traceSteps } from "../model";
 import type { PagesNeeds } from "../needs";
+import type { PersonaRow } from "./board-section";
 import { errorPage, page } from "./layout";
 import { OverviewPage } from "./overview-page";
 import { TracePage } from "./trace-page";
@@ -77,7 +78,10 @@ export const pageRoutes = featureApp<PagesNeeds>()
     if (!view) return errorPage(401, UNAUTHORIZED);
     const { deps } = c.env;
     const now = deps.clock.now();
-    const raw = await deps.overviewStore.teamOverview(view.team_id, now - SERIES_DAYS * DAY_MS);
+    const [raw, personas] = await Promise.all([
+      deps.overviewStore.teamOverview(view.team_id, now - SERIES_DAYS * DAY_MS),
+      deps.board.forTeam(view.team_id).personas(),
+    ]);
     const shown = [...raw.runs, ...raw.openGates, ...raw.deadLetters].map((r) => r.run_id);
     const links = await runLinks(c, view.team_id, shown);
     return page(
@@ -86,6 +90,7 @@ export const pageRoutes = featureApp<PagesNeeds>()
         model={overviewModel(raw, now)}
         expiresAt={view.expires_at_ms}
         runLinks={links}
+        personas={personas.ok ? (personas.value as PersonaRow[]) : []}
       />,
     );
   });

@@ -1,6 +1,7 @@
-// The Run Trace page (hono/jsx): header, step timeline, chart, policy decisions, gates, memory, dead letters.
+// The Run Trace page (hono/jsx): header, work graph, step timeline, chart, policy decisions, gates, memory, dead letters.
 import { budgetStanding } from "../../../lib/budget";
 import { relativeText } from "../../../lib/time-text";
+import { graphProgressText } from "../../board";
 import type { RunOpReply } from "../../runs";
 import {
   formatDuration,
@@ -13,6 +14,7 @@ import {
   type TraceStep,
 } from "../model";
 import { StepChart } from "./charts";
+import { GraphSvg } from "./graph-svg";
 import { Layout } from "./layout";
 
 type View = RunOpReply<"view">;
@@ -80,6 +82,14 @@ export function TracePage(props: {
           <span class="muted">{explain.ended ? `ended: ${explain.reason}` : "not settled"}</span>
         </div>
       </div>
+
+      {view.items.length > 0 ? (
+        <>
+          <h2>Graph</h2>
+          <p data-field="graph-progress">{graphProgressText(view.items)}</p>
+          <GraphSvg items={view.items} />
+        </>
+      ) : null}
 
       <h2>Steps</h2>
       <StepChart steps={steps} />
