@@ -9,6 +9,7 @@ import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
 import { gateInboxRoutes } from "./features/gates/inbox-routes";
 import { gatesRoutes } from "./features/gates/routes";
+import { gateSlaRoutes } from "./features/gates/sla-routes";
 import { healthRoutes } from "./features/health/routes";
 import { keysRoutes } from "./features/keys";
 import { learningRoutes } from "./features/learning/routes";
@@ -74,6 +75,7 @@ export function createApp() {
   app.route("/", gatesRoutes);
   app.route("/", runsFleetRoutes);
   app.route("/", gateInboxRoutes);
+  app.route("/", gateSlaRoutes);
   app.route("/", classesRoutes);
   app.route("/", memoryRoutes);
   app.route("/", eventsRoutes);

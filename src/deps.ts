@@ -5,6 +5,7 @@ import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
+import { createD1GateSlaStore } from "./adapters/d1/gate-sla-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
 import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
@@ -74,6 +75,7 @@ import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
 import type { GateRuleStore } from "./ports/gate-rule-store";
+import type { GateSlaStore } from "./ports/gate-sla-store";
 import type { HintsProvider } from "./ports/hints";
 import type { LearningStore } from "./ports/learning-store";
 import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintenance";
@@ -208,6 +210,8 @@ export type Deps = {
   runIndex: RunIndex;
   gateRuleStore: GateRuleStore;
   gateRules: GateRuleCache;
+  /** gate SLAs: team settings, SLA reads of the gate index, breaches alerted */
+  gateSla: GateSlaStore;
   vectorIndex: VectorIndex;
   embedder: Embedder;
   memory: MemoryService;
@@ -405,6 +409,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     runs: o.runs ?? createDurableRunGateway(env.RUN, config.WARDEN_JWT_SECRET),
     board: o.board ?? createDurableBoardGateway(env.BOARD),
     runIndex: o.runIndex ?? createD1RunIndex(db),
+    gateSla: o.gateSla ?? createD1GateSlaStore(db),
     sessions:
       o.sessions ??
       createSessions({

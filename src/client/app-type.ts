@@ -5,6 +5,7 @@ import type { boardRoutes } from "../features/board/routes";
 import type { eventsRoutes } from "../features/events/routes";
 import type { gateInboxRoutes } from "../features/gates/inbox-routes";
 import type { gatesRoutes } from "../features/gates/routes";
+import type { gateSlaRoutes } from "../features/gates/sla-routes";
 import type { healthRoutes } from "../features/health/routes";
 import type { keysRoutes } from "../features/keys/routes";
 import type { learningRoutes } from "../features/learning/routes";
@@ -28,6 +29,7 @@ export type Api = ClientOf<typeof healthRoutes> &
   ClientOf<typeof runsFleetRoutes> &
   ClientOf<typeof gatesRoutes> &
   ClientOf<typeof gateInboxRoutes> &
+  ClientOf<typeof gateSlaRoutes> &
   ClientOf<typeof memoryRoutes> &
   ClientOf<typeof eventsRoutes> &
   ClientOf<typeof viewsApi> &

@@ -15,6 +15,7 @@ export { GateListQuery } from "./inbox-schemas";
 export { gatesRoutes } from "./routes";
 export { DEFAULT_ACTIVE_GATE_RULES } from "./rules";
 export { GateParams, OpenGateBody, RunParams as GateRunParams } from "./schemas";
+export { type GateSlaNeeds, severityFor, teamSla, teamSlaFigures } from "./sla-use-cases";
 export { denyOpenGates, type SystemDenyNeeds } from "./system-deny";
 export { listGates, openGate } from "./use-cases";
 
