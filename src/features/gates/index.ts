@@ -7,6 +7,7 @@ import type { RunsService } from "../runs";
 import type { DeployNeeds } from "./deploy-targets";
 import type { GateRuleCache } from "./gate-rule-cache";
 
+export { type AckNeeds, type Acknowledger, acknowledgeGate, type GateAckAnswer } from "./ack";
 export { proposeDeploy, teamWideProposer } from "./deploy";
 export * from "./domain";
 export { createGateRuleCache } from "./gate-rule-cache";
