@@ -27,6 +27,8 @@ export interface GateSlaStore {
   gatesOpenedSince(teamId: string, since: number, limit: number): Promise<SlaGateRow[]>;
   /** every team's open gates a person must decide, oldest first, at most `limit` (the breach sweep) */
   openGates(limit: number): Promise<SlaGateRow[]>;
+  /** which of these breach keys (breachKey) were alerted before */
+  alerted(keys: readonly { gate_id: string; breach: SlaBreach }[]): Promise<Set<string>>;
   /** records these breaches as alerted; answers the ones not recorded before (each breach is alerted once) */
   claimAlerts(breaches: { team_id: string; gate_id: string; breach: SlaBreach }[], now: number): Promise<string[]>;
 }

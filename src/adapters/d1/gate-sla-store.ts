@@ -1,6 +1,6 @@
 // GateSlaStore over D1 with drizzle: team_gate_sla (settings + audit row in one batch), SLA reads of the gate index,
 // and gate_sla_alert (INSERT … ON CONFLICT DO NOTHING RETURNING: a breach alerted once whatever the concurrency).
-import { and, asc, eq, gte, notInArray } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, notInArray } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { breachKey, type GateSlaStore, type SlaBreach } from "../../ports/gate-sla-store";
 import { auditInsert } from "./audit-log";
@@ -67,6 +67,15 @@ export function createD1GateSlaStore(db: DrizzleD1Database): GateSlaStore {
         .where(and(eq(gates.status, "pending"), notInArray(gates.kind, MACHINE_KINDS)))
         .orderBy(asc(gates.openedAt), asc(gates.gateId))
         .limit(limit);
+    },
+
+    async alerted(keys) {
+      if (keys.length === 0) return new Set();
+      const rows = await db
+        .select({ gateId: gateSlaAlerts.gateId, breach: gateSlaAlerts.breach })
+        .from(gateSlaAlerts)
+        .where(inArray(gateSlaAlerts.gateId, [...new Set(keys.map((k) => k.gate_id))]));
+      return new Set(rows.map((r) => breachKey(r.gateId, r.breach as SlaBreach)));
     },
 
     async claimAlerts(breaches, now) {

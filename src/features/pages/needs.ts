@@ -1,8 +1,9 @@
 // What the pages feature needs from the composition root: the run objects, the overview read model, the view-token secret.
 import type { OverviewStore } from "../../ports/overview-store";
+import type { GateSlaNeeds } from "../gates";
 import type { RunsService } from "../runs";
 
-export type PagesNeeds = {
+export type PagesNeeds = GateSlaNeeds & {
   runs: RunsService;
   overviewStore: OverviewStore;
   /** WARDEN_JWT_SECRET: view tokens use a key derived from it */

@@ -3,8 +3,9 @@ import type { Context } from "hono";
 import { mintViewToken, opens, type VerifiedView, type ViewScope, verifyViewToken } from "../../../auth/view-token";
 import { featureApp } from "../../../http/openapi";
 import type { FeatureEnv } from "../../../http/types";
+import { teamSlaFigures } from "../../gates";
 import type { RunActor } from "../../runs";
-import { DAY_MS, gateSteps, overviewModel, SERIES_DAYS, traceSteps } from "../model";
+import { DAY_MS, gateSteps, overviewModel, percentile, SERIES_DAYS, traceSteps } from "../model";
 import type { PagesNeeds } from "../needs";
 import { errorPage, page } from "./layout";
 import { OverviewPage } from "./overview-page";
@@ -77,7 +78,11 @@ export const pageRoutes = featureApp<PagesNeeds>()
     if (!view) return errorPage(401, UNAUTHORIZED);
     const { deps } = c.env;
     const now = deps.clock.now();
-    const raw = await deps.overviewStore.teamOverview(view.team_id, now - SERIES_DAYS * DAY_MS);
+    const since = now - SERIES_DAYS * DAY_MS;
+    const [raw, sla] = await Promise.all([
+      deps.overviewStore.teamOverview(view.team_id, since),
+      teamSlaFigures(deps, view.team_id, since, now),
+    ]);
     const shown = [...raw.runs, ...raw.openGates, ...raw.deadLetters].map((r) => r.run_id);
     const links = await runLinks(c, view.team_id, shown);
     return page(
@@ -86,6 +91,13 @@ export const pageRoutes = featureApp<PagesNeeds>()
         model={overviewModel(raw, now)}
         expiresAt={view.expires_at_ms}
         runLinks={links}
+        sla={{
+          ack_breaches: sla.ack_breaches,
+          resolve_breaches: sla.resolve_breaches,
+          ack_latency_p50_ms: percentile(sla.ack_latencies_ms, 50),
+          ack_latency_p95_ms: percentile(sla.ack_latencies_ms, 95),
+          samples: sla.ack_latencies_ms.length,
+        }}
       />,
     );
   });
