@@ -37,6 +37,7 @@ import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/v
 import { type ApiKeyAuth, createApiKeyAuth } from "./auth/api-keys";
 import { createExternalVerifier } from "./auth/external";
 import { createTokenVerifier, type SigningKey, type TokenVerifier } from "./auth/tokens";
+import { withDecisionEscalationAudit } from "./features/events";
 import { createGateRuleCache, type GateRuleCache } from "./features/gates";
 import { snapshotPolicyMemory } from "./features/learning";
 import {
@@ -396,7 +397,12 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     apiKeys: o.apiKeys ?? createApiKeyAuth(apiKeyStore),
     decisionEvents:
       o.decisionEvents ??
-      createBufferedEventBus(createDecisionLogWriter(engine.policyStore, events), 100, DECISION_LOG_DELAY_MS),
+      createBufferedEventBus(
+        // MemRL escalate decisions also go to audit_log, one insert per written group (seed 003 §14)
+        withDecisionEscalationAudit(createDecisionLogWriter(engine.policyStore, events), auditLog),
+        100,
+        DECISION_LOG_DELAY_MS,
+      ),
     learningStore: engine.learningStore,
     taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),
     eventDeadLetters: o.eventDeadLetters ?? createD1EventDeadLetterStore(db),

@@ -4,6 +4,7 @@ import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEv
 import { recordDecisionEvents } from "../policy";
 import { enqueueGateCards, enqueueRunFeed, raiseEventAlerts } from "../slack";
 import { recordRefusals } from "./audit";
+import { decisionEscalationAudits } from "./decision-audit";
 import { acknowledgedResolveDue } from "./escalation-sla";
 import { planEscalations } from "./escalations";
 import type { ConsumerNeeds } from "./needs";
@@ -47,7 +48,11 @@ const rollbackAlert: EventHandler = async (events, deps) => {
 
 /** One entry per event type: what the consumer does with it. Every type of the union has one (checked by tsc). */
 export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
-  "policy.decided": (events, deps) => recordDecisionEvents(events, deps),
+  // the decision log, and an audit row per escalate decision (seed 003 §14), idempotent by decision_id
+  "policy.decided": async (events, deps) => {
+    await deps.auditLog.append(decisionEscalationAudits(events));
+    return recordDecisionEvents(events, deps);
+  },
   "task.failed": taskEvents,
   "task.blocked": taskEvents,
   "task.completed": taskEvents,
