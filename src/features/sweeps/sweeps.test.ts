@@ -67,11 +67,14 @@ describe("sweep leases", () => {
     expect(calls.decay).toBe(1);
   });
 
-  it("dispatches the 5-minute cron to the rollback matrix only, and the daily cron to the daily sweep only", async () => {
+  it("dispatches the 5-minute cron to the rollback matrix and the gate SLA sweep, the daily cron to the daily sweep only", async () => {
     const now = later();
     const { calls, mm } = countingMaintenance(0);
     const { deps } = testDeps(now, { memoryMaintenance: mm });
-    expect((await runScheduled(ROLLBACK_CRON, nextSlot(), deps, now, "i")).map((o) => o.sweep)).toEqual(["rollback"]);
+    expect((await runScheduled(ROLLBACK_CRON, nextSlot(), deps, now, "i")).map((o) => o.sweep)).toEqual([
+      "rollback",
+      "gate_sla",
+    ]);
     expect(calls.decay).toBe(0);
     expect((await runScheduled(DAILY_CRON, nextSlot(), deps, now, "i")).map((o) => o.sweep)).toEqual(["daily"]);
   });
@@ -411,7 +414,7 @@ describe("rollback matrix", () => {
       runScheduled(ROLLBACK_CRON, s, deps, now, "x"),
       runScheduled(ROLLBACK_CRON, s, deps, now, "y"),
     ]);
-    const ran = outs.flat().filter((o) => o.ran);
+    const ran = outs.flat().filter((o) => o.ran && o.sweep === "rollback");
     expect(ran).toHaveLength(1);
     const teams = ran[0]?.sweep === "rollback" && ran[0].ran ? ran[0].teams : [];
     expect(teams.map((t) => t.team_id)).not.toContain("team-rb8");
