@@ -383,6 +383,12 @@ describe("warden against the real local server (npm start)", () => {
     expect(acked.code, acked.stderr).toBe(0);
     expect(acked.json).toMatchObject({ gate_id: g1.gate_id, status: "pending", acked_by: "ops-approver" });
     expect((await warden(["gates", "ack", g1.gate_id], env(team))).json.acked_by).toBe("ops-approver");
+    // a policy_deploy gate is sev2: decided within 60 minutes of opening (the seed's default)
+    const left = acked.json.resolve_due_at - acked.json.acked_at;
+    expect(left > 0 && left <= 3_600_000).toBe(true);
+    const sla = await warden(["gates", "sla"], env(approver));
+    expect(sla.code, sla.stderr).toBe(0);
+    expect(sla.json).toMatchObject({ source: "default", settings: { ack_minutes: { business: 5, off_hours: 30 } } });
     const noNote = await warden(["gates", "approve", g1.gate_id], env(approver));
     expect(noNote.code).toBe(4);
     // the opener (the CLI's default subject) is refused: 403, exit 3

@@ -566,10 +566,23 @@ export function buildProgram(): Command {
   }
   gates
     .command("ack <gate_id>")
-    .description("acknowledge an open gate: you are on it, its escalation pings stop (POST /v1/gates/:gate_id/ack)")
+    .description(
+      "acknowledge an open gate: you are on it, its escalation pings pause until its resolve SLA is due (POST /v1/gates/:gate_id/ack)",
+    )
     .action(async (gateId: string, _o, cmd: Command) => {
       const a = await api(cmd);
       out(cmd, await unwrap(a.v1.gates[":gate_id"].ack.$post({ param: { gate_id: gateId } })));
+    });
+  gates
+    .command("sla")
+    .description(
+      "the team's gate SLAs: time zone, business hours, minutes to acknowledge, resolve SLA per severity (GET /v1/gates/sla); --file sets them (PUT, policy:admin)",
+    )
+    .option("--file <sla.json>", "replace them with this JSON (all fields; docs/slack.md, Gate SLAs)")
+    .action(async (o, cmd: Command) => {
+      const a = await api(cmd);
+      if (o.file) out(cmd, await unwrap(a.v1.gates.sla.$put({ json: readJsonFile(o.file) as never })));
+      else out(cmd, await unwrap(a.v1.gates.sla.$get()));
     });
 
   // events

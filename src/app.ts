@@ -10,6 +10,7 @@ import { eventsRoutes } from "./features/events/routes";
 import { approverRoutes } from "./features/gates/approver-routes";
 import { gateInboxRoutes } from "./features/gates/inbox-routes";
 import { gatesRoutes } from "./features/gates/routes";
+import { gateSlaRoutes } from "./features/gates/sla-routes";
 import { healthRoutes } from "./features/health/routes";
 import { keysRoutes } from "./features/keys";
 import { learningRoutes } from "./features/learning/routes";
@@ -76,6 +77,7 @@ export function createApp() {
   app.route("/", approverRoutes);
   app.route("/", runsFleetRoutes);
   app.route("/", gateInboxRoutes);
+  app.route("/", gateSlaRoutes);
   app.route("/", classesRoutes);
   app.route("/", memoryRoutes);
   app.route("/", eventsRoutes);

@@ -6,6 +6,7 @@ import { createD1AuditLog } from "./adapters/d1/audit-log";
 import { createD1DeployApproverStore } from "./adapters/d1/deploy-approvers";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
+import { createD1GateSlaStore } from "./adapters/d1/gate-sla-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
 import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
@@ -37,6 +38,7 @@ import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/v
 import { type ApiKeyAuth, createApiKeyAuth } from "./auth/api-keys";
 import { createExternalVerifier } from "./auth/external";
 import { createTokenVerifier, type SigningKey, type TokenVerifier } from "./auth/tokens";
+import { withDecisionEscalationAudit } from "./features/events";
 import { createGateRuleCache, type GateRuleCache } from "./features/gates";
 import { snapshotPolicyMemory } from "./features/learning";
 import {
@@ -76,6 +78,7 @@ import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { EventDeadLetterStore } from "./ports/event-dead-letters";
 import type { GateRuleStore } from "./ports/gate-rule-store";
+import type { GateSlaStore } from "./ports/gate-sla-store";
 import type { HintsProvider } from "./ports/hints";
 import type { LearningStore } from "./ports/learning-store";
 import type { MemoryIndexSync, MemoryMaintenance } from "./ports/memory-maintenance";
@@ -211,6 +214,8 @@ export type Deps = {
   runIndex: RunIndex;
   gateRuleStore: GateRuleStore;
   gateRules: GateRuleCache;
+  /** gate SLAs: team settings, SLA reads of the gate index, breaches alerted */
+  gateSla: GateSlaStore;
   vectorIndex: VectorIndex;
   embedder: Embedder;
   memory: MemoryService;
@@ -396,7 +401,12 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     apiKeys: o.apiKeys ?? createApiKeyAuth(apiKeyStore),
     decisionEvents:
       o.decisionEvents ??
-      createBufferedEventBus(createDecisionLogWriter(engine.policyStore, events), 100, DECISION_LOG_DELAY_MS),
+      createBufferedEventBus(
+        // MemRL escalate decisions also go to audit_log, one insert per written group (seed 003 §14)
+        withDecisionEscalationAudit(createDecisionLogWriter(engine.policyStore, events), auditLog),
+        100,
+        DECISION_LOG_DELAY_MS,
+      ),
     learningStore: engine.learningStore,
     taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),
     eventDeadLetters: o.eventDeadLetters ?? createD1EventDeadLetterStore(db),
@@ -409,6 +419,7 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     runs: o.runs ?? createDurableRunGateway(env.RUN, config.WARDEN_JWT_SECRET),
     board: o.board ?? createDurableBoardGateway(env.BOARD),
     runIndex: o.runIndex ?? createD1RunIndex(db),
+    gateSla: o.gateSla ?? createD1GateSlaStore(db),
     sessions:
       o.sessions ??
       createSessions({

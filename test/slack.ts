@@ -1,7 +1,9 @@
 // Slack test helpers: requests signed as Slack signs them (v0), form and interactivity bodies, an installed team.
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { createApp } from "../src/app";
+import { makeDeps } from "../src/deps";
 import { slackSignature } from "../src/features/slack/signature";
-import type { SlackOutboxMessage } from "../src/ports/slack";
+import type { SlackApiResult, SlackOutboxMessage } from "../src/ports/slack";
 import { call, readResponse, token } from "./helpers";
 
 export const WORKSPACE = "T0TEAMA";
@@ -112,4 +114,30 @@ export async function openTraceLink(text: string) {
   const url = new URL(link);
   const page = await call("GET", `${url.pathname}${url.search}`);
   return { link, status: page.status, text: page.text };
+}
+
+/** The app with a recording outbox and Slack client (the real client is tested against a loopback server in Node). */
+export function recordingApp() {
+  const sent: SlackOutboxMessage[] = [];
+  const apiCalls: { method: string; body: any }[] = [];
+  const ok: SlackApiResult = { ok: true, body: { ok: true } };
+  const deps = makeDeps(env, {
+    slackOutbox: { send: async (m) => void sent.push(...m) },
+    slackApi: {
+      call: async (method, _token, body) => {
+        apiCalls.push({ method, body });
+        return ok;
+      },
+      respond: async (_url, body) => {
+        apiCalls.push({ method: "respond", body });
+        return ok;
+      },
+    },
+  });
+  const app = createApp();
+  return {
+    sent,
+    apiCalls,
+    fetch: async (req: Request) => readResponse(await app.fetch(req, { deps }, createExecutionContext())),
+  };
 }

@@ -6,6 +6,7 @@ import type { eventsRoutes } from "../features/events/routes";
 import type { approverRoutes } from "../features/gates/approver-routes";
 import type { gateInboxRoutes } from "../features/gates/inbox-routes";
 import type { gatesRoutes } from "../features/gates/routes";
+import type { gateSlaRoutes } from "../features/gates/sla-routes";
 import type { healthRoutes } from "../features/health/routes";
 import type { keysRoutes } from "../features/keys/routes";
 import type { learningRoutes } from "../features/learning/routes";
@@ -30,6 +31,7 @@ export type Api = ClientOf<typeof healthRoutes> &
   ClientOf<typeof gatesRoutes> &
   ClientOf<typeof approverRoutes> &
   ClientOf<typeof gateInboxRoutes> &
+  ClientOf<typeof gateSlaRoutes> &
   ClientOf<typeof memoryRoutes> &
   ClientOf<typeof eventsRoutes> &
   ClientOf<typeof viewsApi> &

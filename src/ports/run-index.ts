@@ -9,8 +9,9 @@ export type RunListRow = {
   updated_at: number;
 };
 
-/** who acknowledged an open gate, and when (the on-call's "I am on it"; the escalation pings stop) */
-export type GateAck = { acked_by: string; acked_at: number };
+/** who acknowledged an open gate, and when (the on-call's "I am on it"; the escalation pings stop until its resolve SLA
+ * is due), with the gate facts that SLA is measured on */
+export type GateAck = { acked_by: string; acked_at: number; opened_at: number; policy_key: string; kind: string };
 
 export type GateIndexRow = {
   gate_id: string;

@@ -14,6 +14,8 @@ export const ALERT_KINDS = [
   "soft_gate_timeout",
   "queue_dead_letters",
   "slack_delivery_failed",
+  "gate_ack_sla_breach",
+  "gate_resolve_sla_breach",
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

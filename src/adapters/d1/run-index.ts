@@ -66,10 +66,19 @@ export function createD1RunIndex(db: DrizzleD1Database): RunIndex {
     async gateAcks(teamId, gateIds) {
       if (gateIds.length === 0) return new Map();
       const rows = await db
-        .select({ gateId: gates.gateId, by: gates.ackedBy, at: gates.ackedAt })
+        .select({
+          gateId: gates.gateId,
+          by: gates.ackedBy,
+          at: gates.ackedAt,
+          opened_at: gates.openedAt,
+          policy_key: gates.policyKey,
+          kind: gates.kind,
+        })
         .from(gates)
         .where(and(eq(gates.teamId, teamId), inArray(gates.gateId, [...gateIds]), isNotNull(gates.ackedBy)));
-      return new Map(rows.map((r) => [r.gateId, { acked_by: r.by ?? "", acked_at: r.at ?? 0 }]));
+      return new Map(
+        rows.map(({ gateId, by, at, ...facts }) => [gateId, { acked_by: by ?? "", acked_at: at ?? 0, ...facts }]),
+      );
     },
 
     async availableOrders(teamId, q) {

@@ -73,7 +73,34 @@ export const gates = sqliteTable(
     ackedBy: text("acked_by"),
     ackedAt: integer("acked_at"),
   },
-  (t) => [index("gate_team_status_opened").on(t.teamId, t.status, t.openedAt)],
+  (t) => [
+    index("gate_team_status_opened").on(t.teamId, t.status, t.openedAt),
+    // the SLA breach sweep reads every team's open gates, oldest first
+    index("gate_status_opened").on(t.status, t.openedAt),
+  ],
+);
+
+/** a team's gate SLA settings (PUT /v1/gates/sla: time zone, business hours, ack and resolve SLAs); no row = the
+ * seed's defaults (src/features/gates/sla.ts) */
+export const teamGateSla = sqliteTable("team_gate_sla", {
+  teamId: text("team_id").primaryKey(),
+  /** GateSlaSettings as JSON */
+  settings: text("settings", { mode: "json" }).notNull(),
+  updatedBy: text("updated_by").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** SLA breaches already alerted: one row per gate and breach kind (ack | resolve), so each is alerted once */
+export const gateSlaAlerts = sqliteTable(
+  "gate_sla_alert",
+  {
+    gateId: text("gate_id").notNull(),
+    /** ack | resolve */
+    breach: text("breach").notNull(),
+    teamId: text("team_id").notNull(),
+    alertedAt: integer("alerted_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.gateId, t.breach] })],
 );
 
 export const attempts = sqliteTable(

@@ -4,6 +4,8 @@ import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEv
 import { recordDecisionEvents } from "../policy";
 import { enqueueGateCards, enqueueRunFeed, raiseEventAlerts } from "../slack";
 import { recordRefusals } from "./audit";
+import { decisionEscalationAudits } from "./decision-audit";
+import { acknowledgedResolveDue } from "./escalation-sla";
 import { planEscalations } from "./escalations";
 import type { ConsumerNeeds } from "./needs";
 
@@ -46,21 +48,26 @@ const rollbackAlert: EventHandler = async (events, deps) => {
 
 /** One entry per event type: what the consumer does with it. Every type of the union has one (checked by tsc). */
 export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
-  "policy.decided": (events, deps) => recordDecisionEvents(events, deps),
+  // the decision log, and an audit row per escalate decision (seed 003 §14), idempotent by decision_id
+  "policy.decided": async (events, deps) => {
+    await deps.auditLog.append(decisionEscalationAudits(events));
+    return recordDecisionEvents(events, deps);
+  },
   "task.failed": taskEvents,
   "task.blocked": taskEvents,
   "task.completed": taskEvents,
   "run.completed": withSlack(applyRunCompletions),
   "gate.opened": gateEvents,
   "gate.decided": gateEvents,
-  // an escalation is an audit row and, unless someone acknowledged the gate, a Slack ping (the gate metrics count
-  // openings and decisions)
+  // an escalation is an audit row and, unless someone acknowledged the gate before its resolve SLA fell due, a Slack
+  // ping (the gate metrics count openings and decisions)
   "gate.escalated": async (events, deps) => {
     const byTeam = new Map<string, InternalEvent[]>();
     for (const e of events) byTeam.set(e.team_id, [...(byTeam.get(e.team_id) ?? []), e]);
     for (const [teamId, teamEvents] of byTeam) {
       const gateIds = teamEvents.map((e) => String((e as Record<string, unknown>).gate_id ?? ""));
-      const { audit, ping } = planEscalations(teamEvents, await deps.runIndex.gateAcks(teamId, gateIds));
+      const acks = await deps.runIndex.gateAcks(teamId, gateIds);
+      const { audit, ping } = planEscalations(teamEvents, acks, await acknowledgedResolveDue(deps, teamId, acks));
       await deps.auditLog.append(audit);
       await enqueueGateCards(ping, deps);
     }

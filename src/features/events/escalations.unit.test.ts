@@ -15,6 +15,8 @@ const event = (gate: string, n: number) =>
     level: (n % 2) + 1,
   }) as unknown as InternalEvent;
 
+const ack = { acked_by: "alice", acked_at: 5, opened_at: 1, policy_key: "wrong_value", kind: "hard" };
+
 describe("planEscalations", () => {
   it("audits every escalation and pings exactly the gates without an acknowledgement", () => {
     fc.assert(
@@ -23,7 +25,7 @@ describe("planEscalations", () => {
         fc.subarray(["g1", "g2", "g3"]),
         (gates, acked) => {
           const events = gates.map((g, i) => event(g, i));
-          const acks = new Map(acked.map((g) => [g, { acked_by: "alice", acked_at: 5 }]));
+          const acks = new Map(acked.map((g) => [g, ack]));
           const { audit, ping } = planEscalations(events, acks);
           expect(audit).toHaveLength(events.length);
           expect(new Set(audit.map((a) => a.id)).size).toBe(events.length);
@@ -33,6 +35,17 @@ describe("planEscalations", () => {
           for (const a of audit) expect(a.metadata?.pinged).toBe(!acked.includes(a.subjectId));
         },
       ),
+    );
+  });
+
+  it("pings an acknowledged gate again once its resolve SLA is due, and only then", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 0, max: 2000 }), (n, due) => {
+        const e = event("g1", n);
+        const { audit, ping } = planEscalations([e], new Map([["g1", ack]]), new Map([["g1", due]]));
+        expect(ping).toHaveLength(e.occurred_at >= due ? 1 : 0);
+        expect(audit[0]?.metadata).toMatchObject({ pinged: e.occurred_at >= due, resolve_due_at: due });
+      }),
     );
   });
 });

@@ -2,6 +2,7 @@
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { RunIndex } from "../../ports/run-index";
+import type { GateSlaNeeds } from "../gates";
 import type { LearningNeeds } from "../learning";
 import type { SlackFeedNeeds } from "../slack";
 
@@ -10,4 +11,5 @@ export type EventsNeeds = { auditLog: AuditLogStore };
 /** What the queue consumers need: the learning handlers' needs, the decision log, the audit log, the Slack outbox and feed store. */
 export type ConsumerNeeds = EventsNeeds &
   LearningNeeds &
-  SlackFeedNeeds & { policyStore: PolicyStore; runIndex: Pick<RunIndex, "gateAcks"> };
+  SlackFeedNeeds &
+  GateSlaNeeds & { policyStore: PolicyStore; runIndex: Pick<RunIndex, "gateAcks"> };

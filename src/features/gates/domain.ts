@@ -39,4 +39,21 @@ export {
 } from "./outcome";
 export { type ActiveGateRules, type GateKind, resolveGate } from "./rules";
 export { ApprovalResponse, DeployAccepted, GateView, GateViewSchema, OpenGateResponse } from "./schemas";
+export {
+  ackDueAt,
+  DEFAULT_GATE_SLA,
+  escalationPings,
+  GateSlaSettings,
+  type GateSlaState,
+  gateSla,
+  type MeasuredGate,
+  measureGates,
+  openBreaches,
+  resolveDueAt,
+  SEVERITIES,
+  type Severity,
+  severityOf,
+  slaApplies,
+  slaFigures,
+} from "./sla";
 export { earlyView, gateOpenView, gateView } from "./views";

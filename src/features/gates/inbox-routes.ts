@@ -5,24 +5,17 @@ import { APPROVAL_DECISIONS, DIGEST } from "../../../contracts/approval-action.v
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import type { AuditLogStore } from "../../ports/audit-log";
 import type { RunIndex } from "../../ports/run-index";
-import type { RunRecordStore } from "../../ports/run-record";
 import { actorOf, callRun, runErrors } from "../runs";
+import { type AckNeeds, acknowledgeGate } from "./ack";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import { GateList, GateListQuery } from "./inbox-schemas";
 import type { GatesNeeds } from "./index";
 import { ApprovalResponse, assertPersonDecides, CHANNEL_HEADER, CHANNEL_HEADER_DOC, channelHint } from "./schemas";
 import { listGates } from "./use-cases";
 
-/** What the inbox routes need: the gate routes' needs, the team-wide gate index and the audit log (acknowledgements). */
-export type GateInboxNeeds = GatesNeeds & {
-  runIndex: Pick<RunIndex, "listGates" | "gate">;
-  /** the owner of the gate table records acknowledgements */
-  runRecord: Pick<RunRecordStore, "ackGate">;
-  auditLog: AuditLogStore;
-  newId: (prefix: string) => string;
-};
+/** What the inbox routes need: the gate routes' needs, the team-wide gate index, and what acknowledging needs. */
+export type GateInboxNeeds = GatesNeeds & AckNeeds & { runIndex: Pick<RunIndex, "listGates" | "gate"> };
 
 const errors = { ...commonErrors, ...runErrors };
 
@@ -44,6 +37,10 @@ export const GateAckResponse = z
     status: z.string(),
     acked_by: z.string(),
     acked_at: z.int(),
+    resolve_due_at: z
+      .int()
+      .nullable()
+      .meta({ description: "when the gate must be decided (its resolve SLA, GET /v1/gates/sla); pings resume then" }),
   })
   .meta({
     id: "GateAck",
@@ -53,6 +50,7 @@ export const GateAckResponse = z
       status: "pending",
       acked_by: "alice",
       acked_at: 1767225660000,
+      resolve_due_at: 1767229200000,
     },
   });
 
@@ -121,7 +119,8 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       method: "post",
       path: "/v1/gates/{gate_id}/ack",
       tags: ["gates"],
-      summary: "Acknowledge an open gate: you are on it; its escalation pings stop (the first acknowledgement stays)",
+      summary:
+        "Acknowledge an open gate: you are on it; its escalation pings stop until its resolve SLA is due (the first acknowledgement stays)",
       description:
         "Repeating it (by anyone) answers the first acknowledgement; a decided gate answers 409. " +
         "Recorded in the audit log (gate.acknowledged).",
@@ -135,31 +134,15 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       const principal = c.get("principal");
       const { gate_id } = c.req.valid("param");
       assertPersonDecides(principal.subject);
-      const now = deps.clock.now();
-      const gate = await deps.runRecord.ackGate(principal.teamId, gate_id, principal.subject, now);
-      if (!gate || (principal.runId !== undefined && gate.run_id !== principal.runId))
-        throw new AppFailure({ code: "not_found", message: `gate ${gate_id} not found for this team` });
-      if (gate.acked_by === null || gate.acked_at === null)
-        throw new AppFailure({
-          code: "conflict",
-          message: `gate ${gate_id} was already decided (${gate.status}): there is nothing to acknowledge`,
-        });
-      if (gate.acked_by === principal.subject && gate.acked_at === now)
-        await deps.auditLog.append([
-          {
-            id: deps.newId("aud"),
-            teamId: principal.teamId,
-            actor: principal.subject,
-            action: "gate.acknowledged",
-            subjectType: "gate",
-            subjectId: gate_id,
-            metadata: { run_id: gate.run_id, policy_key: gate.policy_key, waited_ms: now - gate.opened_at },
-            createdAt: now,
-          },
-        ]);
-      return c.json(
-        { gate_id, run_id: gate.run_id, status: gate.status, acked_by: gate.acked_by, acked_at: gate.acked_at },
-        200,
-      );
+      const who = {
+        teamId: principal.teamId,
+        subject: principal.subject,
+        channel: channelHint(c.req.header(CHANNEL_HEADER)) ?? "api",
+        ...(principal.runId !== undefined ? { runId: principal.runId } : {}),
+      };
+      const acked = await acknowledgeGate(deps, who, gate_id, deps.clock.now());
+      if (!acked.ok) throw new AppFailure(acked.error);
+      const { first: _first, ...answer } = acked.value;
+      return c.json(answer, 200);
     },
   );

@@ -7,6 +7,7 @@ import type { RunsService } from "../runs";
 import type { DeployNeeds } from "./deploy-targets";
 import type { GateRuleCache } from "./gate-rule-cache";
 
+export { type AckNeeds, type Acknowledger, acknowledgeGate, type GateAckAnswer } from "./ack";
 export { proposeDeploy, teamWideProposer } from "./deploy";
 export * from "./domain";
 export { createGateRuleCache } from "./gate-rule-cache";
@@ -15,6 +16,7 @@ export { GateListQuery } from "./inbox-schemas";
 export { gatesRoutes } from "./routes";
 export { DEFAULT_ACTIVE_GATE_RULES } from "./rules";
 export { GateParams, OpenGateBody, RunParams as GateRunParams } from "./schemas";
+export { type GateSlaNeeds, severityFor, teamSla, teamSlaFigures } from "./sla-use-cases";
 export { denyOpenGates, type SystemDenyNeeds } from "./system-deny";
 export { listGates, openGate } from "./use-cases";
 

@@ -1,6 +1,7 @@
 // Gate rules (pure): the default approval matrix, team rule sets, and resolving a policy_key to a gate kind.
 import { z } from "zod";
 import type { ApprovalOutage } from "../../ports/slack";
+import { SEVERITIES } from "./sla";
 
 export const GATE_KINDS = ["auto", "soft", "hard", "deny"] as const;
 export type GateKind = (typeof GATE_KINDS)[number];
@@ -31,6 +32,8 @@ export const GateRule = z
     timeout_ms: z.int().min(1).max(MAX_SOFT_TIMEOUT_MS).optional(),
     /** every listed context field must satisfy its condition; numeric conditions need a finite number */
     when: z.record(z.string().min(1).max(64), Condition).optional(),
+    /** the severity of the gates it opens, for their resolve SLA (gates/sla.ts); default sev2, dead-letter gates sev3 */
+    severity: z.enum(SEVERITIES).optional(),
   })
   .superRefine((rule, ctx) => {
     if (rule.kind === "soft" && rule.timeout_ms === undefined) {

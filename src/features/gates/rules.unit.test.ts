@@ -35,3 +35,13 @@ describe("resolveGate", () => {
     expect(resolveGate(DEFAULT_ACTIVE_GATE_RULES, "budget_increase", { increase_pct: Number.NaN }).kind).toBe("hard");
   });
 });
+
+describe("GateRule severity", () => {
+  it("takes sev2 or sev3 for a rule's gates and refuses any other", () => {
+    const ok = GateRuleSet.safeParse({ rules: [{ policy_key: "schema_rewrite", kind: "hard", severity: "sev3" }] });
+    expect(ok.success).toBe(true);
+    const bad = GateRuleSet.safeParse({ rules: [{ policy_key: "schema_rewrite", kind: "hard", severity: "sev1" }] });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.path).toEqual(["rules", 0, "severity"]);
+  });
+});

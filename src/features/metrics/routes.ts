@@ -5,6 +5,7 @@ import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonResponse } from "../../http/openapi";
 import { limiterOutages } from "../../http/rate-limits";
 import { parseWindow } from "../sweeps";
+import { gateSlaMetrics } from "./gate-sla";
 import { teamMetrics } from "./metrics";
 import type { MetricsNeeds } from "./needs";
 
@@ -82,6 +83,16 @@ export const MetricsResponse = z
       }),
     ),
     learning_aborted_runs: z.int(),
+    gate_ack_sla_breaches: z.int().meta({
+      description:
+        "gates opened in the window (those a person decides) first answered after their acknowledge SLA, or still unanswered past it (GET /v1/gates/sla)",
+    }),
+    gate_resolve_sla_breaches: z.int().meta({
+      description: "gates opened in the window decided after their resolve SLA, or still open past it",
+    }),
+    gate_ack_latency_ms: z
+      .object({ p50: nullableNumber, p95: nullableNumber, samples: z.int() })
+      .meta({ description: "opening to first response (acknowledgement or decision) of the window's answered gates" }),
     limiter_outages: z
       .object({ failed_open: z.int(), failed_closed: z.int() })
       .describe(
@@ -106,7 +117,11 @@ export const metricsRoutes = featureApp<MetricsNeeds>().openapi(
     const window = c.req.valid("query").window ?? "24h";
     const windowMs = parseWindow(window) as number;
     const teamId = c.get("principal").teamId;
-    const metrics = await teamMetrics(deps, teamId, window, windowMs, deps.clock.now());
-    return c.json({ ...metrics, limiter_outages: limiterOutages(teamId) }, 200);
+    const now = deps.clock.now();
+    const [metrics, sla] = await Promise.all([
+      teamMetrics(deps, teamId, window, windowMs, now),
+      gateSlaMetrics(deps, teamId, now - windowMs, now),
+    ]);
+    return c.json({ ...metrics, ...sla, limiter_outages: limiterOutages(teamId) }, 200);
   },
 );

@@ -1,9 +1,10 @@
 // What the pages feature needs from the composition root: the run objects, the overview read model, the view-token secret.
 import type { BoardGateway } from "../../ports/board";
 import type { OverviewStore } from "../../ports/overview-store";
+import type { GateSlaNeeds } from "../gates";
 import type { RunsService } from "../runs";
 
-export type PagesNeeds = {
+export type PagesNeeds = GateSlaNeeds & {
   runs: RunsService;
   overviewStore: OverviewStore;
   /** the team's board: the overview's persona section (cap, leased, ready, oldest wait) */

@@ -13,6 +13,8 @@ const TITLES: Record<AlertKind, string> = {
   soft_gate_timeout: "Soft-gate timeouts",
   queue_dead_letters: "Queue dead letters (EVENTS)",
   slack_delivery_failed: "Slack delivery failures",
+  gate_ack_sla_breach: "Gates not acknowledged within their SLA",
+  gate_resolve_sla_breach: "Gates not decided within their SLA",
 };
 
 /** The start of the window `at` falls in. */

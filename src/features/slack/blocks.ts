@@ -37,6 +37,10 @@ export const CARD_ACTIONS = {
   gate_deny: { label: "Deny", decision: "deny", style: "danger" },
 } as const;
 export type CardActionId = keyof typeof CARD_ACTIONS;
+/** The Acknowledge button of a hard gate's card: "I am on it" (the escalation pings pause), not a decision. */
+export const ACK_ACTION = "gate_ack";
+/** Content versions of a gate card: an older one never overwrites a newer (opened < acknowledged < decided). */
+export const CARD_VERSION = { opened: 1, acknowledged: 2, decided: 3 } as const;
 export type CardValue = { run_id: string; op_id: string; policy_key: string; kind: string; gate_id: string };
 
 export const traceUrl = (publicUrl: string, runId: string) =>
@@ -73,7 +77,7 @@ export function openCard(f: GateCardFacts): SlackOutboxMessage {
     kind: f.kind,
     gate_id: f.gate_id,
   };
-  const buttons = (Object.keys(CARD_ACTIONS) as CardActionId[]).map((id) => {
+  const buttons: Record<string, unknown>[] = (Object.keys(CARD_ACTIONS) as CardActionId[]).map((id) => {
     const a = CARD_ACTIONS[id];
     return {
       type: "button",
@@ -83,6 +87,14 @@ export function openCard(f: GateCardFacts): SlackOutboxMessage {
       ...(a.style ? { style: a.style } : {}),
     };
   });
+  // a hard gate waits for a person under an SLA: someone can say they are on it before deciding
+  if (f.kind === "hard")
+    buttons.push({
+      type: "button",
+      action_id: ACK_ACTION,
+      text: { type: "plain_text", text: "Acknowledge" },
+      value: JSON.stringify(value),
+    });
   return {
     kind: "post",
     team_id: f.team_id,
@@ -94,7 +106,7 @@ export function openCard(f: GateCardFacts): SlackOutboxMessage {
       event_type: "warden_gate",
       event_payload: { team_id: f.team_id, run_id: f.run_id, gate_id: f.gate_id, order_id: f.order_id ?? "" },
     },
-    version: 1,
+    version: CARD_VERSION.opened,
   };
 }
 
@@ -152,8 +164,38 @@ export function decidedCard(f: GateCardFacts, d: GateDecisionFacts): SlackOutbox
       ...header(f, `${word}: ${f.policy_key}`),
       { type: "context", elements: [{ type: "mrkdwn", text: outcome }] },
     ],
-    version: 2,
+    version: CARD_VERSION.decided,
   };
+}
+
+/** Who acknowledged an open gate, when, and when its resolve SLA falls due. */
+export type AckFacts = { by: string; slack_user_id?: string; at: number; resolve_due_at: number | null };
+
+/**
+ * The card as Slack shows it (the clicked message's blocks), acknowledged: the Acknowledge button gone, a line saying
+ * who is on it since when and until when the pings pause. The decision buttons stay.
+ */
+export function acknowledgedBlocks(blocks: readonly unknown[], ack: AckFacts): unknown[] {
+  const due =
+    ack.resolve_due_at === null
+      ? ""
+      : ` — escalation pings paused until the resolve SLA, ${slackDate(ack.resolve_due_at)}`;
+  const who = ack.slack_user_id ? `<@${ack.slack_user_id}> (${esc(ack.by)})` : esc(ack.by);
+  const line = {
+    type: "context",
+    elements: [{ type: "mrkdwn", text: `:eyes: *Acknowledged* by ${who} ${slackDate(ack.at)}${due}` }],
+  };
+  const out: unknown[] = [];
+  for (const b of blocks) {
+    const block = b as { type?: string; block_id?: string; elements?: { action_id?: string }[] };
+    if (block.type === "context" && JSON.stringify(block).includes("*Acknowledged*")) continue;
+    if (block.type === "actions" && Array.isArray(block.elements)) {
+      out.push(line, { ...block, elements: block.elements.filter((e) => e.action_id !== ACK_ACTION) });
+      continue;
+    }
+    out.push(b);
+  }
+  return out.includes(line) ? out : [...out, line];
 }
 
 /** The modal any hard-gate decision opens (a hard gate is decided by a human who says why): a required note. */

@@ -2,6 +2,7 @@
 // and gate context kept out unless the team shared it (then only guard-passed top-level fields).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ACK_ACTION, acknowledgedBlocks } from "./blocks";
 import { gateCardMessages, guardedContext, reasonBucket } from "./cards";
 
 const base = { team_id: "team-a", run_id: "run_1", op_id: "op-9", policy_key: "wrong_value", occurred_at: 0 };
@@ -38,7 +39,7 @@ describe("gateCardMessages", () => {
     );
     expect(msgs.map((m) => m.kind === "post" && [m.key, m.version])).toEqual([
       ["gate:g1", 1],
-      ["gate:g1", 2],
+      ["gate:g1", 3],
     ]);
     expect(JSON.stringify(msgs[1])).toContain(
       "by alice <!date^1767225600^{date_short} {time_secs} ({ago})|2026-01-01T00:00:00Z>",
@@ -157,5 +158,27 @@ describe("guardedContext", () => {
     expect(await guardedContext(undefined)).toEqual({});
     expect(await guardedContext(["a"])).toEqual({});
     expect(await guardedContext("text")).toEqual({});
+  });
+});
+
+describe("the Acknowledge button", () => {
+  const card = (kind: string) => gateCardMessages([opened({ kind })], () => ({ trace_link: link }))[0];
+  it("is on hard gates' cards only (a soft gate decides itself on its timer)", () => {
+    expect(JSON.stringify(card("hard"))).toContain(ACK_ACTION);
+    expect(JSON.stringify(card("soft"))).not.toContain(ACK_ACTION);
+  });
+
+  it("is replaced by one line saying who is on it, however often the card is acknowledged", () => {
+    const c = card("hard");
+    const blocks = c?.kind === "post" ? (c.blocks ?? []) : [];
+    const ack = { by: "alice", slack_user_id: "U0ALICE", at: 1767225600000, resolve_due_at: 1767229200000 };
+    const once = acknowledgedBlocks(blocks, ack);
+    const twice = acknowledgedBlocks(once, ack);
+    expect(twice).toEqual(once);
+    const text = JSON.stringify(once);
+    expect(text).not.toContain(ACK_ACTION);
+    expect(text).toContain("gate_approve");
+    expect(text.match(/\*Acknowledged\* by <@U0ALICE> \(alice\)/g)).toHaveLength(1);
+    expect(text).toContain("<!date^1767229200^");
   });
 });

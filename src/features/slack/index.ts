@@ -8,3 +8,4 @@ export type { SlackCardNeeds, SlackFeedNeeds, SlackNeeds } from "./needs";
 export { outageRoutes } from "./outage-routes";
 export { consumeSlackOutbox, type SlackOutboxNeeds } from "./outbox";
 export { slackRoutes } from "./routes";
+export { alertGateSlaBreaches } from "./sla-alerts";

@@ -3,7 +3,8 @@
 
 import type { SlackApprover, SlackInstallation, SlackRole, SlackSettings } from "../../ports/slack";
 import { SLACK_CHANGE_POLICY_KEY } from "../gates/domain";
-import { CARD_ACTIONS, type CardActionId, type CardValue, deciderName, noteModal } from "./blocks";
+import { onAckClick } from "./ack-click";
+import { ACK_ACTION, CARD_ACTIONS, type CardActionId, type CardValue, deciderName, noteModal } from "./blocks";
 import type { SlackNeeds } from "./needs";
 import { hostOf, responseUrlAllowed } from "./response-url";
 
@@ -11,7 +12,7 @@ import { hostOf, responseUrlAllowed } from "./response-url";
 export type InteractionReply = { status: 200; body: Record<string, unknown> | null };
 const EMPTY: InteractionReply = { status: 200, body: null };
 
-type Payload = {
+export type Payload = {
   type?: string;
   team?: { id?: string };
   user?: { id?: string };
@@ -19,11 +20,13 @@ type Payload = {
   response_url?: string;
   /** the message the click came from (block_actions): what a used-up response_url's answer updates instead */
   container?: { channel_id?: string; message_ts?: string };
+  /** the clicked message as Slack shows it (block_actions on a message): the Acknowledge button updates its blocks */
+  message?: { blocks?: unknown[] };
   actions?: { action_id?: string; value?: string; action_ts?: string }[];
   view?: { callback_id?: string; private_metadata?: string; state?: { values?: Record<string, any> } };
 };
 
-const parseValue = (raw: string | undefined): CardValue | null => {
+export const parseValue = (raw: string | undefined): CardValue | null => {
   try {
     const v = JSON.parse(raw ?? "");
     return typeof v?.run_id === "string" && typeof v?.op_id === "string" && typeof v?.policy_key === "string"
@@ -34,7 +37,7 @@ const parseValue = (raw: string | undefined): CardValue | null => {
   }
 };
 
-async function tell(deps: SlackNeeds, teamId: string, p: Payload, text: string) {
+export async function tell(deps: SlackNeeds, teamId: string, p: Payload, text: string) {
   if (!p.response_url) return;
   if (!responseUrlAllowed(p.response_url, deps.config.SLACK_API_BASE_URL)) {
     await deps.auditLog.append([
@@ -68,15 +71,18 @@ export function requiredRole(settings: SlackSettings, gate: Pick<CardValue, "kin
   );
 }
 
-/** The roster entry of a Slack user allowed to decide this gate, or an audited refusal (with what to tell them). */
-async function approverOf(
+/**
+ * The roster entry of a Slack user allowed to act on this gate (by default: decide it), or an audited refusal (with
+ * what to tell them).
+ */
+export async function approverOf(
   deps: SlackNeeds,
   inst: SlackInstallation,
   userId: string,
   what: CardValue & { action: string },
+  needed: SlackRole = requiredRole(inst.settings, what),
 ): Promise<{ ok: true; approver: SlackApprover } | { ok: false; told: string }> {
   const member = inst.approvers.find((a) => a.slack_user_id === userId);
-  const needed = requiredRole(inst.settings, what);
   if (member && RANK[member.role] >= RANK[needed]) return { ok: true, approver: member };
   const why = member
     ? `role ${member.role} may not decide ${what.kind} gates of ${what.policy_key} (needs ${needed})`
@@ -94,9 +100,10 @@ async function approverOf(
       createdAt: now,
     },
   ]);
+  const nothing = what.action === ACK_ACTION ? "Nothing was acknowledged." : "Nothing was decided.";
   const told = member
-    ? `Your role (${member.role}) cannot decide this ${what.kind} gate; ask a Warden ${needed} on the roster. Nothing was decided.`
-    : "You are not on this team's approver roster; nothing was decided.";
+    ? `Your role (${member.role}) cannot decide this ${what.kind} gate; ask a Warden ${needed} on the roster. ${nothing}`
+    : `You are not on this team's approver roster; ${nothing.charAt(0).toLowerCase()}${nothing.slice(1)}`;
   return { ok: false, told };
 }
 
@@ -129,7 +136,7 @@ async function decide(
 }
 
 /** What to tell a clicker when the card's gate is no longer pending (null while it is): what, by whom, when. */
-async function alreadyDecided(
+export async function alreadyDecided(
   deps: SlackNeeds,
   actor: { team_id: string; subject: string },
   value: CardValue,
@@ -162,6 +169,7 @@ async function onCardClick(deps: SlackNeeds, inst: SlackInstallation, p: Payload
   const action = p.actions?.[0];
   const id = action?.action_id as CardActionId | undefined;
   const value = parseValue(action?.value);
+  if (action?.action_id === ACK_ACTION && value) return onAckClick(deps, inst, p, value);
   if (!action || !id || !Object.hasOwn(CARD_ACTIONS, id) || !value) return EMPTY;
   // Slack's payload identity: the same click delivered again (retry, duplicate) does nothing more.
   const key = `act:${inst.workspace_id}:${userId}:${action.action_ts ?? p.trigger_id ?? ""}:${id}`;

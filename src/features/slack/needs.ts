@@ -4,6 +4,7 @@ import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
 import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
 import type { SlackFeedStore } from "../../ports/slack-feed";
+import type { AckNeeds } from "../gates";
 import type { RunsService } from "../runs";
 import type { SlackOAuthNeeds } from "./oauth";
 
@@ -27,7 +28,8 @@ export type SlackNeeds = {
   auditLog: AuditLogStore;
   newId: (prefix: string) => string;
   clock: Clock;
-} & SlackOAuthNeeds;
+} & SlackOAuthNeeds &
+  AckNeeds;
 
 /** What the EVENTS consumer needs to queue gate cards (installation lookup, signed trace links). */
 export type SlackCardNeeds = {

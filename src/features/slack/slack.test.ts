@@ -11,39 +11,14 @@ import {
   installSlack,
   interactionBody,
   openTraceLink,
+  recordingApp,
   signedRequest,
   slackCall,
   WORKSPACE,
 } from "../../../test/slack";
 import { createApp } from "../../app";
 import { makeDeps } from "../../deps";
-import type { SlackApiResult, SlackOutboxMessage } from "../../ports/slack";
-
-/** The app with a recording outbox and Slack client (the real client is tested against a loopback server in Node). */
-function recordingApp() {
-  const sent: SlackOutboxMessage[] = [];
-  const apiCalls: { method: string; body: any }[] = [];
-  const ok: SlackApiResult = { ok: true, body: { ok: true } };
-  const deps = makeDeps(env, {
-    slackOutbox: { send: async (m) => void sent.push(...m) },
-    slackApi: {
-      call: async (method, _token, body) => {
-        apiCalls.push({ method, body });
-        return ok;
-      },
-      respond: async (_url, body) => {
-        apiCalls.push({ method: "respond", body });
-        return ok;
-      },
-    },
-  });
-  const app = createApp();
-  return {
-    sent,
-    apiCalls,
-    fetch: async (req: Request) => readResponse(await app.fetch(req, { deps }, createExecutionContext())),
-  };
-}
+import type { SlackOutboxMessage } from "../../ports/slack";
 
 const inboundCount = async () => (await rows<{ n: number }>("SELECT count(*) AS n FROM slack_inbound"))[0]?.n ?? 0;
 

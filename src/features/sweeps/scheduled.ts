@@ -1,7 +1,9 @@
 // scheduled(): which sweep a cron runs, each under a lease so overlapping invocations do the work once.
 import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
 import type { SweepStore } from "../../ports/sweep-store";
+import type { GateSlaNeeds } from "../gates";
 import { archiveCutoff } from "../learning";
+import { alertGateSlaBreaches, type SlackFeedNeeds } from "../slack";
 import { type ReconcileNeeds, type ReconcileReport, reconcileLearning } from "./learning-reconcile";
 import { DAY_MS, TIER_RULES } from "./memory-tiers";
 import { evaluateRollbackMatrix, type RollbackDeps, type TeamRollback } from "./rollback-matrix";
@@ -10,10 +12,12 @@ export const ROLLBACK_CRON = "*/5 * * * *";
 export const DAILY_CRON = "17 3 * * *";
 export const APPROVAL_RETENTION_MS = 365 * DAY_MS;
 export const STAGED_TASK_TTL_MS = 30 * DAY_MS;
-const LEASE_TTL_MS = { rollback: 4 * 60_000, reconcile: 4 * 60_000, daily: 15 * 60_000 } as const;
+const LEASE_TTL_MS = { rollback: 4 * 60_000, reconcile: 4 * 60_000, gate_sla: 4 * 60_000, daily: 15 * 60_000 } as const;
 
 export type SweepDeps = RollbackDeps &
-  ReconcileNeeds & {
+  ReconcileNeeds &
+  GateSlaNeeds &
+  SlackFeedNeeds & {
     sweepStore: SweepStore;
     memoryMaintenance: MemoryMaintenance;
     memoryIndexSync: MemoryIndexSync;
@@ -28,7 +32,8 @@ export type DailyReport = {
 };
 
 export type SweepOutcome =
-  | { sweep: "rollback" | "reconcile" | "daily"; ran: false; reason: "lease_held" }
+  | { sweep: "rollback" | "reconcile" | "gate_sla" | "daily"; ran: false; reason: "lease_held" }
+  | { sweep: "gate_sla"; ran: true; alerted: number; error?: string }
   | { sweep: "rollback"; ran: true; teams: TeamRollback[] }
   | { sweep: "reconcile"; ran: true; report: ReconcileReport }
   | { sweep: "daily"; ran: true; report: DailyReport };
@@ -102,8 +107,8 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
 }
 
 /**
- * Entry for scheduled(): the 5-minute cron evaluates the rollback matrix and re-sends lost run completions (the
- * learning reconciliation), the daily cron does the rest.
+ * Entry for scheduled(): the 5-minute cron evaluates the rollback matrix, re-sends lost run completions (the learning
+ * reconciliation) and alerts gate SLA breaches; the daily cron does the rest.
  */
 export async function runScheduled(
   cron: string,
@@ -137,6 +142,19 @@ export async function runScheduled(
       c.ran
         ? { sweep: "reconcile", ran: true, report: c.value }
         : { sweep: "reconcile", ran: false, reason: "lease_held" },
+    );
+    // gate SLA breaches: one alert per gate and breach (the 5-minute cron is the alert's resolution)
+    const s = await withLease(deps.sweepStore, "gate_sla", slot, holder, now, LEASE_TTL_MS.gate_sla, () =>
+      alertGateSlaBreaches(deps, now).then(
+        (alerted) => ({ alerted }),
+        (e: unknown) => {
+          console.error(JSON.stringify({ level: "error", msg: "gate SLA sweep failed", error: String(e) }));
+          return { alerted: 0, error: String(e) };
+        },
+      ),
+    );
+    out.push(
+      s.ran ? { sweep: "gate_sla", ran: true, ...s.value } : { sweep: "gate_sla", ran: false, reason: "lease_held" },
     );
   }
   if (wantDaily) {

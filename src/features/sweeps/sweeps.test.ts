@@ -67,13 +67,14 @@ describe("sweep leases", () => {
     expect(calls.decay).toBe(1);
   });
 
-  it("dispatches the 5-minute cron to the rollback matrix and the learning reconciliation only, and the daily cron to the daily sweep only", async () => {
+  it("dispatches the 5-minute cron to the rollback matrix, the learning reconciliation and the gate SLA sweep, the daily cron to the daily sweep only", async () => {
     const now = later();
     const { calls, mm } = countingMaintenance(0);
     const { deps } = testDeps(now, { memoryMaintenance: mm });
     expect((await runScheduled(ROLLBACK_CRON, nextSlot(), deps, now, "i")).map((o) => o.sweep)).toEqual([
       "rollback",
       "reconcile",
+      "gate_sla",
     ]);
     expect(calls.decay).toBe(0);
     expect((await runScheduled(DAILY_CRON, nextSlot(), deps, now, "i")).map((o) => o.sweep)).toEqual(["daily"]);

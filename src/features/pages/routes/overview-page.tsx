@@ -14,6 +14,45 @@ const verdict = (good: boolean | null) => (good === null ? "muted" : good ? "ok"
 const budgetOf = (r: { tokens_in: number; tokens_out: number; budget_breaches: number }) =>
   budgetStanding(null, r, r.budget_breaches);
 
+/** What the overview shows of gate SLAs: breaches of each and the first-response latency. */
+export type GateSlaCard = {
+  ack_breaches: number;
+  resolve_breaches: number;
+  ack_latency_p50_ms: number | null;
+  ack_latency_p95_ms: number | null;
+  samples: number;
+};
+
+function GateSlaCards(props: { sla: GateSlaCard }) {
+  const s = props.sla;
+  return (
+    <>
+      <h2>Gate SLAs (last 7 days)</h2>
+      <div class="cards" id="gate-sla">
+        <div class="card">
+          acknowledge SLA missed
+          <b data-field="gate_ack_sla_breaches" class={verdict(s.ack_breaches === 0)}>
+            {String(s.ack_breaches)}
+          </b>
+          <span class="muted">gates first answered late, or still unanswered past due</span>
+        </div>
+        <div class="card">
+          resolve SLA missed
+          <b data-field="gate_resolve_sla_breaches" class={verdict(s.resolve_breaches === 0)}>
+            {String(s.resolve_breaches)}
+          </b>
+          <span class="muted">gates decided late, or still open past due</span>
+        </div>
+        <div class="card">
+          time to acknowledge p50 / p95
+          <b>{`${formatMs(s.ack_latency_p50_ms)} / ${formatMs(s.ack_latency_p95_ms)}`}</b>
+          <span class="muted">{`${s.samples} answered gate${s.samples === 1 ? "" : "s"}`}</span>
+        </div>
+      </div>
+    </>
+  );
+}
+
 /** A run id that opens its trace page (a signed link minted for this render), anchored where given. */
 function RunLink(props: { runId: string; links: Readonly<Record<string, string>>; anchor?: string; label?: string }) {
   const href = props.links[props.runId];
@@ -31,6 +70,8 @@ export function OverviewPage(props: {
   expiresAt: number;
   runLinks: Readonly<Record<string, string>>;
   personas: readonly PersonaRow[];
+  /** the gate SLA figures of the same 7 days (GET /v1/metrics has them per window) */
+  sla?: GateSlaCard;
 }) {
   const m = props.model;
   const links = props.runLinks;
@@ -105,6 +146,8 @@ export function OverviewPage(props: {
           <span class="muted">{`${m.humanLatency.samples} sample${m.humanLatency.samples === 1 ? "" : "s"}`}</span>
         </div>
       </div>
+
+      {props.sla ? <GateSlaCards sla={props.sla} /> : null}
 
       <h2 id="open-gates-section">{`Open gates (${m.openGates.length})`}</h2>
       {m.openGates.length === 0 ? (

@@ -3,8 +3,9 @@ import type { Context } from "hono";
 import { mintViewToken, opens, type VerifiedView, type ViewScope, verifyViewToken } from "../../../auth/view-token";
 import { featureApp } from "../../../http/openapi";
 import type { FeatureEnv } from "../../../http/types";
+import { teamSlaFigures } from "../../gates";
 import type { RunActor } from "../../runs";
-import { DAY_MS, gateSteps, overviewModel, SERIES_DAYS, traceSteps } from "../model";
+import { DAY_MS, gateSteps, overviewModel, percentile, SERIES_DAYS, traceSteps } from "../model";
 import type { PagesNeeds } from "../needs";
 import type { PersonaRow } from "./board-section";
 import { errorPage, page } from "./layout";
@@ -78,9 +79,11 @@ export const pageRoutes = featureApp<PagesNeeds>()
     if (!view) return errorPage(401, UNAUTHORIZED);
     const { deps } = c.env;
     const now = deps.clock.now();
-    const [raw, personas] = await Promise.all([
-      deps.overviewStore.teamOverview(view.team_id, now - SERIES_DAYS * DAY_MS),
+    const since = now - SERIES_DAYS * DAY_MS;
+    const [raw, personas, sla] = await Promise.all([
+      deps.overviewStore.teamOverview(view.team_id, since),
       deps.board.forTeam(view.team_id).personas(),
+      teamSlaFigures(deps, view.team_id, since, now),
     ]);
     const shown = [...raw.runs, ...raw.openGates, ...raw.deadLetters].map((r) => r.run_id);
     const links = await runLinks(c, view.team_id, shown);
@@ -91,6 +94,13 @@ export const pageRoutes = featureApp<PagesNeeds>()
         expiresAt={view.expires_at_ms}
         runLinks={links}
         personas={personas.ok ? (personas.value as PersonaRow[]) : []}
+        sla={{
+          ack_breaches: sla.ack_breaches,
+          resolve_breaches: sla.resolve_breaches,
+          ack_latency_p50_ms: percentile(sla.ack_latencies_ms, 50),
+          ack_latency_p95_ms: percentile(sla.ack_latencies_ms, 95),
+          samples: sla.ack_latencies_ms.length,
+        }}
       />,
     );
   });

@@ -1,0 +1,125 @@
+// The Acknowledge button on a hard gate's card: a roster member's click records the acknowledgement (audited, channel
+// slack) and the card shows who and until when the pings pause; anyone else is told at once and nothing is recorded.
+import { describe, expect, it, vi } from "vitest";
+import { call } from "../../../test/helpers";
+import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
+import { installSlack, interactionBody, recordingApp, signedRequest } from "../../../test/slack";
+import type { SlackOutboxMessage } from "../../ports/slack";
+import { ACK_ACTION, CARD_VERSION, cardKey } from "./blocks";
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const TEAM = "ack-click";
+const cardBlocks = [
+  { type: "header", text: { type: "plain_text", text: "Approval needed: wrong_value" } },
+  {
+    type: "actions",
+    block_id: "gate_actions",
+    elements: [
+      { type: "button", action_id: "gate_approve" },
+      { type: "button", action_id: ACK_ACTION },
+    ],
+  },
+];
+
+async function hardGate(opId: string) {
+  await installSlack(TEAM, "T0ACKCLICK");
+  const t = await teamTokens(TEAM);
+  const run = await startRun(t.worker);
+  const g = await call("POST", `/v1/runs/${run.run_id}/gates`, {
+    token: t.worker,
+    body: { policy_key: "wrong_value", op_id: opId },
+  });
+  await drainAll(); // the D1 gate index the acknowledgement writes to
+  return {
+    run_id: run.run_id,
+    gate_id: g.json.gate_id as string,
+    kind: "hard",
+    op_id: opId,
+    policy_key: "wrong_value",
+  };
+}
+
+const ackClick = (g: Awaited<ReturnType<typeof hardGate>>, user: string, withMessage = true) =>
+  interactionBody({
+    type: "block_actions",
+    team: { id: "T0ACKCLICK" },
+    user: { id: user },
+    trigger_id: `trig-${user}`,
+    response_url: "https://hooks.slack.com/actions/T0ACKCLICK/1/xyz",
+    actions: [{ action_id: ACK_ACTION, value: JSON.stringify(g), action_ts: "1700000000.000200" }],
+    ...(withMessage ? { message: { blocks: cardBlocks } } : {}),
+  });
+
+const acked = (gateId: string) =>
+  rows<{ acked_by: string | null }>("SELECT acked_by FROM gate WHERE gate_id = ?", gateId);
+
+describe("the Acknowledge button", () => {
+  it("records a roster member's acknowledgement and updates the card: who, and the button gone", async () => {
+    const g = await hardGate("op-ack-1");
+    const app = recordingApp();
+    const res = await app.fetch(await signedRequest("/slack/interactions", ackClick(g, "U0ALICE")));
+    expect(res.status).toBe(200);
+    expect(await acked(g.gate_id)).toEqual([{ acked_by: "alice" }]);
+    const audit = await rows<{ actor: string; metadata: string }>(
+      "SELECT actor, metadata FROM audit_log WHERE action = 'gate.acknowledged' AND subject_id = ?",
+      g.gate_id,
+    );
+    expect(audit.map((a) => [a.actor, JSON.parse(a.metadata).channel])).toEqual([["alice", "slack"]]);
+    const card = app.sent[0] as Extract<SlackOutboxMessage, { kind: "post" }>;
+    expect(card).toMatchObject({ kind: "post", key: cardKey(g.gate_id), version: CARD_VERSION.acknowledged });
+    const shown = JSON.stringify(card.blocks);
+    expect(shown).toContain("*Acknowledged* by <@U0ALICE> (alice)");
+    expect(shown).toContain("pings paused until the resolve SLA");
+    expect(shown).toContain("gate_approve");
+    expect(shown).not.toContain(ACK_ACTION);
+    // the gate stays open: acknowledging decides nothing
+    expect(await rows("SELECT status FROM gate WHERE gate_id = ?", g.gate_id)).toEqual([{ status: "pending" }]);
+  });
+
+  it("tells a second clicker who acknowledged first, and keeps the first", async () => {
+    const g = await hardGate("op-ack-2");
+    const app = recordingApp();
+    await app.fetch(await signedRequest("/slack/interactions", ackClick(g, "U0ALICE", false)));
+    expect(app.sent[0]).toMatchObject({ kind: "post", key: `ack:${g.gate_id}`, thread_key: cardKey(g.gate_id) });
+    await app.fetch(await signedRequest("/slack/interactions", ackClick(g, "U0BOB")));
+    expect(app.sent[1]).toMatchObject({
+      kind: "respond",
+      text: expect.stringMatching(/^Already acknowledged by alice at \d{4}-/),
+    });
+    expect(await acked(g.gate_id)).toEqual([{ acked_by: "alice" }]);
+  });
+
+  it("refuses someone off the roster at once, audited, and records nothing", async () => {
+    const g = await hardGate("op-ack-3");
+    const app = recordingApp();
+    await app.fetch(await signedRequest("/slack/interactions", ackClick(g, "U0MALLORY")));
+    expect(app.sent).toEqual([
+      expect.objectContaining({
+        kind: "respond",
+        text: "You are not on this team's approver roster; nothing was acknowledged.",
+      }),
+    ]);
+    expect(await acked(g.gate_id)).toEqual([{ acked_by: null }]);
+    const refused = await rows<{ metadata: string }>(
+      "SELECT metadata FROM audit_log WHERE action = 'slack.approval_refused' AND actor = 'slack:U0MALLORY'",
+    );
+    expect(refused.map((r) => JSON.parse(r.metadata).action)).toContain(ACK_ACTION);
+  });
+
+  it("tells the clicker at once when the gate was already decided", async () => {
+    const g = await hardGate("op-ack-4");
+    const t = await teamTokens(TEAM);
+    await call("POST", `/v1/gates/${g.gate_id}/decision`, {
+      token: t.approver,
+      body: { decision: "deny", note: "no" },
+    });
+    await drainAll();
+    const app = recordingApp();
+    await app.fetch(await signedRequest("/slack/interactions", ackClick(g, "U0ALICE")));
+    expect(app.sent).toEqual([
+      expect.objectContaining({ kind: "respond", text: expect.stringMatching(/already decided \(denied\)/) }),
+    ]);
+    expect(await acked(g.gate_id)).toEqual([{ acked_by: null }]);
+  });
+});
