@@ -1,5 +1,8 @@
 // The board feature's public entry: its routes, the Board use-case and store the BoardDO wraps, what it needs.
+
 import type { BoardGateway } from "../../ports/board";
+import { defineFeature } from "../feature";
+import { boardRoutes } from "./routes";
 
 export { Board } from "./board";
 export { BoardStore } from "./board-store";
@@ -7,3 +10,5 @@ export { boardRoutes } from "./routes";
 
 /** What the board routes need: the team's board object. */
 export type BoardNeeds = { board: BoardGateway };
+
+export const boardFeature = defineFeature({ name: "board", routes: [boardRoutes] });
