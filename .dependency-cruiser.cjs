@@ -51,8 +51,8 @@ module.exports = {
     {
       name: "no-feature-cycles",
       comment:
-        "Features depend on each other in one direction: no import cycle that crosses feature folders. (Folder-level " +
-        "cycles through the two entries are expected: runs uses gates' pure machine, gates' routes drive runs.)",
+        "Features depend on each other in one direction: no module import cycle that crosses feature folders. The " +
+        "folder-level check is scripts/feature-cycles.mjs (npm test), where a folder's domain.ts is a layer of its own.",
       severity: "error",
       from: { path: "^src/features/([^/]+)/" },
       to: { circular: true, viaSomeNot: "^src/features/$1/" },

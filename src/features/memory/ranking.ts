@@ -1,4 +1,7 @@
 // Memory ranking and lifecycle math (pure): similarity × importance weight × recency decay, use boosts, decay, tiers.
+import { DAY_MS } from "../../lib/time";
+
+export { DAY_MS };
 
 import {
   BASE_IMPORTANCE,
@@ -15,7 +18,6 @@ export type { MemoryClass, Tier, WritableClass };
 // the classes, tiers and importance bounds are storage facts, kept with the port; re-exported for the domain
 export { BASE_IMPORTANCE, IMPORTANCE_CAP, MEMORY_CLASSES, TIERS, USE_BOOST };
 
-export const DAY_MS = 86_400_000;
 /** recency half-lives; null = no decay: 30 d episodic, 90 d kb/semantic, working notes are transient (7 d). */
 export const HALF_LIFE_DAYS: Record<MemoryClass, number | null> = {
   working: 7,

@@ -3,6 +3,7 @@
 
 import { isQueuedRunEvent, type QueuedRunEvent } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
+import { canonicalJson, sha256Hex } from "../../lib/digest";
 import { own, putOwn } from "../../lib/own";
 import { within } from "../../lib/within";
 import type { BoardGateway } from "../../ports/board";
@@ -15,7 +16,6 @@ import type { RunStorage } from "../../ports/run-storage";
 import type { GateRuleCache } from "../gates/domain";
 import { DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import type { TeamPolicyCache } from "../policy/domain";
-import { canonicalJson, sha256Hex } from "../policy/domain";
 import type {
   Activation,
   CommandOf,
