@@ -3,16 +3,8 @@ import { DAY_MS } from "../../lib/time";
 
 export { DAY_MS };
 
-import {
-  BASE_IMPORTANCE,
-  IMPORTANCE_CAP,
-  MEMORY_CLASSES,
-  type MemoryClass,
-  TIERS,
-  type Tier,
-  USE_BOOST,
-  type WritableClass,
-} from "../../ports/memory-store";
+import { BASE_IMPORTANCE, IMPORTANCE_CAP, MEMORY_CLASSES, TIERS, USE_BOOST } from "../../lib/memory-vocabulary";
+import type { MemoryClass, Tier, WritableClass } from "../../ports/memory-store";
 
 export type { MemoryClass, Tier, WritableClass };
 // the classes, tiers and importance bounds are storage facts, kept with the port; re-exported for the domain
