@@ -51,8 +51,8 @@ module.exports = {
     {
       name: "no-feature-cycles",
       comment:
-        "Features depend on each other in one direction: no import cycle that crosses feature folders. (Folder-level " +
-        "cycles through the two entries are expected: runs uses gates' pure machine, gates' routes drive runs.)",
+        "Features depend on each other in one direction: no module import cycle that crosses feature folders. The " +
+        "folder-level check is scripts/feature-cycles.mjs (npm test), where a folder's domain.ts is a layer of its own.",
       severity: "error",
       from: { path: "^src/features/([^/]+)/" },
       to: { circular: true, viaSomeNot: "^src/features/$1/" },
@@ -60,11 +60,12 @@ module.exports = {
     {
       name: "composition-root-on-top",
       comment:
-        "src/deps.ts builds every adapter and wires the features; only the Worker entry, the app and the Durable " +
-        "Objects use it. Features declare what they need as their own Needs type instead of importing Deps.",
+        "src/infra.ts builds the shared adapters and src/deps.ts composes the features' services over them; only the " +
+        "Worker entry, the app and the Durable Objects use them. Features declare what they need as their own Needs " +
+        "type instead of importing Deps.",
       severity: "error",
       from: { path: "^src/(features|http|auth|ports|adapters|lib)/" },
-      to: { path: "^src/deps\\.ts$" },
+      to: { path: "^src/(deps|infra|adapter-choices)\\.ts$" },
     },
     {
       name: "adapters-not-features",

@@ -1,30 +1,12 @@
-// Builds the Hono app: request id, body limit, JSON bodies, one route group per feature, one error mapper.
+// Builds the Hono app: request id, body limit, JSON bodies, every feature's route groups (FEATURES), one error mapper.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Deps } from "./deps";
 import { type AppError, AppFailure, internalError, platformFailure, toWire, type WireError } from "./errors";
-import { boardRoutes } from "./features/board";
+import { FEATURES } from "./features";
 import { docsRoutes } from "./features/docs/routes";
-import { eventsRoutes } from "./features/events/routes";
-import { approverRoutes } from "./features/gates/approver-routes";
-import { gateInboxRoutes } from "./features/gates/inbox-routes";
-import { gatesRoutes } from "./features/gates/routes";
-import { gateSlaRoutes } from "./features/gates/sla-routes";
-import { healthRoutes } from "./features/health/routes";
-import { keysRoutes } from "./features/keys";
-import { learningRoutes } from "./features/learning/routes";
-import { limitsRoutes } from "./features/limits";
-import { mcpRoutes } from "./features/mcp";
-import { memoryRoutes } from "./features/memory/routes";
-import { metricsRoutes } from "./features/metrics/routes";
-import { pagesRoutes } from "./features/pages";
-import { classesRoutes } from "./features/policy/classes-routes";
-import { policyRoutes } from "./features/policy/routes";
-import { routeOverrideRoutes } from "./features/policy/routes/route-overrides";
-import { runsFleetRoutes } from "./features/runs/fleet-routes";
-import { runsRoutes } from "./features/runs/routes";
-import { outageRoutes, slackRoutes } from "./features/slack";
+import type { RouteGroup } from "./features/feature";
 import { authenticate, jsonBody, limitBody, MAX_BODY_BYTES } from "./http/middleware";
 import { documentScopes } from "./http/scopes-doc";
 import type { FeatureEnv } from "./http/types";
@@ -67,27 +49,7 @@ export function createApp() {
   app.use("*", limitBody);
   app.use("/v1/*", jsonBody);
 
-  app.route("/", healthRoutes);
-  app.route("/", policyRoutes);
-  app.route("/", routeOverrideRoutes);
-  app.route("/", learningRoutes);
-  app.route("/", metricsRoutes);
-  app.route("/", runsRoutes);
-  app.route("/", gatesRoutes);
-  app.route("/", approverRoutes);
-  app.route("/", runsFleetRoutes);
-  app.route("/", gateInboxRoutes);
-  app.route("/", gateSlaRoutes);
-  app.route("/", classesRoutes);
-  app.route("/", memoryRoutes);
-  app.route("/", eventsRoutes);
-  app.route("/", slackRoutes);
-  app.route("/", outageRoutes);
-  app.route("/", pagesRoutes);
-  app.route("/", keysRoutes);
-  app.route("/", limitsRoutes);
-  app.route("/", mcpRoutes);
-  app.route("/", boardRoutes);
+  for (const feature of FEATURES) for (const routes of feature.routes) app.route("/", routes as RouteGroup);
 
   registerSecuritySchemes(app);
   let document: unknown;

@@ -1,10 +1,8 @@
-// Worker entry: fetch (the Hono app), queue (event consumers), scheduled (sweeps); re-exports the Durable Objects.
+// Worker entry: fetch (the Hono app), queue and scheduled (dispatched to the features of FEATURES); re-exports the Durable Objects.
 import { createApp } from "./app";
 import { makeDeps } from "./deps";
-import { consumeEvents } from "./features/events/consumer";
-import { consumeDeadLetters } from "./features/events/dead-letters";
-import { consumeSlackDeadLetters, consumeSlackOutbox } from "./features/slack";
-import { runScheduled } from "./features/sweeps/scheduled";
+import { FEATURES } from "./features";
+import type { CronHandler, QueueConsumer } from "./features/feature";
 
 export { BoardDO } from "../durable-objects/board-do";
 export { RunDO } from "../durable-objects/run-do";
@@ -12,18 +10,23 @@ export { VectorIndexDO } from "../durable-objects/vector-index-do";
 
 const app = createApp();
 
+/** queue name → its consumer, from every feature's `queues` */
+const CONSUMERS = new Map<string, QueueConsumer>(
+  FEATURES.flatMap((f) => ("queues" in f && f.queues ? Object.entries(f.queues) : [])),
+);
+/** the cron handlers, each with the crons it answers */
+const CRONS: { crons: readonly string[]; run: CronHandler }[] = FEATURES.flatMap((f) =>
+  "crons" in f ? [f.crons] : [],
+);
+
 export default {
   fetch(request, env, ctx) {
     return app.fetch(request, { deps: makeDeps(env) }, ctx);
   },
 
   async queue(batch, env) {
-    const deps = makeDeps(env);
-    if (batch.queue.startsWith("warden-events")) {
-      return batch.queue.endsWith("-dlq") ? consumeDeadLetters(batch, deps) : consumeEvents(batch, deps);
-    }
-    if (batch.queue === "warden-slack-outbox") return consumeSlackOutbox(batch, deps);
-    if (batch.queue === "warden-slack-outbox-dlq") return consumeSlackDeadLetters(batch, deps);
+    const consume = CONSUMERS.get(batch.queue);
+    if (consume) return consume(batch, makeDeps(env));
     // Other queues: retrying would only delete the message, so it is logged (with its body, to be re-sent by hand)
     // and acknowledged.
     for (const m of batch.messages) {
@@ -42,6 +45,10 @@ export default {
 
   async scheduled(controller, env) {
     const deps = makeDeps(env);
-    await runScheduled(controller.cron, controller.scheduledTime, deps, deps.clock.now(), deps.newId("sweep"));
+    const handlers = CRONS.filter((c) => c.crons.includes(controller.cron)).map((c) => c.run);
+    if (handlers.length === 0)
+      console.warn(JSON.stringify({ level: "warn", msg: "no handler for cron", cron: controller.cron }));
+    for (const run of handlers)
+      await run(controller.cron, controller.scheduledTime, deps, deps.clock.now(), deps.newId("sweep"));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,4 +1,5 @@
 // Team API keys: format (public prefix + secret), SHA-256 storage, verification, and the revocation check for tokens.
+import { sha256Hex } from "../lib/digest";
 
 import { err, ok, type Result } from "../lib/result";
 import type { ApiKeyStore } from "../ports/api-key-store";
@@ -23,11 +24,9 @@ export const EXPIRY_WARNING_MS = 7 * 24 * 3600 * 1000;
 /** The latest `expires_at` a key may be given at creation: one year ahead (keys without one never expire). */
 export const MAX_KEY_LIFETIME_MS = 365 * 24 * 3600 * 1000;
 
-const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-
 /** A 256-bit random secret needs no slow hash: SHA-256 is preimage-resistant at that entropy. */
 export async function hashApiKey(key: string): Promise<string> {
-  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))));
+  return sha256Hex(key);
 }
 
 function sameHex(a: string, b: string): boolean {

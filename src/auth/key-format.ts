@@ -1,4 +1,5 @@
 // The API key format secret scanners recognise: `wdn_live_` + lookup id + base62 secret + CRC32 checksum (pure).
+import { toHex } from "../lib/digest";
 
 /**
  * `wdn_live_<12 hex: lookup id><43 base62: 256-bit secret><6 base62: CRC32 checksum>` — 70 characters, one token for
@@ -55,11 +56,9 @@ function randomBase62(length: number): string {
   return out;
 }
 
-const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-
 /** A new key and its lookup id (the `prefix` column). */
 export function generateApiKey(): { prefix: string; key: string } {
-  const prefix = hex(crypto.getRandomValues(new Uint8Array(6)));
+  const prefix = toHex(crypto.getRandomValues(new Uint8Array(6)));
   const body = `${KEY_PREFIX}${prefix}${randomBase62(43)}`;
   return { prefix, key: `${body}${checksumOf(body)}` };
 }

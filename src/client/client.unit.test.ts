@@ -85,3 +85,18 @@ describe("createApi / unwrap", () => {
     expect(seen[4]?.url).toBe("http://warden.test/v1/views");
   });
 });
+
+describe("the client's type derives from the feature list", () => {
+  it("reaches the /v1 routes the hand-kept list had lost (tsc fails if one is missing from the type)", async () => {
+    const { f, seen } = fake(200, {});
+    const api = createApi({ baseUrl: "http://warden.test", token: "t", fetch: f });
+    await api.v1.policy.classes.$get();
+    await api.v1.routes.overrides.$post({ json: { route: "r", target: "t" } as never });
+    await api.v1.slack.installation.$put({ json: {} as never });
+    expect(seen.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      "GET /v1/policy/classes",
+      "POST /v1/routes/overrides",
+      "PUT /v1/slack/installation",
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 // Port: the per-team counters behind GET /v1/metrics, read in one round trip.
-import type { GateOutcome } from "./gate-outcome";
+import type { GateOutcome } from "../lib/gate-outcome";
 import type { DecisionCounts } from "./sweep-store";
 
 /** one ops-warden session_event, as the metrics read it */

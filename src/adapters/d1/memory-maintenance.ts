@@ -1,13 +1,14 @@
 // MemoryMaintenance over D1 (drizzle, typed rows): paged importance decay, tier moves and TTL expiry. It reads
 // mem_doc and mem_actor_importance and writes them only through their owner's statements (memory-store.ts).
+
 import { and, asc, eq, gt, isNotNull, isNull, like, lte, max, or, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { DAY_MS } from "../../lib/time";
 import type { LeftIndex, MemoryMaintenance, TierRules } from "../../ports/memory-maintenance";
 import { runInBatches } from "./batch";
 import { coolWarmStatement, decayScoreStatements, deleteDocsStatements, moveTierStatement } from "./memory-store";
 import { memActorImportance, memDocs } from "./schema";
 
-const DAY_MS = 86_400_000;
 const PAGE = 2000;
 
 const halfLifeOf = (rules: TierRules, cls: string) => (cls in rules.halfLifeDays ? rules.halfLifeDays[cls] : null);

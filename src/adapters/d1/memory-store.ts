@@ -4,8 +4,8 @@ import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lte, or,
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { MemDoc, MemoryStore, SessionEventRow } from "../../ports/memory-store";
-import { BASE_IMPORTANCE, IMPORTANCE_CAP, type MemoryClass, type Tier, USE_BOOST } from "../../ports/memory-store";
+import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../../lib/memory-vocabulary";
+import type { MemDoc, MemoryClass, MemoryStore, SessionEventRow, Tier } from "../../ports/memory-store";
 import { memActivations, memActorImportance, memDocs, memUseEvents, sessionEvents } from "./schema";
 
 type DocRow = typeof memDocs.$inferSelect;

@@ -1,4 +1,5 @@
 // RunGateway over the RUN Durable Object namespace: one object per run, addressed by name, called over Workers RPC.
+import { toHex } from "../../lib/digest";
 import type { RunGateway } from "../../ports/run-gateway";
 
 /** Any namespace whose stubs are `Ops` (typed structurally to keep adapters free of the DO class). */
@@ -25,7 +26,7 @@ export function createDurableRunGateway<Ops>(
           ["sign"],
         );
         const digest = await crypto.subtle.sign("HMAC", await key, new TextEncoder().encode(teamId));
-        id = `ctl_${[...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+        id = `ctl_${toHex(new Uint8Array(digest).slice(0, 16))}`;
         if (controlIds.size > 10_000) controlIds.clear();
         controlIds.set(teamId, id);
       }

@@ -1,10 +1,9 @@
 // The EVENTS queue consumer: parses each message with the internal-event schema, groups by handler, acks once applied.
 import { InternalEvent, type InternalEventType, type RefusedWriteEvent } from "../../../contracts/internal-events";
 import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning";
-import { recordDecisionEvents } from "../policy";
+import { decisionEscalationAudits, recordDecisionEvents } from "../policy";
 import { enqueueGateCards, enqueueRunFeed, raiseEventAlerts } from "../slack";
 import { recordRefusals } from "./audit";
-import { decisionEscalationAudits } from "./decision-audit";
 import { acknowledgedResolveDue } from "./escalation-sla";
 import { planEscalations } from "./escalations";
 import type { ConsumerNeeds } from "./needs";
@@ -19,14 +18,27 @@ export type EventHandler = (
   ctx: HandlerContext,
 ) => Promise<Set<string> | undefined>;
 
-/** The run feed and the operator alerts of these events go to SLACK_OUTBOX before the wrapped handler runs, so a
- * failure retries the group before anything is acked (both are idempotent by the run's seq and the event id). */
+/**
+ * The run feed and the operator alerts of these events (SLACK_OUTBOX) are a subscriber of their own, beside the
+ * wrapped handler (learning, gate metrics): neither waits on the other, so a failing or slow feed never holds learning
+ * back. A message is acked only when both are done; when the feed fails the group is retried, and the handler's
+ * writes, idempotent by event_id like the feed's, apply nothing twice on the redelivery.
+ */
 const withSlack =
   (handler: EventHandler): EventHandler =>
   async (events, deps, ctx) => {
-    await enqueueRunFeed(events, deps);
-    await raiseEventAlerts(events, deps);
-    return handler(events, deps, ctx);
+    const applied: string[] = [];
+    const [feed, own] = await Promise.allSettled([
+      (async () => {
+        await enqueueRunFeed(events, deps);
+        await raiseEventAlerts(events, deps);
+      })(),
+      handler(events, deps, { applied: (id) => void applied.push(id) }),
+    ]);
+    if (feed.status === "rejected") throw feed.reason;
+    for (const id of applied) ctx.applied(id);
+    if (own.status === "rejected") throw own.reason;
+    return own.value;
   };
 const taskEvents: EventHandler = withSlack((events, deps, ctx) => applyTaskEvents(events, deps, ctx));
 const refusals: EventHandler = async (events, deps) => {

@@ -1,6 +1,6 @@
 // A gate's content digest (pure): what an approver saw, so an approval applies only to that content.
+import { canonicalJson } from "../../lib/digest";
 import { sha256HexSync } from "../../lib/sha256";
-import { canonicalJson } from "../policy/domain";
 
 /**
  * sha256 hex of the canonical JSON (sorted keys) of `{ context, op_id, policy_key }`: the gate views show it, and an

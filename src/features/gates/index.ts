@@ -3,9 +3,14 @@
 // or, for the pure part only, from domain.ts.
 
 import type { GateRuleStore } from "../../ports/gate-rule-store";
+import type { SlackDeliveryHealth } from "../../ports/slack";
+import { defineFeature } from "../feature";
 import type { RunsService } from "../runs";
 import type { DeployNeeds } from "./deploy-targets";
 import type { GateRuleCache } from "./gate-rule-cache";
+import { createGateRuleCache } from "./gate-rule-cache";
+import { gateInboxRoutes } from "./inbox-routes";
+import { gatesRoutes } from "./routes";
 
 export { type AckNeeds, type Acknowledger, acknowledgeGate, type GateAckAnswer } from "./ack";
 export { proposeDeploy, teamWideProposer } from "./deploy";
@@ -14,6 +19,10 @@ export { createGateRuleCache } from "./gate-rule-cache";
 export type { GateInboxNeeds } from "./inbox-routes";
 export { GateListQuery } from "./inbox-schemas";
 export { gatesRoutes } from "./routes";
+
+import { approverRoutes } from "./approver-routes";
+import { gateSlaRoutes } from "./sla-routes";
+
 export { DEFAULT_ACTIVE_GATE_RULES } from "./rules";
 export { GateParams, OpenGateBody, RunParams as GateRunParams } from "./schemas";
 export { type GateSlaNeeds, severityFor, teamSla, teamSlaFigures } from "./sla-use-cases";
@@ -26,3 +35,14 @@ export type GatesNeeds = DeployNeeds & {
   gateRules: Pick<GateRuleCache, "get" | "invalidate">;
   gateRuleStore: Pick<GateRuleStore, "addPending" | "activate">;
 };
+
+/** Gates: gate, approval and inbox routes; the gate-rule cache (which also holds the team's approval outage). */
+export const gatesFeature = defineFeature({
+  name: "gates",
+  routes: [gatesRoutes, gateInboxRoutes, approverRoutes, gateSlaRoutes],
+  build: {
+    // the team's approval outage (RB-06) is read with its gate rules, so opening a gate pays no D1 read of its own
+    gateRules: (d: { gateRuleStore: GateRuleStore; slackHealth: Pick<SlackDeliveryHealth, "outage"> }) =>
+      createGateRuleCache(d.gateRuleStore, undefined, d.slackHealth),
+  },
+});

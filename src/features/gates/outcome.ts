@@ -1,7 +1,7 @@
 // Gate outcomes and decision channels (pure): the one mapping from how a gate was resolved to the outcome every
 // surface shows (run view, gate routes, inbox, trace page, audit rows, the D1 gate index and GET /v1/metrics).
 
-import { type DecisionChannel, type GateOutcome, OUTAGE_APPROVER, ROLLBACK_APPROVER } from "../../ports/gate-outcome";
+import { type DecisionChannel, type GateOutcome, OUTAGE_APPROVER, ROLLBACK_APPROVER } from "../../lib/gate-outcome";
 
 export {
   DECISION_CHANNELS,
@@ -11,7 +11,7 @@ export {
   HUMAN_CHANNELS,
   OUTAGE_APPROVER,
   ROLLBACK_APPROVER,
-} from "../../ports/gate-outcome";
+} from "../../lib/gate-outcome";
 
 /** the channels a caller may name for its own decision (X-Warden-Channel); the others are Warden's own */
 export const CALLER_CHANNELS = ["api", "cli", "web"] as const satisfies readonly DecisionChannel[];

@@ -1,9 +1,9 @@
 // Use-cases behind the EVENTS consumer: task.* events (staging, signatures, YARLI memories) and run.completed learning.
+import { sha256Hex } from "../../lib/digest";
 
 import { ok, type Result } from "../../lib/result";
 import type { WardenEvent } from "../../ports/event-bus";
 import type { LearningCommit, LearningConflict, LearningStore, TaskSignalWrite } from "../../ports/learning-store";
-import { sha256Hex } from "../policy/domain";
 import { parseRunCompletion, parseTaskSignal, retryObservations, skillTotals, stagedToOutcome } from "./events";
 import type { LearningNeeds } from "./needs";
 import { planRunLearning, type RunLearningPlan } from "./plan";

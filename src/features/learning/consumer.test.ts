@@ -531,3 +531,25 @@ describe("decay with a fixed clock", () => {
     expect(await at(46)).toMatchObject({ decay_factor: 0.1, effective_weight: 0.133333, archived: true });
   });
 });
+
+describe("independent subscribers", () => {
+  it("applies learning when the Slack run feed fails, retries the message, and applies nothing twice on redelivery", async () => {
+    const feedDown = testDeps(NOW, {
+      slackStore: {
+        ...testDeps(NOW).deps.slackStore,
+        byTeam: async () => {
+          throw new Error("slack store down");
+        },
+      },
+    }).deps;
+    const body = { ...runCompleted("team-sub1", "run-1", [{ skill: "code.test", outcome: "success" }], NOW), seq: 3 };
+    expect(await deliver(feedDown, [body])).toEqual({ acked: [], retried: [body.event_id] });
+    // learning did not wait on the feed: the run's outcome is in policy memory already
+    expect(await entry("team-sub1", "code.test")).toMatchObject({ success_count: 1, ledger_seq: 1 });
+
+    const { deps } = testDeps(NOW);
+    expect(await deliver(deps, [body], 2)).toEqual({ acked: [body.event_id], retried: [] });
+    expect(await entry("team-sub1", "code.test")).toMatchObject({ success_count: 1, ledger_seq: 1 });
+    expect(await ledger("team-sub1")).toHaveLength(1);
+  });
+});

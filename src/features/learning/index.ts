@@ -1,6 +1,24 @@
 // The learning feature's public entry: its routes, queue handlers (task.*, run.completed, gate.*), policy-memory reads.
+import type { LearningStore } from "../../ports/learning-store";
+import type { PolicyMemoryReader } from "../../ports/policy-memory";
+import { defineFeature } from "../feature";
+import { learningRoutes } from "./routes";
+import { snapshotPolicyMemory } from "./snapshot";
+
 export { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "./consume";
 export type { LearningNeeds } from "./needs";
 export { archiveCutoff } from "./policy-memory";
 export { learningRoutes } from "./routes";
 export { rankForRouting, snapshotPolicyMemory } from "./snapshot";
+
+/** Learning: events in, policy memory and routing ranks out; the policy-memory snapshot runs and decisions read. */
+export const learningFeature = defineFeature({
+  name: "learning",
+  routes: [learningRoutes],
+  build: {
+    /** the team's policy memory for run snapshots and decisions (learning's snapshot over learningStore) */
+    policyMemory: (d: { learningStore: LearningStore }): PolicyMemoryReader => ({
+      snapshot: (teamId, now) => snapshotPolicyMemory(d, teamId, now),
+    }),
+  },
+});

@@ -1,4 +1,7 @@
 // Policy memory, pure: decay on read, bounded weights, the circular-learning breaker, snapshots, ranking.
+import { DAY_MS } from "../../lib/time";
+
+export { DAY_MS };
 
 import { z } from "zod";
 import type { EntryState, RetryState } from "../../ports/learning-store";
@@ -6,7 +9,6 @@ import type { PolicyMemoryEntryView } from "../../ports/policy-memory";
 
 export type { EntryState, RetryState };
 
-export const DAY_MS = 86_400_000;
 export const DECAY_BASE = 0.95;
 export const DECAY_FLOOR = 0.1;
 export const WEIGHT_MIN = 0.1;

@@ -1,12 +1,13 @@
 // /v1/events (task/run events into the learning queue), /v1/policy-memory (snapshot, breaker reset), /v1/routing/rank.
+
 import { createRoute } from "@hono/zod-openapi";
 import { InternalEvent } from "../../../contracts/internal-events";
 import { TaskEventV1 } from "../../../contracts/task-event.v1";
 import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { canonicalJson } from "../../lib/digest";
 import { within } from "../../lib/within";
-import { canonicalJson } from "../policy/domain";
 import { resetLearningBreaker } from "./breaker-reset";
 import type { LearningNeeds } from "./needs";
 import {

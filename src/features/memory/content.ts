@@ -1,4 +1,5 @@
 // Content rules of a memory write (pure): summary size and raw-log refusal, near-duplicate vs contradiction, index keys.
+import { toHex } from "../../lib/digest";
 
 export const DEFAULT_SUMMARY_MAX_CHARS = 2000;
 export const METADATA_MAX_CHARS = 4096;
@@ -97,5 +98,5 @@ export async function contentHash(namespace: string, cls: string, text: string):
     "SHA-256",
     new TextEncoder().encode(canonicalContent(namespace, cls, text)),
   );
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(digest);
 }

@@ -1,6 +1,8 @@
 // Group commit planning (pure): each write of a group decided in arrival order, exactly as one write at a time would be.
+
+import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../../lib/memory-vocabulary";
 import { cosine } from "../../ports/embedder";
-import { BASE_IMPORTANCE, IMPORTANCE_CAP, type Tier, USE_BOOST } from "../../ports/memory-store";
+import type { Tier } from "../../ports/memory-store";
 import type { VectorMatch } from "../../ports/vector-index";
 import { CONTRADICTION_COSINE, classifyWrite, type Neighbour } from "./content";
 

@@ -1,8 +1,9 @@
 // The group commit's plan (fast-check): a group decided at once equals the same writes committed one by one.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../../lib/memory-vocabulary";
 import { cosine } from "../../ports/embedder";
-import { BASE_IMPORTANCE, IMPORTANCE_CAP, type Tier, USE_BOOST } from "../../ports/memory-store";
+import type { Tier } from "../../ports/memory-store";
 import { classifyWrite } from "./content";
 import { closeIds, NEAR_TOP_K, type Planned, type PlanWrite, planGroup, reinforcedAtBirth } from "./group-plan";
 

@@ -1,5 +1,7 @@
 // Memory lifecycle use-cases: validated use (importance boosts), tier moves that keep the index in step, reindexing.
+
 import type { AppError } from "../../errors";
+import { toHex } from "../../lib/digest";
 import { err, ok, type Result } from "../../lib/result";
 import type { MemDoc } from "../../ports/memory-store";
 import { type MemoryServiceDeps, metaOf, syncCards } from "./core";
@@ -11,10 +13,7 @@ export type UseOutcome = { used: string[]; boosted: string[]; not_found: string[
 
 async function useEventId(docId: string, actorKey: string, runId: string) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${docId}\n${actorKey}\n${runId}`));
-  return `use_${[...new Uint8Array(digest)]
-    .slice(0, 16)
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("")}`;
+  return `use_${toHex(new Uint8Array(digest).slice(0, 16))}`;
 }
 
 export function createMemoryLifecycle(d: MemoryServiceDeps) {

@@ -1,21 +1,15 @@
 // Memory ranking and lifecycle math (pure): similarity × importance weight × recency decay, use boosts, decay, tiers.
+import { DAY_MS } from "../../lib/time";
 
-import {
-  BASE_IMPORTANCE,
-  IMPORTANCE_CAP,
-  MEMORY_CLASSES,
-  type MemoryClass,
-  TIERS,
-  type Tier,
-  USE_BOOST,
-  type WritableClass,
-} from "../../ports/memory-store";
+export { DAY_MS };
+
+import { BASE_IMPORTANCE, IMPORTANCE_CAP, MEMORY_CLASSES, TIERS, USE_BOOST } from "../../lib/memory-vocabulary";
+import type { MemoryClass, Tier, WritableClass } from "../../ports/memory-store";
 
 export type { MemoryClass, Tier, WritableClass };
 // the classes, tiers and importance bounds are storage facts, kept with the port; re-exported for the domain
 export { BASE_IMPORTANCE, IMPORTANCE_CAP, MEMORY_CLASSES, TIERS, USE_BOOST };
 
-export const DAY_MS = 86_400_000;
 /** recency half-lives; null = no decay: 30 d episodic, 90 d kb/semantic, working notes are transient (7 d). */
 export const HALF_LIFE_DAYS: Record<MemoryClass, number | null> = {
   working: 7,

@@ -1,7 +1,7 @@
 // Use-case: GET /v1/metrics for one team over a window — counters, approval latency, decision rates, ops-warden.
 import type { MetricsStore, TeamMetricsRaw } from "../../ports/metrics-store";
 import type { RouteLedger } from "../../ports/route-ledger";
-import { metricValue } from "../sweeps";
+import { metricValue } from "../sweeps/domain";
 import { type OpsWardenMetrics, opsWardenMetrics, percentile } from "./ops-warden";
 
 /** How far back session history reaches to find a need's earlier resolution. */

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonResponse } from "../../http/openapi";
 import { limiterOutages } from "../../http/rate-limits";
-import { parseWindow } from "../sweeps";
+import { parseWindow } from "../sweeps/domain";
 import { gateSlaMetrics } from "./gate-sla";
 import { teamMetrics } from "./metrics";
 import type { MetricsNeeds } from "./needs";

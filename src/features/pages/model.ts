@@ -1,8 +1,11 @@
 // The pages' pure read models: the trace timeline from a run view and its attempts, the overview's SLO figures and series.
+import { DAY_MS } from "../../lib/time";
+
+export { DAY_MS };
+
 import { durationText, isoSeconds } from "../../lib/time-text";
 import type { AttemptSample, GateCard, RunAttempt, TeamOverviewRaw } from "../../ports/overview-store";
 
-export const DAY_MS = 86_400_000;
 export const SERIES_DAYS = 7;
 /** the trace page refreshes itself this often while the run is live */
 export const REFRESH_SECONDS = 5;

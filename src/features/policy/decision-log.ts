@@ -1,29 +1,9 @@
 // Writes `policy.decided` events into the decision log (one D1 batch per coalesced group, idempotent by decision_id):
 // straight from the deciding isolate, or from the EVENTS consumer for a group D1 refused there.
+
+import { canonicalJson, sha256Hex } from "../../lib/digest";
 import type { EventBus, WardenEvent } from "../../ports/event-bus";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
-
-/** Canonical JSON (sorted keys) so equal inputs digest equally. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** Two lowercase hex digits per byte value: a digest is 32 table reads, not 32 formatted strings and an array. */
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  let hex = "";
-  for (let i = 0; i < digest.length; i++) hex += HEX[digest[i] as number];
-  return hex;
-}
 
 export async function recordDecisionEvents(
   events: WardenEvent[],

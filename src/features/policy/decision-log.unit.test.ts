@@ -1,8 +1,9 @@
 // sha256Hex (the decision log's inputs_digest): the FIPS 180-4 vectors and the synchronous implementation agree with it.
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../lib/digest";
 import { sha256HexSync } from "../../lib/sha256";
-import { sha256Hex } from "./decision-log";
 
 describe("sha256Hex", () => {
   it("gives the FIPS 180-4 digests as 64 lowercase hex digits", async () => {

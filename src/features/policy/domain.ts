@@ -1,6 +1,5 @@
 // The policy feature's pure entry: the MemRL evaluator, the per-team policy cache type, the default profile and the
 // canonical digests of the decision log. No routes, so the runs domain can use it without importing the HTTP side.
-export { canonicalJson, sha256Hex } from "./decision-log";
 export { DEFAULT_PROFILE } from "./default-profile";
 export {
   type CompiledProfile,

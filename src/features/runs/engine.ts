@@ -1,8 +1,9 @@
 // RunEngine: the use-case behind RunDO — prepares commands (I/O), applies the pure reducer, persists the diff,
 // keeps an outbox (D1 rows, policy activations, EVENTS) flushed after every change, and keeps the one alarm armed.
 
-import { isQueuedRunEvent, type QueuedRunEvent } from "../../../contracts/internal-events";
+import { isQueuedRunEvent } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
+import { canonicalJson, sha256Hex } from "../../lib/digest";
 import { own, putOwn } from "../../lib/own";
 import { within } from "../../lib/within";
 import type { BoardGateway } from "../../ports/board";
@@ -16,27 +17,24 @@ import type { RunStorage } from "../../ports/run-storage";
 import type { GateRuleCache } from "../gates/domain";
 import { DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import type { TeamPolicyCache } from "../policy/domain";
-import { canonicalJson, sha256Hex } from "../policy/domain";
-import type {
-  Activation,
-  CommandOf,
-  DeadLetter,
-  EarlyApproval,
-  Effects,
-  Gate,
-  Item,
-  OpRecord,
-  Order,
-  PreparedOp,
-  ReduceResult,
-  RunMeta,
-  RunState,
-  WardenRunEvent,
-} from "./model";
+import type { Activation, CommandOf, PreparedOp, ReduceResult, RunMeta, RunState, WardenRunEvent } from "./model";
 import type { RunOpName, RunOpRequest, RunOpResult, RunReadOp, RunRequest, RunWriteOp } from "./operations";
-import { authorize, nextDeadline, reduce, reduceOp } from "./reducer";
+import { authorize, reduce, reduceOp } from "./reducer";
 import { buildSnapshot, type PolicySnapshot, withPolicyMemory } from "./snapshot";
+import {
+  alarmFor,
+  FLUSH_RETRY_MAX_MS,
+  fitForQueue,
+  idOf,
+  MAPS,
+  MAX_PUT,
+  OUTBOX_SAFETY_MS,
+  type OutboxItem,
+  pad,
+} from "./storage-layout";
 import { explainView, runView } from "./views";
+
+export { fitForQueue } from "./storage-layout";
 
 /** What a run's object needs: the caches and stores a command reads, the record and queue its outbox writes. */
 export type RunEngineNeeds = DeployNeeds & {
@@ -76,64 +74,7 @@ const READS: { [K in RunReadOp]: (state: RunState, req: RunOpRequest<K>) => RunO
   },
 };
 
-type OutboxItem = {
-  n: number;
-  events: WardenRunEvent[];
-  records: Effects["records"];
-  activations: Activation[];
-  /** item rows for the team's board (absent on items written before boards existed) */
-  board?: Effects["board"];
-};
-
-const MAX_PUT = 128;
-const FLUSH_RETRY_MAX_MS = 60_000;
-/** while an outbox item is unsent the alarm is armed at most this far ahead, in case the object dies mid-flush */
-const OUTBOX_SAFETY_MS = 5_000;
-/** how much later than OUTBOX_SAFETY_MS an already armed timer may fire and still serve as the safety retry */
-const OUTBOX_SAFETY_SLACK_MS = 30_000;
 const FAILURE_HINTS_WAIT_MS = 250;
-const pad = (n: number) => String(n).padStart(12, "0");
-
-/** Storage layout: "meta" and "steps" for the run, one key per entity so a change writes only what changed,
- * "ev:<seq>" the event log, "out:<n>" the outbox. */
-const MAPS = [
-  ["items", "i:"],
-  ["orders", "o:"],
-  ["gates", "g:"],
-  ["early", "x:"],
-  ["ops", "op:"],
-  ["deadLetters", "dl:"],
-] as const;
-const idOf: Record<(typeof MAPS)[number][0], (v: never) => string> = {
-  items: (i: Item) => i.item_id,
-  orders: (o: Order) => o.order_id,
-  gates: (g: Gate) => g.gate_id,
-  early: (e: EarlyApproval) => e.gate_id,
-  ops: (o: OpRecord) => o.op_id,
-  deadLetters: (d: DeadLetter) => d.id,
-};
-
-/** Queue messages are capped at 128 KB: an event that would not fit goes out as its envelope, marked truncated. */
-const MAX_EVENT_BYTES = 100_000;
-export function fitForQueue(e: QueuedRunEvent): QueuedRunEvent {
-  if (JSON.stringify(e).length <= MAX_EVENT_BYTES) return e;
-  const { event_id, type, team_id, run_id, seq, occurred_at } = e;
-  return { event_id, type, team_id, run_id, seq, occurred_at, truncated: true };
-}
-
-/**
- * When the one alarm should fire: the earliest timer of the state, or the outbox retry while items are unsent. A
- * retry after a failed flush is exact (the back-off); the safety retry of an item not yet flushed only needs some
- * alarm by then plus OUTBOX_SAFETY_SLACK_MS, because an object restarted by any alarm retries its outbox on load — so
- * a timer already armed (a lease expiry) serves, and an operation writes its alarm once, not again after its flush.
- */
-function alarmFor(state: RunState | null, outboxSize: number, retryAt: number | null, exact: boolean) {
-  const deadline = nextDeadline(state);
-  const retry = outboxSize > 0 ? retryAt : null;
-  if (deadline === null) return retry;
-  if (retry === null || (!exact && deadline <= retry + OUTBOX_SAFETY_SLACK_MS)) return deadline;
-  return Math.min(deadline, retry);
-}
 
 export class RunEngine {
   private state: RunState | null = null;

@@ -1,5 +1,6 @@
 // The run's side of gates (pure): the run transaction as the gate machine's host, what a decision does to the thing a
 // gate guards (an order, a dead letter, the budget, a deploy), and the open_gate / decide_gate steps.
+import { canonicalJson } from "../../lib/digest";
 
 import {
   DECISION_STATUS,
@@ -14,7 +15,6 @@ import {
   isAllow,
   openGate,
 } from "../gates/domain";
-import { canonicalJson } from "../policy/domain";
 import type { CommandOf, Failure } from "./model";
 import type { RunOpReply } from "./operations";
 import { conflict, deadLetterOrder, forbidden, notFound, type StepTable, type Tx, taskFields } from "./tx";

@@ -1,6 +1,10 @@
 // The runs feature's public entry: its routes, the engine the RunDO wraps, the typed run operations, and the
 // service other features call to reach a run (RunsService). Other features import runs only from here.
+
 import type { BoardGateway } from "../../ports/board";
+import { defineFeature } from "../feature";
+import { runsFleetRoutes } from "./fleet-routes";
+import { runsRoutes } from "./routes";
 import type { RunsService } from "./run-call";
 
 export { type EngineDeps, RunEngine, type RunEngineNeeds } from "./engine";
@@ -25,3 +29,5 @@ export { completeAttempt, leaseNext, startRun } from "./use-cases";
 
 /** What the run routes need besides the HTTP basics: the run objects and an id source. */
 export type RunsNeeds = { runs: RunsService; newId: (prefix: string) => string; board: BoardGateway };
+
+export const runsFeature = defineFeature({ name: "runs", routes: [runsRoutes, runsFleetRoutes] });

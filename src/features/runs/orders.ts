@@ -1,7 +1,8 @@
 // Orders and leases steps of the reducer (pure): post an order, lease it, heartbeat, and rescue an expired lease.
+
 import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
-import { canonicalJson } from "../policy/domain";
+import { canonicalJson } from "../../lib/digest";
 import { laneEnded, laneGranted, laneHeartbeat } from "./lease-lane";
 import {
   type Actor,

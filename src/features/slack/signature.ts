@@ -1,4 +1,5 @@
 // Slack request signing (v0): HMAC-SHA256 over `v0:<timestamp>:<raw body>`, constant-time compare, ±300 s window.
+import { toHex } from "../../lib/digest";
 
 /** Slack refuses requests older than five minutes; so do we, in both directions. */
 export const SLACK_MAX_SKEW_S = 300;
@@ -8,14 +9,13 @@ export type SignatureCheck =
   | { ok: false; reason: "missing_headers" | "bad_timestamp" | "stale" | "bad_signature" | "no_secret" };
 
 const enc = new TextEncoder();
-const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
 /** `v0=<hex>` for a timestamp and raw body. */
 export async function slackSignature(secret: string, timestamp: string, body: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
   ]);
-  return `v0=${hex(await crypto.subtle.sign("HMAC", key, enc.encode(`v0:${timestamp}:${body}`)))}`;
+  return `v0=${toHex(await crypto.subtle.sign("HMAC", key, enc.encode(`v0:${timestamp}:${body}`)))}`;
 }
 
 /** Compares two strings in time that depends only on their lengths. */

@@ -1,7 +1,9 @@
 // The memory lifecycle rules (decay, hot→warm→cold→archived, task namespace expiry) as numbers for MemoryMaintenance.
-import type { TierRules } from "../../ports/memory-maintenance";
+import { DAY_MS } from "../../lib/time";
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
+
+import type { TierRules } from "../../ports/memory-maintenance";
 
 export const TIER_RULES: TierRules = {
   baseImportance: 10,

@@ -1,0 +1,155 @@
+// infra(env): the configuration and the shared adapters over the Worker's bindings, each built once per isolate.
+import { drizzle } from "drizzle-orm/d1";
+import { buildEmbedder, buildRateLimiter, buildVectorIndex, buildVerifier } from "./adapter-choices";
+import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
+import { createD1AuditLog } from "./adapters/d1/audit-log";
+import { createD1DeployApproverStore } from "./adapters/d1/deploy-approvers";
+import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
+import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
+import { createD1GateSlaStore } from "./adapters/d1/gate-sla-store";
+import { createD1LearningStore } from "./adapters/d1/learning-store";
+import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
+import { createD1MemoryStore } from "./adapters/d1/memory-store";
+import { createD1MetricsStore } from "./adapters/d1/metrics-store";
+import { createD1OverviewStore } from "./adapters/d1/overview-store";
+import { createD1PolicyStore } from "./adapters/d1/policy-store";
+import { createD1RouteLedger } from "./adapters/d1/route-ledger";
+import { createD1RunIndex } from "./adapters/d1/run-index";
+import { createD1RunRecord } from "./adapters/d1/run-record";
+import { createD1SlackDeliveryHealth } from "./adapters/d1/slack-delivery-health";
+import { createD1SlackFeedStore } from "./adapters/d1/slack-feed-store";
+import { createD1SlackResponseUrls } from "./adapters/d1/slack-response-urls";
+import { createD1SlackStore } from "./adapters/d1/slack-store";
+import { createD1SweepStore } from "./adapters/d1/sweep-store";
+import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
+import { createDurableBoardGateway } from "./adapters/do/board-gateway";
+import { createDurableRunGateway } from "./adapters/do/run-gateway";
+import { createQueueEventBus } from "./adapters/queue/event-bus";
+import { createTokenCipher } from "./adapters/slack/token-cipher";
+import { createSlackOAuthApi, createSlackWebApi } from "./adapters/slack/web-api";
+import { createApiKeyAuth } from "./auth/api-keys";
+import { type Config, parseConfig } from "./config";
+import type { RunsService } from "./features/runs";
+import { createTeamLimits, DEFAULT_LIMITS } from "./http/rate-limits";
+import type { HttpNeeds } from "./http/types";
+import type { BoardGateway } from "./ports/board";
+import type { Clock } from "./ports/clock";
+import type { Embedder } from "./ports/embedder";
+import type { EventBus, WardenEvent } from "./ports/event-bus";
+import type { LearningStore } from "./ports/learning-store";
+import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
+import type { SlackOAuthApi } from "./ports/slack-oauth";
+import type { VectorIndex } from "./ports/vector-index";
+
+export const systemClock: Clock = { now: () => Date.now() };
+export const newId = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`;
+
+/** Builds one adapter of a D1 database handle. */
+type OverD1<T> = (db: ReturnType<typeof drizzle<Record<string, never>, D1Database>>) => T;
+
+/** The D1 stores, by field name: each table's reader/writer, built over one drizzle handle. */
+const D1_STORES = {
+  teamLimitStore: createD1TeamLimitStore,
+  /** the deploy-approver roster and its pending versions */
+  deployApproverStore: createD1DeployApproverStore,
+  /** per-team gate SLAs and the breach alerts already sent */
+  gateSla: createD1GateSlaStore,
+  apiKeyStore: createD1ApiKeyStore,
+  auditLog: createD1AuditLog,
+  policyStore: createD1PolicyStore,
+  eventDeadLetters: createD1EventDeadLetterStore,
+  sweepStore: createD1SweepStore,
+  metricsStore: createD1MetricsStore,
+  overviewStore: createD1OverviewStore,
+  routeLedger: createD1RouteLedger,
+  runRecord: createD1RunRecord,
+  runIndex: createD1RunIndex,
+  gateRuleStore: createD1GateRuleStore,
+  memoryStore: createD1MemoryStore,
+  /** the memory lifecycle's raw D1 half (the memory feature adds card refreshes: `memoryMaintenance`) */
+  memoryMaintenanceStore: createD1MemoryMaintenance,
+  /** failed Slack deliveries per team (approval outage, RB-06) */
+  slackHealth: createD1SlackDeliveryHealth,
+  /** the run feed's per-run state (status steps, mute) and operator-alert occurrences */
+  slackFeed: createD1SlackFeedStore,
+  /** uses of each Slack response_url (5 in 30 minutes, then chat.update) */
+  slackResponseUrls: createD1SlackResponseUrls,
+} satisfies Record<string, OverD1<unknown>>;
+
+type D1Stores = { [K in keyof typeof D1_STORES]: ReturnType<(typeof D1_STORES)[K]> };
+
+/** The shared adapters every feature may be handed; the features build their own services over them (features/index.ts). */
+export type Infra = HttpNeeds &
+  D1Stores & {
+    config: Config;
+    newId: (prefix: string) => string;
+    /** signs capability tokens with the current secret and its kid (POST /v1/tokens) */
+    signingKey: { kid: string; secret: string };
+    events: EventBus;
+    /** learning: idempotency keys, staged task outcomes, policy memory (ledger first); raw D1 batches */
+    learningStore: LearningStore;
+    vectorIndex: VectorIndex;
+    embedder: Embedder;
+    /** the per-run Durable Objects */
+    runs: RunsService;
+    /** the per-team work boards (BoardDO, "board:" + team_id) */
+    board: BoardGateway;
+    /** Slack: installations, roster, posted messages, inbound dedupe (bot tokens sealed under SLACK_TOKEN_KEY) */
+    slackStore: SlackStore;
+    /** the one outbound Slack client (SLACK_API_BASE_URL) */
+    slackApi: SlackApi;
+    /** oauth.v2.access under SLACK_API_BASE_URL (the OAuth install's code exchange) */
+    slackOAuth: SlackOAuthApi;
+    /** slow Slack work, done by the SLACK_OUTBOX consumer */
+    slackOutbox: SlackOutbox;
+  };
+
+/** Every field is the override when one is given, else built; what is built over another field uses the final one. */
+export function infra(env: Env, o: Partial<Infra> = {}): Infra {
+  const config = o.config ?? parseConfig(env);
+  const db = drizzle(env.DB);
+  const stores = Object.fromEntries(
+    Object.entries(D1_STORES).map(([k, make]) => [k, o[k as keyof D1Stores] ?? (make as OverD1<unknown>)(db)]),
+  ) as D1Stores;
+  return {
+    ...stores,
+    config,
+    clock: o.clock ?? systemClock,
+    newId: o.newId ?? newId,
+    verifyToken: o.verifyToken ?? buildVerifier(config),
+    signingKey: o.signingKey ?? { kid: config.WARDEN_JWT_KID, secret: config.WARDEN_JWT_SECRET },
+    rateLimiter: o.rateLimiter ?? buildRateLimiter(config, env),
+    limits: o.limits ?? {
+      enabled: config.RATE_LIMITS === "on",
+      preauthPerMinute: config.RATE_LIMIT_PREAUTH_PER_MINUTE,
+      trustClientIp: config.BEHIND_CLOUDFLARE === "true",
+      ceilingMultiple: config.RATE_LIMIT_CEILING_MULTIPLE,
+      team: createTeamLimits(stores.teamLimitStore, {
+        ...DEFAULT_LIMITS,
+        other: { ...DEFAULT_LIMITS.other, perTeam: config.RATE_LIMIT_PER_MINUTE },
+      }),
+    },
+    apiKeys: o.apiKeys ?? createApiKeyAuth(stores.apiKeyStore),
+    events: o.events ?? createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>),
+    learningStore: o.learningStore ?? createD1LearningStore(env.DB),
+    vectorIndex: o.vectorIndex ?? buildVectorIndex(config, env),
+    embedder: o.embedder ?? buildEmbedder(config, env),
+    runs: o.runs ?? createDurableRunGateway(env.RUN, config.WARDEN_JWT_SECRET),
+    board: o.board ?? createDurableBoardGateway(env.BOARD),
+    slackStore:
+      o.slackStore ?? createD1SlackStore(db, config.SLACK_TOKEN_KEY ? createTokenCipher(config.SLACK_TOKEN_KEY) : null),
+    slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
+    slackOAuth: o.slackOAuth ?? createSlackOAuthApi(config.SLACK_API_BASE_URL),
+    slackOutbox: o.slackOutbox ?? queueSlackOutbox(env),
+  };
+}
+
+/** The SLACK_OUTBOX producer: one sendBatch per call, nothing sent for an empty list. */
+function queueSlackOutbox(env: Env): SlackOutbox {
+  const queue = env.SLACK_OUTBOX as unknown as Queue<SlackOutboxMessage>;
+  return {
+    send: async (messages) => {
+      if (messages.length) await queue.sendBatch(messages.map((body) => ({ body })));
+    },
+  };
+}
