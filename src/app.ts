@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Deps } from "./deps";
 import { type AppError, AppFailure, internalError, platformFailure, toWire, type WireError } from "./errors";
+import { artifactsRoutes } from "./features/artifacts";
 import { boardRoutes } from "./features/board";
 import { docsRoutes } from "./features/docs/routes";
 import { eventsRoutes } from "./features/events/routes";
@@ -84,6 +85,7 @@ export function createApp() {
   app.route("/", limitsRoutes);
   app.route("/", mcpRoutes);
   app.route("/", boardRoutes);
+  app.route("/", artifactsRoutes);
 
   registerSecuritySchemes(app);
   let document: unknown;

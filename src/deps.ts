@@ -2,6 +2,7 @@
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
 import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
+import { createD1ArtifactStore } from "./adapters/d1/artifact-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
@@ -26,6 +27,7 @@ import { createHashingEmbedder } from "./adapters/embed/hashing";
 import { createWorkersAiEmbedder } from "./adapters/embed/workers-ai";
 import { type BufferedEventBus, createBufferedEventBus } from "./adapters/queue/buffered-event-bus";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
+import { createR2ArtifactObjects } from "./adapters/r2/artifact-objects";
 import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
 import { createUpstashRateLimiter } from "./adapters/ratelimit/upstash";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
@@ -36,6 +38,7 @@ import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/v
 import { type ApiKeyAuth, createApiKeyAuth } from "./auth/api-keys";
 import { createExternalVerifier } from "./auth/external";
 import { createTokenVerifier, type SigningKey, type TokenVerifier } from "./auth/tokens";
+import { type ArtifactLimits, DEFAULT_ARTIFACT_MAX_BYTES, DEFAULT_TEAM_QUOTA_BYTES } from "./features/artifacts";
 import { createGateRuleCache, type GateRuleCache } from "./features/gates";
 import { snapshotPolicyMemory } from "./features/learning";
 import {
@@ -56,6 +59,7 @@ import {
 } from "./features/policy";
 import type { RunEngineNeeds, RunsService } from "./features/runs";
 import { createEscalationTimingsCache } from "./features/slack";
+import type { ArtifactObjects, ArtifactStore } from "./ports/artifacts";
 import type { AuditLogStore } from "./ports/audit-log";
 import type { Clock } from "./ports/clock";
 
@@ -144,6 +148,9 @@ const Config = z.object({
   /** a team may raise its own limits to at most this multiple of the defaults (the deployment's, not the team's) */
   RATE_LIMIT_CEILING_MULTIPLE: z.coerce.number().positive().max(1000).default(DEFAULT_CEILING_MULTIPLE),
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
+  /** one artifact's largest body, and the bytes a team may keep in artifacts (docs/artifacts.md) */
+  ARTIFACT_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_ARTIFACT_MAX_BYTES),
+  ARTIFACT_TEAM_QUOTA_BYTES: z.coerce.number().int().positive().default(DEFAULT_TEAM_QUOTA_BYTES),
   /** Slack's signing secret; without it every /slack/* request is refused (401) */
   SLACK_SIGNING_SECRET: z.string().min(16).optional(),
   /** the previous signing secret during a rotation (docs/security.md): still accepted, next to the current one */
@@ -226,6 +233,10 @@ export type Deps = {
   slackFeed: SlackFeedStore;
   /** uses of each Slack response_url (5 in 30 minutes, then chat.update) */
   slackResponseUrls: SlackResponseUrls;
+  /** run artifacts: rows in D1, bytes in the ARTIFACTS bucket, and their size limits */
+  artifactStore: ArtifactStore;
+  artifactObjects: ArtifactObjects;
+  artifactLimits: ArtifactLimits;
 };
 
 function buildEmbedder(config: Config, env: Env): Embedder {
@@ -416,6 +427,12 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
         newId: engine.newId,
       }),
     ...buildSlackParts(env, config, db, o),
+    artifactStore: o.artifactStore ?? createD1ArtifactStore(db),
+    artifactObjects: o.artifactObjects ?? createR2ArtifactObjects(env.ARTIFACTS),
+    artifactLimits: o.artifactLimits ?? {
+      maxBytes: config.ARTIFACT_MAX_BYTES,
+      teamQuotaBytes: config.ARTIFACT_TEAM_QUOTA_BYTES,
+    },
   };
   if (Object.keys(overrides).length === 0) cache.set(env, deps);
   return deps;

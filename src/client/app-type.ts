@@ -1,6 +1,7 @@
 // The API's route types for `hono/client`: type-only imports of each feature's routes, so nothing worker-side runs in Node.
 import type { Hono } from "hono";
 import type { hc } from "hono/client";
+import type { artifactsRoutes } from "../features/artifacts/routes";
 import type { boardRoutes } from "../features/board/routes";
 import type { eventsRoutes } from "../features/events/routes";
 import type { gateInboxRoutes } from "../features/gates/inbox-routes";
@@ -34,4 +35,5 @@ export type Api = ClientOf<typeof healthRoutes> &
   ClientOf<typeof keysRoutes> &
   ClientOf<typeof limitsRoutes> &
   ClientOf<typeof outageRoutes> &
-  ClientOf<typeof boardRoutes>;
+  ClientOf<typeof boardRoutes> &
+  ClientOf<typeof artifactsRoutes>;

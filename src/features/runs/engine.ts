@@ -16,6 +16,7 @@ import type { GateRuleCache } from "../gates/domain";
 import { DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import type { TeamPolicyCache } from "../policy/domain";
 import { canonicalJson, sha256Hex } from "../policy/domain";
+import { artifactAccess } from "./artifact-access";
 import type {
   Activation,
   CommandOf,
@@ -71,6 +72,7 @@ const READS: { [K in RunReadOp]: (state: RunState, req: RunOpRequest<K>) => RunO
     if (!gate) return { ok: false, error: { code: "not_found", message: `gate ${req.gate_id} not found` } };
     return { ok: true, value: gateView(state.run.run_id, gate) };
   },
+  artifact_access: artifactAccess,
 };
 
 type OutboxItem = {
@@ -185,8 +187,7 @@ export class RunEngine {
   /** Any operation by name (tests; the RunDO calls read / write directly). */
   dispatch(runId: string, req: RunRequest): Promise<RunOpResult<RunOpName>> {
     const { op, ...rest } = req;
-    if (op === "view" || op === "explain" || op === "get_gate")
-      return this.read(runId, op, rest as RunOpRequest<typeof op>);
+    if (isReadOp(op)) return this.read(runId, op, rest as RunOpRequest<typeof op>);
     return this.write(runId, op, rest as RunOpRequest<typeof op>);
   }
 

@@ -15,6 +15,7 @@ import {
   GateView,
   OpenGateResponse,
 } from "../gates/domain";
+import { ArtifactAccess, ArtifactAccessRequest } from "./artifact-access";
 import {
   CompleteResponse,
   CreateRunResponse,
@@ -61,6 +62,8 @@ export const RUN_OPS = {
   view: { request: withActor({}), reply: RunView },
   explain: { request: withActor({}), reply: ExplainExit },
   get_gate: { request: withActor({ gate_id: z.string() }), reply: GateView },
+  /** may the caller attach an artifact (src/features/artifacts): a run-bound token, or the order's lease */
+  artifact_access: { request: withActor(ArtifactAccessRequest), reply: ArtifactAccess },
   add_order: { request: withActor({ order: WorkOrderV1, skill: z.string().nullable() }), reply: OrderCreated },
   lease: {
     request: withActor({
@@ -120,7 +123,7 @@ export const RUN_OPS = {
 
 export type RunOpName = keyof typeof RUN_OPS;
 /** the operations that only read the run (no command, no reducer) */
-export type RunReadOp = "view" | "explain" | "get_gate";
+export type RunReadOp = "view" | "explain" | "get_gate" | "artifact_access";
 export type RunWriteOp = Exclude<RunOpName, RunReadOp>;
 export type RunOpRequest<K extends RunOpName> = z.infer<(typeof RUN_OPS)[K]["request"]>;
 export type RunOpReply<K extends RunOpName> = z.output<(typeof RUN_OPS)[K]["reply"]>;

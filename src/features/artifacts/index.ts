@@ -1,0 +1,4 @@
+// The artifacts feature's public entry: evidence objects of runs on R2 (upload, download, signed links) and its needs.
+export { DEFAULT_ARTIFACT_MAX_BYTES, DEFAULT_TEAM_QUOTA_BYTES } from "./domain";
+export type { ArtifactLimits, ArtifactsNeeds } from "./needs";
+export { artifactsRoutes } from "./routes";
