@@ -223,6 +223,29 @@ describe("POST /v1/runs/:run_id/artifacts and GET /v1/artifacts/:id", () => {
   });
 });
 
+describe("a completion citing artifacts", () => {
+  it("records the run's artifact ids on the step and refuses another run's or an unknown id (422), changing nothing", async () => {
+    const t = await teamTokens("art-cite");
+    const l = await leasedOrder(t.worker);
+    const mine = await upload({ tok: t.worker, runId: l.runId, bytes: "evidence\n", lease: l });
+    const other = await leasedOrder(t.worker, "o2");
+    const theirs = await upload({ tok: t.worker, runId: other.runId, bytes: "elsewhere\n", lease: other });
+    const body = { lease_id: l.lease.lease_id, epoch: l.lease.epoch, op_id: "op-cite", outcome: "PASS" };
+    const path = `/v1/runs/${l.runId}/orders/${l.orderId}/complete`;
+    for (const ids of [[theirs.json.artifact_id], ["art_unknown"], [mine.json.artifact_id, theirs.json.artifact_id]]) {
+      const refused = await call("POST", path, { token: t.worker, body: { ...body, artifacts: ids } });
+      expect(refused.status).toBe(422);
+      expect(refused.json.error.details.rule_ids).toEqual(["artifact.not_of_run"]);
+    }
+    const view = await call("GET", `/v1/runs/${l.runId}`, { token: t.worker });
+    expect(view.json.steps).toEqual([]);
+    const done = await call("POST", path, { token: t.worker, body: { ...body, artifacts: [mine.json.artifact_id] } });
+    expect(done.status, done.text).toBe(200);
+    const after = await call("GET", `/v1/runs/${l.runId}`, { token: t.worker });
+    expect(after.json.steps[0]).toMatchObject({ op_id: "op-cite", artifacts: [mine.json.artifact_id] });
+  });
+});
+
 describe("artifact size limits", () => {
   const limitedApp = (maxBytes: number, teamQuotaBytes: number) => {
     const deps = makeDeps(env, { artifactLimits: { maxBytes, teamQuotaBytes } });

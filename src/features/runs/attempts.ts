@@ -119,6 +119,7 @@ function passed(tx: Tx, a: Attempt): { failureClass: null; reply: CompleteReply 
     tokens_in: cmd.tokens_in,
     tokens_out: cmd.tokens_out,
     ...(order.lease ? { holder: order.lease.holder } : {}),
+    ...(cmd.artifacts?.length ? { artifacts: cmd.artifacts } : {}),
   });
   tx.emit("task.completed", {
     ...taskFields(tx.run, done),
@@ -168,6 +169,7 @@ function failed(tx: Tx, a: Attempt): Failure | { failureClass: string | null; re
       tokens_in: cmd.tokens_in,
       tokens_out: cmd.tokens_out,
       ...(order.lease ? { holder: order.lease.holder } : {}),
+      ...(cmd.artifacts?.length ? { artifacts: cmd.artifacts } : {}),
       ...(breach ? { refused: breach.rule } : {}),
       ...(decision ? { decision: { ...decision, decision_id: decisionId } } : {}),
     },

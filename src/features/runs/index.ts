@@ -2,6 +2,7 @@
 // service other features call to reach a run (RunsService). Other features import runs only from here.
 import type { BoardGateway } from "../../ports/board";
 import type { RunsService } from "./run-call";
+import type { CitedArtifacts } from "./use-cases";
 
 export { type EngineDeps, RunEngine, type RunEngineNeeds } from "./engine";
 export { LeaseNextBody, type RunsFleetNeeds } from "./fleet-routes";
@@ -23,5 +24,10 @@ export { CompleteBody, CreateRunBody, HeartbeatBody, OrderParams, RunParams } fr
 export { type PolicySnapshot, SNAPSHOT_STALE_AFTER_MS, staleness } from "./snapshot";
 export { completeAttempt, leaseNext, startRun } from "./use-cases";
 
-/** What the run routes need besides the HTTP basics: the run objects and an id source. */
-export type RunsNeeds = { runs: RunsService; newId: (prefix: string) => string; board: BoardGateway };
+/** What the run routes need besides the HTTP basics: the run objects, an id source, the board, the artifacts a completion cites. */
+export type RunsNeeds = {
+  runs: RunsService;
+  newId: (prefix: string) => string;
+  board: BoardGateway;
+  artifactStore: CitedArtifacts;
+};

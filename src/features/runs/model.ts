@@ -206,6 +206,8 @@ export type Step = {
   decision?: StepDecision & { decision_id: string };
   /** the lease holder's subject: the agent that made (or lost) the attempt */
   holder?: string;
+  /** artifacts the completion cited as evidence (src/features/artifacts) */
+  artifacts?: string[];
 };
 
 /** What an item's own record says; once released, its order says the rest (see itemState in items.ts). */

@@ -89,6 +89,8 @@ export const RUN_OPS = {
       tokens_in: z.int(),
       tokens_out: z.int(),
       output: z.unknown(),
+      /** artifact ids the completion cites, checked to be the run's before the call */
+      artifacts: z.array(z.string()).optional(),
     }),
     reply: CompleteResponse,
   },

@@ -239,6 +239,8 @@ export const CompleteBody = z
     tokens_in: z.int().min(0).max(100_000_000).optional(),
     tokens_out: z.int().min(0).max(100_000_000).optional(),
     output: z.unknown().optional(),
+    /** ids of this run's artifacts that are evidence of the attempt (POST /v1/runs/:run_id/artifacts) */
+    artifacts: z.array(id).max(50).optional(),
   })
   .meta({
     id: "CompleteRequest",
