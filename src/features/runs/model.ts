@@ -142,6 +142,8 @@ export type Order = {
   strict: boolean;
   /** reissued from a dead letter: one attempt only */
   reissued: boolean;
+  /** who approved the dead_letter_review that reissued it (absent otherwise) */
+  reviewed_by?: string;
   dead_letter_id: string | null;
   /** every lease this order was granted, oldest first (the trace's lease lane); absent on orders stored before it */
   leases?: LeaseRecord[];

@@ -108,6 +108,8 @@ export const RUN_OPS = {
       digest: z.string().optional(),
       /** where the decision was made (slack, or the X-Warden-Channel of an API call); default api */
       channel: z.enum(DECISION_CHANNELS).optional(),
+      /** edit and retry of a dead_letter_review: a JSON merge patch to the order's input_json */
+      patch: z.record(z.string(), z.unknown()).optional(),
     }),
     reply: ApprovalResponse,
   },

@@ -170,7 +170,9 @@ describe("GET /v1/runs/:run_id", () => {
     expect(view.dead_letters).toEqual([
       expect.objectContaining({ order_id: "o11", reason_code: "wrong_value", resolved_at: null }),
     ]);
-    expect(view.status).toBe("DEAD_LETTER");
+    // a wrong value waits for its hard dead_letter_review gate: the run is not over until a human decides
+    expect(view.gates).toEqual([expect.objectContaining({ policy_key: "dead_letter_review", status: "pending" })]);
+    expect(view.status).toBe("RUNNING");
   });
 });
 
@@ -251,7 +253,7 @@ describe("a multi-step run over HTTP", () => {
       ).json.next,
     ).toBe("complete");
 
-    // verify: wrong_value → dead letter; the run is DEAD_LETTER until the reissue passes
+    // verify: wrong_value → dead letter under a hard review; the run waits for it, then for the reissue to pass
     l = (await lease(t.worker, id, "verify")).json;
     const wv = (
       await complete(t.worker, id, "verify", {
@@ -263,26 +265,24 @@ describe("a multi-step run over HTTP", () => {
       })
     ).json;
     expect(wv.next).toBe("dead_letter");
-    expect((await call("GET", `/v1/runs/${id}`, { token: t.worker })).json.status).toBe("DEAD_LETTER");
-    const exitDl = (await call("GET", `/v1/runs/${id}/explain-exit`, { token: t.worker })).json;
-    expect(exitDl).toMatchObject({
-      ended: true,
-      status: "DEAD_LETTER",
-      terminal_step: { op_id: "v1", next: "dead_letter" },
+    expect((await call("GET", `/v1/runs/${id}`, { token: t.worker })).json.status).toBe("RUNNING");
+    // the soft reissue gate is refused while the review is open: only a human reissues a wrong value
+    const reissue = await call("POST", `/v1/runs/${id}/gates`, {
+      token: t.worker,
+      body: { policy_key: "dead_letter_reissue", op_id: "v1" },
     });
-    expect(exitDl.reason).toMatch(/verify: wrong_value/);
-
-    const reissue = (
-      await call("POST", `/v1/runs/${id}/gates`, {
-        token: t.worker,
-        body: { policy_key: "dead_letter_reissue", op_id: "v1" },
-      })
-    ).json;
-    expect(reissue.status).toBe("pending");
-    await call("POST", "/v1/approvals", {
+    expect(reissue.status).toBe(409);
+    const reviewed = await call("POST", "/v1/approvals", {
       token: t.approver,
-      body: { run_id: id, op_id: "v1", policy_key: "dead_letter_reissue", decision: "approve_retry" },
+      body: {
+        run_id: id,
+        op_id: "v1",
+        policy_key: "dead_letter_review",
+        decision: "approve_retry",
+        note: "the extractor misread the total",
+      },
     });
+    expect(reviewed.status, reviewed.text).toBe(200);
     l = (await lease(t.worker, id, "verify")).json;
     expect(
       (await complete(t.worker, id, "verify", { lease_id: l.lease_id, epoch: 2, op_id: "v2", outcome: "PASS" })).json
@@ -303,7 +303,7 @@ describe("a multi-step run over HTTP", () => {
     expect(exit.decisions.map((d: { op_id: string; rule_id: string }) => d.op_id)).toEqual(["x1", "x2", "v1"]);
     expect(exit.gates.map((g: { policy_key: string; status: string }) => [g.policy_key, g.status])).toEqual([
       ["schema_invalid", "approved"],
-      ["dead_letter_reissue", "approved"],
+      ["dead_letter_review", "approved"],
     ]);
 
     // the durable record
@@ -372,10 +372,11 @@ describe("a multi-step run over HTTP", () => {
       "dead_letter.reissued",
       "policy.decided",
       "run.completed",
-      "run.reopened",
     ]) {
       expect(types, t).toContain(t);
     }
+    // the run waited on its dead_letter_review instead of ending DEAD_LETTER: nothing to reopen
+    expect(types.has("run.reopened")).toBe(false);
   });
 
   it("waits for a replan after capability_missing and settles once the new order is done", async () => {

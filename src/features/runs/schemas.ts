@@ -219,6 +219,8 @@ export const LeaseResponse = z
     strict: z.boolean(),
     budget: z.record(z.string(), z.int()),
     order: WorkOrderV1,
+    /** reissued after a dead_letter_review: who approved it (and possibly corrected order.input_json) */
+    reviewed_by: z.string().optional(),
   })
   .meta({ id: "Lease" });
 
