@@ -170,9 +170,9 @@ describe("GET /v1/runs/:run_id", () => {
     expect(view.dead_letters).toEqual([
       expect.objectContaining({ order_id: "o11", reason_code: "wrong_value", resolved_at: null }),
     ]);
-    // a wrong value waits for its hard dead_letter_review gate: the run is not over until a human decides
+    // the run ends DEAD_LETTER; the wrong value's hard review stays open for a human
     expect(view.gates).toEqual([expect.objectContaining({ policy_key: "dead_letter_review", status: "pending" })]);
-    expect(view.status).toBe("RUNNING");
+    expect(view.status).toBe("DEAD_LETTER");
   });
 });
 
@@ -253,7 +253,7 @@ describe("a multi-step run over HTTP", () => {
       ).json.next,
     ).toBe("complete");
 
-    // verify: wrong_value → dead letter under a hard review; the run waits for it, then for the reissue to pass
+    // verify: wrong_value → dead letter; the run is DEAD_LETTER until the reissue passes
     l = (await lease(t.worker, id, "verify")).json;
     const wv = (
       await complete(t.worker, id, "verify", {
@@ -265,8 +265,16 @@ describe("a multi-step run over HTTP", () => {
       })
     ).json;
     expect(wv.next).toBe("dead_letter");
-    expect((await call("GET", `/v1/runs/${id}`, { token: t.worker })).json.status).toBe("RUNNING");
-    // the soft reissue gate is refused while the review is open: only a human reissues a wrong value
+    expect((await call("GET", `/v1/runs/${id}`, { token: t.worker })).json.status).toBe("DEAD_LETTER");
+    const exitDl = (await call("GET", `/v1/runs/${id}/explain-exit`, { token: t.worker })).json;
+    expect(exitDl).toMatchObject({
+      ended: true,
+      status: "DEAD_LETTER",
+      terminal_step: { op_id: "v1", next: "dead_letter" },
+    });
+    expect(exitDl.reason).toMatch(/verify: wrong_value/);
+
+    // a wrong value is reissued by its hard review, not by the soft reissue gate's timer (refused while it is open)
     const reissue = await call("POST", `/v1/runs/${id}/gates`, {
       token: t.worker,
       body: { policy_key: "dead_letter_reissue", op_id: "v1" },
@@ -372,11 +380,10 @@ describe("a multi-step run over HTTP", () => {
       "dead_letter.reissued",
       "policy.decided",
       "run.completed",
+      "run.reopened",
     ]) {
       expect(types, t).toContain(t);
     }
-    // the run waited on its dead_letter_review instead of ending DEAD_LETTER: nothing to reopen
-    expect(types.has("run.reopened")).toBe(false);
   });
 
   it("waits for a replan after capability_missing and settles once the new order is done", async () => {
