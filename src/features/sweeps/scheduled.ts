@@ -1,6 +1,7 @@
 // scheduled(): which sweep a cron runs, each under a lease so overlapping invocations do the work once.
 import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
 import type { SweepStore } from "../../ports/sweep-store";
+import { type ArtifactRetentionNeeds, type ArtifactSweepReport, sweepArtifacts } from "../artifacts";
 import { archiveCutoff } from "../learning";
 import { DAY_MS, TIER_RULES } from "./memory-tiers";
 import { evaluateRollbackMatrix, type RollbackDeps, type TeamRollback } from "./rollback-matrix";
@@ -11,17 +12,20 @@ export const APPROVAL_RETENTION_MS = 365 * DAY_MS;
 export const STAGED_TASK_TTL_MS = 30 * DAY_MS;
 const LEASE_TTL_MS = { rollback: 4 * 60_000, daily: 15 * 60_000 } as const;
 
-export type SweepDeps = RollbackDeps & {
-  sweepStore: SweepStore;
-  memoryMaintenance: MemoryMaintenance;
-  memoryIndexSync: MemoryIndexSync;
-};
+export type SweepDeps = RollbackDeps &
+  ArtifactRetentionNeeds & {
+    sweepStore: SweepStore;
+    memoryMaintenance: MemoryMaintenance;
+    memoryIndexSync: MemoryIndexSync;
+  };
 
 export type DailyReport = {
   approval_events_deleted: number;
   policy_memory_archived: number;
   staged_tasks_pruned: number;
   memory: { decayed: number; to_warm: number; to_cold: number; deleted: number; expired: number; unindexed: number };
+  /** artifacts past their kind's retention (row and object) and objects left without a row */
+  artifacts: ArtifactSweepReport;
   errors: string[];
 };
 
@@ -55,6 +59,7 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
     policy_memory_archived: 0,
     staged_tasks_pruned: 0,
     memory: { decayed: 0, to_warm: 0, to_cold: 0, deleted: 0, expired: 0, unindexed: 0 },
+    artifacts: { expired: 0, orphans: 0 },
     errors: [],
   };
   const step = async (name: string, fn: () => Promise<void>) => {
@@ -93,6 +98,9 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
     const expired = await deps.memoryMaintenance.expireTaskNamespaces(now, TIER_RULES);
     report.memory.expired = expired.deleted;
     await unindex(expired.leftIndex);
+  });
+  await step("artifact retention", async () => {
+    report.artifacts = await sweepArtifacts(deps, now);
   });
   console.log(JSON.stringify({ level: "info", msg: "daily sweep", ...report }));
   return report;
