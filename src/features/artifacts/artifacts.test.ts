@@ -246,6 +246,31 @@ describe("a completion citing artifacts", () => {
   });
 });
 
+describe("the Run Trace page", () => {
+  it("links each step's cited artifacts with the page's own view token, and the link opens the bytes", async () => {
+    const t = await teamTokens("art-trace");
+    const l = await leasedOrder(t.worker);
+    const up = await upload({ tok: t.worker, runId: l.runId, bytes: "trace evidence\n", lease: l });
+    const id = up.json.artifact_id as string;
+    const done = await call("POST", `/v1/runs/${l.runId}/orders/${l.orderId}/complete`, {
+      token: t.worker,
+      body: { lease_id: l.lease.lease_id, epoch: l.lease.epoch, op_id: "op-trace", outcome: "PASS", artifacts: [id] },
+    });
+    expect(done.status).toBe(200);
+    const view = await call("POST", "/v1/views", { token: t.worker, body: { kind: "run", run_id: l.runId } });
+    const pageUrl = new URL(view.json.url);
+    const page = await SELF.fetch(`https://warden.test${pageUrl.pathname}${pageUrl.search}`).then(readResponse);
+    expect(page.status).toBe(200);
+    const href = new RegExp(`href="(/artifacts/${id}\\?view=[^"]+)"`).exec(page.text)?.[1];
+    expect(href).toBeDefined();
+    const opened = await SELF.fetch(`https://warden.test${(href as string).replaceAll("&amp;", "&")}`).then(
+      readResponse,
+    );
+    expect(opened.status).toBe(200);
+    expect(opened.text).toBe("trace evidence\n");
+  });
+});
+
 describe("artifact size limits", () => {
   const limitedApp = (maxBytes: number, teamQuotaBytes: number) => {
     const deps = makeDeps(env, { artifactLimits: { maxBytes, teamQuotaBytes } });
