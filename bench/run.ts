@@ -11,6 +11,7 @@ import {
   startLocalServer,
   startMiniflareServer,
 } from "./harness";
+import { artifactsSection } from "./sections/artifacts";
 import { boardSection } from "./sections/board";
 import { guardSection } from "./sections/guard";
 import { learningSection } from "./sections/learning";
@@ -35,6 +36,7 @@ const SECTIONS: BenchSection[] = [
   guardSection,
   mcpSection,
   boardSection,
+  artifactsSection,
 ];
 /** Sections whose HTTP rows are repeated through `wrangler dev` (the path the issue's first figures came from). */
 const REFERENCE = new Set(["policy", "runs", "memory"]);

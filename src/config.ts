@@ -1,6 +1,7 @@
 // The Worker's configuration: every env var Warden reads, validated once per isolate (an invalid one fails loudly).
 import { z } from "zod";
 import { SLACK_DEFAULT_API_BASE_URL } from "./adapters/slack/web-api";
+import { DEFAULT_ARTIFACT_MAX_BYTES, DEFAULT_TEAM_QUOTA_BYTES } from "./features/artifacts/domain";
 import { DEFAULT_CEILING_MULTIPLE, DEFAULT_PREAUTH_PER_MINUTE } from "./http/rate-limits";
 
 export const Config = z.object({
@@ -45,6 +46,9 @@ export const Config = z.object({
   BEHIND_CLOUDFLARE: z.enum(["true", "false"]).default("true"),
   /** a team may raise its own limits to at most this multiple of the defaults (the deployment's, not the team's) */
   RATE_LIMIT_CEILING_MULTIPLE: z.coerce.number().positive().max(1000).default(DEFAULT_CEILING_MULTIPLE),
+  /** one artifact's largest body, and the bytes a team may keep in artifacts (docs/artifacts.md) */
+  ARTIFACT_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_ARTIFACT_MAX_BYTES),
+  ARTIFACT_TEAM_QUOTA_BYTES: z.coerce.number().int().positive().default(DEFAULT_TEAM_QUOTA_BYTES),
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
   /** Slack's signing secret; without it every /slack/* request is refused (401) */
   SLACK_SIGNING_SECRET: z.string().min(16).optional(),

@@ -2,6 +2,7 @@
 import { drizzle } from "drizzle-orm/d1";
 import { buildEmbedder, buildRateLimiter, buildVectorIndex, buildVerifier } from "./adapter-choices";
 import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
+import { createD1ArtifactStore } from "./adapters/d1/artifact-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
 import { createD1DeployApproverStore } from "./adapters/d1/deploy-approvers";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
@@ -25,13 +26,16 @@ import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
 import { createDurableBoardGateway } from "./adapters/do/board-gateway";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
+import { createR2ArtifactObjects } from "./adapters/r2/artifact-objects";
 import { createTokenCipher } from "./adapters/slack/token-cipher";
 import { createSlackOAuthApi, createSlackWebApi } from "./adapters/slack/web-api";
 import { createApiKeyAuth } from "./auth/api-keys";
 import { type Config, parseConfig } from "./config";
+import type { ArtifactLimits } from "./features/artifacts";
 import type { RunsService } from "./features/runs";
 import { createTeamLimits, DEFAULT_LIMITS } from "./http/rate-limits";
 import type { HttpNeeds } from "./http/types";
+import type { ArtifactObjects } from "./ports/artifacts";
 import type { BoardGateway } from "./ports/board";
 import type { Clock } from "./ports/clock";
 import type { Embedder } from "./ports/embedder";
@@ -74,6 +78,8 @@ const D1_STORES = {
   slackFeed: createD1SlackFeedStore,
   /** uses of each Slack response_url (5 in 30 minutes, then chat.update) */
   slackResponseUrls: createD1SlackResponseUrls,
+  /** run artifacts' rows (their bytes: artifactObjects) */
+  artifactStore: createD1ArtifactStore,
 } satisfies Record<string, OverD1<unknown>>;
 
 type D1Stores = { [K in keyof typeof D1_STORES]: ReturnType<(typeof D1_STORES)[K]> };
@@ -102,6 +108,9 @@ export type Infra = HttpNeeds &
     slackOAuth: SlackOAuthApi;
     /** slow Slack work, done by the SLACK_OUTBOX consumer */
     slackOutbox: SlackOutbox;
+    /** run artifacts' bytes in the ARTIFACTS bucket, and their size limits */
+    artifactObjects: ArtifactObjects;
+    artifactLimits: ArtifactLimits;
   };
 
 /** Every field is the override when one is given, else built; what is built over another field uses the final one. */
@@ -141,6 +150,11 @@ export function infra(env: Env, o: Partial<Infra> = {}): Infra {
     slackApi: o.slackApi ?? createSlackWebApi(config.SLACK_API_BASE_URL),
     slackOAuth: o.slackOAuth ?? createSlackOAuthApi(config.SLACK_API_BASE_URL),
     slackOutbox: o.slackOutbox ?? queueSlackOutbox(env),
+    artifactObjects: o.artifactObjects ?? createR2ArtifactObjects(env.ARTIFACTS),
+    artifactLimits: o.artifactLimits ?? {
+      maxBytes: config.ARTIFACT_MAX_BYTES,
+      teamQuotaBytes: config.ARTIFACT_TEAM_QUOTA_BYTES,
+    },
   };
 }
 

@@ -1,8 +1,11 @@
-// View tokens: HMAC-SHA256 signed, read-only links to one run's trace or one team's overview (≤ 15 min; pure, `now` passed in).
+// View tokens: HMAC-SHA256 signed, read-only links to one run's trace, one team's overview or one artifact (≤ 15 min; pure).
 import { err, ok, type Result } from "../lib/result";
 
-/** what a view token opens: one run of a team, or one team's overview */
-export type ViewScope = { kind: "run"; team_id: string; run_id: string } | { kind: "team"; team_id: string };
+/** what a view token opens: one run of a team (its trace and artifacts), one team's overview, or one artifact */
+export type ViewScope =
+  | { kind: "run"; team_id: string; run_id: string }
+  | { kind: "team"; team_id: string }
+  | { kind: "artifact"; team_id: string; run_id: string; artifact_id: string };
 export type VerifiedView = ViewScope & { expires_at_ms: number };
 
 /** the longest a view token lives */
@@ -55,7 +58,7 @@ export function derivedHmacKey(secret: string, label: string): Promise<CryptoKey
 /** The view-token key: HMAC(WARDEN_JWT_SECRET, "view-token"), so a view token is never a valid API token and vice versa. */
 export const viewKey = (secret: string): Promise<CryptoKey> => derivedHmacKey(secret, "view-token");
 
-type Payload = { v: 1; k: "run" | "team"; t: string; r?: string; iat: number; exp: number };
+type Payload = { v: 1; k: "run" | "team" | "artifact"; t: string; r?: string; a?: string; iat: number; exp: number };
 
 /** Mints a view token for `scope`, valid from `nowMs` for `ttlMs` (at most 15 minutes). */
 export async function mintViewToken(
@@ -66,12 +69,14 @@ export async function mintViewToken(
 ): Promise<{ token: string; expires_at_ms: number }> {
   if (!(ttlMs > 0 && ttlMs <= MAX_VIEW_TTL_MS))
     throw new RangeError(`view token ttl must be in (0, ${MAX_VIEW_TTL_MS}]`);
-  if (!isId(scope.team_id) || (scope.kind === "run" && !isId(scope.run_id))) {
-    throw new RangeError("view token ids must be 1-128 characters");
-  }
+  const ids = [scope.team_id];
+  if (scope.kind !== "team") ids.push(scope.run_id);
+  if (scope.kind === "artifact") ids.push(scope.artifact_id);
+  if (!ids.every(isId)) throw new RangeError("view token ids must be 1-128 characters");
   const exp = nowMs + ttlMs;
   const payload: Payload = { v: 1, k: scope.kind, t: scope.team_id, iat: nowMs, exp };
-  if (scope.kind === "run") payload.r = scope.run_id;
+  if (scope.kind !== "team") payload.r = scope.run_id;
+  if (scope.kind === "artifact") payload.a = scope.artifact_id;
   const body = b64url(encoder.encode(JSON.stringify(payload)));
   const sig = new Uint8Array(await crypto.subtle.sign("HMAC", await viewKey(secret), encoder.encode(body)));
   return { token: `${body}.${b64url(sig)}`, expires_at_ms: exp };
@@ -106,14 +111,19 @@ export async function verifyViewToken(
   if (nowMs >= p.exp) return err("view token expired");
   if (p.iat > nowMs + 30_000) return err("view token issued in the future");
   if (p.k === "team" && p.r === undefined) return ok({ kind: "team", team_id: p.t, expires_at_ms: p.exp });
-  if (p.k === "run" && isId(p.r)) {
+  if (p.k === "run" && isId(p.r) && p.a === undefined) {
     return ok({ kind: "run", team_id: p.t, run_id: p.r, expires_at_ms: p.exp });
+  }
+  if (p.k === "artifact" && isId(p.r) && isId(p.a)) {
+    return ok({ kind: "artifact", team_id: p.t, run_id: p.r, artifact_id: p.a, expires_at_ms: p.exp });
   }
   return err("view token kind is invalid");
 }
 
-/** Whether a verified token opens exactly this view (same kind, same team, same run). */
+/** Whether a verified token opens exactly this view (same kind, same team, same run, same artifact). */
 export function opens(view: VerifiedView, wanted: ViewScope): boolean {
   if (view.kind !== wanted.kind || view.team_id !== wanted.team_id) return false;
-  return view.kind === "team" || (wanted.kind === "run" && view.run_id === wanted.run_id);
+  if (view.kind === "team") return true;
+  if (wanted.kind === "team" || view.run_id !== wanted.run_id) return false;
+  return view.kind === "run" || (wanted.kind === "artifact" && view.artifact_id === wanted.artifact_id);
 }

@@ -30,6 +30,20 @@ describe("view tokens", () => {
     expect(opens(v.value, { kind: "run", team_id: "t1", run_id: "r1" })).toBe(false);
   });
 
+  it("verifies an artifact token for that one artifact of its run and team only", async () => {
+    const scope = { kind: "artifact", team_id: "t1", run_id: "r1", artifact_id: "art_1" } as const;
+    const { token, expires_at_ms } = await mintViewToken(SECRET, scope, NOW);
+    const v = await verifyViewToken(SECRET, token, NOW);
+    expect(v).toEqual({ ok: true, value: { ...scope, expires_at_ms } });
+    if (!v.ok) return;
+    expect(opens(v.value, scope)).toBe(true);
+    expect(opens(v.value, { ...scope, artifact_id: "art_2" })).toBe(false);
+    expect(opens(v.value, { ...scope, run_id: "r2" })).toBe(false);
+    expect(opens(v.value, { ...scope, team_id: "t2" })).toBe(false);
+    expect(opens(v.value, { kind: "run", team_id: "t1", run_id: "r1" })).toBe(false);
+    expect(opens(v.value, { kind: "team", team_id: "t1" })).toBe(false);
+  });
+
   it("refuses a token at or after its expiry, and one issued in the future", async () => {
     const { token } = await mintViewToken(SECRET, { kind: "team", team_id: "t1" }, NOW, 60_000);
     expect(await verifyViewToken(SECRET, token, NOW + 59_999)).toMatchObject({ ok: true });

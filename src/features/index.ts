@@ -1,6 +1,7 @@
 // The one list of features: the app mounts their routes, the typed client derives its type, the Worker dispatches
 // queues and crons, and src/deps.ts composes their services, all from FEATURES. A new feature is one line here.
 import type { Hono } from "hono";
+import { artifactsFeature } from "./artifacts";
 import { boardFeature } from "./board";
 import { eventsFeature } from "./events";
 import { gatesFeature } from "./gates";
@@ -33,6 +34,7 @@ export const FEATURES = [
   limitsFeature,
   mcpFeature,
   boardFeature,
+  artifactsFeature,
   sweepsFeature,
 ] as const;
 

@@ -12,13 +12,23 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** The one /v1 route whose bearer is an API key rather than a capability token. */
 export const TOKENS_PATH = "/v1/tokens";
 
-/** 413 for bodies over 1 MiB, also when chunked without Content-Length (hono counts the stream). */
-export const limitBody = bodyLimit({
+/**
+ * Routes whose body is raw bytes with a limit of their own (artifact uploads, src/features/artifacts: 10 MiB, counted
+ * from Content-Length and while streaming): neither the 1 MiB limit nor the JSON gate applies to them.
+ */
+const RAW_BODY_ROUTE = /^\/v1\/runs\/[^/]+\/artifacts$/;
+export const isRawBodyRoute = (method: string, path: string) => method === "POST" && RAW_BODY_ROUTE.test(path);
+
+const jsonSizedBody = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
     throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_BODY_BYTES });
   },
 });
+
+/** 413 for bodies over 1 MiB, also when chunked without Content-Length (hono counts the stream). */
+export const limitBody: MiddlewareHandler = (c, next) =>
+  isRawBodyRoute(c.req.method, c.req.path) ? next() : jsonSizedBody(c, next);
 
 /** The JSON media types the route validators accept (the same grammar as @hono/zod-openapi's, so both agree). */
 const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
@@ -115,7 +125,7 @@ export function jsonDepth(text: string): number {
  * work too, and a flood of bad JSON must meet the same limit as good calls.
  */
 export const jsonBody: MiddlewareHandler<FeatureEnv<unknown>> = async (c, next) => {
-  if (!hasBody(c.req.method)) return next();
+  if (!hasBody(c.req.method) || isRawBodyRoute(c.req.method, c.req.path)) return next();
   try {
     checkJsonBody(c, await c.req.text());
   } catch (refusal) {

@@ -14,7 +14,13 @@ export async function bearerRoutes(doc?: any): Promise<Route[]> {
   for (const [path, ops] of Object.entries<any>(d.paths))
     for (const [method, op] of Object.entries<any>(ops))
       if (op.security?.[0]?.bearerAuth)
-        routes.push({ method: method.toUpperCase(), path, body: Boolean(op.requestBody), op });
+        // body: a JSON body (a raw-bytes upload, the artifacts route, is fuzzed by its own tests)
+        routes.push({
+          method: method.toUpperCase(),
+          path,
+          body: Boolean(op.requestBody?.content?.["application/json"]),
+          op,
+        });
   return routes.sort((a, b) => `${a.path}${a.method}`.localeCompare(`${b.path}${b.method}`));
 }
 

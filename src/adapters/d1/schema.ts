@@ -782,3 +782,36 @@ export const apiKeys = sqliteTable(
   },
   (t) => [uniqueIndex("api_key_prefix").on(t.prefix), index("api_key_team").on(t.teamId, t.createdAt)],
 );
+
+// ---- artifacts -------------------------------------------------------------------------------
+
+/**
+ * One evidence object of a run (a log, JSON, a trace, a blob), its bytes in R2 under `key`; the row is written after
+ * the object and deleted before it (docs/artifacts.md), so a row always has its object. `status` held = personal data
+ * found, waiting for the run's pii_detected gate (`gate_id`); released = readable.
+ */
+export const artifacts = sqliteTable(
+  "artifact",
+  {
+    artifactId: text("artifact_id").primaryKey(),
+    teamId: text("team_id").notNull(),
+    runId: text("run_id").notNull(),
+    opId: text("op_id"),
+    kind: text("kind").notNull(),
+    uri: text("uri").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    sha256: text("sha256").notNull(),
+    status: text("status").notNull(),
+    gateId: text("gate_id"),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [
+    index("artifact_run").on(t.runId, t.createdAt),
+    index("artifact_team").on(t.teamId, t.createdAt),
+    index("artifact_expiry").on(t.expiresAt),
+    uniqueIndex("artifact_uri").on(t.uri),
+  ],
+);

@@ -16,6 +16,7 @@ export { ESCALATION_AFTER_MS, type Escalation, escalate, nextEscalation } from "
 export type { GateRuleCache } from "./gate-rule-cache";
 export {
   applyDecision,
+  DEAD_LETTER_REVIEW,
   DECISION_STATUS,
   DEPLOY_POLICY_KEY,
   decideGate,

@@ -66,7 +66,7 @@ describe("the default gate matrix", () => {
         epoch: 1,
         op_id: "op-dl",
         outcome: "DECLINE",
-        failure_class: "wrong_value",
+        failure_class: "mystery_failure", // wrong_value goes to its hard review instead
       });
     }
     const res = await openGate(t.worker, run.run_id, {
@@ -591,7 +591,8 @@ describe("gates that guard orders and dead letters", () => {
       epoch: 1,
       op_id: "w1",
       outcome: "DECLINE",
-      failure_class: "wrong_value",
+      // not wrong_value: that one is reissued only through its hard dead_letter_review (dead-letter-review.test.ts)
+      failure_class: "mystery_failure",
     });
     expect(dead.json).toMatchObject({ next: "dead_letter" });
     expect((await runState(runId)).run.status).toBe("DEAD_LETTER");
@@ -613,7 +614,11 @@ describe("gates that guard orders and dead letters", () => {
       "SELECT resolved_at, resolver, reason_code FROM dead_letter WHERE run_id = ?",
       runId,
     );
-    expect(dlRow).toMatchObject({ resolver: "timer", reason_code: "wrong_value", resolved_at: gate.deadline_at });
+    expect(dlRow).toMatchObject({
+      resolver: "timer",
+      reason_code: "unknown_failure_class",
+      resolved_at: gate.deadline_at,
+    });
 
     const l2 = (await lease(t.worker, runId, orderId)).json;
     const fail = await complete(t.worker, runId, orderId, {

@@ -1,12 +1,13 @@
 // The approver's inbox: GET /v1/gates (team-wide open gates, oldest first) and POST /v1/gates/:gate_id/decision.
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { APPROVAL_DECISIONS, DIGEST } from "../../../contracts/approval-action.v1";
+import { APPROVAL_DECISIONS, DIGEST, REVIEW_PATCH } from "../../../contracts/approval-action.v1";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { RunIndex } from "../../ports/run-index";
-import { actorOf, callRun, runErrors } from "../runs";
+import type { RunRecordStore } from "../../ports/run-record";
+import { actorOf, callRun, guardStored, runErrors } from "../runs";
 import { type AckNeeds, acknowledgeGate } from "./ack";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import { GateList, GateListQuery } from "./inbox-schemas";
@@ -27,6 +28,10 @@ export const GateDecisionBody = z
     }),
     note: z.string().max(2000).optional().meta({ description: "why; required for hard gates" }),
     digest: DIGEST.optional().meta({ description: "the gate content digest you saw; a different one answers 409" }),
+    patch: REVIEW_PATCH.optional().meta({
+      description:
+        "dead_letter_review only, with approve_retry and digest: a JSON merge patch to the order's input_json",
+    }),
   })
   .meta({ id: "GateDecision", example: { decision: "approve_retry", note: "value checked against the invoice" } });
 
@@ -98,6 +103,7 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       const body = c.req.valid("json");
       const channel = channelHint(c.req.header(CHANNEL_HEADER));
       assertPersonDecides(principal.subject);
+      if (body.patch) await guardStored({ input_json: body.patch });
       const gate = await deps.runIndex.gate(principal.teamId, gate_id);
       if (!gate || (principal.runId !== undefined && gate.run_id !== principal.runId))
         throw new AppFailure({ code: "not_found", message: `gate ${gate_id} not found for this team` });
@@ -109,6 +115,7 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
         note: body.note ?? null,
         ...(body.digest ? { digest: body.digest } : {}),
         ...(channel ? { channel } : {}),
+        ...(body.patch ? { patch: body.patch } : {}),
       });
       for (const a of reply.activated ?? []) DEPLOY_TARGET_SPECS[a.target].invalidate(deps, principal.teamId);
       return c.json(reply.value, 200);

@@ -27,8 +27,11 @@ export interface GateHost {
   audit(actor: string, action: string, subjectType: string, subjectId: string, metadata: unknown): void;
   /** the event fields that describe what the gate guards (order and task ids) */
   subjectFields(subject: GateSubject): Record<string, unknown>;
-  /** applies a decision to what the gate guards (requeue or dead-letter an order, raise a budget, activate a deploy) */
-  settle(gate: Gate, decision: GateDecision, approver: string): void;
+  /**
+   * applies a decision to what the gate guards (requeue or dead-letter an order, raise a budget, activate a deploy);
+   * `patch`: the approver's correction to the guarded input (edit and retry of a dead_letter_review), checked before
+   */
+  settle(gate: Gate, decision: GateDecision, approver: string, patch?: Record<string, unknown>): void;
 }
 
 export const DECISION_STATUS: Record<GateDecision, GateStatus> = {
@@ -172,6 +175,8 @@ export type DecisionOptions = {
   resolution?: Resolution;
   /** the admin who created the API key behind the approver's token: the audit names the person behind the key */
   approverIssuer?: string;
+  /** edit and retry: a JSON merge patch to the guarded input, handed to settle */
+  patch?: Record<string, unknown>;
 };
 
 const issuedBy = (issuer: string | undefined) => (issuer === undefined ? {} : { issued_by: issuer });
@@ -241,7 +246,7 @@ export function applyDecision(
     policy_key: gate.policy_key,
     op_id: gate.op_id,
   });
-  host.settle(gate, decision, approver);
+  host.settle(gate, decision, approver, opts.patch);
   return host.gate(gate.gate_id) as Gate;
 }
 
@@ -256,6 +261,8 @@ export type GateDecisionRequest = {
   /** the gate content digest the approver saw (required before the gate is armed) */
   digest?: string;
   channel?: DecisionChannel;
+  /** edit and retry (dead_letter_review only): a JSON merge patch to the order's input, bound to `digest` */
+  patch?: Record<string, unknown>;
 };
 
 type Decided = ReturnType<typeof gateView> | ReturnType<typeof earlyView>;
@@ -281,7 +288,13 @@ export function decideGate(
   }
   const gate_id = gateIdFor(host.run.run_id, req.op_id, req.policy_key);
   const gate = host.gate(gate_id);
-  if (!gate) return keepEarly(host, gate_id, req, stopped);
+  if (!gate) {
+    if (req.patch !== undefined) {
+      const message = "a corrected input is given only for an open dead_letter_review gate";
+      return { ok: false, error: { code: "conflict", message } };
+    }
+    return keepEarly(host, gate_id, req, stopped);
+  }
   if (samePerson(gate, req.approver, req.approver_issuer)) {
     const message = "nobody approves a gate they opened, neither directly nor through an API key one of them created";
     return { ok: false, error: { code: "forbidden", message } };
@@ -295,9 +308,32 @@ export function decideGate(
     const message = `gate ${gate_id} content has digest ${gate.digest}, not the ${req.digest} you approved: read it again`;
     return { ok: false, error: { code: "conflict", message } };
   }
-  const opts = { channel: req.channel, approverIssuer: req.approver_issuer };
+  if (req.patch !== undefined) {
+    const refused = patchRefusal(gate, req);
+    if (refused) return { ok: false, error: refused };
+  }
+  const opts = { channel: req.channel, approverIssuer: req.approver_issuer, patch: req.patch };
   return gateView(host.run.run_id, applyDecision(host, gate, req.decision, req.approver, req.note, null, opts));
 }
+
+/**
+ * Edit and retry is for a dead_letter_review gate, decided approve_retry, by an approver who names the digest of the
+ * content they corrected (so a patch never lands on content they did not see).
+ */
+function patchRefusal(gate: Gate, req: GateDecisionRequest): AppError | null {
+  const issue = (path: string, message: string): AppError => ({
+    code: "validation_failed",
+    message,
+    issues: [{ path, message }],
+  });
+  if (gate.policy_key !== DEAD_LETTER_REVIEW) return issue("patch", `only a ${DEAD_LETTER_REVIEW} gate takes a patch`);
+  if (req.decision !== "approve_retry") return issue("patch", "a patch goes with approve_retry (edit and retry)");
+  if (req.digest === undefined) return issue("digest", "a patch names the digest of the gate content it corrects");
+  return null;
+}
+
+/** The hard review of a wrong_value dead letter (docs/runs.md "Dead-letter review"); edit and retry applies to it. */
+export const DEAD_LETTER_REVIEW = "dead_letter_review";
 
 /** A hard gate is decided by a human who says why: 400 naming `note`. */
 function noteRequired(gate: Gate): { ok: false; error: AppError } {

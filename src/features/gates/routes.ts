@@ -89,7 +89,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const body = c.req.valid("json");
       const channel = channelHint(c.req.header(CHANNEL_HEADER));
       assertPersonDecides(principal.subject);
-      await guardStored({ note: body.note ?? null });
+      await guardStored({ note: body.note ?? null, ...(body.patch ? { input_json: body.patch } : {}) });
       const reply = await callRun(deps.runs, body.run_id, "decide_gate", {
         actor: actorOf(principal),
         op_id: body.op_id,
@@ -98,6 +98,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
         note: body.note ?? null,
         ...(body.digest ? { digest: body.digest } : {}),
         ...(channel ? { channel } : {}),
+        ...(body.patch ? { patch: body.patch } : {}),
       });
       // the control run activated a deploy: this isolate's caches must not serve the old version
       for (const a of reply.activated ?? []) DEPLOY_TARGET_SPECS[a.target].invalidate(deps, principal.teamId);

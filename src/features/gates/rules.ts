@@ -67,6 +67,8 @@ export const DEFAULT_GATE_RULES: GateRule[] = [
   { policy_key: "policy_deploy", kind: "hard" },
   { policy_key: "schema_rewrite", kind: "hard" },
   { policy_key: "dead_letter_reissue", kind: "soft", timeout_ms: 300_000 },
+  // a wrong_value dead letter waits for a human: no timer lets a wrong value through
+  { policy_key: "dead_letter_review", kind: "hard" },
   { policy_key: "pii_detected", kind: "hard" },
   { policy_key: "slack_channel_change", kind: "hard" },
   { policy_key: "schema_invalid", kind: "soft", timeout_ms: 120_000 },

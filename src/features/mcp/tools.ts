@@ -180,7 +180,7 @@ export const TOOLS: readonly Tool[] = [
     scopes: ["runs:write"],
     description: "Completes an attempt (PASS, DECLINE or ERROR); the answer is the next step. Idempotent by op_id.",
     parts: { params: OrderParams, body: CompleteBody },
-    call: (ctx, a) => completeAttempt(ctx.deps.runs, ctx.principal, a.params, a.body),
+    call: (ctx, a) => completeAttempt(ctx.deps, ctx.principal, a.params, a.body),
     summary: (r) => `next: ${r.next}${r.retry_after_ms ? ` after ${r.retry_after_ms} ms` : ""}`,
   }),
   tool({

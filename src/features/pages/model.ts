@@ -62,9 +62,12 @@ export type TraceStep = {
   gate_id: string | null;
   dead_letter_id: string | null;
   decision: { rule_id: string; action: string; selected_action: string; memrl_mode: string } | null;
+  /** the artifacts the completion cited (docs/artifacts.md) */
+  artifacts: string[];
 };
 
 const str = (v: unknown, d = ""): string => (typeof v === "string" ? v : d);
+const idsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const int = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const optStr = (v: unknown): string | null => (typeof v === "string" ? v : null);
 const UNKNOWN_AGENT = "—";
@@ -107,6 +110,7 @@ export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): 
       gate_id: optStr(s?.gate_id),
       dead_letter_id: optStr(s?.dead_letter_id),
       decision: decisionOf(s?.decision),
+      artifacts: idsOf(s?.artifacts),
     };
   });
   const recorded = new Set(attempts.map((a) => a.op_id));
@@ -128,6 +132,7 @@ export function traceSteps(view: RunViewLike, attempts: readonly RunAttempt[]): 
       gate_id: optStr(s.gate_id),
       dead_letter_id: optStr(s.dead_letter_id),
       decision: decisionOf(s.decision),
+      artifacts: idsOf(s.artifacts),
     }));
   return [...fromAttempts, ...onlyKept]
     .sort((x, y) => x.at - y.at || (x.seq ?? 0) - (y.seq ?? 0))

@@ -1,6 +1,7 @@
 // Attempt outcome steps of the reducer (pure): complete an attempt, then complete, retry, gate, dead-letter or replan.
 import { stableId } from "../../lib/hash";
 import { gateIdFor, openGate } from "../gates/domain";
+import { openReview, REVIEWED_FAILURE } from "./dead-letter-review";
 import { gateHost } from "./gate-ops";
 import { laneEnded } from "./lease-lane";
 import {
@@ -119,6 +120,7 @@ function passed(tx: Tx, a: Attempt): { failureClass: null; reply: CompleteReply 
     tokens_in: cmd.tokens_in,
     tokens_out: cmd.tokens_out,
     ...(order.lease ? { holder: order.lease.holder } : {}),
+    ...(cmd.artifacts?.length ? { artifacts: cmd.artifacts } : {}),
   });
   tx.emit("task.completed", {
     ...taskFields(tx.run, done),
@@ -168,6 +170,7 @@ function failed(tx: Tx, a: Attempt): Failure | { failureClass: string | null; re
       tokens_in: cmd.tokens_in,
       tokens_out: cmd.tokens_out,
       ...(order.lease ? { holder: order.lease.holder } : {}),
+      ...(cmd.artifacts?.length ? { artifacts: cmd.artifacts } : {}),
       ...(breach ? { refused: breach.rule } : {}),
       ...(decision ? { decision: { ...decision, decision_id: decisionId } } : {}),
     },
@@ -242,6 +245,8 @@ function applyFailureStep(tx: Tx, f: Failed, step: FailureStep): Failure | null 
       tx.emit("task.failed", { ...failedFields, next: "dead_letter", reason_code: step.reason_code });
       const dl = deadLetterOrder(tx, { ...base, last }, f.cmd.op_id, step.reason_code, f.failureClass, stepRec);
       reply.dead_letter_id = dl.id;
+      // a wrong value waits for a human who can see the input, the output and the evidence (and correct the input)
+      if (f.failureClass === REVIEWED_FAILURE) reply.gate_id = openReview(tx, f.cmd, f.order, dl).gate_id;
       return null;
     }
     case "replan": {

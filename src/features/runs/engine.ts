@@ -17,6 +17,7 @@ import type { RunStorage } from "../../ports/run-storage";
 import type { GateRuleCache } from "../gates/domain";
 import { DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import type { TeamPolicyCache } from "../policy/domain";
+import { artifactAccess } from "./artifact-access";
 import type { Activation, CommandOf, PreparedOp, ReduceResult, RunMeta, RunState, WardenRunEvent } from "./model";
 import type { RunOpName, RunOpRequest, RunOpResult, RunReadOp, RunRequest, RunWriteOp } from "./operations";
 import { authorize, reduce, reduceOp } from "./reducer";
@@ -72,6 +73,7 @@ const READS: { [K in RunReadOp]: (state: RunState, req: RunOpRequest<K>) => RunO
     if (!gate) return { ok: false, error: { code: "not_found", message: `gate ${req.gate_id} not found` } };
     return { ok: true, value: gateView(state.run.run_id, gate) };
   },
+  artifact_access: artifactAccess,
 };
 
 const FAILURE_HINTS_WAIT_MS = 250;

@@ -3,6 +3,7 @@
 import { canonicalJson } from "../../lib/digest";
 
 import {
+  DEAD_LETTER_REVIEW,
   DECISION_STATUS,
   DEPLOY_TARGET_SPECS,
   decideGate,
@@ -15,6 +16,7 @@ import {
   isAllow,
   openGate,
 } from "../gates/domain";
+import { patchProblem, settleReview } from "./dead-letter-review";
 import type { CommandOf, Failure } from "./model";
 import type { RunOpReply } from "./operations";
 import { conflict, deadLetterOrder, forbidden, notFound, type StepTable, type Tx, taskFields } from "./tx";
@@ -38,7 +40,7 @@ export function gateHost(tx: Tx): GateHost {
     recordApproval: (row) => tx.record({ t: "approval", row }),
     audit: (...args) => tx.audit(...args),
     subjectFields: (subject) => subjectFields(tx, subject),
-    settle: (gate, decision, approver) => settle(tx, gate, decision, approver),
+    settle: (gate, decision, approver, patch) => settle(tx, gate, decision, approver, patch),
   };
 }
 
@@ -62,9 +64,10 @@ function subjectFields(tx: Tx, subject: GateSubject): Record<string, unknown> {
   return {};
 }
 
-function settle(tx: Tx, gate: Gate, decision: GateDecision, approver: string): void {
+function settle(tx: Tx, gate: Gate, decision: GateDecision, approver: string, patch?: Record<string, unknown>): void {
   const subject = gate.subject;
-  if (subject.type === "order") settleOrder(tx, gate, subject.order_id, decision);
+  if (gate.policy_key === DEAD_LETTER_REVIEW) settleReview(tx, gate, decision, approver, patch);
+  else if (subject.type === "order") settleOrder(tx, gate, subject.order_id, decision);
   else if (subject.type === "dead_letter") settleDeadLetter(tx, gate, subject.dead_letter_id, decision, approver);
   else if (subject.type === "budget") settleBudget(tx, gate, subject.increase_pct, decision);
   else if (subject.type === "deploy") settleDeploy(tx, gate, subject, decision, approver);
@@ -209,6 +212,18 @@ function apiSubject(tx: Tx, cmd: CommandOf<"open_gate">): GateSubject | Failure 
     if (!dl || dl.resolved_at !== null) {
       return notFound(`no unresolved dead letter ${typeof wanted === "string" ? wanted : `for op_id ${cmd.op_id}`}`);
     }
+    // a wrong value is reissued only by the human review, never by the soft gate's timer
+    const review = tx
+      .allGates()
+      .find(
+        (g) =>
+          g.policy_key === DEAD_LETTER_REVIEW &&
+          g.status === "pending" &&
+          g.subject.type === "dead_letter" &&
+          g.subject.dead_letter_id === dl.id,
+      );
+    if (review)
+      return conflict(`dead letter ${dl.id} is under review: decide its ${DEAD_LETTER_REVIEW} gate ${review.gate_id}`);
     return { type: "dead_letter", dead_letter_id: dl.id, order_id: dl.order_id };
   }
   if (cmd.policy_key === "budget_increase") {
@@ -230,7 +245,11 @@ export function onRoster(roster: string[], subject: string, issuer?: string): bo
 
 /** POST /v1/approvals on this run. */
 export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | RunOpReply<"decide_gate"> {
-  const { op_id, policy_key, decision, note, digest, channel } = cmd;
+  const { op_id, policy_key, decision, note, digest, channel, patch } = cmd;
+  if (patch !== undefined) {
+    const problem = patchProblem(tx, { op_id, policy_key, patch });
+    if (problem) return { ok: false, error: problem };
+  }
   const req = {
     op_id,
     policy_key,
@@ -240,6 +259,7 @@ export function decideGateApi(tx: Tx, cmd: CommandOf<"decide_gate">): Failure | 
     channel,
     approver: cmd.actor.subject,
     approver_issuer: cmd.actor.issued_by,
+    ...(patch === undefined ? {} : { patch }),
   };
   if (tx.run.kind === "control" && !tx.gate(gateIdFor(tx.run.run_id, op_id, policy_key)))
     return conflict("a control run's gates are decided only once proposed");

@@ -6,6 +6,7 @@ import { defineFeature } from "../feature";
 import { runsFleetRoutes } from "./fleet-routes";
 import { runsRoutes } from "./routes";
 import type { RunsService } from "./run-call";
+import type { CitedArtifacts } from "./use-cases";
 
 export { type EngineDeps, RunEngine, type RunEngineNeeds } from "./engine";
 export { LeaseNextBody, type RunsFleetNeeds } from "./fleet-routes";
@@ -27,7 +28,12 @@ export { CompleteBody, CreateRunBody, HeartbeatBody, OrderParams, RunParams } fr
 export { type PolicySnapshot, SNAPSHOT_STALE_AFTER_MS, staleness } from "./snapshot";
 export { completeAttempt, leaseNext, startRun } from "./use-cases";
 
-/** What the run routes need besides the HTTP basics: the run objects and an id source. */
-export type RunsNeeds = { runs: RunsService; newId: (prefix: string) => string; board: BoardGateway };
+/** What the run routes need besides the HTTP basics: the run objects, an id source, the board, the artifacts a completion cites. */
+export type RunsNeeds = {
+  runs: RunsService;
+  newId: (prefix: string) => string;
+  board: BoardGateway;
+  artifactStore: CitedArtifacts;
+};
 
 export const runsFeature = defineFeature({ name: "runs", routes: [runsRoutes, runsFleetRoutes] });

@@ -2,7 +2,7 @@
 // it (a run ends when every order is settled and no gate is pending).
 import type { AppError } from "../../errors";
 import { STOP_ABORT_REASON } from "../../ports/run-record";
-import { applyDecision, escalate, nextEscalation } from "../gates/domain";
+import { applyDecision, DEAD_LETTER_REVIEW, escalate, nextEscalation } from "../gates/domain";
 import { gateHost } from "./gate-ops";
 import { cancelItems, putItems, releaseItems, summaries } from "./items";
 import { laneEnded } from "./lease-lane";
@@ -285,7 +285,11 @@ export function orderSettled(o: Order, all: Order[]): boolean {
   return o.status === "REPLAN" && all.some((x) => x.index > o.index);
 }
 
-/** A run ends when every order is settled and no gate is pending; a new order or gate reopens it. */
+/**
+ * A run ends when every order is settled and no gate is pending; a new order or gate reopens it. A pending
+ * dead_letter_review does not hold it open: the run ends DEAD_LETTER as before, and the review's approve_retry
+ * reissues the order and reopens it (as every reissue does).
+ */
 export function reconcile(tx: Tx): void {
   if (tx.run.kind !== "agent" || tx.run.status === "STOPPED") return;
   releaseItems(tx);
@@ -295,7 +299,7 @@ export function reconcile(tx: Tx): void {
     orders.length + items.length > 0 &&
     orders.every((o) => orderSettled(o, orders)) &&
     !items.some((i) => i.stored === "waiting") &&
-    !tx.allGates().some((g) => g.status === "pending");
+    !tx.allGates().some((g) => g.status === "pending" && g.policy_key !== DEAD_LETTER_REVIEW);
   const ended = tx.run.status === "COMPLETE" || tx.run.status === "DEAD_LETTER";
   if (settled && !ended) {
     const dead = orders.filter((o) => o.status === "DEAD_LETTER");

@@ -145,6 +145,8 @@ export type Order = {
   strict: boolean;
   /** reissued from a dead letter: one attempt only */
   reissued: boolean;
+  /** who approved the dead_letter_review that reissued it (absent otherwise) */
+  reviewed_by?: string;
   dead_letter_id: string | null;
   /** every lease this order was granted, oldest first (the trace's lease lane); absent on orders stored before it */
   leases?: LeaseRecord[];
@@ -209,6 +211,8 @@ export type Step = {
   decision?: StepDecision & { decision_id: string };
   /** the lease holder's subject: the agent that made (or lost) the attempt */
   holder?: string;
+  /** artifacts the completion cited as evidence (src/features/artifacts) */
+  artifacts?: string[];
 };
 
 /** What an item's own record says; once released, its order says the rest (see itemState in items.ts). */

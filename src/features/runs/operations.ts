@@ -15,6 +15,7 @@ import {
   GateView,
   OpenGateResponse,
 } from "../gates/domain";
+import { ArtifactAccess, ArtifactAccessRequest } from "./artifact-access";
 import {
   CompleteResponse,
   CreateRunResponse,
@@ -61,6 +62,8 @@ export const RUN_OPS = {
   view: { request: withActor({}), reply: RunView },
   explain: { request: withActor({}), reply: ExplainExit },
   get_gate: { request: withActor({ gate_id: z.string() }), reply: GateView },
+  /** may the caller attach an artifact (src/features/artifacts): a run-bound token, or the order's lease */
+  artifact_access: { request: withActor(ArtifactAccessRequest), reply: ArtifactAccess },
   add_order: { request: withActor({ order: WorkOrderV1, skill: z.string().nullable() }), reply: OrderCreated },
   lease: {
     request: withActor({
@@ -86,6 +89,8 @@ export const RUN_OPS = {
       tokens_in: z.int(),
       tokens_out: z.int(),
       output: z.unknown(),
+      /** artifact ids the completion cites, checked to be the run's before the call */
+      artifacts: z.array(z.string()).optional(),
     }),
     reply: CompleteResponse,
   },
@@ -103,6 +108,8 @@ export const RUN_OPS = {
       digest: z.string().optional(),
       /** where the decision was made (slack, or the X-Warden-Channel of an API call); default api */
       channel: z.enum(DECISION_CHANNELS).optional(),
+      /** edit and retry of a dead_letter_review: a JSON merge patch to the order's input_json */
+      patch: z.record(z.string(), z.unknown()).optional(),
     }),
     reply: ApprovalResponse,
   },
@@ -125,7 +132,7 @@ export const RUN_OPS = {
 
 export type RunOpName = keyof typeof RUN_OPS;
 /** the operations that only read the run (no command, no reducer) */
-export type RunReadOp = "view" | "explain" | "get_gate";
+export type RunReadOp = "view" | "explain" | "get_gate" | "artifact_access";
 /** the operations that only touch the outbox (no command, no reducer, no state change) */
 export type RunOutboxOp = "resend_completion";
 export type RunWriteOp = Exclude<RunOpName, RunReadOp | RunOutboxOp>;

@@ -143,6 +143,7 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
     strict: granted.strict,
     budget: stepBudget(tx.run, granted),
     order: granted.body,
+    ...(granted.reviewed_by ? { reviewed_by: granted.reviewed_by } : {}),
   };
 }
 

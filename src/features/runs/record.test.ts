@@ -122,7 +122,8 @@ describe("the run outbox", () => {
         epoch: 1,
         op_id: "w1",
         outcome: "DECLINE",
-        failure_class: "wrong_value",
+        // an unknown class dead-letters without a gate (wrong_value would add its review's escalation alarm)
+        failure_class: "mystery_failure",
       });
       expect(res.status).toBe(200);
       expect(res.json.next).toBe("dead_letter");
@@ -142,7 +143,7 @@ describe("the run outbox", () => {
       { op_id: "w1", next: "dead_letter" },
     ]);
     expect(await rows("SELECT reason_code FROM dead_letter WHERE run_id = ?", run.run_id)).toEqual([
-      { reason_code: "wrong_value" },
+      { reason_code: "unknown_failure_class" },
     ]);
     expect(await rows("SELECT status FROM runs WHERE run_id = ?", run.run_id)).toEqual([{ status: "DEAD_LETTER" }]);
     // a late duplicate of the same alarm changes nothing

@@ -207,12 +207,7 @@ export const runsRoutes = featureApp<RunsNeeds>()
     }),
     async (c) => {
       const { run_id, order_id } = c.req.valid("param");
-      const reply = await completeAttempt(
-        c.env.deps.runs,
-        c.get("principal"),
-        { run_id, order_id },
-        c.req.valid("json"),
-      );
+      const reply = await completeAttempt(c.env.deps, c.get("principal"), { run_id, order_id }, c.req.valid("json"));
       return c.json(reply, 200);
     },
   )

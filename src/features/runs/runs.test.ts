@@ -170,6 +170,8 @@ describe("GET /v1/runs/:run_id", () => {
     expect(view.dead_letters).toEqual([
       expect.objectContaining({ order_id: "o11", reason_code: "wrong_value", resolved_at: null }),
     ]);
+    // the run ends DEAD_LETTER; the wrong value's hard review stays open for a human
+    expect(view.gates).toEqual([expect.objectContaining({ policy_key: "dead_letter_review", status: "pending" })]);
     expect(view.status).toBe("DEAD_LETTER");
   });
 });
@@ -272,17 +274,23 @@ describe("a multi-step run over HTTP", () => {
     });
     expect(exitDl.reason).toMatch(/verify: wrong_value/);
 
-    const reissue = (
-      await call("POST", `/v1/runs/${id}/gates`, {
-        token: t.worker,
-        body: { policy_key: "dead_letter_reissue", op_id: "v1" },
-      })
-    ).json;
-    expect(reissue.status).toBe("pending");
-    await call("POST", "/v1/approvals", {
-      token: t.approver,
-      body: { run_id: id, op_id: "v1", policy_key: "dead_letter_reissue", decision: "approve_retry" },
+    // a wrong value is reissued by its hard review, not by the soft reissue gate's timer (refused while it is open)
+    const reissue = await call("POST", `/v1/runs/${id}/gates`, {
+      token: t.worker,
+      body: { policy_key: "dead_letter_reissue", op_id: "v1" },
     });
+    expect(reissue.status).toBe(409);
+    const reviewed = await call("POST", "/v1/approvals", {
+      token: t.approver,
+      body: {
+        run_id: id,
+        op_id: "v1",
+        policy_key: "dead_letter_review",
+        decision: "approve_retry",
+        note: "the extractor misread the total",
+      },
+    });
+    expect(reviewed.status, reviewed.text).toBe(200);
     l = (await lease(t.worker, id, "verify")).json;
     expect(
       (await complete(t.worker, id, "verify", { lease_id: l.lease_id, epoch: 2, op_id: "v2", outcome: "PASS" })).json
@@ -303,7 +311,7 @@ describe("a multi-step run over HTTP", () => {
     expect(exit.decisions.map((d: { op_id: string; rule_id: string }) => d.op_id)).toEqual(["x1", "x2", "v1"]);
     expect(exit.gates.map((g: { policy_key: string; status: string }) => [g.policy_key, g.status])).toEqual([
       ["schema_invalid", "approved"],
-      ["dead_letter_reissue", "approved"],
+      ["dead_letter_review", "approved"],
     ]);
 
     // the durable record

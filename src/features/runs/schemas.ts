@@ -219,6 +219,8 @@ export const LeaseResponse = z
     strict: z.boolean(),
     budget: z.record(z.string(), z.int()),
     order: WorkOrderV1,
+    /** reissued after a dead_letter_review: who approved it (and possibly corrected order.input_json) */
+    reviewed_by: z.string().optional(),
   })
   .meta({ id: "Lease" });
 
@@ -239,6 +241,8 @@ export const CompleteBody = z
     tokens_in: z.int().min(0).max(100_000_000).optional(),
     tokens_out: z.int().min(0).max(100_000_000).optional(),
     output: z.unknown().optional(),
+    /** ids of this run's artifacts that are evidence of the attempt (POST /v1/runs/:run_id/artifacts) */
+    artifacts: z.array(id).max(50).optional(),
   })
   .meta({
     id: "CompleteRequest",

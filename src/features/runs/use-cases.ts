@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { WorkItemV1 } from "../../../contracts/work-item.v1";
 import type { Principal } from "../../auth/tokens";
 import { AppFailure, orFail } from "../../errors";
+import type { ArtifactStore } from "../../ports/artifacts";
 import type { BoardGateway, BoardWorker } from "../../ports/board";
 import type { RunIndex } from "../../ports/run-index";
 import { guardStored } from "./guard-stored";
@@ -60,8 +61,25 @@ export async function startRun(
 }
 
 /** POST …/complete: the attempt's outcome (output bounded and guarded) → the next step. Idempotent by op_id. */
+/** The artifact rows a completion's `artifacts` are checked against (src/features/artifacts owns them). */
+export type CitedArtifacts = Pick<ArtifactStore, "ownedBy">;
+
+/** 422 unless every cited artifact id is one of this run's artifacts (another run's or team's reads as unknown). */
+async function checkCited(store: CitedArtifacts, principal: Principal, runId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const owned = new Set(await store.ownedBy(principal.teamId, runId, ids));
+  const unknown = ids.filter((id) => !owned.has(id));
+  if (unknown.length > 0) {
+    throw new AppFailure({
+      code: "rejected",
+      message: `artifacts not of run ${runId}: ${unknown.slice(0, 5).join(", ")}`,
+      ruleIds: ["artifact.not_of_run"],
+    });
+  }
+}
+
 export async function completeAttempt(
-  runs: RunsService,
+  deps: { runs: RunsService; artifactStore: CitedArtifacts },
   principal: Principal,
   target: { run_id: string; order_id: string },
   body: z.infer<typeof CompleteBody>,
@@ -70,7 +88,9 @@ export async function completeAttempt(
     throw new AppFailure({ code: "payload_too_large", limitBytes: MAX_OUTPUT_BYTES });
   }
   await guardStored({ output: body.output });
-  const reply = await callRun(runs, target.run_id, "complete", {
+  const artifacts = [...new Set(body.artifacts ?? [])];
+  await checkCited(deps.artifactStore, principal, target.run_id, artifacts);
+  const reply = await callRun(deps.runs, target.run_id, "complete", {
     actor: actorOf(principal),
     order_id: target.order_id,
     lease_id: body.lease_id,
@@ -81,6 +101,7 @@ export async function completeAttempt(
     tokens_in: body.tokens_in ?? 0,
     tokens_out: body.tokens_out ?? 0,
     output: body.output ?? null,
+    ...(artifacts.length ? { artifacts } : {}),
   });
   return reply.value;
 }

@@ -30,6 +30,7 @@ function orderView(o: Order) {
       not_before: o.not_before,
       gate_id: o.gate_id,
       dead_letter_id: o.dead_letter_id,
+      reviewed_by: o.reviewed_by ?? null,
       last: o.last,
       used_mem_ids: usedMemIds(o.output),
     }),

@@ -1,6 +1,7 @@
 // scheduled(): which sweep a cron runs, each under a lease so overlapping invocations do the work once.
 import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
 import type { SweepStore } from "../../ports/sweep-store";
+import { type ArtifactRetentionNeeds, type ArtifactSweepReport, sweepArtifacts } from "../artifacts";
 import type { GateSlaNeeds } from "../gates";
 import { archiveCutoff } from "../learning";
 import { alertGateSlaBreaches, type SlackFeedNeeds } from "../slack";
@@ -17,7 +18,8 @@ const LEASE_TTL_MS = { rollback: 4 * 60_000, reconcile: 4 * 60_000, gate_sla: 4 
 export type SweepDeps = RollbackDeps &
   ReconcileNeeds &
   GateSlaNeeds &
-  SlackFeedNeeds & {
+  SlackFeedNeeds &
+  ArtifactRetentionNeeds & {
     sweepStore: SweepStore;
     memoryMaintenance: MemoryMaintenance;
     memoryIndexSync: MemoryIndexSync;
@@ -28,6 +30,8 @@ export type DailyReport = {
   policy_memory_archived: number;
   staged_tasks_pruned: number;
   memory: { decayed: number; to_warm: number; to_cold: number; deleted: number; expired: number; unindexed: number };
+  /** artifacts past their kind's retention (row and object) and objects left without a row */
+  artifacts: ArtifactSweepReport;
   errors: string[];
 };
 
@@ -63,6 +67,7 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
     policy_memory_archived: 0,
     staged_tasks_pruned: 0,
     memory: { decayed: 0, to_warm: 0, to_cold: 0, deleted: 0, expired: 0, unindexed: 0 },
+    artifacts: { expired: 0, orphans: 0 },
     errors: [],
   };
   const step = async (name: string, fn: () => Promise<void>) => {
@@ -101,6 +106,9 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
     const expired = await deps.memoryMaintenance.expireTaskNamespaces(now, TIER_RULES);
     report.memory.expired = expired.deleted;
     await unindex(expired.leftIndex);
+  });
+  await step("artifact retention", async () => {
+    report.artifacts = await sweepArtifacts(deps, now);
   });
   console.log(JSON.stringify({ level: "info", msg: "daily sweep", ...report }));
   return report;

@@ -69,6 +69,9 @@ export const pageRoutes = featureApp<PagesNeeds>()
         gateSteps={gateSteps(gateIds, cards)}
         now={deps.clock.now()}
         expiresAt={view.expires_at_ms}
+        artifactHref={(id) =>
+          `/artifacts/${encodeURIComponent(id)}?view=${encodeURIComponent(c.req.query("view") ?? "")}`
+        }
       />,
     );
   })

@@ -41,6 +41,8 @@ export function TracePage(props: {
   gateSteps: GateStep[];
   now: number;
   expiresAt: number;
+  /** a signed link to one of the run's artifacts (the page's own view token opens them) */
+  artifactHref: (artifactId: string) => string;
 }) {
   const { view, explain, steps, now } = props;
   const live = LIVE_STATUSES.has(view.status);
@@ -131,6 +133,11 @@ export function TracePage(props: {
                       <code class="muted"> {s.gate_id}</code>
                     </a>
                   ) : null}
+                  {s.artifacts.map((id) => (
+                    <a href={props.artifactHref(id)} data-artifact={id}>
+                      <code class="muted"> {id}</code>
+                    </a>
+                  ))}
                 </td>
                 <td>{formatMs(s.latency_ms)}</td>
                 <td>

@@ -1,0 +1,121 @@
+// The pure artifact rules: upload headers, overlapping scan chunks (no span is ever cut), guard findings as actions.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  artifactKey,
+  DAY_MS,
+  DEFAULT_RETENTION_DAYS,
+  expiresAt,
+  overlappingChunks,
+  parseUploadHeaders,
+  scanOutcome,
+} from "./domain";
+
+const sha = "ab".repeat(32);
+const headers = (over: Record<string, string | undefined> = {}) => ({
+  kind: "log",
+  sha256: sha,
+  opId: undefined,
+  contentType: "text/plain",
+  contentLength: "10",
+  ...over,
+});
+
+describe("parseUploadHeaders", () => {
+  it("accepts the four kinds and lower-cases the hash", () => {
+    for (const kind of ["log", "json", "blob", "trace"]) {
+      const r = parseUploadHeaders(headers({ kind, sha256: sha.toUpperCase() }), 100);
+      expect(r).toEqual({ ok: true, value: { kind, sha256: sha, opId: null, contentType: "text/plain" } });
+    }
+  });
+
+  it("refuses a kind outside the list, a missing or short hash and a bad op id with 400 naming the header", () => {
+    const path = (over: Record<string, string | undefined>) => {
+      const r = parseUploadHeaders(headers(over), 100);
+      return r.ok || r.error.code !== "validation_failed" ? null : r.error.issues[0]?.path;
+    };
+    expect(path({ kind: "video" })).toBe("x-artifact-kind");
+    expect(path({ kind: undefined })).toBe("x-artifact-kind");
+    expect(path({ sha256: undefined })).toBe("x-sha256");
+    expect(path({ sha256: "abc" })).toBe("x-sha256");
+    expect(path({ opId: "has space" })).toBe("x-op-id");
+  });
+
+  it("refuses a declared length over the limit (413) and accepts one at it", () => {
+    const over = parseUploadHeaders(headers({ contentLength: "101" }), 100);
+    expect(over.ok ? null : over.error.code).toBe("payload_too_large");
+    expect(parseUploadHeaders(headers({ contentLength: "100" }), 100).ok).toBe(true);
+  });
+
+  it("defaults the content type to application/octet-stream", () => {
+    const r = parseUploadHeaders(headers({ contentType: undefined }), 100);
+    expect(r.ok && r.value.contentType).toBe("application/octet-stream");
+  });
+});
+
+describe("overlappingChunks", () => {
+  it("keeps every span of at most the overlap whole inside one chunk, and covers the text", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 400 }),
+        fc.integer({ min: 2, max: 60 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.nat(),
+        fc.nat(),
+        (text, size, overlapRaw, a, b) => {
+          const overlap = overlapRaw % size;
+          const chunks = overlappingChunks(text, size, overlap);
+          expect(chunks.every((c) => c.length <= size)).toBe(true);
+          expect(chunks.join("").length).toBeGreaterThanOrEqual(text.length);
+          if (text.length === 0) return;
+          const start = a % text.length;
+          const span = text.slice(start, start + (b % (overlap + 1)));
+          expect(chunks.some((c) => c.includes(span))).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("returns a short text as it is", () => {
+    expect(overlappingChunks("abc", 10, 2)).toEqual(["abc"]);
+  });
+
+  it("refuses an overlap as large as the chunk (it would never advance)", () => {
+    expect(() => overlappingChunks("abcdef", 3, 3)).toThrow(RangeError);
+  });
+});
+
+describe("scanOutcome", () => {
+  it("refuses on any secret, holds on personal data, and lets raw URLs through", () => {
+    expect(scanOutcome([])).toEqual({ action: "store" });
+    expect(scanOutcome([{ family: "url", ruleId: "url.raw" }])).toEqual({ action: "store" });
+    expect(
+      scanOutcome([
+        { family: "pii", ruleId: "pii.email" },
+        { family: "pii", ruleId: "pii.email" },
+      ]),
+    ).toEqual({
+      action: "hold",
+      ruleIds: ["pii.email"],
+    });
+    expect(
+      scanOutcome([
+        { family: "pii", ruleId: "pii.email" },
+        { family: "secret", ruleId: "secretlint.aws" },
+      ]),
+    ).toEqual({ action: "refuse", ruleIds: ["secretlint.aws"] });
+  });
+});
+
+describe("keys and retention", () => {
+  it("puts a team's objects under one prefix and a run's under a longer one, ids escaped", () => {
+    expect(artifactKey("acme", "run_1", "art_1")).toBe("t/acme/r/run_1/art_1");
+    expect(artifactKey("a/b", "r/1", "art_2")).toBe("t/a%2Fb/r/r%2F1/art_2");
+  });
+
+  it("keeps json 90 days and the other kinds 30", () => {
+    expect(expiresAt("json", 0, DEFAULT_RETENTION_DAYS)).toBe(90 * DAY_MS);
+    for (const k of ["log", "trace", "blob"] as const)
+      expect(expiresAt(k, 5, DEFAULT_RETENTION_DAYS)).toBe(5 + 30 * DAY_MS);
+  });
+});

@@ -1,0 +1,92 @@
+// The artifact retention sweep against local D1 and R2: expired artifacts leave row and object together; a sweep cut
+// off between the two leaves no row without its object, and the next sweep removes the orphan objects.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { makeDeps } from "../../deps";
+import type { ArtifactObjects, ArtifactRow } from "../../ports/artifacts";
+import { artifactKey, DAY_MS } from "./domain";
+import { ORPHAN_GRACE_MS, sweepArtifacts } from "./retention";
+
+const deps = () => makeDeps(env);
+
+async function stored(teamId: string, id: string, expiresAt: number, uploadedAt: number): Promise<ArtifactRow> {
+  const row: ArtifactRow = {
+    artifactId: id,
+    teamId,
+    runId: "run_ret",
+    opId: null,
+    kind: "log",
+    key: artifactKey(teamId, "run_ret", id),
+    contentType: "text/plain",
+    sizeBytes: 5,
+    sha256: "0".repeat(64),
+    status: "released",
+    gateId: null,
+    createdBy: "test",
+    createdAt: uploadedAt,
+    expiresAt,
+  };
+  await env.ARTIFACTS.put(row.key, "bytes", { customMetadata: { uploaded_at: String(uploadedAt) } });
+  expect(await deps().artifactStore.insertWithinQuota(row, Number.MAX_SAFE_INTEGER)).toBe(true);
+  return row;
+}
+
+/** Every row of the team with whether its object exists, and every object key under the team's prefix. */
+async function inventory(teamId: string) {
+  const rows = await env.DB.prepare("SELECT artifact_id, uri FROM artifact WHERE team_id = ? ORDER BY artifact_id")
+    .bind(teamId)
+    .all<{ artifact_id: string; uri: string }>();
+  const objects = (await env.ARTIFACTS.list({ prefix: `t/${teamId}/` })).objects.map((o) => o.key).sort();
+  const rowsWithObject = rows.results.map((r) => ({
+    id: r.artifact_id,
+    object: objects.includes(r.uri.replace("r2://artifacts/", "")),
+  }));
+  return { rows: rowsWithObject, objects };
+}
+
+describe("sweepArtifacts", () => {
+  it("deletes expired artifacts (row and object) in batches and keeps the live ones", async () => {
+    const now = Date.now();
+    const old = now - 2 * ORPHAN_GRACE_MS;
+    for (let i = 0; i < 5; i++) await stored("ret-a", `art_old${i}`, now - DAY_MS, old);
+    const live = await stored("ret-a", "art_live", now + DAY_MS, old);
+    const report = await sweepArtifacts(deps(), now, 2);
+    expect(report.expired).toBe(5);
+    expect(await inventory("ret-a")).toEqual({ rows: [{ id: "art_live", object: true }], objects: [live.key] });
+  });
+
+  it("leaves no row without its object when cut off after the rows, and the next sweep removes the orphans", async () => {
+    const now = Date.now();
+    const old = now - 2 * ORPHAN_GRACE_MS;
+    const expired = [await stored("ret-b", "art_x1", now - 1, old), await stored("ret-b", "art_x2", now - 1, old)];
+    const live = await stored("ret-b", "art_keep", now + DAY_MS, old);
+    const real = deps().artifactObjects;
+    const dying: ArtifactObjects = {
+      ...real,
+      delete: async () => {
+        throw new Error("worker died before deleting the objects");
+      },
+    };
+    await expect(sweepArtifacts({ artifactStore: deps().artifactStore, artifactObjects: dying }, now)).rejects.toThrow(
+      /died/,
+    );
+    const cut = await inventory("ret-b");
+    // every row that is left has its object; the expired rows are gone and their objects are orphans now
+    expect(cut.rows).toEqual([{ id: "art_keep", object: true }]);
+    expect(cut.objects).toEqual([...expired.map((r) => r.key), live.key].sort());
+
+    const next = await sweepArtifacts(deps(), now);
+    expect(next.orphans).toBeGreaterThanOrEqual(2);
+    expect(await inventory("ret-b")).toEqual({ rows: [{ id: "art_keep", object: true }], objects: [live.key] });
+  });
+
+  it("keeps an object without a row while it is younger than the grace period (an upload on its way)", async () => {
+    const now = Date.now();
+    const key = artifactKey("ret-c", "run_ret", "art_inflight");
+    await env.ARTIFACTS.put(key, "bytes", { customMetadata: { uploaded_at: String(now - ORPHAN_GRACE_MS + 60_000) } });
+    const stale = artifactKey("ret-c", "run_ret", "art_stale");
+    await env.ARTIFACTS.put(stale, "bytes", { customMetadata: { uploaded_at: String(now - ORPHAN_GRACE_MS - 1) } });
+    await sweepArtifacts(deps(), now);
+    expect((await inventory("ret-c")).objects).toEqual([key]);
+  });
+});

@@ -1,0 +1,62 @@
+// The artifact ports: rows in D1 (what, whose, how big, until when) and bytes in R2 (the object under the row's key).
+
+export const ARTIFACT_KINDS = ["log", "json", "blob", "trace"] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+/** held: personal data found, waiting for the run's pii_detected gate; released: readable */
+export type ArtifactStatus = "held" | "released";
+
+export type ArtifactRow = {
+  artifactId: string;
+  teamId: string;
+  runId: string;
+  opId: string | null;
+  kind: ArtifactKind;
+  /** the R2 key ("r2://" + key is shown as the uri) */
+  key: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  status: ArtifactStatus;
+  gateId: string | null;
+  createdBy: string;
+  createdAt: number;
+  expiresAt: number;
+};
+
+export type ArtifactStore = {
+  /**
+   * Inserts the row unless the team's stored bytes plus this one would pass `quotaBytes` (one statement, so two
+   * concurrent uploads cannot both squeeze under the quota). False = over quota, nothing written.
+   */
+  insertWithinQuota(row: ArtifactRow, quotaBytes: number): Promise<boolean>;
+  get(teamId: string, artifactId: string): Promise<ArtifactRow | null>;
+  /** the ids among `ids` that are the run's (for completions and memory evidence) */
+  ownedBy(teamId: string, runId: string | null, ids: string[]): Promise<string[]>;
+  listForRun(teamId: string, runId: string): Promise<ArtifactRow[]>;
+  /** the team's stored bytes (for the quota message) */
+  usedBytes(teamId: string): Promise<number>;
+  release(teamId: string, artifactId: string): Promise<void>;
+  /** the pii_detected gate a held artifact waits for */
+  setGate(teamId: string, artifactId: string, gateId: string): Promise<void>;
+  /** rows whose expires_at ≤ now, oldest first, at most `limit` (the retention sweep) */
+  expired(now: number, limit: number): Promise<ArtifactRow[]>;
+  /** deletes rows by id; the sweep deletes a row before its object */
+  deleteRows(ids: string[]): Promise<void>;
+  /** which of these R2 keys still have a row (the orphan pass of the sweep) */
+  keysWithRows(keys: string[]): Promise<Set<string>>;
+};
+
+export type StoredObject = { body: ReadableStream<Uint8Array>; size: number };
+
+export type ArtifactObjects = {
+  /** stores the bytes under `key`; R2 checks the SHA-256 again on its side */
+  put(key: string, bytes: Uint8Array, meta: { contentType: string; sha256: string; uploadedAt: number }): Promise<void>;
+  get(key: string): Promise<StoredObject | null>;
+  delete(keys: string[]): Promise<void>;
+  /** a page of keys under `prefix` with their upload time (the orphan pass) */
+  list(
+    prefix: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ objects: { key: string; uploadedAt: number }[]; cursor: string | undefined }>;
+};
