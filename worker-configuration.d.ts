@@ -3,6 +3,7 @@
 // Runtime types generated with workerd@1.20261102.1 2026-10-01 nodejs_compat
 interface __BaseEnv_Env {
 	DB: D1Database;
+	DECISION_LOG: R2Bucket;
 	VECTORIZE?: VectorizeIndex;
 	EVENTS: Queue;
 	SLACK_OUTBOX: Queue;
@@ -25,6 +26,7 @@ declare namespace Cloudflare {
 	}
 	interface ProductionEnv {
 		DB: D1Database;
+		DECISION_LOG: R2Bucket;
 		VECTORIZE: VectorizeIndex;
 		EVENTS: Queue;
 		SLACK_OUTBOX: Queue;

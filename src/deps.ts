@@ -3,6 +3,7 @@ import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
 import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
+import { createD1DecisionCounterStore } from "./adapters/d1/decision-counters";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
@@ -29,6 +30,7 @@ import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
 import { createUpstashRateLimiter } from "./adapters/ratelimit/upstash";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
+import { createR2DecisionObjects } from "./adapters/r2/decision-objects";
 import { createTokenCipher } from "./adapters/slack/token-cipher";
 import { createSlackOAuthApi, createSlackWebApi, SLACK_DEFAULT_API_BASE_URL } from "./adapters/slack/web-api";
 import { createDoVectorIndex } from "./adapters/vector/durable-object";
@@ -49,6 +51,7 @@ import {
   type Sessions,
 } from "./features/memory";
 import {
+  countDecisions,
   createDecisionLogWriter,
   createTeamPolicyCache,
   DECISION_LOG_DELAY_MS,
@@ -58,6 +61,7 @@ import type { RunEngineNeeds, RunsService } from "./features/runs";
 import { createEscalationTimingsCache } from "./features/slack";
 import type { AuditLogStore } from "./ports/audit-log";
 import type { Clock } from "./ports/clock";
+import type { DecisionCounterStore, DecisionCounts, DecisionObjects } from "./ports/decision-log";
 
 export type { Clock };
 
@@ -175,8 +179,13 @@ export type Deps = {
   apiKeyStore: ApiKeyStore;
   apiKeys: ApiKeyAuth;
   events: EventBus;
-  /** coalesces high-rate events (the decision log) into one D1 batch per group (EVENTS when D1 refuses it) */
+  /** coalesces high-rate events (the decision log) into one R2 object per group (EVENTS when that fails) */
   decisionEvents: BufferedEventBus;
+  /** the decision log's objects (R2 DECISION_LOG) and its counters, manifest and outage counter (D1) */
+  decisionObjects: DecisionObjects;
+  decisionCounters: DecisionCounterStore;
+  /** the decision log's counts since a time (GET /v1/metrics): whole hours from the counters, the first hour exact */
+  decisionCounts: (teamId: string, since: number) => Promise<DecisionCounts>;
   policyStore: PolicyStore;
   policies: TeamPolicyCache;
   /** learning: idempotency keys, staged task outcomes, policy memory (ledger first) */
@@ -371,6 +380,8 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
   const teamLimitStore = o.teamLimitStore ?? createD1TeamLimitStore(db);
   const apiKeyStore = o.apiKeyStore ?? createD1ApiKeyStore(db);
   const auditLog = o.auditLog ?? createD1AuditLog(db);
+  const decisionObjects = o.decisionObjects ?? createR2DecisionObjects(env.DECISION_LOG);
+  const decisionCounters = o.decisionCounters ?? createD1DecisionCounterStore(env.DB, db);
   const deps: Deps = {
     ...engine,
     clock,
@@ -392,7 +403,17 @@ export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
     apiKeys: o.apiKeys ?? createApiKeyAuth(apiKeyStore),
     decisionEvents:
       o.decisionEvents ??
-      createBufferedEventBus(createDecisionLogWriter(engine.policyStore, events), 100, DECISION_LOG_DELAY_MS),
+      createBufferedEventBus(
+        createDecisionLogWriter({ decisionObjects, decisionCounters, clock }, events),
+        100,
+        DECISION_LOG_DELAY_MS,
+      ),
+    decisionObjects,
+    decisionCounters,
+    decisionCounts:
+      o.decisionCounts ??
+      ((teamId, since) =>
+        countDecisions({ decisionObjects, decisionCounters, policyStore: engine.policyStore }, teamId, since)),
     learningStore: engine.learningStore,
     taskMemory: o.taskMemory ?? createTaskMemorySink(memory, () => clock.now()),
     eventDeadLetters: o.eventDeadLetters ?? createD1EventDeadLetterStore(db),

@@ -1,15 +1,7 @@
 // Port: what the scheduled sweeps read and write — leases, retention, policy-memory archiving, the rollback matrix.
 import type { MemrlMode } from "../../contracts/memrl-policy";
 
-export type DecisionCounts = {
-  decisions: number;
-  /** selected_action = escalate */
-  escalations: number;
-  /** rule_id = default.unknown_failure_class */
-  unknownClass: number;
-  /** rule_id = default.missing_metadata */
-  missingMetadata: number;
-};
+
 
 export type CeilingChange = {
   teamId: string;
@@ -38,8 +30,6 @@ export interface SweepStore {
   ): Promise<{ teamId: string; entryIds: string[] }[]>;
   /** staged task outcomes of runs that never completed */
   pruneStagedTasks(before: number): Promise<number>;
-  teamsWithDecisionsSince(since: number): Promise<string[]>;
-  decisionCounts(teamId: string, since: number): Promise<DecisionCounts>;
   /** lowers the team's ceiling to `to` and writes the audit row, atomically; false when it was not higher */
   lowerCeiling(change: CeilingChange): Promise<boolean>;
 }

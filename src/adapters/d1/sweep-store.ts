@@ -7,9 +7,9 @@ import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";
 import { batchAll } from "./batch";
 import { archivePolicyMemoryStatement } from "./policy-memory-writes";
-import { decisionCountsQuery, lowerCeilingStatement } from "./policy-store";
+import { lowerCeilingStatement } from "./policy-store";
 import { deleteApprovalEventsPageStatement } from "./run-record";
-import { policyDecisions, sweepLeases } from "./schema";
+import { sweepLeases } from "./schema";
 import { pruneStagedTasksStatement } from "./task-outcomes";
 
 const DELETE_PAGE = 5000;
@@ -77,25 +77,6 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
     async pruneStagedTasks(before) {
       const r = await pruneStagedTasksStatement(db, before).run();
       return r.meta.changes ?? 0;
-    },
-
-    async teamsWithDecisionsSince(since) {
-      const rows = await db
-        .selectDistinct({ teamId: policyDecisions.teamId })
-        .from(policyDecisions)
-        .where(gte(policyDecisions.createdAt, since))
-        .orderBy(asc(policyDecisions.teamId));
-      return rows.map((r) => r.teamId);
-    },
-
-    async decisionCounts(teamId, since) {
-      const [row] = await decisionCountsQuery(db, teamId, since);
-      return {
-        decisions: row?.decisions ?? 0,
-        escalations: row?.escalations ?? 0,
-        unknownClass: row?.unknownClass ?? 0,
-        missingMetadata: row?.missingMetadata ?? 0,
-      };
     },
 
     async lowerCeiling(change) {

@@ -1,8 +1,8 @@
 // What the events feature needs from the composition root: the audit log for refused writes and GET /v1/audit.
 import type { AuditLogStore } from "../../ports/audit-log";
-import type { PolicyStore } from "../../ports/policy-store";
 import type { RunIndex } from "../../ports/run-index";
 import type { LearningNeeds } from "../learning";
+import type { DecisionLogNeeds } from "../policy";
 import type { SlackFeedNeeds } from "../slack";
 
 export type EventsNeeds = { auditLog: AuditLogStore };
@@ -10,4 +10,5 @@ export type EventsNeeds = { auditLog: AuditLogStore };
 /** What the queue consumers need: the learning handlers' needs, the decision log, the audit log, the Slack outbox and feed store. */
 export type ConsumerNeeds = EventsNeeds &
   LearningNeeds &
-  SlackFeedNeeds & { policyStore: PolicyStore; runIndex: Pick<RunIndex, "gateAcks"> };
+  SlackFeedNeeds &
+  Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock"> & { runIndex: Pick<RunIndex, "gateAcks"> };

@@ -1,5 +1,11 @@
-// What the metrics feature needs from the composition root: the metrics read model.
+// What the metrics feature needs from the composition root: the metrics read model and the decision log's counts.
+import type { DecisionCounts } from "../../ports/decision-log";
 import type { MetricsStore } from "../../ports/metrics-store";
 import type { RouteLedger } from "../../ports/route-ledger";
 
-export type MetricsNeeds = { metricsStore: MetricsStore; routeLedger: Pick<RouteLedger, "sessionsWithServes"> };
+export type MetricsNeeds = {
+  metricsStore: MetricsStore;
+  routeLedger: Pick<RouteLedger, "sessionsWithServes">;
+  /** the decision log's counts since a time (features/policy countDecisions, wired by the composition root) */
+  decisionCounts: (teamId: string, since: number) => Promise<DecisionCounts>;
+};

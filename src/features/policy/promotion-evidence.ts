@@ -12,9 +12,11 @@ import {
   type TrendThresholds,
   trendWindows,
 } from "./regression-gate";
+import type { DecisionLogNeeds } from "./decision-log";
+import { readDecisions } from "./decision-log-reader";
 import { replayDecisions } from "./replay";
 
-export type PromotionEvidenceNeeds = {
+export type PromotionEvidenceNeeds = Pick<DecisionLogNeeds, "decisionObjects"> & {
   policyStore: Pick<PolicyStore, "loggedDecisions">;
   routeLedger: Pick<RouteLedger, "sessionsWithServes">;
 };
@@ -61,7 +63,7 @@ async function trendGateWithDecisions(
 ) {
   const baselineFrom = now - 2 * TREND_WINDOW_MS;
   const [decisions, sessions] = await Promise.all([
-    deps.policyStore.loggedDecisions(teamId, baselineFrom, DECISIONS_LIMIT),
+    readDecisions(deps, teamId, baselineFrom, DECISIONS_LIMIT).then((r) => r.decisions),
     deps.routeLedger.sessionsWithServes(teamId, baselineFrom - SESSION_HISTORY_MS, MAX_SESSION_ROWS),
   ]);
   const windows = trendWindows(decisions, sessions, now);
