@@ -1,6 +1,7 @@
 // Port: the per-team counters behind GET /v1/metrics, read in one round trip.
-import type { GateOutcome } from "./gate-outcome";
+
 import type { DecisionCounts } from "./decision-log";
+import type { GateOutcome } from "./gate-outcome";
 
 /** one ops-warden session_event, as the metrics read it */
 export type SessionRow = {

@@ -25,7 +25,17 @@ function statements(d1: D1Database, b: CounterBatch, now: number): D1PreparedSta
   const upserts = b.counters.map((c) =>
     d1
       .prepare(GUARDED_UPSERT)
-      .bind(b.teamId, b.hour, c.failureClass, c.mode, c.action, c.decisions, c.unknownClass, c.missingMetadata, b.batchId),
+      .bind(
+        b.teamId,
+        b.hour,
+        c.failureClass,
+        c.mode,
+        c.action,
+        c.decisions,
+        c.unknownClass,
+        c.missingMetadata,
+        b.batchId,
+      ),
   );
   return [...upserts, d1.prepare(MANIFEST_INSERT).bind(b.batchId, b.teamId, b.hour, b.objectKey, b.decisions, now)];
 }
@@ -58,11 +68,7 @@ export function createD1DecisionCounterStore(d1: D1Database, db: DrizzleD1Databa
 
     async teamsSince(sinceMs) {
       const fromHour = sinceMs - (sinceMs % HOUR_MS);
-      const rows = await db
-        .selectDistinct({ teamId: c.teamId })
-        .from(c)
-        .where(gte(c.hour, fromHour))
-        .orderBy(c.teamId);
+      const rows = await db.selectDistinct({ teamId: c.teamId }).from(c).where(gte(c.hour, fromHour)).orderBy(c.teamId);
       return rows.map((r) => r.teamId);
     },
 

@@ -69,13 +69,7 @@ export function rollbackFigures(raw: Pick<TeamMetricsRaw, "ceiling" | "rollbacks
   };
 }
 
-export async function teamMetrics(
-  deps: MetricsNeeds,
-  teamId: string,
-  window: string,
-  windowMs: number,
-  now: number,
-) {
+export async function teamMetrics(deps: MetricsNeeds, teamId: string, window: string, windowMs: number, now: number) {
   const since = now - windowMs;
   const [rows, sessionRows, decisions] = await Promise.all([
     deps.metricsStore.teamMetrics(teamId, since, since - SESSION_HISTORY_MS),

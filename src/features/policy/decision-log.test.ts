@@ -16,8 +16,8 @@ import { makeDeps } from "../../deps";
 import type { DecisionObjects } from "../../ports/decision-log";
 import type { EventBus, WardenEvent } from "../../ports/event-bus";
 import type { LoggedDecision } from "../../ports/policy-store";
-import { consumeDeadLetters } from "../events/dead-letters";
 import { consumeEvents } from "../events/consumer";
+import { consumeDeadLetters } from "../events/dead-letters";
 import { createDecisionLogWriter } from "./decision-log";
 import { HOUR_MS, hourName, hourOf } from "./decision-log-layout";
 import { readDecisions } from "./decision-log-reader";
@@ -91,7 +91,8 @@ describe("decision log on R2", () => {
     }
     const keys = await objectKeys("team-dlog-direct");
     expect(keys.length).toBeGreaterThanOrEqual(1);
-    for (const k of keys) expect(k).toMatch(/^decisions\/team-dlog-direct\/\d{4}-\d{2}-\d{2}\/\d{2}\/[0-9a-f]{32}\.ndjson$/);
+    for (const k of keys)
+      expect(k).toMatch(/^decisions\/team-dlog-direct\/\d{4}-\d{2}-\d{2}\/\d{2}\/[0-9a-f]{32}\.ndjson$/);
     expect(await counterRows("team-dlog-direct")).toEqual([
       {
         failure_class: "vibe_fail",

@@ -55,7 +55,14 @@ export async function appendDecisions(
       const key = objectKey(g.teamId, g.hour, batchId);
       const counters = countersOf(g.decisions);
       const count = counters.reduce((n, c) => n + c.decisions, 0);
-      const batch: CounterBatch = { batchId, teamId: g.teamId, hour: g.hour, objectKey: key, decisions: count, counters };
+      const batch: CounterBatch = {
+        batchId,
+        teamId: g.teamId,
+        hour: g.hour,
+        objectKey: key,
+        decisions: count,
+        counters,
+      };
       return { batch, body: encodeDecisions(g.decisions) };
     }),
   );
@@ -63,7 +70,9 @@ export async function appendDecisions(
     await Promise.all(written.map((w) => deps.decisionObjects.put(w.batch.objectKey, w.body)));
   } catch (e) {
     await deps.decisionCounters.countOutage(hourOf(now), String(e), now).catch((counting) => {
-      console.error(JSON.stringify({ level: "error", msg: "decision log outage not counted", error: String(counting) }));
+      console.error(
+        JSON.stringify({ level: "error", msg: "decision log outage not counted", error: String(counting) }),
+      );
     });
     throw e;
   }

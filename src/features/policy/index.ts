@@ -27,8 +27,8 @@ export { createTeamPolicyCache } from "./team-policy-cache";
 /** What the policy routes need besides the HTTP basics: the decide use-case's needs and the run objects (deploys). */
 export type PolicyNeeds = DecideDeps &
   Pick<DecisionLogNeeds, "decisionObjects"> & {
-  runs: RunsService;
-  policyMemory: PolicyMemoryReader;
-  /** session episodes: the routing half of an enforce promotion's trend evidence */
-  routeLedger: Pick<RouteLedger, "sessionsWithServes">;
-};
+    runs: RunsService;
+    policyMemory: PolicyMemoryReader;
+    /** session episodes: the routing half of an enforce promotion's trend evidence */
+    routeLedger: Pick<RouteLedger, "sessionsWithServes">;
+  };

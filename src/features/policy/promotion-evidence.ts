@@ -5,6 +5,8 @@ import { err, ok, type Result } from "../../lib/result";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { RouteLedger } from "../../ports/route-ledger";
 import { MAX_SESSION_ROWS, SESSION_HISTORY_MS } from "../metrics";
+import type { DecisionLogNeeds } from "./decision-log";
+import { readDecisions } from "./decision-log-reader";
 import {
   compareTrend,
   DEFAULT_TREND_THRESHOLDS,
@@ -12,8 +14,6 @@ import {
   type TrendThresholds,
   trendWindows,
 } from "./regression-gate";
-import type { DecisionLogNeeds } from "./decision-log";
-import { readDecisions } from "./decision-log-reader";
 import { replayDecisions } from "./replay";
 
 export type PromotionEvidenceNeeds = Pick<DecisionLogNeeds, "decisionObjects"> & {

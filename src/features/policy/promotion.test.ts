@@ -117,7 +117,6 @@ describe("enforce promotion evidence", () => {
       });
     const team = "promo-pin-regress";
     const t = await teamTokens(team);
-    const deps = makeDeps(env);
     await logDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
     const refused = await pin(t.admin);
     expect(refused.status, refused.text).toBe(409);

@@ -1,8 +1,8 @@
 // Use-case: evaluate every active profile's rollback triggers and lower breached teams' mode ceilings.
 import type { MemrlMode, RollbackTrigger } from "../../../contracts/memrl-policy";
+import type { DecisionCounterStore, DecisionCounts } from "../../ports/decision-log";
 import type { EventBus } from "../../ports/event-bus";
 import type { PolicyStore } from "../../ports/policy-store";
-import type { DecisionCounterStore, DecisionCounts } from "../../ports/decision-log";
 import type { SweepStore } from "../../ports/sweep-store";
 import { denyOpenGates, type SystemDenyNeeds } from "../gates";
 import { DEPLOY_POLICY_KEY, isDeployOpOf, ROLLBACK_APPROVER } from "../gates/domain";
