@@ -13,10 +13,8 @@ CREATE TABLE `decision_counter` (
 CREATE INDEX `decision_counter_hour` ON `decision_counter` (`hour`);--> statement-breakpoint
 CREATE TABLE `decision_log_batch` (
 	`batch_id` text PRIMARY KEY NOT NULL,
-	`team_id` text NOT NULL,
-	`hour` integer NOT NULL,
-	`object_key` text NOT NULL,
 	`decisions` integer NOT NULL,
+	`objects` integer NOT NULL,
 	`written_at` integer NOT NULL
 );
 --> statement-breakpoint

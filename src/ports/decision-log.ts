@@ -18,13 +18,11 @@ export interface DecisionObjects {
   list(prefix: string, startAfter: string): Promise<string[]>;
 }
 
-/** One written batch: its manifest row and the counters it adds. */
+/** One (team, hour) object of a flush and the counters it adds. */
 export type CounterBatch = {
-  batchId: string;
   teamId: string;
   hour: number;
   objectKey: string;
-  decisions: number;
   counters: {
     failureClass: string;
     mode: string;
@@ -35,10 +33,13 @@ export type CounterBatch = {
   }[];
 };
 
+/** One written flush (a writer group or a queue batch): its id (from its decision ids) and its objects. */
+export type DecisionFlush = { batchId: string; decisions: number; objects: CounterBatch[] };
+
 /** The D1 side: counters per (team, hour, failure class, mode, action), the batch manifest, the outage counter. */
 export interface DecisionCounterStore {
-  /** adds each batch's counters unless its batch id is already in the manifest, and records it there (one D1 batch) */
-  apply(batches: CounterBatch[], now: number): Promise<void>;
+  /** adds the flush's counters unless its batch id is already in the manifest, and records it there (one D1 batch) */
+  apply(flush: DecisionFlush, now: number): Promise<void>;
   /** the team's counts over whole hours from `fromHour` on */
   counts(teamId: string, fromHour: number): Promise<DecisionCounts>;
   /** teams with counters in the hour of `sinceMs` or later */

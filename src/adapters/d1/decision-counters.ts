@@ -1,51 +1,57 @@
 // DecisionCounterStore over D1: the decision log's counters, its batch manifest and its outage counter (issue 27).
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { CounterBatch, DecisionCounterStore } from "../../ports/decision-log";
+import type { DecisionCounterStore, DecisionFlush } from "../../ports/decision-log";
 import { decisionCounters, decisionLogOutages } from "./schema";
 
 const HOUR_MS = 3_600_000;
 
+/** D1 binds at most 100 parameters per statement: 8 per counter row and the batch id once → 12 rows a statement. */
+export const COUNTER_ROWS_PER_STATEMENT = 12;
+
 /**
- * Adds one counter row unless the batch is already in the manifest: the NOT EXISTS and the manifest insert that
- * follows run in the same D1 batch (one transaction), so a redelivered batch adds nothing.
+ * Adds up to 12 counter rows unless the flush is already in the manifest: the NOT EXISTS and the manifest insert that
+ * follows run in the same D1 batch (one transaction), so a redelivered flush adds nothing. D1 statements per flush:
+ * ⌈distinct (team, hour, class, mode, action) ÷ 12⌉ + 1, however many decisions it holds.
  */
-const GUARDED_UPSERT = `INSERT INTO decision_counter
+const guardedUpsert = (rows: number) => `INSERT INTO decision_counter
   (team_id, hour, failure_class, mode, action, decisions, unknown_class, missing_metadata)
-  SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM decision_log_batch WHERE batch_id = ?)
+  SELECT * FROM (VALUES ${Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")})
+  WHERE NOT EXISTS (SELECT 1 FROM decision_log_batch WHERE batch_id = ?)
   ON CONFLICT (team_id, hour, failure_class, mode, action) DO UPDATE SET
     decisions = decisions + excluded.decisions,
     unknown_class = unknown_class + excluded.unknown_class,
     missing_metadata = missing_metadata + excluded.missing_metadata`;
 
-const MANIFEST_INSERT = `INSERT INTO decision_log_batch (batch_id, team_id, hour, object_key, decisions, written_at)
-  VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (batch_id) DO NOTHING`;
+const MANIFEST_INSERT = `INSERT INTO decision_log_batch (batch_id, decisions, objects, written_at)
+  VALUES (?, ?, ?, ?) ON CONFLICT (batch_id) DO NOTHING`;
 
-function statements(d1: D1Database, b: CounterBatch, now: number): D1PreparedStatement[] {
-  const upserts = b.counters.map((c) =>
-    d1
-      .prepare(GUARDED_UPSERT)
-      .bind(
-        b.teamId,
-        b.hour,
-        c.failureClass,
-        c.mode,
-        c.action,
-        c.decisions,
-        c.unknownClass,
-        c.missingMetadata,
-        b.batchId,
-      ),
+function statements(d1: D1Database, f: DecisionFlush, now: number): D1PreparedStatement[] {
+  const values = f.objects.flatMap((o) =>
+    o.counters.map((c) => [
+      o.teamId,
+      o.hour,
+      c.failureClass,
+      c.mode,
+      c.action,
+      c.decisions,
+      c.unknownClass,
+      c.missingMetadata,
+    ]),
   );
-  return [...upserts, d1.prepare(MANIFEST_INSERT).bind(b.batchId, b.teamId, b.hour, b.objectKey, b.decisions, now)];
+  const upserts: D1PreparedStatement[] = [];
+  for (let i = 0; i < values.length; i += COUNTER_ROWS_PER_STATEMENT) {
+    const chunk = values.slice(i, i + COUNTER_ROWS_PER_STATEMENT);
+    upserts.push(d1.prepare(guardedUpsert(chunk.length)).bind(...chunk.flat(), f.batchId));
+  }
+  return [...upserts, d1.prepare(MANIFEST_INSERT).bind(f.batchId, f.decisions, f.objects.length, now)];
 }
 
 export function createD1DecisionCounterStore(d1: D1Database, db: DrizzleD1Database): DecisionCounterStore {
   const c = decisionCounters;
   return {
-    async apply(batches, now) {
-      const all = batches.flatMap((b) => statements(d1, b, now));
-      if (all.length > 0) await d1.batch(all);
+    async apply(flush, now) {
+      if (flush.objects.length > 0) await d1.batch(statements(d1, flush, now));
     },
 
     async counts(teamId, fromHour) {

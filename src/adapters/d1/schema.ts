@@ -225,13 +225,14 @@ export const decisionCounters = sqliteTable(
   ],
 );
 
-/** The decision log's manifest: one row per written batch, so a redelivered batch adds its counters once. */
+/**
+ * The decision log's manifest: one row per written flush (a writer group or a queue batch, all its teams and hours),
+ * so a redelivered flush adds its counters once. Only needed while a redelivery can still come (the queue's retention).
+ */
 export const decisionLogBatches = sqliteTable("decision_log_batch", {
   batchId: text("batch_id").primaryKey(),
-  teamId: text("team_id").notNull(),
-  hour: integer("hour").notNull(),
-  objectKey: text("object_key").notNull(),
   decisions: integer("decisions").notNull(),
+  objects: integer("objects").notNull(),
   writtenAt: integer("written_at").notNull(),
 });
 

@@ -19,7 +19,7 @@ import type { LoggedDecision } from "../../ports/policy-store";
 import { consumeEvents } from "../events/consumer";
 import { consumeDeadLetters } from "../events/dead-letters";
 import { createDecisionLogWriter } from "./decision-log";
-import { HOUR_MS, hourName, hourOf } from "./decision-log-layout";
+import { batchIdOf, HOUR_MS, hourName, hourOf } from "./decision-log-layout";
 import { readDecisions } from "./decision-log-reader";
 import { DEFAULT_PROFILE } from "./default-profile";
 
@@ -139,7 +139,28 @@ describe("decision log on R2", () => {
     expect(await objectKeys(team)).toHaveLength(1);
     expect((await decisionsInR2(team)).map((d) => d.decision_id)).toEqual(["rd-1", "rd-2", "rd-3"]);
     expect((await counterRows(team)).map((r) => r.decisions)).toEqual([3]);
-    expect(await rows("SELECT decisions FROM decision_log_batch WHERE team_id = ?", team)).toEqual([{ decisions: 3 }]);
+    const batchId = await batchIdOf(events.map((e) => e.event_id));
+    expect(await rows("SELECT decisions, objects FROM decision_log_batch WHERE batch_id = ?", batchId)).toEqual([
+      { decisions: 3, objects: 1 },
+    ]);
+  });
+
+  it("adds a flush of many teams' counters (more than one statement's rows) once, however often it is written", async () => {
+    const now = Date.now();
+    const decisions = Array.from({ length: 30 }, (_, i) =>
+      loggedDecision(`team-dlog-many-${i % 15}`, `many-${i}`, now, { selected_action: i % 2 ? "escalate" : "retry" }),
+    );
+    await logDecisions(decisions);
+    await logDecisions([...decisions].reverse());
+    for (let t = 0; t < 15; t++) {
+      const mine = decisions.filter((d) => d.team_id === `team-dlog-many-${t}`);
+      expect((await counterRows(`team-dlog-many-${t}`)).map((r) => [r.action, r.decisions])).toEqual(
+        ["escalate", "retry"]
+          .map((a) => [a, mine.filter((d) => d.selected_action === a).length])
+          .filter(([, n]) => n !== 0),
+      );
+      expect(await objectKeys(`team-dlog-many-${t}`)).toHaveLength(1);
+    }
   });
 
   it("retries a batch R2 refuses through the queue, counts the outage, and loses nothing once R2 is back", async () => {

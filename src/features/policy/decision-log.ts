@@ -2,7 +2,7 @@
 // counters and manifest row in one D1 batch — from the deciding isolate, or from the EVENTS consumer for a group that
 // failed there (retried by the queue, dead-lettered after its retries, each R2 refusal counted as an outage).
 import type { Clock } from "../../ports/clock";
-import type { CounterBatch, DecisionCounterStore, DecisionObjects } from "../../ports/decision-log";
+import type { CounterBatch, DecisionCounterStore, DecisionFlush, DecisionObjects } from "../../ports/decision-log";
 import type { EventBus, WardenEvent } from "../../ports/event-bus";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
 import { batchIdOf, countersOf, encodeDecisions, groupByTeamHour, hourOf, objectKey } from "./decision-log-layout";
@@ -39,35 +39,31 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 /**
- * Appends decisions to the log. Every (team, hour) group is one object whose key carries the group's batch id, so a
- * redelivered group rewrites the same bytes to the same key and its manifest row keeps its counters from being added
- * twice. R2 first, counters after: a failure anywhere rejects (the caller retries the whole group) and leaves at most
- * an object the retry overwrites with the same bytes. An R2 refusal is counted in decision_log_outage.
+ * Appends one flush of decisions to the log. Every (team, hour) group is one object whose key carries the batch id of
+ * its decision ids, so a redelivered group rewrites the same bytes to the same key; the flush's manifest row (its id
+ * from all its decision ids) keeps its counters from being added twice. R2 first, counters after: a failure anywhere
+ * rejects (the caller retries the whole flush) and leaves at most objects a retry overwrites with the same bytes. An
+ * R2 refusal is counted in decision_log_outage.
  */
 export async function appendDecisions(
   decisions: readonly LoggedDecision[],
   deps: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock">,
-): Promise<CounterBatch[]> {
+): Promise<DecisionFlush> {
   const now = deps.clock.now();
   const written = await Promise.all(
     groupByTeamHour(decisions).map(async (g) => {
-      const batchId = await batchIdOf(g.decisions.map((d) => d.decision_id));
-      const key = objectKey(g.teamId, g.hour, batchId);
-      const counters = countersOf(g.decisions);
-      const count = counters.reduce((n, c) => n + c.decisions, 0);
-      const batch: CounterBatch = {
-        batchId,
+      const key = objectKey(g.teamId, g.hour, await batchIdOf(g.decisions.map((d) => d.decision_id)));
+      const object: CounterBatch = {
         teamId: g.teamId,
         hour: g.hour,
         objectKey: key,
-        decisions: count,
-        counters,
+        counters: countersOf(g.decisions),
       };
-      return { batch, body: encodeDecisions(g.decisions) };
+      return { object, body: encodeDecisions(g.decisions) };
     }),
   );
   try {
-    await Promise.all(written.map((w) => deps.decisionObjects.put(w.batch.objectKey, w.body)));
+    await Promise.all(written.map((w) => deps.decisionObjects.put(w.object.objectKey, w.body)));
   } catch (e) {
     await deps.decisionCounters.countOutage(hourOf(now), String(e), now).catch((counting) => {
       console.error(
@@ -76,9 +72,14 @@ export async function appendDecisions(
     });
     throw e;
   }
-  const batches = written.map((w) => w.batch);
-  await deps.decisionCounters.apply(batches, now);
-  return batches;
+  const objects = written.map((w) => w.object);
+  const flush: DecisionFlush = {
+    batchId: await batchIdOf(decisions.map((d) => d.decision_id)),
+    decisions: objects.reduce((n, o) => n + o.counters.reduce((m, c) => m + c.decisions, 0), 0),
+    objects,
+  };
+  await deps.decisionCounters.apply(flush, now);
+  return flush;
 }
 
 /** The EVENTS consumer's handler for `policy.decided` (and the deciding isolate's writer): digests, then appends. */
