@@ -44,6 +44,8 @@ export interface DecisionCounterStore {
   counts(teamId: string, fromHour: number): Promise<DecisionCounts>;
   /** teams with counters in the hour of `sinceMs` or later */
   teamsSince(sinceMs: number): Promise<string[]>;
+  /** deletes manifest rows written before `before` (no redelivery can come that late); how many */
+  pruneManifest(before: number): Promise<number>;
   /** counts one refused write in its hour */
   countOutage(hour: number, error: string, now: number): Promise<void>;
   /** refused writes per hour since `fromHour` */

@@ -1,8 +1,8 @@
 // DecisionCounterStore over D1: the decision log's counters, its batch manifest and its outage counter (issue 27).
-import { and, eq, gte, sql } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { DecisionCounterStore, DecisionFlush } from "../../ports/decision-log";
-import { decisionCounters, decisionLogOutages } from "./schema";
+import { decisionCounters, decisionLogBatches, decisionLogOutages } from "./schema";
 
 const HOUR_MS = 3_600_000;
 
@@ -76,6 +76,11 @@ export function createD1DecisionCounterStore(d1: D1Database, db: DrizzleD1Databa
       const fromHour = sinceMs - (sinceMs % HOUR_MS);
       const rows = await db.selectDistinct({ teamId: c.teamId }).from(c).where(gte(c.hour, fromHour)).orderBy(c.teamId);
       return rows.map((r) => r.teamId);
+    },
+
+    async pruneManifest(before) {
+      const result = await db.delete(decisionLogBatches).where(lt(decisionLogBatches.writtenAt, before));
+      return result.meta.changes ?? 0;
     },
 
     async countOutage(hour, error, now) {

@@ -163,6 +163,21 @@ describe("decision log on R2", () => {
     }
   });
 
+  it("prunes manifest rows past their age and keeps younger ones", async () => {
+    const now = Date.now();
+    const decisions = [loggedDecision("team-dlog-prune", "p-1", now)];
+    await logDecisions(decisions);
+    const batchId = await batchIdOf(["p-1"]);
+    const manifest = () => rows("SELECT batch_id FROM decision_log_batch WHERE batch_id = ?", batchId);
+    const counters = makeDeps(env).decisionCounters;
+    expect(await counters.pruneManifest(now - HOUR_MS)).toBe(0);
+    expect(await manifest()).toHaveLength(1);
+    expect(await counters.pruneManifest(now + HOUR_MS)).toBeGreaterThanOrEqual(1);
+    expect(await manifest()).toEqual([]);
+    // the counters stay: only the redelivery guard goes
+    expect((await counterRows("team-dlog-prune")).map((r) => r.decisions)).toEqual([1]);
+  });
+
   it("retries a batch R2 refuses through the queue, counts the outage, and loses nothing once R2 is back", async () => {
     const team = "team-dlog-outage";
     const now = Date.now();
