@@ -1,7 +1,7 @@
 // SweepStore over D1 (drizzle, typed rows): guarded lease upserts, decision counts. Retention deletes, archiving,
 // staged-task pruning and ceiling lowering run the owners' statements (run-record.ts, policy-memory-writes.ts,
 // task-outcomes.ts, policy-store.ts).
-import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";

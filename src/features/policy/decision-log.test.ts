@@ -236,6 +236,22 @@ describe("decision log on R2", () => {
     ]);
   });
 
+  it("still reads decisions logged in policy_decision before the move, each decision once", async () => {
+    const team = "team-dlog-legacy";
+    const now = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO policy_decision (decision_id, team_id, inputs_digest, inputs, profile_version, requested_mode,
+         effective_mode, rule_id, raw_action, selected_action, created_at)
+       VALUES (?, ?, 'd', '{"_ceiling":"observe"}', 0, 'enforce', 'enforce', 'enforce.vibe_fail.middle', 'retry', 'retry', ?)`,
+    )
+      .bind("old-1", team, now - 2000)
+      .run();
+    // the same decision in R2 too (a deployment upgraded mid-flush) and a new one
+    await logDecisions([loggedDecision(team, "old-1", now - 2000), loggedDecision(team, "new-1", now - 1000)]);
+    const read = await readDecisions(makeDeps(env), team, now - HOUR_MS, 100);
+    expect(read.decisions.map((d) => d.decision_id)).toEqual(["old-1", "new-1"]);
+  });
+
   it("replays only the caller's team: another team's token reads none of its hours", async () => {
     const now = Date.now();
     await logDecisions([loggedDecision("team-dlog-a", "a-1", now - 1000), loggedDecision("team-dlog-a", "a-2", now)]);
