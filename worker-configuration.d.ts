@@ -4,6 +4,7 @@
 interface __BaseEnv_Env {
 	ARTIFACTS: R2Bucket;
 	DB: D1Database;
+	DECISION_LOG: R2Bucket;
 	VECTORIZE?: VectorizeIndex;
 	EVENTS: Queue;
 	SLACK_OUTBOX: Queue;
@@ -27,6 +28,7 @@ declare namespace Cloudflare {
 	interface ProductionEnv {
 		ARTIFACTS: R2Bucket;
 		DB: D1Database;
+		DECISION_LOG: R2Bucket;
 		VECTORIZE: VectorizeIndex;
 		EVENTS: Queue;
 		SLACK_OUTBOX: Queue;

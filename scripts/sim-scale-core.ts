@@ -36,7 +36,24 @@ export const SHAPE = {
   runRequestsPerDecision: 1.5,
   /** retention of the decision log, in days */
   decisionRetentionDays: 30,
+  /** decision_counter row (team, hour, class, mode, action + 3 counts) with its index entry */
+  counterRowBytes: 120,
+  /** distinct (class, mode, action) a team uses in one hour (and at most in one flush) */
+  counterKeysPerTeamHour: 8,
+  /** decision_log_batch row (one per flush), kept while the queue may redeliver (EVENTS keeps 4 days; pruned after 5) */
+  manifestRowBytes: 100,
+  manifestRetentionDays: 5,
+  /** isolates writing the decision log at once, each flushing at most once a second (DECISION_LOG_DELAY_MS) */
+  writerIsolates: 50,
+  /** counter rows per D1 statement (100 bound parameters ÷ 8 per row) */
+  counterRowsPerStatement: 12,
 } as const;
+
+/**
+ * Where the decision log lives: "d1" — one policy_decision row per decision (before issue 27); "r2" — NDJSON objects
+ * in R2, counters and a per-flush manifest in D1 (issue 27). Memory rows are in D1 in both.
+ */
+export type Layout = "d1" | "r2";
 
 export type Fleet = {
   teams: number;
@@ -56,28 +73,57 @@ export type Load = {
 
 const DAY = 86_400;
 
+/** What the decision log costs D1 in one layout: bytes kept, statements per second. */
+function decisionLogOnD1(f: Fleet, layout: Layout) {
+  const decisionsPerSecond = f.teams * f.agentsPerTeam * f.decisionsPerAgentPerSecond;
+  if (layout === "d1")
+    return {
+      bytes: decisionsPerSecond * DAY * SHAPE.decisionRetentionDays * SHAPE.decisionRowBytes,
+      statementsPerSecond: decisionsPerSecond,
+      detail: `${fmt(decisionsPerSecond)} decision rows/s`,
+    };
+  const teamRate = f.agentsPerTeam * f.decisionsPerAgentPerSecond;
+  // a team's decisions of one second spread over at most writerIsolates flushes; each flush adds at most one row per key
+  const teamFlushesPerSecond = Math.min(teamRate, SHAPE.writerIsolates);
+  const counterRowsPerSecond = f.teams * Math.min(teamRate, teamFlushesPerSecond * SHAPE.counterKeysPerTeamHour);
+  const flushesPerSecond = Math.min(decisionsPerSecond, SHAPE.writerIsolates);
+  const counterRowsKept =
+    f.teams * 24 * SHAPE.decisionRetentionDays * Math.min(teamRate * 3600, SHAPE.counterKeysPerTeamHour);
+  return {
+    bytes:
+      counterRowsKept * SHAPE.counterRowBytes +
+      flushesPerSecond * DAY * SHAPE.manifestRetentionDays * SHAPE.manifestRowBytes,
+    statementsPerSecond: counterRowsPerSecond / SHAPE.counterRowsPerStatement + flushesPerSecond,
+    detail: `${fmt(counterRowsPerSecond)} counter rows/s in ${fmt(counterRowsPerSecond / SHAPE.counterRowsPerStatement + flushesPerSecond)} statements/s, 0 rows per decision`,
+  };
+}
+
 /** The load on each limit for one fleet, with Warden's response at each threshold. */
-export function project(f: Fleet): Load[] {
+export function project(f: Fleet, layout: Layout = "r2"): Load[] {
   const decisionsPerSecond = f.teams * f.agentsPerTeam * f.decisionsPerAgentPerSecond;
   const memoryWritesPerSecond = decisionsPerSecond / SHAPE.decisionsPerMemoryWrite;
-  const logBytes = decisionsPerSecond * DAY * SHAPE.decisionRetentionDays * SHAPE.decisionRowBytes;
+  const log = decisionLogOnD1(f, layout);
   const memoryBytes = f.teams * f.memoriesPerTeam * SHAPE.memoryRowBytes;
   const teamIndexBytes = f.memoriesPerTeam * (SHAPE.memoryRowBytes + SHAPE.vectorBytes);
   const teamRequests = f.agentsPerTeam * f.decisionsPerAgentPerSecond;
   return [
     {
       limit: "D1 database size (decision log + memory rows in one database)",
-      utilisation: (logBytes + memoryBytes) / LIMITS.d1DatabaseBytes,
-      detail: `${gb(logBytes)} log (${SHAPE.decisionRetentionDays} d) + ${gb(memoryBytes)} memory rows`,
+      utilisation: (log.bytes + memoryBytes) / LIMITS.d1DatabaseBytes,
+      detail: `${gb(log.bytes)} log (${layout === "d1" ? `${SHAPE.decisionRetentionDays} d of rows` : "counters + manifest"}) + ${gb(memoryBytes)} memory rows`,
       action:
-        "decision log out of D1 into an append-only store (Queues → R2 / Analytics Engine); memory rows to per-team DO SQLite",
+        layout === "d1"
+          ? "decision log out of D1 into R2 (issue 27: the r2 layout)"
+          : "memory rows to the team's Durable Object SQLite (issue 27, next threshold; docs/storage.md names its keys)",
     },
     {
       limit: "D1 single-writer throughput (decision log + memory writes)",
-      utilisation: (decisionsPerSecond + memoryWritesPerSecond) / LIMITS.d1WritesPerSecond,
-      detail: `${fmt(decisionsPerSecond)} decision rows/s + ${fmt(memoryWritesPerSecond)} memory rows/s, one row per write`,
+      utilisation: (log.statementsPerSecond + memoryWritesPerSecond) / LIMITS.d1WritesPerSecond,
+      detail: `${log.detail} + ${fmt(memoryWritesPerSecond)} memory rows/s, one row per write`,
       action:
-        "already batched (one D1 batch per queue batch, 5 rows per insert), so this one-row-per-write figure is a floor; next: shard the log by team across D1 databases",
+        layout === "d1"
+          ? "already batched (one D1 batch per queue batch, 5 rows per insert), so this one-row-per-write figure is a floor; next: the r2 layout"
+          : "memory writes to the team's Durable Object (next threshold); then counters per team in the team object",
     },
     {
       limit: "Queue throughput (decision log messages)",
@@ -139,12 +185,39 @@ export function breakingPoint(
   limit: string,
   from: number,
   max: number,
+  layout: Layout = "r2",
 ): number | undefined {
   for (let v = from; v <= max; v *= 2) {
-    const load = project({ ...base, [dimension]: v }).find((l) => l.limit === limit);
+    const load = project({ ...base, [dimension]: v }, layout).find((l) => l.limit === limit);
     if (load && load.utilisation >= 1) return v;
   }
   return undefined;
+}
+
+/**
+ * The smallest whole value of one fleet dimension at which `limit` reaches utilisation 1 (doubling, then bisection),
+ * or undefined if it does not within `max`.
+ */
+export function exactBreakingPoint(
+  base: Fleet,
+  dimension: keyof Fleet,
+  limit: string,
+  max: number,
+  layout: Layout = "r2",
+): number | undefined {
+  const broken = (v: number) =>
+    (project({ ...base, [dimension]: v }, layout).find((l) => l.limit === limit)?.utilisation ?? 0) >= 1;
+  let hi = 1;
+  while (hi <= max && !broken(hi)) hi *= 2;
+  if (hi > max && !broken(max)) return undefined;
+  hi = Math.min(hi, max);
+  let lo = Math.floor(hi / 2);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (broken(mid)) hi = mid;
+    else lo = mid;
+  }
+  return broken(lo) && lo >= 1 ? lo : hi;
 }
 
 function fmt(n: number): string {

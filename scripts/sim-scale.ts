@@ -1,5 +1,6 @@
-// npm run sim:scale: prints, for a grid of fleets, the load on each Cloudflare limit and which breaks first.
-import { type Fleet, firstToBreak, project } from "./sim-scale-core";
+// npm run sim:scale: prints, for a grid of fleets, the load on each Cloudflare limit and which breaks first — in the
+// layout built (decision log on R2, issue 27) — then the first wall before and after and where each limit breaks.
+import { exactBreakingPoint, type Fleet, firstToBreak, type Layout, project } from "./sim-scale-core";
 
 const fleets: Fleet[] = [];
 for (const decisionsPerAgentPerSecond of [0.01, 0.2])
@@ -8,7 +9,7 @@ for (const decisionsPerAgentPerSecond of [0.01, 0.2])
       for (const memoriesPerTeam of [10_000, 100_000, 1_000_000, 5_000_000])
         fleets.push({ teams, agentsPerTeam, decisionsPerAgentPerSecond, memoriesPerTeam });
 
-console.log("limits and assumptions: scripts/sim-scale-core.ts, docs/scaling.md");
+console.log("limits and assumptions: scripts/sim-scale-core.ts, docs/scaling.md; layout r2 (decision log on R2)");
 console.log("teams | agents/team | decisions/s | memories/team | first to break (utilisation) | Warden then");
 console.log("------|-------------|-------------|---------------|------------------------------|------------");
 for (const f of fleets) {
@@ -21,3 +22,26 @@ for (const f of fleets) {
     `${f.teams} | ${f.agentsPerTeam} | ${total} | ${f.memoriesPerTeam} | ${worst.limit} (${worst.utilisation.toFixed(2)}, ${verdict}; ${broken} of ${loads.length} over) | ${worst.utilisation >= 1 ? worst.action : "—"}`,
   );
 }
+
+// The issue's fleet: 100 teams × 100 agents at 0.01 decisions/s per agent, 10k memories per team; grown by teams.
+const issueFleet: Fleet = { teams: 100, agentsPerTeam: 100, decisionsPerAgentPerSecond: 0.01, memoriesPerTeam: 10_000 };
+const perTeam = issueFleet.agentsPerTeam * issueFleet.decisionsPerAgentPerSecond;
+console.log("\nfirst wall, 100 teams × 100 agents × 0.01 decisions/s (10k memories/team), grown by teams:");
+console.log("layout | at 100 teams: first to break (utilisation) | limit | breaks at teams | decisions/s then");
+console.log("-------|--------------------------------------------|-------|-----------------|-----------------");
+const firstWall: Record<Layout, number> = { d1: Number.POSITIVE_INFINITY, r2: Number.POSITIVE_INFINITY };
+for (const layout of ["d1", "r2"] as const) {
+  const worst = firstToBreak(project(issueFleet, layout));
+  for (const l of project(issueFleet, layout)) {
+    const teams = exactBreakingPoint(issueFleet, "teams", l.limit, 10_000_000, layout);
+    if (teams !== undefined) firstWall[layout] = Math.min(firstWall[layout], teams * perTeam);
+    console.log(
+      `${layout} | ${worst.limit} (${worst.utilisation.toFixed(2)}) | ${l.limit} | ${teams ?? "> 10M"} | ${teams === undefined ? "—" : teams * perTeam}`,
+    );
+  }
+}
+console.log(
+  `\nfirst wall: ${firstWall.d1} decisions/s (d1 layout) → ${firstWall.r2} decisions/s (r2 layout): ${(firstWall.r2 / firstWall.d1).toFixed(0)}×`,
+);
+const wallFleet = { ...issueFleet, teams: firstWall.r2 / perTeam };
+console.log(`r2 layout at its first wall (${wallFleet.teams} teams): ${project(wallFleet)[0]?.detail}`);

@@ -1,13 +1,17 @@
 // Tests of the scale simulation's pure core: loads grow with the fleet, and the breaking points match the limits.
 import { describe, expect, it } from "vitest";
-import { breakingPoint, type Fleet, firstToBreak, LIMITS, project } from "./sim-scale-core";
+import { breakingPoint, exactBreakingPoint, type Fleet, firstToBreak, LIMITS, project } from "./sim-scale-core";
 
 const small: Fleet = { teams: 10, agentsPerTeam: 10, decisionsPerAgentPerSecond: 0.01, memoriesPerTeam: 10_000 };
-const load = (f: Fleet, prefix: string) => project(f).find((l) => l.limit.startsWith(prefix))?.utilisation ?? NaN;
+const load = (f: Fleet, prefix: string, layout: "d1" | "r2" = "d1") =>
+  project(f, layout).find((l) => l.limit.startsWith(prefix))?.utilisation ?? NaN;
+const D1_SIZE = "D1 database size (decision log + memory rows in one database)";
+const issueFleet: Fleet = { teams: 100, agentsPerTeam: 100, decisionsPerAgentPerSecond: 0.01, memoriesPerTeam: 10_000 };
 
 describe("sim:scale core", () => {
   it("a small fleet breaks nothing", () => {
-    expect(firstToBreak(project(small)).utilisation).toBeLessThan(1);
+    expect(firstToBreak(project(small, "d1")).utilisation).toBeLessThan(1);
+    expect(firstToBreak(project(small, "r2")).utilisation).toBeLessThan(1);
   });
 
   it("the local index breaks exactly past its hot set, whatever the fleet", () => {
@@ -30,11 +34,35 @@ describe("sim:scale core", () => {
 
   it("a million memories per team on 10 teams breaks the local index before Vectorize", () => {
     const f = { ...small, memoriesPerTeam: 1_000_000 };
-    expect(firstToBreak(project(f)).limit).toMatch(/^Local index|^D1 database size/);
+    expect(firstToBreak(project(f, "d1")).limit).toMatch(/^Local index|^D1 database size/);
     expect(load(f, "Vectorize vectors")).toBe(1);
   });
 
   it("every load carries a threshold action", () => {
-    for (const l of project(small)) expect(l.action.length).toBeGreaterThan(0);
+    for (const layout of ["d1", "r2"] as const)
+      for (const l of project(small, layout)) expect(l.action.length).toBeGreaterThan(0);
+  });
+
+  it("the d1 layout's first wall is the log's size at ~10 decisions/s (10 teams of 100 agents at 0.01/s)", () => {
+    expect(exactBreakingPoint(issueFleet, "teams", D1_SIZE, 1e6, "d1")).toBe(10);
+  });
+
+  it("the r2 layout keeps no D1 bytes per decision: the log's D1 size stops growing with the decision rate", () => {
+    const slow = { ...issueFleet, memoriesPerTeam: 0, decisionsPerAgentPerSecond: 0.01 };
+    const fast = { ...slow, decisionsPerAgentPerSecond: 1 };
+    expect(load(fast, "D1 database size", "r2")).toBeCloseTo(load(slow, "D1 database size", "r2"), 10);
+    expect(load(fast, "D1 database size", "d1")).toBeCloseTo(100 * load(slow, "D1 database size", "d1"), 6);
+  });
+
+  it("the r2 layout moves the first wall of the issue's fleet (grown by teams) more than 60× later", () => {
+    const before = exactBreakingPoint(issueFleet, "teams", D1_SIZE, 1e6, "d1") ?? 0;
+    const after = Math.min(
+      ...project(issueFleet, "r2").map((l) => exactBreakingPoint(issueFleet, "teams", l.limit, 1e7, "r2") ?? Infinity),
+    );
+    expect(after / before).toBeGreaterThan(60);
+    // the wall it then meets is memory rows in D1 (the next threshold), not the decision log
+    const atWall = project({ ...issueFleet, teams: after }, "r2")[0];
+    expect(atWall?.limit).toBe(D1_SIZE);
+    expect(atWall?.utilisation).toBeGreaterThanOrEqual(1);
   });
 });

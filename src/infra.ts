@@ -4,6 +4,7 @@ import { buildEmbedder, buildRateLimiter, buildVectorIndex, buildVerifier } from
 import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
 import { createD1ArtifactStore } from "./adapters/d1/artifact-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
+import { createD1DecisionCounterStore } from "./adapters/d1/decision-counters";
 import { createD1DeployApproverStore } from "./adapters/d1/deploy-approvers";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
@@ -27,6 +28,7 @@ import { createDurableBoardGateway } from "./adapters/do/board-gateway";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createR2ArtifactObjects } from "./adapters/r2/artifact-objects";
+import { createR2DecisionObjects } from "./adapters/r2/decision-objects";
 import { createTokenCipher } from "./adapters/slack/token-cipher";
 import { createSlackOAuthApi, createSlackWebApi } from "./adapters/slack/web-api";
 import { createApiKeyAuth } from "./auth/api-keys";
@@ -38,6 +40,7 @@ import type { HttpNeeds } from "./http/types";
 import type { ArtifactObjects } from "./ports/artifacts";
 import type { BoardGateway } from "./ports/board";
 import type { Clock } from "./ports/clock";
+import type { DecisionCounterStore, DecisionObjects } from "./ports/decision-log";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { LearningStore } from "./ports/learning-store";
@@ -111,6 +114,9 @@ export type Infra = HttpNeeds &
     /** run artifacts' bytes in the ARTIFACTS bucket, and their size limits */
     artifactObjects: ArtifactObjects;
     artifactLimits: ArtifactLimits;
+    /** the decision log's objects (R2 DECISION_LOG) and its counters, manifest and outage counter (D1) */
+    decisionObjects: DecisionObjects;
+    decisionCounters: DecisionCounterStore;
   };
 
 /** Every field is the override when one is given, else built; what is built over another field uses the final one. */
@@ -151,6 +157,8 @@ export function infra(env: Env, o: Partial<Infra> = {}): Infra {
     slackOAuth: o.slackOAuth ?? createSlackOAuthApi(config.SLACK_API_BASE_URL),
     slackOutbox: o.slackOutbox ?? queueSlackOutbox(env),
     artifactObjects: o.artifactObjects ?? createR2ArtifactObjects(env.ARTIFACTS),
+    decisionObjects: o.decisionObjects ?? createR2DecisionObjects(env.DECISION_LOG),
+    decisionCounters: o.decisionCounters ?? createD1DecisionCounterStore(env.DB, db),
     artifactLimits: o.artifactLimits ?? {
       maxBytes: config.ARTIFACT_MAX_BYTES,
       teamQuotaBytes: config.ARTIFACT_TEAM_QUOTA_BYTES,

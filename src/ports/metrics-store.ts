@@ -1,6 +1,6 @@
 // Port: the per-team counters behind GET /v1/metrics, read in one round trip.
 import type { GateOutcome } from "../lib/gate-outcome";
-import type { DecisionCounts } from "./sweep-store";
+import type { DecisionCounts } from "./decision-log";
 
 /** one ops-warden session_event, as the metrics read it */
 export type SessionRow = {
@@ -36,5 +36,6 @@ export type TeamMetricsRaw = {
 };
 
 export interface MetricsStore {
-  teamMetrics(teamId: string, since: number, historySince: number): Promise<TeamMetricsRaw>;
+  /** everything but the decision counts (the decision log's reader counts those: features/policy) */
+  teamMetrics(teamId: string, since: number, historySince: number): Promise<Omit<TeamMetricsRaw, "decisions">>;
 }

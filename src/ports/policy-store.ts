@@ -50,7 +50,9 @@ export interface PolicyStore {
   applyCeilingRequest(teamId: string, version: number, now: number): Promise<boolean>;
   /** policy-memory max_attempts_override per failure class */
   maxAttemptsOverrides(teamId: string): Promise<Record<string, number>>;
-  /** idempotent by decision_id */
-  recordDecisions(decisions: LoggedDecision[]): Promise<void>;
+  /**
+   * decisions logged in D1's policy_decision before the log moved to R2 (issue 27); nothing writes that table any more,
+   * the log's reader (features/policy/decision-log-reader.ts) merges these with the R2 objects
+   */
   loggedDecisions(teamId: string, sinceMs: number, limit: number): Promise<LoggedDecision[]>;
 }

@@ -1,16 +1,6 @@
 // Port: what the scheduled sweeps read and write — leases, retention, policy-memory archiving, the rollback matrix.
 import type { MemrlMode } from "../../contracts/memrl-policy";
 
-export type DecisionCounts = {
-  decisions: number;
-  /** selected_action = escalate */
-  escalations: number;
-  /** rule_id = default.unknown_failure_class */
-  unknownClass: number;
-  /** rule_id = default.missing_metadata */
-  missingMetadata: number;
-};
-
 export type CeilingChange = {
   teamId: string;
   from: MemrlMode;
@@ -38,8 +28,6 @@ export interface SweepStore {
   ): Promise<{ teamId: string; entryIds: string[] }[]>;
   /** staged task outcomes of runs that never completed */
   pruneStagedTasks(before: number): Promise<number>;
-  teamsWithDecisionsSince(since: number): Promise<string[]>;
-  decisionCounts(teamId: string, since: number): Promise<DecisionCounts>;
   /**
    * Agent runs that finished between `from` and `to` (by their last update) whose run.completed was never applied
    * (no processed_event) nor dead-lettered, oldest first, at most `limit`.

@@ -12,6 +12,9 @@ import { stubFor } from "../run-helpers";
 const CONSUMER_TABLES = new Set([
   "processed_event",
   "policy_decision",
+  "decision_counter",
+  "decision_log_batch",
+  "decision_log_outage",
   "policy_memory_entry",
   "policy_memory_ledger",
   "retry_adjustment",

@@ -4,7 +4,6 @@ import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MetricsStore } from "../../ports/metrics-store";
 import { approvalCountsQuery, countWhere, humanLatenciesQuery } from "./approval-queries";
-import { decisionCountsQuery } from "./policy-store";
 import {
   attempts,
   auditLog,
@@ -69,10 +68,9 @@ function deadLetterQueries(db: DrizzleD1Database, teamId: string, since: number)
   ] as const;
 }
 
-/** the policy side: decision counts, the mode ceiling, automatic rollbacks and aborted learning in the window */
+/** the policy side: the mode ceiling, automatic rollbacks and aborted learning in the window */
 function policyQueries(db: DrizzleD1Database, teamId: string, since: number) {
   return [
-    decisionCountsQuery(db, teamId, since),
     db.select({ ceiling: teamModes.ceiling }).from(teamModes).where(eq(teamModes.teamId, teamId)),
     db
       .select({ createdAt: auditLog.createdAt, metadata: auditLog.metadata })
@@ -121,7 +119,6 @@ export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
         orderDeadLetters,
         [dlq],
         dlqRecent,
-        [decisions],
         [mode],
         rollbacks,
         [aborted],
@@ -151,12 +148,6 @@ export function createD1MetricsStore(db: DrizzleD1Database): MetricsStore {
         deadLettersCreated: orderDeadLetters[0]?.created ?? 0,
         dlqCount: dlq?.n ?? 0,
         dlqRecent,
-        decisions: {
-          decisions: decisions?.decisions ?? 0,
-          escalations: decisions?.escalations ?? 0,
-          unknownClass: decisions?.unknownClass ?? 0,
-          missingMetadata: decisions?.missingMetadata ?? 0,
-        },
         sessions,
         ceiling: mode?.ceiling ?? "enforce",
         rollbacks: rollbacks.map((r) => ({

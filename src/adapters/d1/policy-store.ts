@@ -1,5 +1,5 @@
-// PolicyStore over D1 with drizzle: profiles, mode ceilings, retry overrides and the decision log.
-import { and, asc, count, desc, eq, gte, type SQL, sql } from "drizzle-orm";
+// PolicyStore over D1 with drizzle: profiles, mode ceilings, retry overrides and the pre-R2 decision log (read only).
+import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
@@ -17,9 +17,6 @@ const toStored = (row: ProfileRow): StoredProfile => ({
   createdBy: row.createdBy,
   createdAt: row.createdAt,
 });
-
-/** D1 caps bound parameters per statement at 100; 17 columns per decision row → 5 rows per insert. */
-const DECISION_ROWS_PER_INSERT = 5;
 
 /** a mode's rank (enforce > observe > off); a `sql` CASE because drizzle's builder has no CASE expression */
 const rank = (column: SQLiteColumn | SQL) =>
@@ -45,23 +42,6 @@ export function lowerCeilingStatement(
       },
       setWhere: sql`${rank(teamModes.ceiling)} > ${rank(sql`excluded.ceiling`)}`,
     });
-}
-
-/**
- * A team's decision counts since a time (the rollback matrix's sample and GET /v1/metrics). Sums of boolean
- * expressions: the builder has count() but no conditional sum, hence `sql` over typed columns.
- */
-export function decisionCountsQuery(db: DrizzleD1Database, teamId: string, since: number) {
-  const d = policyDecisions;
-  return db
-    .select({
-      decisions: count(),
-      escalations: sql<number>`coalesce(sum(${d.selectedAction} = 'escalate'), 0)`,
-      unknownClass: sql<number>`coalesce(sum(${d.ruleId} = 'default.unknown_failure_class'), 0)`,
-      missingMetadata: sql<number>`coalesce(sum(${d.ruleId} = 'default.missing_metadata'), 0)`,
-    })
-    .from(d)
-    .where(and(eq(d.teamId, teamId), gte(d.createdAt, since)));
 }
 
 export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
@@ -185,38 +165,6 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
       const out: Record<string, number> = {};
       for (const r of rows) if (r.override !== null) out[r.failureClass] = r.override;
       return out;
-    },
-
-    async recordDecisions(decisions) {
-      if (decisions.length === 0) return;
-      const rows = decisions.map((d) => ({
-        decisionId: d.decision_id,
-        teamId: d.team_id,
-        runId: d.run_id,
-        taskId: d.task_id,
-        inputsDigest: d.inputs_digest,
-        inputs: { ...d.inputs, _ceiling: d.ceiling },
-        profileVersion: d.profile_version,
-        requestedMode: d.requested_mode,
-        effectiveMode: d.effective_mode,
-        failureClass: d.failure_class,
-        attemptBucket: d.attempt_bucket,
-        ruleId: d.rule_id,
-        rawAction: d.raw_action,
-        selectedAction: d.selected_action,
-        createdAt: d.created_at,
-      }));
-      const statements = [];
-      for (let i = 0; i < rows.length; i += DECISION_ROWS_PER_INSERT) {
-        statements.push(
-          db
-            .insert(policyDecisions)
-            .values(rows.slice(i, i + DECISION_ROWS_PER_INSERT))
-            .onConflictDoNothing(),
-        );
-      }
-      const [first, ...rest] = statements;
-      if (first) await db.batch([first, ...rest]);
     },
 
     async loggedDecisions(teamId, sinceMs, limit) {

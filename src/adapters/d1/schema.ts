@@ -228,6 +228,51 @@ export const policyDecisions = sqliteTable(
   ],
 );
 
+/**
+ * The decision log's counters (issue 27): one row per (team, hour, failure class, effective mode, selected action),
+ * upserted once per written batch; the decisions themselves are NDJSON objects in the DECISION_LOG R2 bucket.
+ * `failure_class` is '' for a decision without one (a primary key column cannot be NULL-distinct).
+ */
+export const decisionCounters = sqliteTable(
+  "decision_counter",
+  {
+    teamId: text("team_id").notNull(),
+    /** start of the UTC hour, epoch ms */
+    hour: integer("hour").notNull(),
+    failureClass: text("failure_class").notNull(),
+    mode: text("mode").notNull(),
+    action: text("action").notNull(),
+    decisions: integer("decisions").notNull(),
+    /** decided by default.unknown_failure_class / default.missing_metadata (the metrics' two rule ratios) */
+    unknownClass: integer("unknown_class").notNull(),
+    missingMetadata: integer("missing_metadata").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.hour, t.failureClass, t.mode, t.action] }),
+    // the rollback sweep finds the teams with recent decisions
+    index("decision_counter_hour").on(t.hour),
+  ],
+);
+
+/**
+ * The decision log's manifest: one row per written flush (a writer group or a queue batch, all its teams and hours),
+ * so a redelivered flush adds its counters once. Only needed while a redelivery can still come (the queue's retention).
+ */
+export const decisionLogBatches = sqliteTable("decision_log_batch", {
+  batchId: text("batch_id").primaryKey(),
+  decisions: integer("decisions").notNull(),
+  objects: integer("objects").notNull(),
+  writtenAt: integer("written_at").notNull(),
+});
+
+/** R2 refusals of decision-log writes per UTC hour (the outage counter; each refused batch retries via EVENTS). */
+export const decisionLogOutages = sqliteTable("decision_log_outage", {
+  hour: integer("hour").primaryKey(),
+  failures: integer("failures").notNull(),
+  lastError: text("last_error").notNull(),
+  lastAt: integer("last_at").notNull(),
+});
+
 export const teamModes = sqliteTable("team_mode", {
   teamId: text("team_id").primaryKey(),
   /** off | observe | enforce */

@@ -1,15 +1,15 @@
 // SweepStore over D1 (drizzle, typed rows): guarded lease upserts, decision counts. Retention deletes, archiving,
 // staged-task pruning and ceiling lowering run the owners' statements (run-record.ts, policy-memory-writes.ts,
 // task-outcomes.ts, policy-store.ts).
-import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SweepStore } from "../../ports/sweep-store";
 import { auditInsert } from "./audit-log";
 import { batchAll } from "./batch";
 import { archivePolicyMemoryStatement } from "./policy-memory-writes";
-import { decisionCountsQuery, lowerCeilingStatement } from "./policy-store";
+import { lowerCeilingStatement } from "./policy-store";
 import { deleteApprovalEventsPageStatement } from "./run-record";
-import { policyDecisions, sweepLeases } from "./schema";
+import { sweepLeases } from "./schema";
 import { pruneStagedTasksStatement } from "./task-outcomes";
 
 const DELETE_PAGE = 5000;
@@ -96,25 +96,6 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
     async pruneStagedTasks(before) {
       const r = await pruneStagedTasksStatement(db, before).run();
       return r.meta.changes ?? 0;
-    },
-
-    async teamsWithDecisionsSince(since) {
-      const rows = await db
-        .selectDistinct({ teamId: policyDecisions.teamId })
-        .from(policyDecisions)
-        .where(gte(policyDecisions.createdAt, since))
-        .orderBy(asc(policyDecisions.teamId));
-      return rows.map((r) => r.teamId);
-    },
-
-    async decisionCounts(teamId, since) {
-      const [row] = await decisionCountsQuery(db, teamId, since);
-      return {
-        decisions: row?.decisions ?? 0,
-        escalations: row?.escalations ?? 0,
-        unknownClass: row?.unknownClass ?? 0,
-        missingMetadata: row?.missingMetadata ?? 0,
-      };
     },
 
     async lowerCeiling(change) {

@@ -1,9 +1,9 @@
 // What the events feature needs from the composition root: the audit log for refused writes and GET /v1/audit.
 import type { AuditLogStore } from "../../ports/audit-log";
-import type { PolicyStore } from "../../ports/policy-store";
 import type { RunIndex } from "../../ports/run-index";
 import type { GateSlaNeeds } from "../gates";
 import type { LearningNeeds } from "../learning";
+import type { DecisionLogNeeds } from "../policy";
 import type { SlackFeedNeeds } from "../slack";
 
 export type EventsNeeds = { auditLog: AuditLogStore };
@@ -12,4 +12,5 @@ export type EventsNeeds = { auditLog: AuditLogStore };
 export type ConsumerNeeds = EventsNeeds &
   LearningNeeds &
   SlackFeedNeeds &
-  GateSlaNeeds & { policyStore: PolicyStore; runIndex: Pick<RunIndex, "gateAcks"> };
+  GateSlaNeeds &
+  Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock"> & { runIndex: Pick<RunIndex, "gateAcks"> };

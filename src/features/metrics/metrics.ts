@@ -1,7 +1,7 @@
 // Use-case: GET /v1/metrics for one team over a window — counters, approval latency, decision rates, ops-warden.
-import type { MetricsStore, TeamMetricsRaw } from "../../ports/metrics-store";
-import type { RouteLedger } from "../../ports/route-ledger";
+import type { TeamMetricsRaw } from "../../ports/metrics-store";
 import { metricValue } from "../sweeps/domain";
+import type { MetricsNeeds } from "./needs";
 import { type OpsWardenMetrics, opsWardenMetrics, percentile } from "./ops-warden";
 
 /** How far back session history reaches to find a need's earlier resolution. */
@@ -69,18 +69,14 @@ export function rollbackFigures(raw: Pick<TeamMetricsRaw, "ceiling" | "rollbacks
   };
 }
 
-export async function teamMetrics(
-  deps: { metricsStore: MetricsStore; routeLedger: Pick<RouteLedger, "sessionsWithServes"> },
-  teamId: string,
-  window: string,
-  windowMs: number,
-  now: number,
-) {
+export async function teamMetrics(deps: MetricsNeeds, teamId: string, window: string, windowMs: number, now: number) {
   const since = now - windowMs;
-  const [raw, sessionRows] = await Promise.all([
+  const [rows, sessionRows, decisions] = await Promise.all([
     deps.metricsStore.teamMetrics(teamId, since, since - SESSION_HISTORY_MS),
     deps.routeLedger.sessionsWithServes(teamId, since - SESSION_HISTORY_MS, MAX_SESSION_ROWS),
+    deps.decisionCounts(teamId, since),
   ]);
+  const raw: TeamMetricsRaw = { ...rows, decisions };
   return {
     team_id: teamId,
     window,

@@ -1,4 +1,5 @@
-// What the metrics feature needs from the composition root: the metrics read model.
+// What the metrics feature needs from the composition root: the metrics read model and the decision log's counts.
+import type { DecisionCounts } from "../../ports/decision-log";
 import type { MetricsStore } from "../../ports/metrics-store";
 import type { RouteLedger } from "../../ports/route-ledger";
 import type { GateSlaNeeds } from "../gates";
@@ -6,4 +7,6 @@ import type { GateSlaNeeds } from "../gates";
 export type MetricsNeeds = {
   metricsStore: MetricsStore;
   routeLedger: Pick<RouteLedger, "sessionsWithServes">;
+  /** the decision log's counts since a time (features/policy countDecisions, wired by the composition root) */
+  decisionCounts: (teamId: string, since: number) => Promise<DecisionCounts>;
 } & GateSlaNeeds;

@@ -1,6 +1,7 @@
 // GET /v1/metrics: every counter from seeded rows of one team, other teams excluded; windows; bad inputs.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { logDecisions, loggedDecision } from "../../../test/decision-log";
 import { call, token } from "../../../test/helpers";
 import { deliver, testDeps } from "../../../test/learning";
 
@@ -74,19 +75,17 @@ async function seed(team: string, now: number) {
     ["enforce.vibe_fail.middle", "retry"],
     ["enforce.vibe_fail.final", "escalate"],
   ];
-  for (const [i, [rule, action]] of decisions.entries()) {
-    await exec(
-      `INSERT INTO policy_decision (decision_id, team_id, inputs_digest, inputs, profile_version, requested_mode,
-         effective_mode, rule_id, raw_action, selected_action, created_at)
-       VALUES (?, ?, 'd', '{}', 0, 'enforce', 'enforce', ?, ?, ?, ?)`,
-      `${team}-d${i}`,
-      team,
-      rule,
-      action,
-      action,
-      now - HOUR,
-    );
-  }
+  // through the decision log's writer: R2 objects and the counters the metrics read
+  await logDecisions(
+    decisions.map(([rule, action], i) =>
+      loggedDecision(team, `${team}-d${i}`, now - HOUR, {
+        failure_class: null,
+        rule_id: rule,
+        raw_action: action,
+        selected_action: action,
+      }),
+    ),
+  );
   const FP = "aaaaaaaaaaaaaaaa";
   /** one session episode; `servedRoute` links it to an activation that served that route */
   const session = async (i: number, kind: string, route: string, outcome: string, at: number, servedRoute?: string) => {
@@ -233,6 +232,37 @@ describe("GET /v1/metrics", () => {
     });
     const week = await call("GET", "/v1/metrics?window=7d", { token: await token("team-met", ["policy:admin"]) });
     expect(week.json).toMatchObject({ window: "7d", tokens_in: 1499, dead_letters: { open: 1, created: 2 } });
+  });
+
+  it("counts decisions exactly at a window edge inside an hour (counters for whole hours, objects for the first)", async () => {
+    const team = "team-met-edge";
+    const now = Date.now();
+    const MIN = 60_000;
+    const logged = [
+      loggedDecision(team, "e-1", now - 150 * MIN, { selected_action: "escalate" }),
+      loggedDecision(team, "e-2", now - 100 * MIN, { selected_action: "escalate" }),
+      loggedDecision(team, "e-3", now - 80 * MIN, { rule_id: "default.unknown_failure_class" }),
+      loggedDecision(team, "e-4", now - 61 * MIN, { selected_action: "escalate" }),
+      loggedDecision(team, "e-5", now - 20 * MIN),
+    ];
+    await logDecisions(logged);
+    const t = await token(team, ["policy:admin"]);
+    for (const [window, ms] of [
+      ["90m", 90 * MIN],
+      ["2h", 120 * MIN],
+      ["3h", 180 * MIN],
+      ["30m", 30 * MIN],
+    ] as const) {
+      const res = await call("GET", `/v1/metrics?window=${window}`, { token: t });
+      expect(res.status, res.text).toBe(200);
+      // the expectation is the per-decision filter a policy_decision table answered with
+      const inWindow = logged.filter((d) => d.created_at >= now - ms);
+      const escalated = inWindow.filter((d) => d.selected_action === "escalate").length;
+      expect(res.json.decisions, window).toBe(inWindow.length);
+      expect(res.json.escalation_rate, window).toBe(
+        inWindow.length === 0 ? null : Math.round((escalated / inWindow.length) * 10_000) / 10_000,
+      );
+    }
   });
 
   it.each([["?window=forever"], ["?window=31d"], ["?window=0h"], ["?other=1"]])(

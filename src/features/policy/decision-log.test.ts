@@ -1,25 +1,46 @@
-// The decision log written from the deciding isolate: POST /v1/policy/decide's decisions reach policy_decision in one
-// D1 batch per group without the EVENTS queue; a group D1 refuses goes to EVENTS instead; a group both refuse rejects.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+// The decision log on R2 (issue 27), through local R2 and D1: decide writes NDJSON objects per (team, hour) and counters
+// (no D1 row per decision); a redelivered batch is written once; an R2 that refuses retries through the queue, is
+// counted as an outage and loses nothing; replay reads only the caller's team and names the hours it read.
+import {
+  createExecutionContext,
+  createMessageBatch,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { apiRequest, readResponse, token } from "../../../test/helpers";
+import { counterRows, decisionsInR2, logDecisions, loggedDecision, objectKeys } from "../../../test/decision-log";
+import { apiRequest, call, readResponse, token } from "../../../test/helpers";
 import { rows } from "../../../test/learning";
 import { makeDeps } from "../../deps";
+import type { DecisionObjects } from "../../ports/decision-log";
 import type { EventBus, WardenEvent } from "../../ports/event-bus";
-import type { PolicyStore } from "../../ports/policy-store";
+import type { LoggedDecision } from "../../ports/policy-store";
+import { consumeEvents } from "../events/consumer";
+import { consumeDeadLetters } from "../events/dead-letters";
 import { createDecisionLogWriter } from "./decision-log";
+import { batchIdOf, HOUR_MS, hourName, hourOf } from "./decision-log-layout";
+import { readDecisions } from "./decision-log-reader";
+import { DEFAULT_PROFILE } from "./default-profile";
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 
-function capturingBus(fail = false) {
+function capturingBus() {
   const sent: WardenEvent[] = [];
-  const bus: EventBus = {
-    publish: async (events) => {
-      if (fail) throw new Error("queue unavailable");
-      sent.push(...events);
+  const bus: EventBus = { publish: async (events) => void sent.push(...events) };
+  return { sent, bus };
+}
+
+/** The local bucket, refusing every put while `down.value` is true. */
+function flakyObjects(down: { value: boolean }): DecisionObjects {
+  const real = makeDeps(env).decisionObjects;
+  return {
+    ...real,
+    put: async (key, body) => {
+      if (down.value) throw new Error("R2 unavailable");
+      await real.put(key, body);
     },
   };
-  return { sent, bus };
 }
 
 /** Decides `n` times through the app with these deps, then waits for the request's deferred work (the log write). */
@@ -40,54 +61,211 @@ async function decideMany(deps: ReturnType<typeof makeDeps>, teamId: string, n: 
   return ids;
 }
 
-describe("decision log writer", () => {
-  it("writes decided decisions to policy_decision with their digest, sending nothing to EVENTS", async () => {
+const decidedEvent = (d: LoggedDecision): WardenEvent => ({
+  event_id: d.decision_id,
+  type: "policy.decided",
+  team_id: d.team_id,
+  occurred_at: d.created_at,
+  decision: d,
+});
+
+async function consume(events: WardenEvent[], deps: ReturnType<typeof makeDeps>, tag: string) {
+  const batch = createMessageBatch(
+    "warden-events",
+    events.map((body, i) => ({ id: `${tag}${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
+  await consumeEvents(batch, deps);
+  return getQueueResult(batch, createExecutionContext());
+}
+
+describe("decision log on R2", () => {
+  it("writes decided decisions as one NDJSON object with counters, and no D1 row per decision", async () => {
     const queue = capturingBus();
-    const deps = makeDeps(env, { events: queue.bus });
-    const ids = await decideMany(deps, "team-dlog-direct", 3);
-    const logged = await rows<{ decision_id: string; inputs_digest: string; selected_action: string }>(
-      "SELECT decision_id, inputs_digest, selected_action FROM policy_decision WHERE team_id = ? ORDER BY decision_id",
-      "team-dlog-direct",
-    );
-    expect(logged.map((r) => r.decision_id)).toEqual([...ids].sort());
-    for (const r of logged) {
-      expect(r.inputs_digest).toMatch(/^[0-9a-f]{64}$/);
-      expect(r.selected_action).toBe("retry");
+    const ids = await decideMany(makeDeps(env, { events: queue.bus }), "team-dlog-direct", 3);
+    const logged = await decisionsInR2("team-dlog-direct");
+    expect(logged.map((d) => d.decision_id).sort()).toEqual([...ids].sort());
+    for (const d of logged) {
+      expect(d.inputs_digest).toMatch(/^[0-9a-f]{64}$/);
+      expect(d.selected_action).toBe("retry");
+      expect(d.inputs).toEqual(decideBody);
     }
+    const keys = await objectKeys("team-dlog-direct");
+    expect(keys.length).toBeGreaterThanOrEqual(1);
+    for (const k of keys)
+      expect(k).toMatch(/^decisions\/team-dlog-direct\/\d{4}-\d{2}-\d{2}\/\d{2}\/[0-9a-f]{32}\.ndjson$/);
+    expect(await counterRows("team-dlog-direct")).toEqual([
+      {
+        failure_class: "vibe_fail",
+        mode: "enforce",
+        action: "retry",
+        decisions: 3,
+        unknown_class: 0,
+        missing_metadata: 0,
+      },
+    ]);
+    expect(await rows("SELECT decision_id FROM policy_decision WHERE team_id = ?", "team-dlog-direct")).toEqual([]);
     expect(queue.sent).toEqual([]);
   });
 
-  it("sends a group D1 refuses to EVENTS as policy.decided events, for the consumer to write", async () => {
+  it("reads back exactly what it wrote, across hours, oldest first, naming the hours it read", async () => {
+    const team = "team-dlog-round";
+    const base = hourOf(Date.now()) - 3 * HOUR_MS;
+    const written = [
+      loggedDecision(team, "r-3", base + 2 * HOUR_MS + 5, { selected_action: "escalate" }),
+      loggedDecision(team, "r-1", base + 10),
+      loggedDecision(team, "r-2", base + 20, { failure_class: null, rule_id: "default.missing_metadata" }),
+    ];
+    await logDecisions(written);
+    // the other team's decision in the same hour is not read
+    await logDecisions([loggedDecision("team-dlog-round-other", "x-1", base + 30)]);
+    const read = await readDecisions(makeDeps(env), team, base, 100);
+    expect(read.decisions).toEqual([written[1], written[2], written[0]]);
+    expect(read.hours_read).toEqual([hourName(base), hourName(base + 2 * HOUR_MS)]);
+    // a window starting mid-hour leaves out what came before it, and the limit cuts oldest first
+    expect((await readDecisions(makeDeps(env), team, base + 15, 100)).decisions.map((d) => d.decision_id)).toEqual([
+      "r-2",
+      "r-3",
+    ]);
+    expect((await readDecisions(makeDeps(env), team, base, 1)).decisions.map((d) => d.decision_id)).toEqual(["r-1"]);
+  });
+
+  it("writes a redelivered batch once: the same object, the counters added once", async () => {
+    const team = "team-dlog-redeliver";
+    const now = Date.now();
+    const events = [1, 2, 3].map((i) => decidedEvent(loggedDecision(team, `rd-${i}`, now + i)));
+    const deps = makeDeps(env);
+    expect((await consume(events, deps, "m")).explicitAcks).toHaveLength(3);
+    expect((await consume(events, deps, "again")).explicitAcks).toHaveLength(3);
+    expect(await objectKeys(team)).toHaveLength(1);
+    expect((await decisionsInR2(team)).map((d) => d.decision_id)).toEqual(["rd-1", "rd-2", "rd-3"]);
+    expect((await counterRows(team)).map((r) => r.decisions)).toEqual([3]);
+    const batchId = await batchIdOf(events.map((e) => e.event_id));
+    expect(await rows("SELECT decisions, objects FROM decision_log_batch WHERE batch_id = ?", batchId)).toEqual([
+      { decisions: 3, objects: 1 },
+    ]);
+  });
+
+  it("adds a flush of many teams' counters (more than one statement's rows) once, however often it is written", async () => {
+    const now = Date.now();
+    const decisions = Array.from({ length: 30 }, (_, i) =>
+      loggedDecision(`team-dlog-many-${i % 15}`, `many-${i}`, now, { selected_action: i % 2 ? "escalate" : "retry" }),
+    );
+    await logDecisions(decisions);
+    await logDecisions([...decisions].reverse());
+    for (let t = 0; t < 15; t++) {
+      const mine = decisions.filter((d) => d.team_id === `team-dlog-many-${t}`);
+      expect((await counterRows(`team-dlog-many-${t}`)).map((r) => [r.action, r.decisions])).toEqual(
+        ["escalate", "retry"]
+          .map((a) => [a, mine.filter((d) => d.selected_action === a).length])
+          .filter(([, n]) => n !== 0),
+      );
+      expect(await objectKeys(`team-dlog-many-${t}`)).toHaveLength(1);
+    }
+  });
+
+  it("prunes manifest rows past their age and keeps younger ones", async () => {
+    const now = Date.now();
+    const decisions = [loggedDecision("team-dlog-prune", "p-1", now)];
+    await logDecisions(decisions);
+    const batchId = await batchIdOf(["p-1"]);
+    const manifest = () => rows("SELECT batch_id FROM decision_log_batch WHERE batch_id = ?", batchId);
+    const counters = makeDeps(env).decisionCounters;
+    expect(await counters.pruneManifest(now - HOUR_MS)).toBe(0);
+    expect(await manifest()).toHaveLength(1);
+    expect(await counters.pruneManifest(now + HOUR_MS)).toBeGreaterThanOrEqual(1);
+    expect(await manifest()).toEqual([]);
+    // the counters stay: only the redelivery guard goes
+    expect((await counterRows("team-dlog-prune")).map((r) => r.decisions)).toEqual([1]);
+  });
+
+  it("retries a batch R2 refuses through the queue, counts the outage, and loses nothing once R2 is back", async () => {
+    const team = "team-dlog-outage";
+    const now = Date.now();
+    const events = [1, 2].map((i) => decidedEvent(loggedDecision(team, `out-${i}`, now + i)));
+    const down = { value: true };
+    const deps = makeDeps(env, { decisionObjects: flakyObjects(down) });
+    const [before] = await rows<{ failures: number }>(
+      "SELECT coalesce(sum(failures), 0) AS failures FROM decision_log_outage",
+    );
+    const refused = await consume(events, deps, "o");
+    expect(refused.retryMessages.map((m) => m.msgId).sort()).toEqual(["o0", "o1"]);
+    expect(refused.explicitAcks).toEqual([]);
+    const [after] = await rows<{ failures: number }>(
+      "SELECT coalesce(sum(failures), 0) AS failures FROM decision_log_outage",
+    );
+    expect((after?.failures ?? 0) - (before?.failures ?? 0)).toBe(1);
+    expect(await counterRows(team)).toEqual([]);
+    down.value = false;
+    expect((await consume(events, deps, "o")).explicitAcks).toHaveLength(2);
+    expect((await decisionsInR2(team)).map((d) => d.decision_id)).toEqual(["out-1", "out-2"]);
+    expect((await counterRows(team)).map((r) => r.decisions)).toEqual([2]);
+  });
+
+  it("sends a group the deciding isolate cannot write to EVENTS, for the consumer to retry", async () => {
     const queue = capturingBus();
-    const real = makeDeps(env).policyStore;
-    const policyStore: PolicyStore = {
-      ...real,
-      recordDecisions: async () => {
-        throw new Error("D1 unavailable");
-      },
-    };
-    const deps = makeDeps(env, { events: queue.bus, policyStore });
+    const deps = makeDeps(env, { events: queue.bus, decisionObjects: flakyObjects({ value: true }) });
     const ids = await decideMany(deps, "team-dlog-fallback", 2);
     expect(queue.sent.map((e) => e.event_id).sort()).toEqual([...ids].sort());
     expect(queue.sent.every((e) => e.type === "policy.decided" && e.team_id === "team-dlog-fallback")).toBe(true);
-    const logged = await rows("SELECT decision_id FROM policy_decision WHERE team_id = ?", "team-dlog-fallback");
-    expect(logged).toEqual([]);
+    expect(await objectKeys("team-dlog-fallback")).toEqual([]);
   });
 
-  it("rejects when both D1 and EVENTS refuse, so the caller logs the lost group", async () => {
-    const policyStore = {
-      recordDecisions: async () => {
-        throw new Error("D1 unavailable");
+  it("rejects when both R2 and EVENTS refuse, so the caller logs the lost group", async () => {
+    const failing: EventBus = {
+      publish: async () => {
+        throw new Error("queue unavailable");
       },
-    } as unknown as PolicyStore;
-    const writer = createDecisionLogWriter(policyStore, capturingBus(true).bus);
-    const event = {
-      event_id: "dec_x",
-      type: "policy.decided",
-      team_id: "t",
-      occurred_at: 0,
-      decision: { decision_id: "dec_x", inputs: {} },
-    } as WardenEvent;
-    await expect(writer.publish([event])).rejects.toThrow("queue unavailable");
+    };
+    const writer = createDecisionLogWriter(
+      { ...makeDeps(env), decisionObjects: flakyObjects({ value: true }) },
+      failing,
+    );
+    await expect(writer.publish([decidedEvent(loggedDecision("t", "dec_x", Date.now()))])).rejects.toThrow(
+      "queue unavailable",
+    );
+  });
+
+  it("dead-letters a decision that failed every retry (the EVENTS dead-letter consumer records it)", async () => {
+    const event = decidedEvent(loggedDecision("team-dlog-dlq", "dlq-1", Date.now()));
+    const batch = createMessageBatch("warden-events-dlq", [
+      { id: "d0", timestamp: new Date(), attempts: 4, body: event },
+    ]);
+    await consumeDeadLetters(batch, makeDeps(env));
+    expect(await rows("SELECT event_id, type FROM event_dead_letter WHERE team_id = ?", "team-dlog-dlq")).toEqual([
+      { event_id: "dlq-1", type: "policy.decided" },
+    ]);
+  });
+
+  it("still reads decisions logged in policy_decision before the move, each decision once", async () => {
+    const team = "team-dlog-legacy";
+    const now = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO policy_decision (decision_id, team_id, inputs_digest, inputs, profile_version, requested_mode,
+         effective_mode, rule_id, raw_action, selected_action, created_at)
+       VALUES (?, ?, 'd', '{"_ceiling":"observe"}', 0, 'enforce', 'enforce', 'enforce.vibe_fail.middle', 'retry', 'retry', ?)`,
+    )
+      .bind("old-1", team, now - 2000)
+      .run();
+    // the same decision in R2 too (a deployment upgraded mid-flush) and a new one
+    await logDecisions([loggedDecision(team, "old-1", now - 2000), loggedDecision(team, "new-1", now - 1000)]);
+    const read = await readDecisions(makeDeps(env), team, now - HOUR_MS, 100);
+    expect(read.decisions.map((d) => d.decision_id)).toEqual(["old-1", "new-1"]);
+  });
+
+  it("replays only the caller's team: another team's token reads none of its hours", async () => {
+    const now = Date.now();
+    await logDecisions([loggedDecision("team-dlog-a", "a-1", now - 1000), loggedDecision("team-dlog-a", "a-2", now)]);
+    const replay = async (team: string) =>
+      call("POST", "/v1/policy/replay", {
+        token: await token(team, ["policy:admin"]),
+        body: { profile: DEFAULT_PROFILE, since: now - HOUR_MS },
+      });
+    const own = await replay("team-dlog-a");
+    expect(own.status, own.text).toBe(200);
+    expect(own.json.total).toBe(2);
+    expect(own.json.hours_read).toContain(hourName(now));
+    const other = await replay("team-dlog-b");
+    expect(other.status, other.text).toBe(200);
+    expect(other.json).toMatchObject({ total: 0, hours_read: [] });
   });
 });

@@ -1,13 +1,71 @@
-// Writes `policy.decided` events into the decision log (one D1 batch per coalesced group, idempotent by decision_id):
-// straight from the deciding isolate, or from the EVENTS consumer for a group D1 refused there.
+// Writes `policy.decided` events into the decision log: one NDJSON object per (team, hour) group in R2, then its
+// counters and manifest row in one D1 batch — from the deciding isolate, or from the EVENTS consumer for a group that
+// failed there (retried by the queue, dead-lettered after its retries, each R2 refusal counted as an outage).
 
 import { canonicalJson, sha256Hex } from "../../lib/digest";
+import type { Clock } from "../../ports/clock";
+import type { CounterBatch, DecisionCounterStore, DecisionFlush, DecisionObjects } from "../../ports/decision-log";
 import type { EventBus, WardenEvent } from "../../ports/event-bus";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
+import { batchIdOf, countersOf, encodeDecisions, groupByTeamHour, hourOf, objectKey } from "./decision-log-layout";
 
+/** What the log's writer and reader need: the bucket, the counters, a clock, and D1's rows from before the move. */
+export type DecisionLogNeeds = {
+  decisionObjects: DecisionObjects;
+  decisionCounters: DecisionCounterStore;
+  clock: Clock;
+  /** policy_decision: decisions logged in D1 before issue 27 (read only; nothing writes it any more) */
+  policyStore: Pick<PolicyStore, "loggedDecisions">;
+};
+
+/**
+ * Appends one flush of decisions to the log. Every (team, hour) group is one object whose key carries the batch id of
+ * its decision ids, so a redelivered group rewrites the same bytes to the same key; the flush's manifest row (its id
+ * from all its decision ids) keeps its counters from being added twice. R2 first, counters after: a failure anywhere
+ * rejects (the caller retries the whole flush) and leaves at most objects a retry overwrites with the same bytes. An
+ * R2 refusal is counted in decision_log_outage.
+ */
+export async function appendDecisions(
+  decisions: readonly LoggedDecision[],
+  deps: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock">,
+): Promise<DecisionFlush> {
+  const now = deps.clock.now();
+  const written = await Promise.all(
+    groupByTeamHour(decisions).map(async (g) => {
+      const key = objectKey(g.teamId, g.hour, await batchIdOf(g.decisions.map((d) => d.decision_id)));
+      const object: CounterBatch = {
+        teamId: g.teamId,
+        hour: g.hour,
+        objectKey: key,
+        counters: countersOf(g.decisions),
+      };
+      return { object, body: encodeDecisions(g.decisions) };
+    }),
+  );
+  try {
+    await Promise.all(written.map((w) => deps.decisionObjects.put(w.object.objectKey, w.body)));
+  } catch (e) {
+    await deps.decisionCounters.countOutage(hourOf(now), String(e), now).catch((counting) => {
+      console.error(
+        JSON.stringify({ level: "error", msg: "decision log outage not counted", error: String(counting) }),
+      );
+    });
+    throw e;
+  }
+  const objects = written.map((w) => w.object);
+  const flush: DecisionFlush = {
+    batchId: await batchIdOf(decisions.map((d) => d.decision_id)),
+    decisions: objects.reduce((n, o) => n + o.counters.reduce((m, c) => m + c.decisions, 0), 0),
+    objects,
+  };
+  await deps.decisionCounters.apply(flush, now);
+  return flush;
+}
+
+/** The EVENTS consumer's handler for `policy.decided` (and the deciding isolate's writer): digests, then appends. */
 export async function recordDecisionEvents(
   events: WardenEvent[],
-  deps: { policyStore: PolicyStore },
+  deps: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock">,
 ): Promise<undefined> {
   const decisions = await Promise.all(
     events.map(async (e) => {
@@ -15,26 +73,32 @@ export async function recordDecisionEvents(
       return { ...d, inputs_digest: await sha256Hex(canonicalJson(d.inputs)) };
     }),
   );
-  await deps.policyStore.recordDecisions(decisions);
+  await appendDecisions(decisions, deps);
+  return undefined;
 }
 
 /**
- * How long the deciding isolate gathers decisions before writing them (or 100, whichever comes first): a D1 batch
- * costs far more than a row, so groups as large as the queue consumer's (1 s) keep the log's cost per decision low.
+ * How long the deciding isolate gathers decisions before writing them (or 100, whichever comes first): an R2 put and
+ * a D1 batch cost far more than a decision, so groups as large as the queue consumer's (1 s) keep the cost per
+ * decision low.
  */
 export const DECISION_LOG_DELAY_MS = 1000;
 
 /**
- * The decision log's writer behind POST /v1/policy/decide's buffer: each coalesced group of decisions is one D1 batch
- * written from the isolate that decided (off the response path, under waitUntil), without a queue hop and a
- * consumer run per group. A group D1 refuses goes to EVENTS instead, whose consumer writes it with retries and a
- * dead-letter queue; the insert ignores a decision_id already logged, so a group that reached both is logged once.
+ * The decision log's writer behind POST /v1/policy/decide's buffer: each coalesced group is written from the isolate
+ * that decided (off the response path, under waitUntil), without a queue hop per group. A group that fails goes to
+ * EVENTS instead, whose consumer writes it with retries and a dead-letter queue. Counters are added once per batch id
+ * (the manifest); an object a failed attempt left behind may repeat decisions of a later batch, and every reader
+ * takes each decision_id once.
  */
-export function createDecisionLogWriter(store: PolicyStore, fallback: EventBus): EventBus {
+export function createDecisionLogWriter(
+  deps: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock">,
+  fallback: EventBus,
+): EventBus {
   return {
     async publish(events) {
       try {
-        await recordDecisionEvents(events, { policyStore: store });
+        await recordDecisionEvents(events, deps);
       } catch (e) {
         console.warn(
           JSON.stringify({ level: "warn", msg: "decision log write failed; sent to EVENTS", error: String(e) }),

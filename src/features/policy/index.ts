@@ -12,14 +12,23 @@ import type { RunsService } from "../runs";
 import { classesRoutes } from "./classes-routes";
 import type { DecideDeps } from "./decide";
 import { withDecisionEscalationAudit } from "./decision-audit";
-import { createDecisionLogWriter, DECISION_LOG_DELAY_MS } from "./decision-log";
+import { createDecisionLogWriter, DECISION_LOG_DELAY_MS, type DecisionLogNeeds } from "./decision-log";
+import { countDecisions } from "./decision-log-reader";
 import { policyRoutes } from "./routes";
 import { routeOverrideRoutes } from "./routes/route-overrides";
 import { createTeamPolicyCache } from "./team-policy-cache";
 
 export { decidePolicy } from "./decide";
 export { decisionEscalationAudits, withDecisionEscalationAudit } from "./decision-audit";
-export { createDecisionLogWriter, DECISION_LOG_DELAY_MS, recordDecisionEvents } from "./decision-log";
+export {
+  appendDecisions,
+  createDecisionLogWriter,
+  DECISION_LOG_DELAY_MS,
+  type DecisionLogNeeds,
+  recordDecisionEvents,
+} from "./decision-log";
+export { HOUR_MS, hourOf } from "./decision-log-layout";
+export { countDecisions, readDecisions } from "./decision-log-reader";
 export * from "./domain";
 export { policyRoutes } from "./routes";
 export type { RouteOverrideNeeds } from "./routes/route-overrides";
@@ -28,12 +37,13 @@ export { DecideBody } from "./schemas";
 export { createTeamPolicyCache } from "./team-policy-cache";
 
 /** What the policy routes need besides the HTTP basics: the decide use-case's needs and the run objects (deploys). */
-export type PolicyNeeds = DecideDeps & {
-  runs: RunsService;
-  policyMemory: PolicyMemoryReader;
-  /** session episodes: the routing half of an enforce promotion's trend evidence */
-  routeLedger: Pick<RouteLedger, "sessionsWithServes">;
-};
+export type PolicyNeeds = DecideDeps &
+  Pick<DecisionLogNeeds, "decisionObjects"> & {
+    runs: RunsService;
+    policyMemory: PolicyMemoryReader;
+    /** session episodes: the routing half of an enforce promotion's trend evidence */
+    routeLedger: Pick<RouteLedger, "sessionsWithServes">;
+  };
 
 /** Policy: decisions, profiles, classes and route overrides; the team policy cache and the decision log's buffer. */
 export const policyFeature = defineFeature({
@@ -41,12 +51,22 @@ export const policyFeature = defineFeature({
   routes: [policyRoutes, routeOverrideRoutes, classesRoutes],
   build: {
     policies: (d: { policyStore: PolicyStore }) => createTeamPolicyCache(d.policyStore),
-    /** coalesces high-rate events (the decision log) into one D1 batch per group (EVENTS when D1 refuses it) */
-    decisionEvents: (d: { policyStore: PolicyStore; events: EventBus; auditLog: AuditLogStore }) =>
+    /** coalesces high-rate events (the decision log) into one R2 object per group (EVENTS when that fails) */
+    decisionEvents: (
+      d: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock"> & {
+        events: EventBus;
+        auditLog: AuditLogStore;
+      },
+    ) =>
       createBufferedEventBus(
-        withDecisionEscalationAudit(createDecisionLogWriter(d.policyStore, d.events), d.auditLog),
+        withDecisionEscalationAudit(createDecisionLogWriter(d, d.events), d.auditLog),
         100,
         DECISION_LOG_DELAY_MS,
       ),
+    /** the decision log's counts since a time (GET /v1/metrics): whole hours from the counters, the first hour exact */
+    decisionCounts:
+      (d: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters"> & { policyStore: PolicyStore }) =>
+      (teamId: string, since: number) =>
+        countDecisions(d, teamId, since),
   },
 });

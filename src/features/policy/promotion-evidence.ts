@@ -5,6 +5,8 @@ import { err, ok, type Result } from "../../lib/result";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { RouteLedger } from "../../ports/route-ledger";
 import { MAX_SESSION_ROWS, SESSION_HISTORY_MS } from "../metrics";
+import type { DecisionLogNeeds } from "./decision-log";
+import { readDecisions } from "./decision-log-reader";
 import {
   compareTrend,
   DEFAULT_TREND_THRESHOLDS,
@@ -14,7 +16,7 @@ import {
 } from "./regression-gate";
 import { replayDecisions } from "./replay";
 
-export type PromotionEvidenceNeeds = {
+export type PromotionEvidenceNeeds = Pick<DecisionLogNeeds, "decisionObjects"> & {
   policyStore: Pick<PolicyStore, "loggedDecisions">;
   routeLedger: Pick<RouteLedger, "sessionsWithServes">;
 };
@@ -61,7 +63,7 @@ async function trendGateWithDecisions(
 ) {
   const baselineFrom = now - 2 * TREND_WINDOW_MS;
   const [decisions, sessions] = await Promise.all([
-    deps.policyStore.loggedDecisions(teamId, baselineFrom, DECISIONS_LIMIT),
+    readDecisions(deps, teamId, baselineFrom, DECISIONS_LIMIT).then((r) => r.decisions),
     deps.routeLedger.sessionsWithServes(teamId, baselineFrom - SESSION_HISTORY_MS, MAX_SESSION_ROWS),
   ]);
   const windows = trendWindows(decisions, sessions, now);

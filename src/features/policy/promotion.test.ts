@@ -1,6 +1,7 @@
 // evaluation_trend_regression_gate over HTTP: enforce promotions carry replay and trend to their gate, or are refused.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { logDecisions } from "../../../test/decision-log";
 import { call } from "../../../test/helpers";
 import { teamTokens } from "../../../test/run-helpers";
 import { makeDeps } from "../../deps";
@@ -50,7 +51,7 @@ describe("enforce promotion evidence", () => {
   it("an enforce profile's gate carries the replay of the candidate window and the trend comparison", async () => {
     const team = "promo-replay";
     const t = await teamTokens(team);
-    await makeDeps(env).policyStore.recordDecisions([...logged(team, "b", 20, 10, 0), ...logged(team, "c", 25, 1, 0)]);
+    await logDecisions([...logged(team, "b", 20, 10, 0), ...logged(team, "c", 25, 1, 0)]);
     const res = await call("PUT", "/v1/policy/profile", { token: t.admin, body: stricter });
     expect(res.status, res.text).toBe(202);
     const gate = await gateOf(t.approver, res.json);
@@ -74,7 +75,7 @@ describe("enforce promotion evidence", () => {
     const team = "promo-regress";
     const t = await teamTokens(team);
     const deps = makeDeps(env);
-    await deps.policyStore.recordDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
+    await logDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
     const res = await call("PUT", "/v1/policy/profile", { token: t.admin, body: enforceProfile });
     expect(res.status, res.text).toBe(409);
     expect(res.json.error.code).toBe("regression");
@@ -116,8 +117,7 @@ describe("enforce promotion evidence", () => {
       });
     const team = "promo-pin-regress";
     const t = await teamTokens(team);
-    const deps = makeDeps(env);
-    await deps.policyStore.recordDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
+    await logDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
     const refused = await pin(t.admin);
     expect(refused.status, refused.text).toBe(409);
     expect(refused.json.error.code).toBe("regression");
@@ -129,7 +129,7 @@ describe("enforce promotion evidence", () => {
 
     const calm = "promo-pin-calm";
     const c = await teamTokens(calm);
-    await deps.policyStore.recordDecisions([...logged(calm, "b", 20, 10, 1), ...logged(calm, "c", 20, 1, 1)]);
+    await logDecisions([...logged(calm, "b", 20, 10, 1), ...logged(calm, "c", 20, 1, 1)]);
     const accepted = await pin(c.admin);
     expect(accepted.status, accepted.text).toBe(202);
     const gate = await gateOf(c.approver, accepted.json);
@@ -148,7 +148,7 @@ describe("enforce promotion evidence", () => {
       failure_class: "crank_blocked",
       rule_id: "observe.crank_blocked.middle",
     }));
-    await makeDeps(env).policyStore.recordDecisions(underObserve);
+    await logDecisions(underObserve);
     const res = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
     expect(res.status, res.text).toBe(202);
     const gate = await gateOf(t.approver, res.json);

@@ -1,6 +1,7 @@
 // HTTP tests of /v1/policy: decide, request handling, tokens, rate limits, the profile, the decision log and replay.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { decisionsInR2 } from "../../../test/decision-log";
 import { call, token } from "../../../test/helpers";
 import { makeDeps } from "../../deps";
 import type { WardenEvent } from "../../ports/event-bus";
@@ -338,9 +339,7 @@ describe("decision log and replay", () => {
       events.map((body, i) => ({ id: `again${i}`, timestamp: new Date(), attempts: 2, body })),
     );
     await consumeEvents(batch, deps);
-    const { results } = await env.DB.prepare("SELECT decision_id, inputs_digest FROM policy_decision WHERE team_id = ?")
-      .bind("team-log")
-      .all<{ decision_id: string; inputs_digest: string }>();
+    const results = await decisionsInR2("team-log");
     expect(results).toHaveLength(2);
     expect(results[0]?.inputs_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(results[0]?.inputs_digest).toBe(results[1]?.inputs_digest);

@@ -6,6 +6,7 @@ import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { proposeDeploy, teamWideProposer } from "../gates";
 import { decidePolicy } from "./decide";
+import { readDecisions } from "./decision-log-reader";
 import { DEFAULT_PROFILE } from "./default-profile";
 import type { PolicyNeeds } from "./index";
 import { promotionEvidence } from "./promotion-evidence";
@@ -139,8 +140,9 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       const now = deps.clock.now();
       const sinceMs =
         since === undefined ? now - REPLAY_DEFAULT_WINDOW_MS : typeof since === "number" ? since : Date.parse(since);
-      const logged = await deps.policyStore.loggedDecisions(c.get("principal").teamId, sinceMs, REPLAY_LIMIT);
-      return c.json(replayDecisions(profile, logged), 200);
+      // the team comes from the verified token only: the log's keys are built from it
+      const read = await readDecisions(deps, c.get("principal").teamId, sinceMs, REPLAY_LIMIT);
+      return c.json({ ...replayDecisions(profile, read.decisions), hours_read: read.hours_read }, 200);
     },
   )
   .openapi(

@@ -93,6 +93,9 @@ export const ReplayResponse = z
         after: z.object({ rule_id: z.string(), action: z.string(), selected_action: z.string() }),
       }),
     ),
+    hours_read: z
+      .array(z.string())
+      .describe("the UTC hours of the decision log (R2 objects) this replay read, oldest first"),
   })
   .meta({
     id: "ReplayResponse",
@@ -102,6 +105,7 @@ export const ReplayResponse = z
       unchanged: 113,
       by_rule: [{ from_rule_id: "enforce.vibe_fail.middle", to_rule_id: "enforce.fallback", count: 7 }],
       examples: [],
+      hours_read: ["2026-11-27T13:00:00Z", "2026-11-27T14:00:00Z"],
     },
   });
 

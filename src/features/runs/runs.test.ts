@@ -1,6 +1,7 @@
 // Runs over HTTP: start (snapshot, hints), views, explain-exit, stop, events, budgets, a whole multi-step run, isolation, bad inputs.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { decisionsInR2 } from "../../../test/decision-log";
 import { call, token } from "../../../test/helpers";
 import {
   addOrder,
@@ -445,10 +446,17 @@ describe("decisions and the EVENTS queue", () => {
     let logged: Record<string, unknown>[] = [];
     for (let i = 0; i < 50 && logged.length === 0; i++) {
       await new Promise((res) => setTimeout(res, 100));
-      logged = await rows(
-        "SELECT run_id, task_id, rule_id, selected_action, failure_class, attempt_bucket, profile_version FROM policy_decision WHERE decision_id = ?",
-        decisionId,
-      );
+      logged = (await decisionsInR2("declog"))
+        .filter((d) => d.decision_id === decisionId)
+        .map(({ run_id, task_id, rule_id, selected_action, failure_class, attempt_bucket, profile_version }) => ({
+          run_id,
+          task_id,
+          rule_id,
+          selected_action,
+          failure_class,
+          attempt_bucket,
+          profile_version,
+        }));
     }
     expect(logged).toEqual([
       {

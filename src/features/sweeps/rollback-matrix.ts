@@ -1,10 +1,12 @@
 // Use-case: evaluate every active profile's rollback triggers and lower breached teams' mode ceilings.
 import type { MemrlMode, RollbackTrigger } from "../../../contracts/memrl-policy";
+import type { DecisionCounterStore, DecisionCounts } from "../../ports/decision-log";
 import type { EventBus } from "../../ports/event-bus";
 import type { PolicyStore } from "../../ports/policy-store";
-import type { DecisionCounts, SweepStore } from "../../ports/sweep-store";
+import type { SweepStore } from "../../ports/sweep-store";
 import { denyOpenGates, type SystemDenyNeeds } from "../gates";
 import { DEPLOY_POLICY_KEY, isDeployOpOf, ROLLBACK_APPROVER } from "../gates/domain";
+
 import { lowerMode, type TeamPolicyCache } from "../policy/domain";
 import { evaluateTrigger, MAX_WINDOW_MS, parseWindow, type TriggerResult, targetMode } from "./rollback";
 
@@ -14,6 +16,9 @@ export type RollbackDeps = {
   policies: TeamPolicyCache;
   events: EventBus;
   newId: (prefix: string) => string;
+  /** the decision log: teams with recent counters, and a team's counts since a time (features/policy) */
+  decisionCounters: Pick<DecisionCounterStore, "teamsSince">;
+  decisionCounts: (teamId: string, since: number) => Promise<DecisionCounts>;
 } & Partial<SystemDenyNeeds>;
 
 export type TeamRollback = {
@@ -29,7 +34,7 @@ export type TeamRollback = {
 /** Teams with decisions in the last 30 days; each trigger over its own window, only with enough samples. */
 export async function evaluateRollbackMatrix(deps: RollbackDeps, now: number): Promise<TeamRollback[]> {
   const report: TeamRollback[] = [];
-  for (const teamId of await deps.sweepStore.teamsWithDecisionsSince(now - MAX_WINDOW_MS)) {
+  for (const teamId of await deps.decisionCounters.teamsSince(now - MAX_WINDOW_MS)) {
     report.push(await evaluateTeam(deps, teamId, now));
   }
   return report;
@@ -51,7 +56,7 @@ async function evaluateTeam(deps: RollbackDeps, teamId: string, now: number): Pr
     }
     let c = counts.get(windowMs);
     if (!c) {
-      c = await deps.sweepStore.decisionCounts(teamId, now - windowMs);
+      c = await deps.decisionCounts(teamId, now - windowMs);
       counts.set(windowMs, c);
     }
     const result = evaluateTrigger(trigger, c);

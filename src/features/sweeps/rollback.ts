@@ -1,6 +1,6 @@
 // The rollback matrix, pure: lookback windows, threshold expressions, metrics from decision counts, target modes.
 import type { MemrlMode, RollbackTrigger } from "../../../contracts/memrl-policy";
-import type { DecisionCounts } from "../../ports/sweep-store";
+import type { DecisionCounts } from "../../ports/decision-log";
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 /** Teams are looked up over this long, so a window may not be longer. */

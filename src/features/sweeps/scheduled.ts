@@ -1,4 +1,5 @@
 // scheduled(): which sweep a cron runs, each under a lease so overlapping invocations do the work once.
+import type { DecisionCounterStore } from "../../ports/decision-log";
 import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
 import type { SweepStore } from "../../ports/sweep-store";
 import { type ArtifactRetentionNeeds, type ArtifactSweepReport, sweepArtifacts } from "../artifacts";
@@ -13,13 +14,16 @@ export const ROLLBACK_CRON = "*/5 * * * *";
 export const DAILY_CRON = "17 3 * * *";
 export const APPROVAL_RETENTION_MS = 365 * DAY_MS;
 export const STAGED_TASK_TTL_MS = 30 * DAY_MS;
+/** the decision log's manifest guards against redelivery only: EVENTS keeps a message 4 days (Queues' default), +1 */
+export const DECISION_MANIFEST_TTL_MS = 5 * DAY_MS;
 const LEASE_TTL_MS = { rollback: 4 * 60_000, reconcile: 4 * 60_000, gate_sla: 4 * 60_000, daily: 15 * 60_000 } as const;
 
-export type SweepDeps = RollbackDeps &
+export type SweepDeps = Omit<RollbackDeps, "decisionCounters"> &
   ReconcileNeeds &
   GateSlaNeeds &
   SlackFeedNeeds &
   ArtifactRetentionNeeds & {
+    decisionCounters: Pick<DecisionCounterStore, "teamsSince" | "pruneManifest">;
     sweepStore: SweepStore;
     memoryMaintenance: MemoryMaintenance;
     memoryIndexSync: MemoryIndexSync;
@@ -29,6 +33,8 @@ export type DailyReport = {
   approval_events_deleted: number;
   policy_memory_archived: number;
   staged_tasks_pruned: number;
+  /** decision_log_batch rows past DECISION_MANIFEST_TTL_MS */
+  decision_manifest_pruned: number;
   memory: { decayed: number; to_warm: number; to_cold: number; deleted: number; expired: number; unindexed: number };
   /** artifacts past their kind's retention (row and object) and objects left without a row */
   artifacts: ArtifactSweepReport;
@@ -66,6 +72,7 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
     approval_events_deleted: 0,
     policy_memory_archived: 0,
     staged_tasks_pruned: 0,
+    decision_manifest_pruned: 0,
     memory: { decayed: 0, to_warm: 0, to_cold: 0, deleted: 0, expired: 0, unindexed: 0 },
     artifacts: { expired: 0, orphans: 0 },
     errors: [],
@@ -87,6 +94,9 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
   });
   await step("staged task outcomes", async () => {
     report.staged_tasks_pruned = await deps.sweepStore.pruneStagedTasks(now - STAGED_TASK_TTL_MS);
+  });
+  await step("decision log manifest", async () => {
+    report.decision_manifest_pruned = await deps.decisionCounters.pruneManifest(now - DECISION_MANIFEST_TTL_MS);
   });
   const unindex = async (left: { teamId: string; ids: string[] }[]) => {
     for (const { teamId, ids } of left) {

@@ -1,6 +1,7 @@
 // Scheduled sweeps against local D1: leases, retention, archiving, memory tiers with a fixed clock, the rollback matrix.
 import { createScheduledController, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { logDecisions, loggedDecision } from "../../../test/decision-log";
 import { call, token } from "../../../test/helpers";
 import { DAY, deliver, rows, runCompleted, testDeps } from "../../../test/learning";
 import { drainAll } from "../../../test/run-helpers";
@@ -271,7 +272,7 @@ describe("rollback matrix", () => {
     n: number,
     o: { escalate?: number; unknown?: number; missing?: number; at: number },
   ) {
-    for (let i = 0; i < n; i++) {
+    const logged = Array.from({ length: n }, (_, i) => {
       const rule =
         i < (o.missing ?? 0)
           ? "default.missing_metadata"
@@ -279,14 +280,15 @@ describe("rollback matrix", () => {
             ? "default.unknown_failure_class"
             : "enforce.vibe_fail.middle";
       const action = i >= n - (o.escalate ?? 0) ? "escalate" : "retry";
-      await env.DB.prepare(
-        `INSERT INTO policy_decision (decision_id, team_id, inputs_digest, inputs, profile_version, requested_mode,
-           effective_mode, rule_id, raw_action, selected_action, created_at)
-         VALUES (?, ?, 'd', '{}', 0, 'enforce', 'enforce', ?, ?, ?, ?)`,
-      )
-        .bind(`dec-${++d}`, team, rule, action, action, o.at)
-        .run();
-    }
+      return loggedDecision(team, `dec-${++d}`, o.at, {
+        failure_class: null,
+        rule_id: rule,
+        raw_action: action,
+        selected_action: action,
+      });
+    });
+    // through the decision log's writer: R2 objects and the counters the rollback matrix reads
+    await logDecisions(logged);
   }
 
   async function withTriggers(

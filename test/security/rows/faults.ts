@@ -7,6 +7,7 @@ import { makeDeps } from "../../../src/deps";
 import { consumeDeadLetters, consumeEvents } from "../../../src/features/events";
 import { consumeSlackOutbox } from "../../../src/features/slack";
 import type { SlackOutboxMessage } from "../../../src/ports/slack";
+import { decisionsInR2 } from "../../decision-log";
 import { call } from "../../helpers";
 import {
   addOrder,
@@ -138,7 +139,9 @@ async function effects(team: string) {
     staged: await q("SELECT * FROM run_task_outcome WHERE team_id = ? ORDER BY rowid"),
     gates: await q("SELECT * FROM gate_metric WHERE team_id = ? ORDER BY rowid"),
     audit: await q("SELECT id, action, subject_id FROM audit_log WHERE team_id = ? ORDER BY rowid"),
-    decisions: await q("SELECT * FROM policy_decision WHERE team_id = ? ORDER BY rowid"),
+    // the decision log: every decision id in the team's R2 objects (a duplicate would show twice) and its counters
+    decisions: JSON.stringify((await decisionsInR2(team)).map((d) => d.decision_id).sort()),
+    decisionCounters: await q("SELECT * FROM decision_counter WHERE team_id = ? ORDER BY rowid"),
     slackFeed: await q("SELECT run_id, steps, version FROM slack_feed_run WHERE team_id = ? ORDER BY rowid"),
     slackAlerts: await q("SELECT * FROM slack_alert_occurrence WHERE team_id = ? ORDER BY rowid"),
   };

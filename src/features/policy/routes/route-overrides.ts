@@ -4,6 +4,7 @@ import { orFail } from "../../../errors";
 import { requireScope } from "../../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../../http/openapi";
 import type { AuditLogStore } from "../../../ports/audit-log";
+import type { DecisionObjects } from "../../../ports/decision-log";
 import type { PolicyStore } from "../../../ports/policy-store";
 import type { RouteLedger } from "../../../ports/route-ledger";
 import { proposeDeploy } from "../../gates";
@@ -14,6 +15,8 @@ import { trendGate } from "../promotion-evidence";
 export type RouteOverrideNeeds = {
   routeLedger: Pick<RouteLedger, "retire" | "clear" | "addPinRequest" | "sessionsWithServes">;
   policyStore: Pick<PolicyStore, "loggedDecisions">;
+  /** the decision log's objects the trend gate reads */
+  decisionObjects: DecisionObjects;
   auditLog: Pick<AuditLogStore, "append">;
   runs: RunsService;
   clock: { now(): number };

@@ -1,0 +1,62 @@
+// Test helpers for the decision log on R2 (issue 27): log decisions through the real writer, read back what R2 holds.
+import { env } from "cloudflare:test";
+import { makeDeps } from "../src/deps";
+import { appendDecisions } from "../src/features/policy";
+import { decodeDecisions, teamPrefix } from "../src/features/policy/decision-log-layout";
+import type { LoggedDecision } from "../src/ports/policy-store";
+
+/** A logged decision of `team` with sensible defaults (an enforce retry of vibe_fail). */
+export function loggedDecision(team: string, id: string, createdAt: number, o: Partial<LoggedDecision> = {}) {
+  return {
+    decision_id: id,
+    team_id: team,
+    run_id: null,
+    task_id: null,
+    inputs: { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 },
+    inputs_digest: "d".repeat(64),
+    profile_version: 0,
+    requested_mode: "enforce",
+    effective_mode: "enforce",
+    ceiling: "enforce",
+    failure_class: "vibe_fail",
+    attempt_bucket: "middle",
+    rule_id: "enforce.vibe_fail.middle",
+    raw_action: "retry",
+    selected_action: "retry",
+    created_at: createdAt,
+    ...o,
+  } satisfies LoggedDecision;
+}
+
+/** Writes decisions through the log's writer (R2 objects, counters, manifest), as the deciding isolate would. */
+export async function logDecisions(decisions: LoggedDecision[]): Promise<void> {
+  await appendDecisions(decisions, makeDeps(env));
+}
+
+/** Every object key of the team in the local DECISION_LOG bucket. */
+export async function objectKeys(team: string): Promise<string[]> {
+  const listed = await env.DECISION_LOG.list({ prefix: teamPrefix(team) });
+  return listed.objects.map((o) => o.key);
+}
+
+/** Every decision the team's R2 objects hold (duplicates kept: a test counts them). */
+export async function decisionsInR2(team: string): Promise<LoggedDecision[]> {
+  const out: LoggedDecision[] = [];
+  for (const key of await objectKeys(team)) {
+    const object = await env.DECISION_LOG.get(key);
+    if (object) out.push(...decodeDecisions(await object.text()));
+  }
+  return out;
+}
+
+/** The team's counter rows, summed per (failure class, mode, action). */
+export async function counterRows(team: string) {
+  const { results } = await env.DB.prepare(
+    `SELECT failure_class, mode, action, sum(decisions) AS decisions, sum(unknown_class) AS unknown_class,
+       sum(missing_metadata) AS missing_metadata FROM decision_counter WHERE team_id = ?
+     GROUP BY failure_class, mode, action ORDER BY failure_class, mode, action`,
+  )
+    .bind(team)
+    .all<Record<string, string | number>>();
+  return results;
+}
