@@ -6,7 +6,6 @@ import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { RunIndex } from "../../ports/run-index";
-import type { RunRecordStore } from "../../ports/run-record";
 import { actorOf, callRun, guardStored, runErrors } from "../runs";
 import { type AckNeeds, acknowledgeGate } from "./ack";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
