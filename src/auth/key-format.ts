@@ -1,5 +1,5 @@
 // The API key format secret scanners recognise: `wdn_live_` + lookup id + base62 secret + CRC32 checksum (pure).
-import { toHex } from "../lib/digest";
+import { toHex } from "../lib/digest.ts";
 
 /**
  * `wdn_live_<12 hex: lookup id><43 base62: 256-bit secret><6 base62: CRC32 checksum>` — 70 characters, one token for

@@ -29,4 +29,4 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 /** The synchronous SHA-256 the pure run reducer calls (crypto.subtle is async), from its own module. */
-export { sha256HexSync } from "./sha256";
+export { sha256HexSync } from "./sha256.ts";

@@ -51,7 +51,15 @@ export const GateSlaSettings = z
     }),
     resolve: z.strictObject({ sev2: ResolveSla, sev3: ResolveSla }),
   })
-  .meta({ id: "GateSlaSettings" });
+  .meta({
+    id: "GateSlaSettings",
+    example: {
+      time_zone: "Europe/Berlin",
+      business_hours: { days: [1, 2, 3, 4, 5], start: "08:00", end: "18:00" },
+      ack_minutes: { business: 5, off_hours: 30 },
+      resolve: { sev2: { minutes: 60 }, sev3: { next_business_day: true } },
+    },
+  });
 export type GateSlaSettings = z.infer<typeof GateSlaSettings>;
 
 /** The seed's proposal (003 HITL board): acknowledge in 5 min business / 30 min off-hours; resolve Sev-2 in 60 min,

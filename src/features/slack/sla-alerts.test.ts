@@ -82,7 +82,7 @@ describe("gate SLA breach alerts", () => {
   it("runs with the 5-minute cron under its own lease", async () => {
     const r = recording();
     const out = await runScheduled(ROLLBACK_CRON, 4242, r.deps, Date.now(), "inv-sla");
-    expect(out.map((o) => o.sweep)).toEqual(["rollback", "gate_sla"]);
-    expect(out[1]).toMatchObject({ sweep: "gate_sla", ran: true });
+    expect(out.map((o) => o.sweep)).toEqual(["rollback", "reconcile", "gate_sla"]);
+    expect(out[2]).toMatchObject({ sweep: "gate_sla", ran: true });
   });
 });
