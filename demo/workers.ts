@@ -216,13 +216,15 @@ async function persist(floor: Floor, lease: Leased["lease"]) {
 
 /**
  * The approver, as a person at the gate inbox would: every open gate of this run gets approve_retry (schema_invalid
- * → one stricter re-prompt) from a second identity. Polls until `done()`.
+ * → one stricter re-prompt) from a second identity — except a wrong value's dead_letter_review, which waits for a
+ * person who reads the document (the demo's golden set keeps that dead letter). Polls until `done()`.
  */
 export async function approver(floor: Floor, done: () => boolean): Promise<void> {
   const decided = new Set<string>();
   while (!done()) {
     const { gates } = await unwrap(floor.approver.v1.gates.$get({ query: { status: "open" } }));
-    for (const g of gates.filter((x) => x.run_id === floor.runId && !decided.has(x.gate_id))) {
+    const mine = gates.filter((x) => x.run_id === floor.runId && x.policy_key !== "dead_letter_review");
+    for (const g of mine.filter((x) => !decided.has(x.gate_id))) {
       decided.add(g.gate_id);
       await unwrap(
         floor.approver.v1.gates[":gate_id"].decision.$post({
