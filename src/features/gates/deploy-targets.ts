@@ -2,6 +2,7 @@
 // ceiling, route pins, limit increases, the deploy-approver roster: policy_deploy; the Slack installation: slack_channel_change) declares here its
 // table, how a pending version is activated and which caches then go stale.
 
+import type { AuditEntry } from "../../ports/audit-log";
 import type { DeployApproverStore } from "../../ports/deploy-approvers";
 import type { GateRuleStore } from "../../ports/gate-rule-store";
 import type { PolicyStore } from "../../ports/policy-store";
@@ -39,6 +40,23 @@ type DeployTargetSpec = {
   invalidate(needs: DeployNeeds, teamId: string): void;
 };
 
+/**
+ * The audit row of a request version the approval activated, written in the activation's own batch; one id per team,
+ * table and version, so an activation is audited once.
+ */
+function activationAudit(action: string, table: string, teamId: string, version: number, now: number): AuditEntry {
+  return {
+    id: `aud_${table}_${teamId}_v${version}`,
+    teamId,
+    actor: "policy_deploy",
+    action,
+    subjectType: table,
+    subjectId: `${teamId}/v${version}`,
+    metadata: { version },
+    createdAt: now,
+  };
+}
+
 export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
   profile: {
     table: "policy_profile",
@@ -74,33 +92,24 @@ export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
   limits: {
     table: "team_limit_request",
     activate: (n, team, version, now) =>
-      n.teamLimitStore.applyRequest(team, version, now, {
-        // one id per request: the audit row of an activation is written once
-        id: `aud_limits_${team}_v${version}`,
-        teamId: team,
-        actor: "policy_deploy",
-        action: "team_limits.updated",
-        subjectType: "team_limit_request",
-        subjectId: `${team}/v${version}`,
-        metadata: { version },
-        createdAt: now,
-      }),
+      n.teamLimitStore.applyRequest(
+        team,
+        version,
+        now,
+        activationAudit("team_limits.updated", "team_limit_request", team, version, now),
+      ),
     invalidate: () => {},
   },
   // the deploy-approver roster: read from D1 on every control-run decision, so there is no cache to drop
   approvers: {
     table: "deploy_approver_request",
     activate: (n, team, version, now) =>
-      n.deployApproverStore.applyRequest(team, version, now, {
-        id: `aud_approvers_${team}_v${version}`,
-        teamId: team,
-        actor: "policy_deploy",
-        action: "deploy_approvers.updated",
-        subjectType: "deploy_approver_request",
-        subjectId: `${team}/v${version}`,
-        metadata: { version },
-        createdAt: now,
-      }),
+      n.deployApproverStore.applyRequest(
+        team,
+        version,
+        now,
+        activationAudit("deploy_approvers.updated", "deploy_approver_request", team, version, now),
+      ),
     invalidate: () => {},
   },
 };
