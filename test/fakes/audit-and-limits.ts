@@ -30,10 +30,34 @@ export function createMemoryAuditLog(): AuditLogStore & { entries(): AuditEntry[
   };
 }
 
+/**
+ * A team's versioned requests pending behind a gate (versions 1, 2, … per team): `apply` runs `onApply` and appends the
+ * audit entry once, for a pending version only — the shape both request stores share.
+ */
+function pendingVersions<T>(audit: AuditLogStore) {
+  const byTeam = new Map<string, { payload: T; status: "pending" | "applied" }[]>();
+  return {
+    add(teamId: string, payload: T): number {
+      const team = byTeam.get(teamId) ?? [];
+      team.push({ payload, status: "pending" });
+      byTeam.set(teamId, team);
+      return team.length;
+    },
+    async apply(teamId: string, version: number, entry: AuditEntry, onApply: (payload: T) => void): Promise<boolean> {
+      const request = byTeam.get(teamId)?.[version - 1];
+      if (request?.status !== "pending") return false;
+      request.status = "applied";
+      onApply(request.payload);
+      await audit.append([entry]);
+      return true;
+    },
+  };
+}
+
 /** One row per team and route class; putAll writes its rows and its audit entry together (nothing can fail between). */
 export function createMemoryTeamLimitStore(audit: AuditLogStore = createMemoryAuditLog()): TeamLimitStore {
   const rows = new Map<string, Map<string, TeamLimitRow>>();
-  const requests = new Map<string, { rows: TeamLimitRow[]; status: "pending" | "applied" }[]>();
+  const requests = pendingVersions<TeamLimitRow[]>(audit);
   const put = (teamId: string, row: TeamLimitRow) => {
     const team = rows.get(teamId) ?? new Map<string, TeamLimitRow>();
     team.set(row.routeClass, { ...row });
@@ -51,18 +75,15 @@ export function createMemoryTeamLimitStore(audit: AuditLogStore = createMemoryAu
       await audit.append([entry]);
     },
     async addRequest(teamId, asked) {
-      const team = requests.get(teamId) ?? [];
-      team.push({ rows: asked.map((r) => ({ ...r })), status: "pending" });
-      requests.set(teamId, team);
-      return team.length;
+      return requests.add(
+        teamId,
+        asked.map((r) => ({ ...r })),
+      );
     },
-    async applyRequest(teamId, version, _now, entry) {
-      const request = requests.get(teamId)?.[version - 1];
-      if (request?.status !== "pending") return false;
-      request.status = "applied";
-      for (const row of request.rows) put(teamId, row);
-      await audit.append([entry]);
-      return true;
+    applyRequest(teamId, version, _now, entry) {
+      return requests.apply(teamId, version, entry, (asked) => {
+        for (const row of asked) put(teamId, row);
+      });
     },
   };
 }
@@ -70,24 +91,16 @@ export function createMemoryTeamLimitStore(audit: AuditLogStore = createMemoryAu
 /** The roster and its versioned requests; applyRequest replaces the roster and appends the audit entry together. */
 export function createMemoryDeployApproverStore(audit: AuditLogStore = createMemoryAuditLog()): DeployApproverStore {
   const rosters = new Map<string, string[]>();
-  const requests = new Map<string, { subjects: string[]; status: "pending" | "applied" }[]>();
+  const requests = pendingVersions<string[]>(audit);
   return {
     async forTeam(teamId) {
       return [...(rosters.get(teamId) ?? [])].sort();
     },
     async addRequest(teamId, subjects) {
-      const team = requests.get(teamId) ?? [];
-      team.push({ subjects: [...subjects], status: "pending" });
-      requests.set(teamId, team);
-      return team.length;
+      return requests.add(teamId, [...subjects]);
     },
-    async applyRequest(teamId, version, _now, entry) {
-      const request = requests.get(teamId)?.[version - 1];
-      if (request?.status !== "pending") return false;
-      request.status = "applied";
-      rosters.set(teamId, [...request.subjects]);
-      await audit.append([entry]);
-      return true;
+    applyRequest(teamId, version, _now, entry) {
+      return requests.apply(teamId, version, entry, (subjects) => rosters.set(teamId, [...subjects]));
     },
   };
 }
