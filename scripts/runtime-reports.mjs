@@ -9,6 +9,14 @@ import { stripVTControlCharacters } from "node:util";
 export const DELIBERATE_CRASH = "deliberate crash by a test";
 
 /**
+ * The text of the error workerd gives a storage call still in flight when a test file's setup resets storage
+ * (test/setup.ts: `reset()` deletes every Durable Object, D1's included): background work of the previous file — a queue
+ * consumer's retry, an outbox flush — is cut off by the harness on purpose, so its report is not a fault of the code.
+ */
+export const STORAGE_RESET = "Application called deleteAllDurableObjects()";
+const CAUSED_BY_TESTS = [DELIBERATE_CRASH, STORAGE_RESET];
+
+/**
  * The first line of one of workerd's reports (its continuation lines follow: `    at …`, `stack: …`). It may share its
  * line with the dot reporter's dots: workerd's info-level logs go to the same stdout.
  */
@@ -16,27 +24,33 @@ const REPORT = /(uncaught exception;|Annotating with brokenness;)/;
 const CONTINUATION = /^(\s+at |stack: )/;
 
 /**
- * A line filter in front of `sink` (a writable stream): lines of a deliberate crash's report are dropped (what comes
+ * A line filter in front of `sink` (a writable stream): lines of a report the tests caused (a deliberate crash, a reset
+ * between files) are dropped (what comes
  * before the report on its line is kept), every other line is written through; `unexpected()` counts the reports that
- * were not deliberate.
+ * were not deliberate and `reports()` gives their first lines, so the run's summary can repeat them at its end (a CI log
+ * shows only its tail).
  */
 export function filterRuntimeReports(sink) {
   let partial = "";
   let dropping = false;
   let unexpected = 0;
   let deliberate = 0;
+  const reports = [];
   const line = (text) => {
     const plain = stripVTControlCharacters(text);
     const report = REPORT.exec(plain);
     if (report) {
-      dropping = plain.includes(DELIBERATE_CRASH);
+      dropping = CAUSED_BY_TESTS.some((text) => plain.includes(text));
       if (dropping) {
         deliberate++;
         const before = plain.slice(0, report.index);
         if (before) sink.write(before);
         return;
       }
-      if (report[1] === "uncaught exception;") unexpected++;
+      if (report[1] === "uncaught exception;") {
+        unexpected++;
+        reports.push(plain.slice(report.index, report.index + 600));
+      }
     } else if (!CONTINUATION.test(plain)) dropping = false;
     if (!dropping) sink.write(`${text}\n`);
   };
@@ -51,6 +65,7 @@ export function filterRuntimeReports(sink) {
       partial = "";
     },
     unexpected: () => unexpected,
+    reports: () => [...reports],
     deliberate: () => deliberate,
   };
 }

@@ -1,7 +1,7 @@
 // The filter npm test puts in front of vitest's output: deliberate crash reports dropped, any other uncaught one counted.
 import { describe, expect, it } from "vitest";
 import { DELIBERATE_CRASH as CRASH_IN_TESTS } from "../test/deliberate-crash";
-import { DELIBERATE_CRASH, filterRuntimeReports } from "./runtime-reports.mjs";
+import { DELIBERATE_CRASH, filterRuntimeReports, STORAGE_RESET } from "./runtime-reports.mjs";
 
 const WORKERD = "/w/node_modules/@cloudflare/workerd-linux-64/bin/workerd";
 
@@ -21,7 +21,12 @@ function filtered(lines: string[], chunk = 7) {
   // arbitrary chunk boundaries, as a pipe delivers them
   for (let i = 0; i < text.length; i += chunk) f.write(text.slice(i, i + chunk));
   f.end();
-  return { lines: written.split("\n").filter(Boolean), unexpected: f.unexpected(), deliberate: f.deliberate() };
+  return {
+    lines: written.split("\n").filter(Boolean),
+    unexpected: f.unexpected(),
+    deliberate: f.deliberate(),
+    reports: f.reports(),
+  };
 }
 
 describe("filterRuntimeReports", () => {
@@ -32,11 +37,25 @@ describe("filterRuntimeReports", () => {
     expect(r.deliberate).toBeGreaterThan(0);
   });
 
+  it("drops the reports of storage calls the harness's reset between files cut off", () => {
+    const cutOff = [
+      `uncaught exception; source = Uncaught (in promise); stack = Error: ${STORAGE_RESET}.`,
+      "    at async D1Entry.fetch (file:///w/node_modules/miniflare/dist/src/workers/d1/entry.worker.js:110:12)",
+      `uncaught exception; exception = workerd/jsg/value.h:1535: failed: jsg.Error: ${STORAGE_RESET}.`,
+      `stack: ${WORKERD}@3a4d9d0 ${WORKERD}@3a4e7b5`,
+    ];
+    const r = filtered(["x", ...cutOff, "y"]);
+    expect(r.lines).toEqual(["x", "y"]);
+    expect(r.unexpected).toBe(0);
+    expect(r.deliberate).toBe(2);
+  });
+
   it("passes any other uncaught exception through and counts it", () => {
     const other = report("boom in a handler");
     const r = filtered(["a", ...other, ...report(DELIBERATE_CRASH), "b"], 5);
     expect(r.lines).toEqual(["a", ...other, "b"]);
     expect(r.unexpected).toBe(2);
+    expect(r.reports).toEqual([other[0], other[3]]);
   });
 
   it("keeps the dots written before a report on its line, and still counts a report that follows dots", () => {

@@ -36,8 +36,15 @@ out.end();
 err.end();
 const unexpected = out.unexpected() + err.unexpected();
 const deliberate = out.deliberate() + err.deliberate();
-if (deliberate > 0) process.stdout.write(`\n${deliberate} workerd reports of deliberate object crashes (not shown)\n`);
-if (unexpected > 0)
-  process.stdout.write(`\nFAIL: workerd reported ${unexpected} uncaught exception(s) no test caused on purpose\n`);
+if (deliberate > 0)
+  process.stdout.write(
+    `\n${deliberate} workerd reports of deliberate object crashes and storage resets between files (not shown)\n`,
+  );
+if (unexpected > 0) {
+  const reports = [...out.reports(), ...err.reports()].map((r) => `  ${r}\n`).join("");
+  process.stdout.write(
+    `\nFAIL: workerd reported ${unexpected} uncaught exception(s) no test caused on purpose:\n${reports}`,
+  );
+}
 process.stdout.write(`\nstatic checks:\n${report}`);
 process.exit(checksOk && testsOk && unexpected === 0 ? 0 : 1);
