@@ -513,5 +513,5 @@ describe("warden against the real local server (npm start)", () => {
     });
     expect(tried.code).toBe(0);
     expect(tried.stdout).toContain(runId);
-  }, 120_000);
+  });
 });

@@ -13,6 +13,8 @@ const CHECKS = [
   ["tsc (node)", ["tsc", "--noEmit", "-p", "tsconfig.node.json", ...tscIncremental("tsc-node")]],
   // no import cycle between feature folders (a folder's pure domain.ts is a layer below every folder's services)
   ["feature cycles", ["node", "scripts/feature-cycles.mjs"]],
+  // the suite's one time limit is the config's (no test sets its own)
+  ["one timeout", ["node", "scripts/one-timeout.mjs"]],
   // every regex of the Worker's code is linear-time (recheck, confirmed in V8); verdicts cached by pattern
   ["redos", ["tsx", "scripts/redos-check.mts"]],
   [

@@ -148,6 +148,6 @@ describe("runnable doc examples", () => {
       totalChecks += checks;
       console.log(`${file}: ${blocks.length} runnable block(s), ${checks} checked answers (total ${totalChecks})`);
       expect(failures, failures.join("\n")).toEqual([]);
-    }, 90_000);
+    });
   }
 });

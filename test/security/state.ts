@@ -7,7 +7,9 @@ import { stubFor } from "../run-helpers";
 /**
  * Tables written only later, by the queue consumers (docs/storage.md): what an accepted request publishes lands there
  * after its response, so they are not counted. `audit_log` is counted, but not the refusal records the events
- * consumer writes for a refused memory write (that record is the refusal's documented effect).
+ * consumer writes for a refused memory write (that record is the refusal's documented effect), nor MemRL escalation
+ * rows (`policy.escalated`), which the EVENTS consumer may write for an earlier accepted decide after a later body's
+ * refusal (policy/decision-audit.ts).
  */
 const CONSUMER_TABLES = new Set([
   "processed_event",
@@ -45,7 +47,10 @@ async function install(): Promise<void> {
   ];
   for (const t of counted)
     for (const op of ["INSERT", "UPDATE", "DELETE"]) {
-      const when = t === "audit_log" && op === "INSERT" ? " WHEN NEW.action NOT LIKE '%memory_store_failed'" : "";
+      const when =
+        t === "audit_log" && op === "INSERT"
+          ? " WHEN NEW.action NOT LIKE '%memory_store_failed' AND NEW.action <> 'policy.escalated'"
+          : "";
       stmts.push(
         `CREATE TRIGGER IF NOT EXISTS zz_w_${t}_${op.toLowerCase()} AFTER ${op} ON "${t}"${when} BEGIN UPDATE ${COUNTER} SET n = n + 1; END`,
       );

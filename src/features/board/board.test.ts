@@ -1,9 +1,7 @@
 // The team's work board over HTTP: persona caps across runs, priority then fair share, backpressure, board views.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { rows } from "../../../test/run-helpers";
-
-vi.setConfig({ testTimeout: 60_000 });
 
 const item = (item_id: string, extra: Record<string, unknown> = {}) => ({
   item_id,

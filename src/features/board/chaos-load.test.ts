@@ -1,11 +1,9 @@
 // Chaos (seed 003 §15: a worker goes silent mid-lease) and load (50 runs × 8 items, 10 workers) through lease-next.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { eventLog, fireAlarm, rows, setClock } from "../../../test/run-helpers";
 import { workItem } from "../../../test/work-item";
 import { LEASE_TTL_MS } from "../runs/model";
-
-vi.setConfig({ testTimeout: 300_000 });
 
 const item = workItem;
 const leaseNext = (tok: string, worker_id: string) =>

@@ -1,15 +1,13 @@
 // Acknowledging an open gate over HTTP (POST /v1/gates/:gate_id/ack) and what it does to the escalation ladder:
 // the first acknowledgement stays, a decided gate answers 409, both are audited, an acknowledged gate is not pinged.
 import { env } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { deliver } from "../../../test/learning";
 import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
 import { installSlack } from "../../../test/slack";
 import { makeDeps } from "../../deps";
 import type { SlackOutboxMessage } from "../../ports/slack";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const ack = (tok: string, gateId: string) => call("POST", `/v1/gates/${gateId}/ack`, { token: tok });
 

@@ -78,7 +78,7 @@ describe("deploy approvers", () => {
     expect(await roster()).toEqual(["alice", "mallory"]);
     const audit = await call("GET", "/v1/audit?type=deploy_approvers.updated", { token: alice });
     expect(audit.json.entries).toHaveLength(2);
-  }, 60_000);
+  });
 
   it("keeps rosters per team, refuses bad rosters with 400 and non-admins or run-bound tokens with 403", async () => {
     const admin = await person("ann", "team-roster-b");

@@ -337,7 +337,7 @@ describe("approve and deny racing", () => {
         winner === "retry" ? "approved" : "denied",
       );
     }
-  }, 60_000);
+  });
 });
 
 describe("team gate rules", () => {

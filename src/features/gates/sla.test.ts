@@ -1,7 +1,7 @@
 // Gate SLAs over HTTP and on the ladder: GET/PUT /v1/gates/sla (defaults, audited change, bad settings refused with
 // nothing stored) and an acknowledged gate's escalation pinging again once its resolve SLA is due.
 import { env } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { deliver } from "../../../test/learning";
 import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
@@ -9,8 +9,6 @@ import { installSlack } from "../../../test/slack";
 import { makeDeps } from "../../deps";
 import type { SlackOutboxMessage } from "../../ports/slack";
 import { DEFAULT_GATE_SLA } from "./sla";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const BERLIN = {
   time_zone: "Europe/Berlin",

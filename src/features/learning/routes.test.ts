@@ -77,7 +77,7 @@ describe("POST /v1/events", () => {
       return res.json.entries.length > 0 ? res.json : undefined;
     });
     expect(snapshot.entries[0]).toMatchObject({ skill_name: "code.test", success_count: 1, failure_count: 0 });
-  }, 30_000);
+  });
 
   it("sends a message that keeps failing to the dead-letter queue after max_retries, visible in /v1/metrics", async () => {
     // valid enough to reach the run.completed handler, too broken to apply: no run_id
@@ -88,7 +88,7 @@ describe("POST /v1/events", () => {
     }, 25_000);
     expect(metrics.dlq_recent[0]).toMatchObject({ event_id: "poison-1", type: "run.completed" });
     expect(metrics.dlq_recent[0].attempts).toBeGreaterThanOrEqual(1);
-  }, 30_000);
+  });
 
   const valid = { event_id: "e", type: "task.failed", run_id: "r", task_id: "k" };
   it.each([

@@ -45,5 +45,5 @@ describe("runs feed the learning consumer", () => {
       ["code.test", 1, 0, 150],
     ]);
     expect(snapshot.routing_weights["code.test"]).toBeGreaterThan(snapshot.routing_weights["code.edit"]);
-  }, 40_000);
+  });
 });

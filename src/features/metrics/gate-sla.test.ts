@@ -1,12 +1,10 @@
 // GET /v1/metrics' gate SLA fields against local D1: breaches of each SLA among the window's gates and the ack latency.
 import { env } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
 import { makeDeps } from "../../deps";
 import { gateSlaMetrics } from "./gate-sla";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const MIN = 60_000;
 

@@ -1,10 +1,8 @@
 // The work graph on the pages: the trace page's SVG (boxes by state, the failing chain) and the overview's personas.
 import { SELF } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { workItem } from "../../../test/work-item";
-
-vi.setConfig({ testTimeout: 60_000 });
 
 const page = async (tok: string, body: unknown) => {
   const v = await call("POST", "/v1/views", { token: tok, body });

@@ -129,7 +129,7 @@ describe("pages in Chromium", () => {
     browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
     // the server's secret: its `npm start` created .dev.vars if it was missing
     secret = readDevVars(join(root, ".dev.vars")).WARDEN_JWT_SECRET as string;
-  }, 150_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -245,7 +245,7 @@ describe("pages in Chromium", () => {
       expect(body, name).not.toContain("Health");
       await p.close();
     }
-  }, 180_000);
+  });
 
   it("draws a declared graph on the trace page (one box per item, the failing chain marked) and the overview's personas", async () => {
     const worker = await tokenFor("bt-g", "worker-bt-g");
@@ -290,5 +290,5 @@ describe("pages in Chromium", () => {
     expect(await rows.count()).toBe(1);
     expect(await text(rows.locator("[data-field=cap]"))).toBe("3");
     await o.close();
-  }, 120_000);
+  });
 });

@@ -543,7 +543,7 @@ describe("decisionInput and decide's fast paths against the reference", () => {
                   }
     }
     expect(checked).toBe(2 * 3 * modes.length * classes.length * attempts.length * maxes.length * 5 * 3);
-  }, 60_000);
+  });
 
   it("buckets any attempt × max_attempts like attemptBucket, the small-integer table included", () => {
     const anyNumber = fc.oneof(

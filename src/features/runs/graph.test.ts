@@ -1,10 +1,8 @@
 // Declared work graphs over HTTP: release on passed deps with their outputs, skips behind dead letters, bad graphs.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { complete, lease, rows, setClock, startRun, TEST_CLOCK_AHEAD_MS, teamTokens } from "../../../test/run-helpers";
 import { MAX_DEP_INLINE_BYTES } from "./items";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const item = (item_id: string, depends_on: string[] = [], extra: Record<string, unknown> = {}) => ({
   item_id,

@@ -1,13 +1,11 @@
 // The Acknowledge button on a hard gate's card: a roster member's click records the acknowledgement (audited, channel
 // slack) and the card shows who and until when the pings pause; anyone else is told at once and nothing is recorded.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
 import { installSlack, interactionBody, recordingApp, signedRequest } from "../../../test/slack";
 import type { SlackOutboxMessage } from "../../ports/slack";
 import { ACK_ACTION, CARD_VERSION, cardKey } from "./blocks";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const TEAM = "ack-click";
 const cardBlocks = [

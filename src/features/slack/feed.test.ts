@@ -93,7 +93,7 @@ const asTeam = <T extends { team_id: string }>(events: T[], teamId: string) =>
   events.map((e) => ({ ...e, team_id: teamId }));
 
 // several runs and queue batches per test: more than the default 5 s on a loaded machine
-describe("run feed", { timeout: 60_000 }, () => {
+describe("run feed", () => {
   it("turns a busy run into one root, one status reply edited in place and one completion reply — not a message per step", async () => {
     await installSlack("feed-a", "T0FEEDA");
     const { runId, events } = await busyRun("feed-src-a", 4);
@@ -202,7 +202,7 @@ async function command(h: ReturnType<typeof harness>, text: string, user = "U0AL
   return readResponse(await app.fetch(req, { deps: h.deps }, createExecutionContext()));
 }
 
-describe("thread replies in the outbox", { timeout: 60_000 }, () => {
+describe("thread replies in the outbox", () => {
   it("holds a reply whose root is not posted yet (not a Slack failure), then posts it unthreaded after 3 deliveries", async () => {
     await installSlack("feed-t", "T0FEEDT");
     const h = harness();
@@ -248,7 +248,7 @@ describe("thread replies in the outbox", { timeout: 60_000 }, () => {
   });
 });
 
-describe("mute, unmute and talk", { timeout: 60_000 }, () => {
+describe("mute, unmute and talk", () => {
   it("mutes and unmutes a run of the caller's team only, and refuses a run id it does not name", async () => {
     await installSlack("feed-c", "T0FEEDC");
     const run = await startRun(await token("feed-c", ["runs:write", "runs:read"], { sub: "worker" }));
@@ -314,7 +314,7 @@ describe("mute, unmute and talk", { timeout: 60_000 }, () => {
   });
 });
 
-describe("operator alerts", { timeout: 60_000 }, () => {
+describe("operator alerts", () => {
   it("coalesces alerts of one kind within the window into one ops message, edited with the count", async () => {
     await installSlack("alert-a", "T0ALERTA");
     const worker = await token("alert-src-a", ["runs:write", "runs:read"], { sub: "worker" });

@@ -1,10 +1,8 @@
 // `/warden new … template= noise=` starts the Health DAG as a declared graph; `/warden status` shows its progress.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { rows } from "../../../test/run-helpers";
 import { commandBody, installSlack, slackCall } from "../../../test/slack";
-
-vi.setConfig({ testTimeout: 60_000 });
 
 const TEAM = "team-a";
 const started = async (text: string) => {

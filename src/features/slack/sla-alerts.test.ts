@@ -1,7 +1,7 @@
 // The gate SLA breach sweep against local D1: an open gate past its acknowledge SLA raises one ops alert, a second
 // sweep past due raises none, the resolve SLA raises its own once; acknowledged and decided gates raise no ack alert.
 import { env } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
 import { installSlack } from "../../../test/slack";
@@ -9,8 +9,6 @@ import { makeDeps } from "../../deps";
 import type { SlackOutboxMessage } from "../../ports/slack";
 import { ROLLBACK_CRON, runScheduled } from "../sweeps/scheduled";
 import { alertGateSlaBreaches } from "./sla-alerts";
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const MIN = 60_000;
 const TEAM = "sla-alerts";

@@ -77,7 +77,7 @@ describe("learning reconciliation (security 22.9)", () => {
     expect(again.json.entries.find((e: { skill_name: string }) => e.skill_name === "reconcile.skill")).toMatchObject({
       success_count: 1,
     });
-  }, 40_000);
+  });
 
   it("reaches a run object only with the run's own team: another team's actor is told not_found", async () => {
     const tok = await token("team-reconcile-b");
@@ -87,5 +87,5 @@ describe("learning reconciliation (security 22.9)", () => {
     });
     expect(r).toMatchObject({ ok: false, error: { code: "not_found" } });
     expect(await learnedKeys(runId)).toBe(0);
-  }, 30_000);
+  });
 });

@@ -66,7 +66,7 @@ describe("faults: run object reset during a lease", () => {
     });
     expect(done.map((a) => a.op_id)).toEqual(["c-reset"]);
     expect((await runState(runId)).orders[orderId]?.lease).toBeFalsy();
-  }, 60_000);
+  });
 
   it("answers a request caught by the reset with 503 unavailable and Retry-After: 1, and its retry lands once", async () => {
     const t = await teamTokens("fault-503");
@@ -86,7 +86,7 @@ describe("faults: run object reset during a lease", () => {
     const retry = await complete(t.worker, runId, orderId, body);
     expect(retry.status, retry.text).toBe(200);
     expect((await attemptsOf(runId, orderId)).map((a) => a.op_id)).toEqual(["c-503"]);
-  }, 60_000);
+  });
 
   it("loses nothing and doubles nothing when the object resets while a completion is in flight", async () => {
     const t = await teamTokens("fault-race");
@@ -127,7 +127,7 @@ describe("faults: run object reset during a lease", () => {
     tally("faults: reset mid-completion", { tried: 0, lost, duplicated });
     console.log(`faults: ${interrupted} of ${n} completions in flight during a reset answered 503 and were retried`);
     expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
-  }, 60_000);
+  });
 });
 
 /** The effects of the EVENTS consumers for one team, each table's rows as one string. */
@@ -247,5 +247,5 @@ describe("faults: queue redelivery", () => {
     const oneCard = slackOnce.includes('"key":"gate:') && postsTwice === postsOnce && slackTwice === slackOnce;
     tally("faults: queue redelivery", { tried: 1, passed: oneCard ? 1 : 0, duplicated: postsTwice - postsOnce });
     expect(oneCard, `posts ${postsOnce} → ${postsTwice}; ${slackOnce} → ${slackTwice}`).toBe(true);
-  }, 60_000);
+  });
 });
