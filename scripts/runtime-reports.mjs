@@ -1,5 +1,6 @@
 // The workerd runtime's own uncaught-exception reports in `npm test`'s output: kept out when a test caused them on purpose,
-// counted (and passed through) otherwise, so scripts/test.mjs can fail the run on them.
+// counted (and passed through) otherwise, so scripts/test.mjs can fail the run on them; vite's warnings about installed
+// packages' source maps are dropped.
 import { stripVTControlCharacters } from "node:util";
 
 /**
@@ -21,6 +22,11 @@ const CAUSED_BY_TESTS = [DELIBERATE_CRASH, STORAGE_RESET];
  * line with the dot reporter's dots: workerd's info-level logs go to the same stdout.
  */
 const REPORT = /(uncaught exception;|Annotating with brokenness;)/;
+/**
+ * Vite's warning for a published package whose source maps name sources it does not ship (the MCP SDK's): it says
+ * nothing about this project and was most of a passing run's output. vitest replaces any logger the config gives.
+ */
+const PACKAGE_SOURCEMAP = /^Sourcemap for "[^"]*\/node_modules\/[^"]*" points to missing source files$/;
 const CONTINUATION = /^(\s+at |stack: )/;
 
 /**
@@ -38,6 +44,7 @@ export function filterRuntimeReports(sink) {
   const reports = [];
   const line = (text) => {
     const plain = stripVTControlCharacters(text);
+    if (PACKAGE_SOURCEMAP.test(plain.trim())) return;
     const report = REPORT.exec(plain);
     if (report) {
       dropping = CAUSED_BY_TESTS.some((text) => plain.includes(text));

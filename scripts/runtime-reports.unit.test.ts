@@ -50,6 +50,13 @@ describe("filterRuntimeReports", () => {
     expect(r.deliberate).toBe(2);
   });
 
+  it("drops vite's warnings about source maps of installed packages, not about the project's own files", () => {
+    const pkg =
+      'Sourcemap for "/w/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js" points to missing source files';
+    const own = 'Sourcemap for "/w/src/app.ts" points to missing source files';
+    expect(filtered(["a", pkg, own, "b"]).lines).toEqual(["a", own, "b"]);
+  });
+
   it("passes any other uncaught exception through and counts it", () => {
     const other = report("boom in a handler");
     const r = filtered(["a", ...other, ...report(DELIBERATE_CRASH), "b"], 5);
