@@ -155,4 +155,85 @@ describe("enforce promotion evidence", () => {
     expect(gate.json.context.replay.decisions).toBe(5);
     expect(gate.json.context.replay.by_rule[0]).toMatchObject({ to_rule_id: "enforce.crank_blocked.middle", count: 5 });
   });
+
+  it("shows changed decisions per class, parity and conformance on the gate, and an approval must acknowledge each changed class", async () => {
+    const team = "promo-acks";
+    const t = await teamTokens(team);
+    const withLegacy = logged(team, "l", 4, 1, 0).map((d) => ({ ...d, inputs: { ...inputs, legacy_action: "retry" } }));
+    await logDecisions([...logged(team, "c", 25, 1, 0), ...withLegacy]);
+    const res = await call("PUT", "/v1/policy/profile", { token: t.admin, body: stricter });
+    expect(res.status, res.text).toBe(202);
+    const gate = await gateOf(t.approver, res.json);
+    expect(gate.json.context).toMatchObject({
+      replay: {
+        decisions: 29,
+        changes: 29,
+        ack_threshold: 5,
+        by_class: [{ failure_class: "vibe_fail", decisions: 29, changes: 29, ack_required: true }],
+      },
+      parity: { checked: 4, passed: 4 },
+      conformance: { passed: expect.any(Number) },
+      acks_required: ["vibe_fail"],
+    });
+    expect(gate.json.context.conformance.passed).toBe(gate.json.context.conformance.cases);
+    expect(gate.json.context.promotion_checks).toContain("ack:vibe_fail");
+
+    const approval = (note: string) =>
+      call("POST", "/v1/approvals", {
+        token: t.approver,
+        body: {
+          run_id: res.json.run_id,
+          op_id: res.json.op_id,
+          policy_key: "policy_deploy",
+          decision: "approve_retry",
+          note,
+        },
+      });
+    const bare = await approval("replay looks right");
+    expect(bare.status, bare.text).toBe(400);
+    expect(bare.json.error.code).toBe("validation_failed");
+    expect(bare.json.error.message).toContain("missing ack:vibe_fail");
+    // refused: the gate is still pending and the profile not active
+    expect((await gateOf(t.approver, res.json)).json.status).toBe("pending");
+    const before = await call("GET", "/v1/policy/profile", { token: t.admin });
+    expect(before.headers.get("x-profile-version")).toBe("0");
+
+    const acked = await approval("vibe_fail escalates at middle on purpose, ack:vibe_fail");
+    expect(acked.status, acked.text).toBe(200);
+    const after = await call("GET", "/v1/policy/profile", { token: t.admin });
+    expect(after.headers.get("x-profile-version")).toBe("1");
+  });
+
+  it("refuses with 422 an enforce profile failing conformance cases, listing them, storing nothing", async () => {
+    const team = "promo-conformance";
+    const t = await teamTokens(team);
+    const deps = makeDeps(env);
+    const failOpen = {
+      ...enforceProfile,
+      unknown_failure_class_action: "retry",
+      rules: enforceProfile.rules.map((r) =>
+        r.rule_id === "enforce.vibe_fail.overflow" ? { ...r, action: "retry" as const } : r,
+      ),
+    };
+    const res = await call("PUT", "/v1/policy/profile", { token: t.admin, body: failOpen });
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.error.code).toBe("rejected");
+    expect(res.json.error.details.rule_ids.sort()).toEqual([
+      "conformance.bucket.overflow_escalates.vibe_fail",
+      "conformance.fail_closed.enforce_ignores_legacy",
+      "conformance.fail_closed.unknown_failure_class",
+    ]);
+    expect(res.json.error.message).toContain("action is retry, expected escalate");
+    expect(await deps.policyStore.getProfile(team, 1)).toBeNull();
+    const open = await call("GET", "/v1/gates?status=open", { token: t.approver });
+    expect(open.json.gates).toEqual([]);
+
+    // the same profile proposed in observe is no promotion: no checks, accepted
+    const observe = await call("PUT", "/v1/policy/profile", {
+      token: t.admin,
+      body: { ...failOpen, default_mode: "observe" },
+    });
+    expect(observe.status, observe.text).toBe(202);
+    expect(observe.json.version).toBe(1);
+  });
 });
