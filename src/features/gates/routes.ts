@@ -2,9 +2,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ApprovalActionV1 } from "../../../contracts/approval-action.v1";
 import approvalExample from "../../../contracts/approval-action.v1.example.json";
-import { AppFailure } from "../../errors";
+import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
-import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { actorOf, callRun, guardStored, runErrors } from "../runs";
 import { proposeDeploy, teamWideProposer } from "./deploy";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
@@ -28,6 +28,12 @@ import {
 import { openGate } from "./use-cases";
 
 const errors = { ...commonErrors, ...runErrors };
+/** a rule change refused by evaluation_trend_regression_gate (docs/learning.md) */
+const regression409 = {
+  description:
+    "regression: the team's candidate window regressed beyond a threshold (details.trend holds the comparison), nothing stored; or conflict on the control run",
+  content: { "application/json": { schema: ErrorEnvelope } },
+};
 
 export const gatesRoutes = featureApp<GatesNeeds>()
   .openapi(
@@ -141,6 +147,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
           "the merged set stored as pending, with its diff; approve the gate to activate",
         ),
         ...errors,
+        409: regression409,
       },
     }),
     async (c) => {
@@ -155,8 +162,10 @@ export const gatesRoutes = featureApp<GatesNeeds>()
         throw new AppFailure({ code: "validation_failed", message, issues: [{ path: "rules", message }] });
       }
       const diff = diffGateRules(active.rules, merged.rules);
+      // a rule change moves what gates a run: it passes the trend gate before anything is stored (409 regression)
+      const { trend } = orFail(await deps.trendGate(principal.teamId, now));
       const version = await deps.gateRuleStore.addPending(principal.teamId, checked.data, now);
-      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff })), diff }, 202);
+      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff, trend })), diff }, 202);
     },
   )
   .openapi(
@@ -169,7 +178,11 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
       request: { body: jsonBody(GateRuleSet) },
-      responses: { 202: jsonResponse(DeployAccepted, "stored as pending; approve the gate to activate"), ...errors },
+      responses: {
+        202: jsonResponse(DeployAccepted, "stored as pending; approve the gate to activate"),
+        ...errors,
+        409: regression409,
+      },
     }),
     async (c) => {
       const { deps } = c.env;
@@ -180,7 +193,8 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const proposed = c.req.valid("json");
       const active = await deps.gateRules.get(principal.teamId, now);
       const diff = diffGateRules(active.rules, proposed.rules);
+      const { trend } = orFail(await deps.trendGate(principal.teamId, now));
       const version = await deps.gateRuleStore.addPending(principal.teamId, proposed, now);
-      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff })), diff }, 202);
+      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff, trend })), diff }, 202);
     },
   );

@@ -236,4 +236,39 @@ describe("enforce promotion evidence", () => {
     expect(observe.status, observe.text).toBe(202);
     expect(observe.json.version).toBe(1);
   });
+
+  it("gate-rule changes pass the same trend gate: PUT and PATCH refused on a regression with nothing stored, else the gate shows the trend", async () => {
+    const rules = { rules: [{ policy_key: "schema_invalid", kind: "soft", timeout_ms: 60_000 }] };
+    const storedRules = async (team: string) =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM gate_rule WHERE team_id = ?").bind(team).first<{ n: number }>())
+        ?.n;
+    const team = "promo-rules-regress";
+    const t = await teamTokens(team);
+    await logDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
+    for (const method of ["PUT", "PATCH"] as const) {
+      const refused = await call(method, "/v1/policy/gates", { token: t.admin, body: rules });
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.json.error.code).toBe("regression");
+      expect(refused.json.error.message).toContain("escalation_rate");
+      expect(refused.json.error.details.trend.regressions[0]).toMatchObject({
+        metric: "escalation_rate",
+        candidate: 0.4,
+      });
+    }
+    expect(await storedRules(team)).toBe(0);
+    expect((await call("GET", "/v1/gates?status=open", { token: t.approver })).json.gates).toEqual([]);
+
+    const calm = "promo-rules-calm";
+    const c = await teamTokens(calm);
+    await logDecisions([...logged(calm, "b", 20, 10, 1), ...logged(calm, "c", 20, 1, 1)]);
+    const accepted = await call("PUT", "/v1/policy/gates", { token: c.admin, body: rules });
+    expect(accepted.status, accepted.text).toBe(202);
+    const gate = await gateOf(c.approver, accepted.json);
+    expect(gate.json.context.trend).toMatchObject({
+      regressed: false,
+      regressions: [],
+      candidate: { decisions: 20, escalation_rate: 0.05 },
+    });
+    expect(gate.json.context.diff).toBeDefined();
+  });
 });
