@@ -235,6 +235,26 @@ describe("enforce promotion evidence", () => {
     });
     expect(observe.status, observe.text).toBe(202);
     expect(observe.json.version).toBe(1);
+
+    // active in observe, it is promoted by raising the ceiling: the same cases refuse that raise, storing nothing
+    const approved = await call("POST", "/v1/approvals", {
+      token: t.approver,
+      body: {
+        run_id: observe.json.run_id,
+        op_id: observe.json.op_id,
+        policy_key: "policy_deploy",
+        decision: "approve_retry",
+        note: "observe only",
+      },
+    });
+    expect(approved.status, approved.text).toBe(200);
+    const raise = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
+    expect(raise.status, raise.text).toBe(422);
+    expect(raise.json.error.details.rule_ids).toContain("conformance.fail_closed.unknown_failure_class");
+    const requests = await env.DB.prepare("SELECT count(*) AS n FROM mode_ceiling_request WHERE team_id = ?")
+      .bind(team)
+      .first<{ n: number }>();
+    expect(requests?.n).toBe(0);
   });
 
   it("gate-rule changes pass the same trend gate: PUT and PATCH refused on a regression with nothing stored, else the gate shows the trend", async () => {
