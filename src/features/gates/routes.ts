@@ -79,7 +79,9 @@ export const gatesRoutes = featureApp<GatesNeeds>()
         "Decide a gate (ApprovalAction v1). Before the gate is armed the decision is kept (202) and applied when it opens",
       description:
         "An approval before the gate is armed needs an announced op_id and the gate content digest; it applies only to " +
-        `a gate with that digest. ${CHANNEL_HEADER_DOC}`,
+        "a gate with that digest. An enforce promotion's policy_deploy gate lists `acks_required` in its context: " +
+        "approve_retry needs `ack:<class>` in the note for each, else 400 naming the missing ones. " +
+        CHANNEL_HEADER_DOC,
       security: bearer,
       middleware: [requireScope("approvals:decide")] as const,
       request: { body: jsonBody(ApprovalActionV1, approvalExample) },
