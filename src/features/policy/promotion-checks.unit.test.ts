@@ -8,6 +8,7 @@ import {
   type MemrlPolicyProfile,
   type PolicyRule,
 } from "../../../contracts/memrl-policy";
+import example from "../../../contracts/memrl-policy.profile.example.json";
 import type { LoggedDecision } from "../../ports/policy-store";
 import { DEFAULT_PROFILE } from "./default-profile";
 import { compileProfile, decide } from "./evaluator";
@@ -166,6 +167,11 @@ describe("conformanceCheck", () => {
       const report = conformanceCheck(compileProfile({ ...DEFAULT_PROFILE, default_mode }, -1));
       expect(report).toEqual({ cases: CONFORMANCE_CASES.length, failures: [] });
     }
+  });
+
+  it("passes the seed's checked-in example profile promoted to enforce", () => {
+    const promoted = { ...(example as MemrlPolicyProfile), default_mode: "enforce" as const };
+    expect(conformanceCheck(compileProfile(promoted, -1)).failures).toEqual([]);
   });
 
   it.each([
