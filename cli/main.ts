@@ -527,7 +527,11 @@ export function buildProgram(): Command {
     });
   policy
     .command("deploy <profile>")
-    .description("propose a profile (JSON file); it activates when its policy_deploy gate is approved")
+    .description(
+      "propose a profile (JSON file); it activates when its policy_deploy gate is approved. An enforce profile must " +
+        "pass conformance, parity and the trend gate first (exit on 422/409, nothing stored); its gate lists " +
+        "acks_required: approve it with --note naming ack:<class> for each",
+    )
     .action(async (file: string, _o, cmd: Command) => {
       const profile = readJsonFile(file);
       const a = await api(cmd);
@@ -551,7 +555,10 @@ export function buildProgram(): Command {
     const c = gates
       .command(`${name} <gate_id>`)
       .description(what)
-      .option("--note <note>", "why (required for hard gates)");
+      .option(
+        "--note <note>",
+        "why (required for hard gates); an enforce promotion's note carries ack:<class> for each class in its gate's acks_required",
+      );
     if (name === "approve")
       c.addOption(
         new Option("--decision <decision>")

@@ -1,6 +1,7 @@
 // Use-case: put a stored pending version of a deploy target behind a policy_deploy hard gate on the team's control run.
 import type { Principal } from "../../auth/tokens";
 import type { AppError } from "../../errors";
+import type { Result } from "../../lib/result";
 import { actorOf, callRun, type RunsService } from "../runs";
 import type { DeployTarget } from "./deploy-targets";
 
@@ -34,3 +35,9 @@ export function teamWideProposer(principal: Principal): AppError | null {
     message: "a run-bound token cannot propose team-wide policy; use an unbound admin token",
   };
 }
+
+/**
+ * evaluation_trend_regression_gate (seed 002), built by the policy feature and handed to gates through `Deps` (gates
+ * may not import policy: policy's routes import gates). A regression is a `regression` error carrying the comparison.
+ */
+export type TrendGateCheck = (teamId: string, now: number) => Promise<Result<{ trend: unknown }, AppError>>;

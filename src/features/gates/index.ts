@@ -6,6 +6,7 @@ import type { GateRuleStore } from "../../ports/gate-rule-store";
 import type { SlackDeliveryHealth } from "../../ports/slack";
 import { defineFeature } from "../feature";
 import type { RunsService } from "../runs";
+import type { TrendGateCheck } from "./deploy";
 import type { DeployNeeds } from "./deploy-targets";
 import type { GateRuleCache } from "./gate-rule-cache";
 import { createGateRuleCache } from "./gate-rule-cache";
@@ -13,7 +14,7 @@ import { gateInboxRoutes } from "./inbox-routes";
 import { gatesRoutes } from "./routes";
 
 export { type AckNeeds, type Acknowledger, acknowledgeGate, type GateAckAnswer } from "./ack";
-export { proposeDeploy, teamWideProposer } from "./deploy";
+export { proposeDeploy, type TrendGateCheck, teamWideProposer } from "./deploy";
 export * from "./domain";
 export { createGateRuleCache } from "./gate-rule-cache";
 export type { GateInboxNeeds } from "./inbox-routes";
@@ -34,6 +35,8 @@ export type GatesNeeds = DeployNeeds & {
   runs: RunsService;
   gateRules: Pick<GateRuleCache, "get" | "invalidate">;
   gateRuleStore: Pick<GateRuleStore, "addPending" | "activate">;
+  /** gate-rule changes pass the trend gate before they are stored (built by the policy feature) */
+  trendGate: TrendGateCheck;
 };
 
 /** Gates: gate, approval and inbox routes; the gate-rule cache (which also holds the team's approval outage). */

@@ -3,6 +3,7 @@
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
 import type { ApprovalRow } from "../../ports/run-record";
+import { missingAcks } from "./deploy-acks";
 import { gateDigest } from "./digest";
 import type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";
 import { fallbackDenies, fallbackNote, outageFallbackInForce } from "./outage";
@@ -304,6 +305,8 @@ export function decideGate(
     return { ok: false, error: { code: "conflict", message: `gate ${gate_id} is already ${gate.status}` } };
   }
   if (gate.kind === "hard" && !req.note?.trim()) return noteRequired(gate);
+  const unacknowledged = req.decision === "approve_retry" ? missingAcks(gate.context, req.note) : [];
+  if (unacknowledged.length > 0) return acksMissing(gate, unacknowledged);
   if (req.digest !== undefined && req.digest !== gate.digest) {
     const message = `gate ${gate_id} content has digest ${gate.digest}, not the ${req.digest} you approved: read it again`;
     return { ok: false, error: { code: "conflict", message } };
@@ -338,6 +341,12 @@ export const DEAD_LETTER_REVIEW = "dead_letter_review";
 /** A hard gate is decided by a human who says why: 400 naming `note`. */
 function noteRequired(gate: Gate): { ok: false; error: AppError } {
   const message = `note is required to decide hard gate ${gate.gate_id} (${gate.policy_key})`;
+  return { ok: false, error: { code: "validation_failed", message, issues: [{ path: "note", message }] } };
+}
+
+/** A promotion whose replay changed many decisions of a class is approved only by a note acknowledging each one. */
+function acksMissing(gate: Gate, missing: string[]): { ok: false; error: AppError } {
+  const message = `approving ${gate.gate_id} needs the note to acknowledge each failure class whose decisions change: missing ${missing.map((c) => `ack:${c}`).join(", ")}`;
   return { ok: false, error: { code: "validation_failed", message, issues: [{ path: "note", message }] } };
 }
 

@@ -2,9 +2,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ApprovalActionV1 } from "../../../contracts/approval-action.v1";
 import approvalExample from "../../../contracts/approval-action.v1.example.json";
-import { AppFailure } from "../../errors";
+import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
-import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { actorOf, callRun, guardStored, runErrors } from "../runs";
 import { proposeDeploy, teamWideProposer } from "./deploy";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
@@ -28,6 +28,12 @@ import {
 import { openGate } from "./use-cases";
 
 const errors = { ...commonErrors, ...runErrors };
+/** a rule change refused by evaluation_trend_regression_gate (docs/learning.md) */
+const regression409 = {
+  description:
+    "regression: the team's candidate window regressed beyond a threshold (details.trend holds the comparison), nothing stored; or conflict on the control run",
+  content: { "application/json": { schema: ErrorEnvelope } },
+};
 
 export const gatesRoutes = featureApp<GatesNeeds>()
   .openapi(
@@ -73,7 +79,9 @@ export const gatesRoutes = featureApp<GatesNeeds>()
         "Decide a gate (ApprovalAction v1). Before the gate is armed the decision is kept (202) and applied when it opens",
       description:
         "An approval before the gate is armed needs an announced op_id and the gate content digest; it applies only to " +
-        `a gate with that digest. ${CHANNEL_HEADER_DOC}`,
+        "a gate with that digest. An enforce promotion's policy_deploy gate lists `acks_required` in its context: " +
+        "approve_retry needs `ack:<class>` in the note for each, else 400 naming the missing ones. " +
+        CHANNEL_HEADER_DOC,
       security: bearer,
       middleware: [requireScope("approvals:decide")] as const,
       request: { body: jsonBody(ApprovalActionV1, approvalExample) },
@@ -141,6 +149,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
           "the merged set stored as pending, with its diff; approve the gate to activate",
         ),
         ...errors,
+        409: regression409,
       },
     }),
     async (c) => {
@@ -155,8 +164,10 @@ export const gatesRoutes = featureApp<GatesNeeds>()
         throw new AppFailure({ code: "validation_failed", message, issues: [{ path: "rules", message }] });
       }
       const diff = diffGateRules(active.rules, merged.rules);
+      // a rule change moves what gates a run: it passes the trend gate before anything is stored (409 regression)
+      const { trend } = orFail(await deps.trendGate(principal.teamId, now));
       const version = await deps.gateRuleStore.addPending(principal.teamId, checked.data, now);
-      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff })), diff }, 202);
+      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff, trend })), diff }, 202);
     },
   )
   .openapi(
@@ -169,7 +180,11 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       security: bearer,
       middleware: [requireScope("policy:admin")] as const,
       request: { body: jsonBody(GateRuleSet) },
-      responses: { 202: jsonResponse(DeployAccepted, "stored as pending; approve the gate to activate"), ...errors },
+      responses: {
+        202: jsonResponse(DeployAccepted, "stored as pending; approve the gate to activate"),
+        ...errors,
+        409: regression409,
+      },
     }),
     async (c) => {
       const { deps } = c.env;
@@ -180,7 +195,8 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const proposed = c.req.valid("json");
       const active = await deps.gateRules.get(principal.teamId, now);
       const diff = diffGateRules(active.rules, proposed.rules);
+      const { trend } = orFail(await deps.trendGate(principal.teamId, now));
       const version = await deps.gateRuleStore.addPending(principal.teamId, proposed, now);
-      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff })), diff }, 202);
+      return c.json({ ...(await proposeDeploy(deps, principal, "gates", version, { diff, trend })), diff }, 202);
     },
   );

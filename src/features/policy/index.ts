@@ -14,6 +14,7 @@ import type { DecideDeps } from "./decide";
 import { withDecisionEscalationAudit } from "./decision-audit";
 import { createDecisionLogWriter, DECISION_LOG_DELAY_MS, type DecisionLogNeeds } from "./decision-log";
 import { countDecisions } from "./decision-log-reader";
+import { type PromotionEvidenceNeeds, trendGate } from "./promotion-evidence";
 import { policyRoutes } from "./routes";
 import { routeOverrideRoutes } from "./routes/route-overrides";
 import { createTeamPolicyCache } from "./team-policy-cache";
@@ -63,6 +64,11 @@ export const policyFeature = defineFeature({
         100,
         DECISION_LOG_DELAY_MS,
       ),
+    /**
+     * evaluation_trend_regression_gate for the routing changes of features policy may not be imported by (gate rules:
+     * the gates feature's routes; policy already imports gates), handed over here instead of imported
+     */
+    trendGate: (d: PromotionEvidenceNeeds) => (teamId: string, now: number) => trendGate(d, teamId, now),
     /** the decision log's counts since a time (GET /v1/metrics): whole hours from the counters, the first hour exact */
     decisionCounts:
       (d: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters"> & { policyStore: PolicyStore }) =>

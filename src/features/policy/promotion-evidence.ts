@@ -1,4 +1,4 @@
-// Use-case: the evidence an enforce promotion carries to its policy_deploy gate — replay of the decision log, trend.
+// Use-case: the evidence an enforce promotion carries to its policy_deploy gate — replay, parity, conformance, trend.
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
@@ -7,6 +7,16 @@ import type { RouteLedger } from "../../ports/route-ledger";
 import { MAX_SESSION_ROWS, SESSION_HISTORY_MS } from "../metrics";
 import type { DecisionLogNeeds } from "./decision-log";
 import { readDecisions } from "./decision-log-reader";
+import { compileProfile } from "./evaluator";
+import {
+  ACK_THRESHOLD,
+  acksRequired,
+  type ConformanceReport,
+  conformanceCheck,
+  failingCases,
+  type ParityReport,
+  parityCheck,
+} from "./promotion-checks";
 import {
   compareTrend,
   DEFAULT_TREND_THRESHOLDS,
@@ -32,8 +42,16 @@ export type PromotionEvidence = {
     decisions: number;
     changes: number;
     by_rule: { from_rule_id: string; to_rule_id: string; count: number }[];
+    by_class: { failure_class: string; decisions: number; changes: number; ack_required: boolean }[];
+    ack_threshold: number;
     example_decision_ids: string[];
   };
+  parity: { checked: number; passed: number };
+  conformance: { cases: number; passed: number };
+  /** the classes the approval note must acknowledge (`ack:<class>`); the control run refuses an approval without them */
+  acks_required: string[];
+  /** one line of the above for the gate's Slack card (cards show top-level scalars only) */
+  promotion_checks: string;
   trend: ReturnType<typeof trendView>;
 };
 
@@ -94,11 +112,35 @@ export async function trendGate(
   return gate.ok ? ok({ trend: gate.value.trend }) : gate;
 }
 
+/** A refusal naming every failing parity and conformance case (422 `rejected`, the ids in details.rule_ids). */
+function checksRefusal(parity: ParityReport, conformance: ConformanceReport): AppError {
+  const reasons = [
+    ...conformance.failures.map((f) => `conformance.${f.id} (${f.reason})`),
+    ...parity.failures.map(
+      (f) => `parity.${f.decision_id} (off selected ${f.selected_action}, legacy was ${f.legacy_action})`,
+    ),
+  ];
+  return {
+    code: "rejected",
+    message: `promotion to enforce refused: ${conformance.failures.length} conformance and ${parity.failures.length} parity case(s) fail: ${reasons.slice(0, 20).join("; ")}`,
+    ruleIds: failingCases(parity, conformance),
+  };
+}
+
+const summaryLine = (e: Omit<PromotionEvidence, "promotion_checks" | "trend">) =>
+  [
+    `replay ${e.replay.changes}/${e.replay.decisions} changed`,
+    e.acks_required.length ? `ack needed: ${e.acks_required.map((c) => `ack:${c}`).join(" ")}` : "no ack needed",
+    `parity ${e.parity.passed}/${e.parity.checked}`,
+    `conformance ${e.conformance.passed}/${e.conformance.cases}`,
+  ].join(" · ");
+
 /**
- * Promotion to enforce (seed 000, step 3; seed 002, evaluation_trend_regression_gate): replays the candidate
- * window's logged decisions under `profile` and compares the candidate window's metrics with the baseline window's.
- * A regression beyond a threshold is a `regression` error carrying the comparison; nothing is read-modify-written,
- * so a refusal leaves no state behind.
+ * Promotion to enforce (seed 000, step 3: "after replay + parity + conformance tests pass"; seed 002,
+ * evaluation_trend_regression_gate): `profile` must pass the built-in conformance cases, the trend gate, and parity
+ * over the candidate window's logged decisions; then that window is replayed under it, counting changed decisions
+ * per failure class. A failure is an error value (`rejected` listing the failing cases, or `regression` carrying the
+ * comparison); nothing is read-modify-written, so a refusal leaves no state behind.
  */
 export async function promotionEvidence(
   deps: PromotionEvidenceNeeds,
@@ -109,22 +151,30 @@ export async function promotionEvidence(
   ceiling: MemrlMode | undefined,
   thresholds: TrendThresholds = DEFAULT_TREND_THRESHOLDS,
 ): Promise<Result<PromotionEvidence, AppError>> {
+  const compiled = compileProfile(profile, -1);
+  const conformance = conformanceCheck(compiled);
+  const noParity: ParityReport = { checked: 0, failures: [] };
+  if (conformance.failures.length > 0) return err(checksRefusal(noParity, conformance));
   const gate = await trendGateWithDecisions(deps, teamId, now, thresholds);
   if (!gate.ok) return gate;
   const candidateFrom = now - TREND_WINDOW_MS;
-  const report = replayDecisions(
-    profile,
-    gate.value.decisions.filter((d) => d.created_at >= candidateFrom),
-    ceiling,
-  );
-  return ok({
+  const window = gate.value.decisions.filter((d) => d.created_at >= candidateFrom);
+  const parity = parityCheck(compiled, window);
+  if (parity.failures.length > 0) return err(checksRefusal(parity, conformance));
+  const report = replayDecisions(profile, window, ceiling);
+  const evidence = {
     replay: {
       from: iso(candidateFrom),
       decisions: report.total,
       changes: report.changed,
       by_rule: report.by_rule,
+      by_class: report.by_class.map((c) => ({ ...c, ack_required: c.changes > ACK_THRESHOLD })),
+      ack_threshold: ACK_THRESHOLD,
       example_decision_ids: report.examples.slice(0, EXAMPLE_IDS).map((e) => e.decision_id),
     },
-    trend: gate.value.trend,
-  });
+    parity: { checked: parity.checked, passed: parity.checked },
+    conformance: { cases: conformance.cases, passed: conformance.cases },
+    acks_required: acksRequired(report.by_class),
+  };
+  return ok({ ...evidence, promotion_checks: summaryLine(evidence), trend: gate.value.trend });
 }

@@ -155,4 +155,140 @@ describe("enforce promotion evidence", () => {
     expect(gate.json.context.replay.decisions).toBe(5);
     expect(gate.json.context.replay.by_rule[0]).toMatchObject({ to_rule_id: "enforce.crank_blocked.middle", count: 5 });
   });
+
+  it("shows changed decisions per class, parity and conformance on the gate, and an approval must acknowledge each changed class", async () => {
+    const team = "promo-acks";
+    const t = await teamTokens(team);
+    const withLegacy = logged(team, "l", 4, 1, 0).map((d) => ({ ...d, inputs: { ...inputs, legacy_action: "retry" } }));
+    await logDecisions([...logged(team, "c", 25, 1, 0), ...withLegacy]);
+    const res = await call("PUT", "/v1/policy/profile", { token: t.admin, body: stricter });
+    expect(res.status, res.text).toBe(202);
+    const gate = await gateOf(t.approver, res.json);
+    expect(gate.json.context).toMatchObject({
+      replay: {
+        decisions: 29,
+        changes: 29,
+        ack_threshold: 5,
+        by_class: [{ failure_class: "vibe_fail", decisions: 29, changes: 29, ack_required: true }],
+      },
+      parity: { checked: 4, passed: 4 },
+      conformance: { passed: expect.any(Number) },
+      acks_required: ["vibe_fail"],
+    });
+    expect(gate.json.context.conformance.passed).toBe(gate.json.context.conformance.cases);
+    expect(gate.json.context.promotion_checks).toContain("ack:vibe_fail");
+
+    const approval = (note: string) =>
+      call("POST", "/v1/approvals", {
+        token: t.approver,
+        body: {
+          run_id: res.json.run_id,
+          op_id: res.json.op_id,
+          policy_key: "policy_deploy",
+          decision: "approve_retry",
+          note,
+        },
+      });
+    const bare = await approval("replay looks right");
+    expect(bare.status, bare.text).toBe(400);
+    expect(bare.json.error.code).toBe("validation_failed");
+    expect(bare.json.error.message).toContain("missing ack:vibe_fail");
+    // refused: the gate is still pending and the profile not active
+    expect((await gateOf(t.approver, res.json)).json.status).toBe("pending");
+    const before = await call("GET", "/v1/policy/profile", { token: t.admin });
+    expect(before.headers.get("x-profile-version")).toBe("0");
+
+    const acked = await approval("vibe_fail escalates at middle on purpose, ack:vibe_fail");
+    expect(acked.status, acked.text).toBe(200);
+    const after = await call("GET", "/v1/policy/profile", { token: t.admin });
+    expect(after.headers.get("x-profile-version")).toBe("1");
+  });
+
+  it("refuses with 422 an enforce profile failing conformance cases, listing them, storing nothing", async () => {
+    const team = "promo-conformance";
+    const t = await teamTokens(team);
+    const deps = makeDeps(env);
+    const failOpen = {
+      ...enforceProfile,
+      unknown_failure_class_action: "retry",
+      rules: enforceProfile.rules.map((r) =>
+        r.rule_id === "enforce.vibe_fail.overflow" ? { ...r, action: "retry" as const } : r,
+      ),
+    };
+    const res = await call("PUT", "/v1/policy/profile", { token: t.admin, body: failOpen });
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.error.code).toBe("rejected");
+    expect(res.json.error.details.rule_ids.sort()).toEqual([
+      "conformance.bucket.overflow_escalates.vibe_fail",
+      "conformance.fail_closed.enforce_ignores_legacy",
+      "conformance.fail_closed.unknown_failure_class",
+    ]);
+    expect(res.json.error.message).toContain("action is retry, expected escalate");
+    expect(await deps.policyStore.getProfile(team, 1)).toBeNull();
+    const open = await call("GET", "/v1/gates?status=open", { token: t.approver });
+    expect(open.json.gates).toEqual([]);
+
+    // the same profile proposed in observe is no promotion: no checks, accepted
+    const observe = await call("PUT", "/v1/policy/profile", {
+      token: t.admin,
+      body: { ...failOpen, default_mode: "observe" },
+    });
+    expect(observe.status, observe.text).toBe(202);
+    expect(observe.json.version).toBe(1);
+
+    // active in observe, it is promoted by raising the ceiling: the same cases refuse that raise, storing nothing
+    const approved = await call("POST", "/v1/approvals", {
+      token: t.approver,
+      body: {
+        run_id: observe.json.run_id,
+        op_id: observe.json.op_id,
+        policy_key: "policy_deploy",
+        decision: "approve_retry",
+        note: "observe only",
+      },
+    });
+    expect(approved.status, approved.text).toBe(200);
+    const raise = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
+    expect(raise.status, raise.text).toBe(422);
+    expect(raise.json.error.details.rule_ids).toContain("conformance.fail_closed.unknown_failure_class");
+    const requests = await env.DB.prepare("SELECT count(*) AS n FROM mode_ceiling_request WHERE team_id = ?")
+      .bind(team)
+      .first<{ n: number }>();
+    expect(requests?.n).toBe(0);
+  });
+
+  it("gate-rule changes pass the same trend gate: PUT and PATCH refused on a regression with nothing stored, else the gate shows the trend", async () => {
+    const rules = { rules: [{ policy_key: "schema_invalid", kind: "soft", timeout_ms: 60_000 }] };
+    const storedRules = async (team: string) =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM gate_rule WHERE team_id = ?").bind(team).first<{ n: number }>())
+        ?.n;
+    const team = "promo-rules-regress";
+    const t = await teamTokens(team);
+    await logDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
+    for (const method of ["PUT", "PATCH"] as const) {
+      const refused = await call(method, "/v1/policy/gates", { token: t.admin, body: rules });
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.json.error.code).toBe("regression");
+      expect(refused.json.error.message).toContain("escalation_rate");
+      expect(refused.json.error.details.trend.regressions[0]).toMatchObject({
+        metric: "escalation_rate",
+        candidate: 0.4,
+      });
+    }
+    expect(await storedRules(team)).toBe(0);
+    expect((await call("GET", "/v1/gates?status=open", { token: t.approver })).json.gates).toEqual([]);
+
+    const calm = "promo-rules-calm";
+    const c = await teamTokens(calm);
+    await logDecisions([...logged(calm, "b", 20, 10, 1), ...logged(calm, "c", 20, 1, 1)]);
+    const accepted = await call("PUT", "/v1/policy/gates", { token: c.admin, body: rules });
+    expect(accepted.status, accepted.text).toBe(202);
+    const gate = await gateOf(c.approver, accepted.json);
+    expect(gate.json.context.trend).toMatchObject({
+      regressed: false,
+      regressions: [],
+      candidate: { decisions: 20, escalation_rate: 0.05 },
+    });
+    expect(gate.json.context.diff).toBeDefined();
+  });
 });

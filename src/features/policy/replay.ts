@@ -1,7 +1,7 @@
 // Use-case: re-evaluate logged decisions under a candidate profile and report what would change.
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { LoggedDecision } from "../../ports/policy-store";
-import { compileProfile, type DecisionInput, decide, decisionInput } from "./evaluator";
+import { compileProfile, type DecisionInput, decide, decisionInput, isKnownFailureClass } from "./evaluator";
 
 export type ReplayChange = {
   decision_id: string;
@@ -15,8 +15,20 @@ export type ReplayReport = {
   changed: number;
   unchanged: number;
   by_rule: { from_rule_id: string; to_rule_id: string; count: number }[];
+  /** per failure class of the logged inputs (classLabel): decisions replayed and how many of them changed */
+  by_class: { failure_class: string; decisions: number; changes: number }[];
   examples: ReplayChange[];
 };
+
+/**
+ * The failure class a logged decision is counted under: a known MemRL class by its name, any other string as
+ * `unknown` (a caller-chosen string is no class to acknowledge), no class at all as `missing`.
+ */
+export function classLabel(inputs: Record<string, unknown>): string {
+  const c = inputs.failure_class;
+  if (typeof c !== "string") return "missing";
+  return isKnownFailureClass(c) ? c : "unknown";
+}
 
 const MAX_EXAMPLES = 20;
 
@@ -31,16 +43,22 @@ export function replayDecisions(
 ): ReplayReport {
   const compiled = compileProfile(candidate, -1);
   const byRule = new Map<string, { from_rule_id: string; to_rule_id: string; count: number }>();
+  const byClass = new Map<string, { failure_class: string; decisions: number; changes: number }>();
   const examples: ReplayChange[] = [];
   let changed = 0;
   for (const entry of logged) {
     const after = decide(compiled, decisionInput(entry.inputs as DecisionInput), { ceiling: ceiling ?? entry.ceiling });
+    const label = classLabel(entry.inputs);
+    const cls = byClass.get(label) ?? { failure_class: label, decisions: 0, changes: 0 };
+    cls.decisions++;
+    byClass.set(label, cls);
     const differs =
       after.action !== entry.raw_action ||
       after.selected_action !== entry.selected_action ||
       after.rule_id !== entry.rule_id;
     if (!differs) continue;
     changed++;
+    cls.changes++;
     const k = `${entry.rule_id}\u0000${after.rule_id}`;
     const row = byRule.get(k) ?? { from_rule_id: entry.rule_id, to_rule_id: after.rule_id, count: 0 };
     row.count++;
@@ -58,5 +76,6 @@ export function replayDecisions(
     (a, b) =>
       b.count - a.count || a.from_rule_id.localeCompare(b.from_rule_id) || a.to_rule_id.localeCompare(b.to_rule_id),
   );
-  return { total: logged.length, changed, unchanged: logged.length - changed, by_rule, examples };
+  const by_class = [...byClass.values()].sort((a, b) => a.failure_class.localeCompare(b.failure_class));
+  return { total: logged.length, changed, unchanged: logged.length - changed, by_rule, by_class, examples };
 }

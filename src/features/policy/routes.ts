@@ -31,6 +31,12 @@ const regression409 = {
     "regression: promoting to enforce, the candidate window regressed beyond a threshold (details.trend holds the comparison)",
   content: { "application/json": { schema: ErrorEnvelope } },
 };
+/** a promotion to enforce whose profile fails a conformance or parity case (docs/learning.md) */
+const checks422 = {
+  description:
+    "rejected: promoting to enforce, the profile fails built-in MemRL conformance or parity cases (details.rule_ids lists them: conformance.<case>, parity.<decision_id>); nothing stored",
+  content: { "application/json": { schema: ErrorEnvelope } },
+};
 
 export const policyRoutes = featureApp<PolicyNeeds>()
   .openapi(
@@ -101,8 +107,12 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       middleware: [requireScope("policy:admin")] as const,
       request: { body: jsonBody(MemrlPolicyProfile, DEFAULT_PROFILE) },
       responses: {
-        202: jsonResponse(ProfileAccepted, "stored as pending; approve the gate to activate"),
+        202: jsonResponse(
+          ProfileAccepted,
+          "stored as pending; approve the gate to activate (an enforce promotion's note must carry ack:<class> for each class in the gate's acks_required)",
+        ),
         409: regression409,
+        422: checks422,
         ...commonErrors,
       },
     }),
@@ -113,7 +123,8 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       if (bound) throw new AppFailure(bound);
       const profile = c.req.valid("json");
       const now = deps.clock.now();
-      // promotion to enforce carries replay and trend evidence to its gate, or is refused before anything is stored
+      // promotion to enforce carries replay, parity, conformance and trend evidence to its gate, or is refused
+      // (422 failing cases, 409 regression) before anything is stored
       const evidence =
         profile.default_mode === "enforce"
           ? orFail(await promotionEvidence(deps, principal.teamId, profile, now, undefined))
@@ -175,6 +186,7 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       responses: {
         202: jsonResponse(ModeCeilingAccepted, "pending; approve the gate to apply"),
         409: regression409,
+        422: checks422,
         ...commonErrors,
       },
     }),

@@ -85,6 +85,11 @@ export const ReplayResponse = z
     changed: z.int(),
     unchanged: z.int(),
     by_rule: z.array(z.object({ from_rule_id: z.string(), to_rule_id: z.string(), count: z.int() })),
+    by_class: z
+      .array(z.object({ failure_class: z.string(), decisions: z.int(), changes: z.int() }))
+      .describe(
+        "per failure class of the logged inputs (`unknown` for a string outside the seven, `missing` for none)",
+      ),
     examples: z.array(
       z.object({
         decision_id: z.string(),
@@ -104,6 +109,7 @@ export const ReplayResponse = z
       changed: 7,
       unchanged: 113,
       by_rule: [{ from_rule_id: "enforce.vibe_fail.middle", to_rule_id: "enforce.fallback", count: 7 }],
+      by_class: [{ failure_class: "vibe_fail", decisions: 40, changes: 7 }],
       examples: [],
       hours_read: ["2026-11-27T13:00:00Z", "2026-11-27T14:00:00Z"],
     },

@@ -19,6 +19,8 @@ export type GateCardFacts = {
   trace_link: string;
   /** guard-passed context fields, present only when the team opted this policy key in */
   shared_context?: Record<string, string>;
+  /** an enforce promotion's checks (replay changes and acks needed, parity, conformance), Warden's own line */
+  promotion_checks?: string;
 };
 export type GateDecisionFacts = {
   status: string;
@@ -57,6 +59,7 @@ function header(f: GateCardFacts, title = `Approval needed: ${f.policy_key}`): u
     `*Policy* \`${esc(f.policy_key)}\` (${esc(f.kind)} gate) · reason \`${esc(f.reason_bucket)}\``,
     ...(f.opened_by ? [`*Asked by* ${esc(f.opened_by)}`] : []),
     ...(f.kind === "soft" && f.deadline_at ? [`*Auto-approves* ${slackDate(f.deadline_at)}`] : []),
+    ...(f.promotion_checks ? [`*Promotion checks* ${esc(f.promotion_checks)}`] : []),
     ...(shared.length
       ? ["*Context* (shared by the team's setting)", ...shared.map(([k, v]) => `• ${esc(k)}: ${esc(v)}`)]
       : []),

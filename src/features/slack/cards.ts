@@ -22,7 +22,8 @@ const MAX_SHARED_VALUE = 200;
 
 /**
  * The card messages for a batch of gate events (pure): auto and deny gates get no card, nor gates of teams not in
- * `extras` (no Slack installation). Gate context never enters a card unless `extras` carries shared fields.
+ * `extras` (no Slack installation). Gate context never enters a card unless `extras` carries shared fields, except
+ * a policy_deploy gate's `promotion_checks` line, which Warden wrote itself (counts and class names, no caller data).
  */
 export function gateCardMessages(events: GateEventLike[], extras: (e: GateEventLike) => CardExtras | null) {
   const out: SlackOutboxMessage[] = [];
@@ -69,7 +70,16 @@ function factsOf(e: GateEventLike): Omit<GateCardFacts, "trace_link"> | null {
     ...(str(e.opened_by) ? { opened_by: str(e.opened_by) } : {}),
     deadline_at: typeof e.deadline_at === "number" ? e.deadline_at : null,
     ...(str(e.order_id) ? { order_id: str(e.order_id) } : {}),
+    ...promotionChecks(e),
   };
+}
+
+/** An enforce promotion's one-line checks summary (docs/learning.md), shown on its deploy gate's card. */
+function promotionChecks(e: GateEventLike): { promotion_checks?: string } {
+  const context = e.context;
+  if (e.policy_key !== "policy_deploy" || !context || typeof context !== "object") return {};
+  const line = str((context as Record<string, unknown>).promotion_checks);
+  return line ? { promotion_checks: line.slice(0, MAX_SHARED_VALUE) } : {};
 }
 
 /**

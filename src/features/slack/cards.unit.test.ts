@@ -18,6 +18,19 @@ const opened = (extra: Record<string, unknown> = {}) => ({
 const link = "https://w.example/runs/run_1/trace?view=tok#gate-g1";
 
 describe("gateCardMessages", () => {
+  it("shows an enforce promotion's checks line on its policy_deploy card, with no context sharing; other gates never", () => {
+    const line = "replay 29/29 changed · ack needed: ack:vibe_fail · parity 4/4 · conformance 21/21";
+    const context = { promotion_checks: line, replay: { decisions: 29 } };
+    const [deploy, other] = gateCardMessages(
+      [opened({ policy_key: "policy_deploy", context }), opened({ gate_id: "g2", context })],
+      () => ({ trace_link: link }),
+    );
+    expect(JSON.stringify(deploy)).toContain(`*Promotion checks* ${line}`);
+    expect(JSON.stringify(deploy)).not.toContain("decisions");
+    expect(JSON.stringify(other)).not.toContain("Promotion checks");
+    expect(JSON.stringify(other)).not.toContain("ack:vibe_fail");
+  });
+
   it("builds cards for soft and hard gates of installed teams only, opened then decided", () => {
     const msgs = gateCardMessages(
       [
