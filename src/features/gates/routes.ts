@@ -155,6 +155,8 @@ export const gatesRoutes = featureApp<GatesNeeds>()
     async (c) => {
       const { deps } = c.env;
       const principal = c.get("principal");
+      const bound = teamWideProposer(principal);
+      if (bound) throw new AppFailure(bound);
       const now = deps.clock.now();
       const active = await deps.gateRules.get(principal.teamId, now);
       const merged = { rules: mergeGateRules(active.rules, c.req.valid("json").rules) };
