@@ -38,11 +38,13 @@ export const RUN_TRACE_EVENT_TYPES = [
   // YARLI observer outputs (hints only, no side effects): what memory answered at run start and on a failed attempt
   "run.observer.memory_hints",
   "task.observer.memory_hints",
-  // declared work graphs: an item added, released as an order, skipped behind a dead letter, cancelled by stop
+  // declared work graphs: an item added, released as an order, skipped behind a dead letter, cancelled by stop,
+  // waiting again once the dead letter that skipped it was reissued
   "item.added",
   "item.released",
   "item.skipped",
   "item.cancelled",
+  "item.reopened",
 ] as const;
 
 /** A task's outcome: from a run's Durable Object (with seq) or from POST /v1/events (source "api"). */

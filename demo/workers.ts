@@ -166,6 +166,8 @@ async function extract(floor: Floor, lease: Leased["lease"]) {
   if (done.next === "gate") {
     floor.log(`  ${c.doc.doc_id}: ${verdict.failure_class} → gate ${done.gate_id} (the approver decides)`);
   } else if (done.next === "dead_letter") {
+    // a reissued extraction that fails again is the same document's dead letter, counted once
+    if (floor.tally.dead_letters.some((d) => d.doc_id === c.doc.doc_id)) return;
     floor.tally.dead_letters.push({
       doc_id: c.doc.doc_id,
       failure_class: verdict.failure_class,
@@ -215,26 +217,34 @@ async function persist(floor: Floor, lease: Leased["lease"]) {
 }
 
 /**
- * The approver, as a person at the gate inbox would: every open gate of this run gets approve_retry (schema_invalid
- * → one stricter re-prompt) from a second identity — except a wrong value's dead_letter_review, which waits for a
- * person who reads the document (the demo's golden set keeps that dead letter). Polls until `done()`.
+ * The approver, as a person at the gate inbox would: every open gate of this run gets approve_retry from a second
+ * identity — schema_invalid → one stricter re-prompt; a wrong value's first dead_letter_review → one more attempt
+ * (the reissued extraction waits for the extractor's cap like any item). A second review of the same document waits
+ * for a person who reads it (the demo's golden set keeps that dead letter). Polls until `done()`.
  */
 export async function approver(floor: Floor, done: () => boolean): Promise<void> {
   const decided = new Set<string>();
+  const reviewed = new Set<string>();
   while (!done()) {
     const { gates } = await unwrap(floor.approver.v1.gates.$get({ query: { status: "open" } }));
-    const mine = gates.filter((x) => x.run_id === floor.runId && x.policy_key !== "dead_letter_review");
-    for (const g of mine.filter((x) => !decided.has(x.gate_id))) {
+    const mine = gates.filter((x) => x.run_id === floor.runId && !decided.has(x.gate_id));
+    for (const g of mine) {
+      const doc_id = docOfOp(g.op_id);
+      const review = g.policy_key === "dead_letter_review";
+      if (review && reviewed.has(doc_id)) continue;
       decided.add(g.gate_id);
+      if (review) reviewed.add(doc_id);
+      const note = review ? "one more attempt after reading the evidence" : "one stricter re-prompt";
       await unwrap(
         floor.approver.v1.gates[":gate_id"].decision.$post({
           param: { gate_id: g.gate_id },
-          json: { decision: "approve_retry", note: "one stricter re-prompt" },
+          json: { decision: "approve_retry", note },
         }),
       );
-      const doc_id = docOfOp(g.op_id);
       floor.tally.gates.push({ doc_id, gate_id: g.gate_id, policy_key: g.policy_key, decision: "approve_retry" });
-      floor.log(`  ${doc_id}: gate ${g.gate_id} (${g.policy_key}) approved → stricter re-prompt`);
+      floor.log(
+        `  ${doc_id}: gate ${g.gate_id} (${g.policy_key}) approved → ${review ? "reissued once" : "stricter re-prompt"}`,
+      );
     }
     await sleep(IDLE_MS);
   }

@@ -1,9 +1,10 @@
 // BoardDO: one SQLite-backed Durable Object per team (named "board:" + team_id): the work board, over Board.
 import { DurableObject } from "cloudflare:workers";
 import { createDurableRunGateway } from "../src/adapters/do/run-gateway";
-import { systemClock } from "../src/deps";
+import { makeDeps, systemClock } from "../src/deps";
 import { Board, BoardStore } from "../src/features/board";
 import type { RunOperations } from "../src/features/runs";
+import { ALERT_WINDOW_MS, raiseAlerts } from "../src/features/slack";
 import type {
   BoardLeaseOutcome,
   BoardOps,
@@ -23,11 +24,31 @@ export class BoardDO extends DurableObject<Env> implements BoardOps {
       env.RUN as unknown as { idFromName(n: string): DurableObjectId; get(id: DurableObjectId): RunOperations },
       env.WARDEN_JWT_SECRET,
     );
-    this.board = new Board(new BoardStore(ctx.storage.sql), runs, systemClock);
+    // the ops alerts go through the one alerts path (recorded in D1, coalesced, queued for the team's ops channel)
+    const sink = {
+      windowMs: ALERT_WINDOW_MS,
+      raise: (o: Parameters<typeof raiseAlerts>[0]) => raiseAlerts(o, makeDeps(env)),
+    };
+    const teamId = ctx.id.name?.startsWith("board:") ? ctx.id.name.slice("board:".length) : undefined;
+    this.board = new Board(new BoardStore(ctx.storage.sql), runs, systemClock, { sink, teamId });
   }
 
-  sync(runId: string, rows: BoardRow[]): Promise<void> {
-    return this.board.sync(runId, rows);
+  async sync(runId: string, rows: BoardRow[]): Promise<void> {
+    await this.board.sync(runId, rows);
+    await this.watchWaiting();
+  }
+
+  /** The alarm looks at a disabled persona's waiting items again (it alerts without anyone calling). */
+  override async alarm(): Promise<void> {
+    await this.watchWaiting();
+  }
+
+  /** Alerts what waits too long now, and arms the alarm for when something will (never later than armed). */
+  private async watchWaiting(): Promise<void> {
+    const next = await this.board.checkWaiting();
+    if (next === null) return;
+    const armed = await this.ctx.storage.getAlarm();
+    if (armed === null || armed > next) await this.ctx.storage.setAlarm(next);
   }
   leaseNext(worker: BoardWorker): Promise<BoardResult<BoardLeaseOutcome>> {
     return this.board.leaseNext(worker);
@@ -35,14 +56,18 @@ export class BoardDO extends DurableObject<Env> implements BoardOps {
   admit(): Promise<BoardResult<null>> {
     return this.board.admit();
   }
-  putPersona(p: Persona): Promise<BoardResult<Persona>> {
-    return this.board.putPersona(p);
+  async putPersona(p: Persona): Promise<BoardResult<Persona>> {
+    const put = await this.board.putPersona(p);
+    await this.watchWaiting();
+    return put;
   }
   personas(): Promise<BoardResult<Record<string, unknown>[]>> {
     return this.board.personas();
   }
-  putSettings(patch: Partial<BoardSettings>): Promise<BoardResult<BoardSettings>> {
-    return this.board.putSettings(patch);
+  async putSettings(patch: Partial<BoardSettings>): Promise<BoardResult<BoardSettings>> {
+    const put = await this.board.putSettings(patch);
+    await this.watchWaiting();
+    return put;
   }
   view(): Promise<BoardResult<Record<string, unknown>>> {
     return this.board.view();

@@ -1,6 +1,7 @@
 // Port: the team's work board (one BoardDO per team): the dispatch view of every graph item, personas, settings.
 // Types only; the run objects sync their items to it and lease-next, personas and GET /v1/board go through it.
 import type { AppError } from "../errors";
+import type { AlertOccurrence } from "./slack-feed";
 
 export type BoardItemState = "waiting" | "ready" | "leased" | "passed" | "dead_letter" | "skipped" | "cancelled";
 
@@ -65,3 +66,14 @@ export interface BoardGateway {
   /** the team's board, addressed as idFromName("board:" + team_id) */
   forTeam(teamId: string): BoardOps;
 }
+
+/** The ops alerts a board raises (RB-03, RB-04, a disabled persona's items waiting), one per kind per window. */
+export const BOARD_ALERT_KINDS = ["board_backpressure", "board_token_rate", "board_persona_waiting"] as const;
+export type BoardAlertKind = (typeof BOARD_ALERT_KINDS)[number];
+
+/** Where a board sends its ops alerts: the one alerts path (recorded, coalesced per team, kind and window). */
+export type BoardAlertSink = {
+  /** the alerts path's window: the board raises each kind at most once per window */
+  windowMs: number;
+  raise(occurrences: AlertOccurrence[]): Promise<void>;
+};

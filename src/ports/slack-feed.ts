@@ -16,6 +16,10 @@ export const ALERT_KINDS = [
   "slack_delivery_failed",
   "gate_ack_sla_breach",
   "gate_resolve_sla_breach",
+  // the work board (ports/board.ts BOARD_ALERT_KINDS)
+  "board_backpressure",
+  "board_token_rate",
+  "board_persona_waiting",
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -1,5 +1,5 @@
-// The board's SQLite tables inside its Durable Object (board_item, board_persona, board_settings, board_lease_log):
-// the one module that writes them.
+// The board's SQLite tables inside its Durable Object (board_item, board_persona, board_settings, board_lease_log,
+// board_alert): the one module that writes them.
 import type { BoardRow, BoardSettings, Persona } from "../../ports/board";
 import type { Candidate } from "./dispatch";
 
@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS board_settings (
 CREATE TABLE IF NOT EXISTS board_lease_log (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, kind TEXT NOT NULL, run_id TEXT NOT NULL,
   item_id TEXT NOT NULL, persona_id TEXT, tokens INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX IF NOT EXISTS board_lease_log_at ON board_lease_log (at);`;
+CREATE INDEX IF NOT EXISTS board_lease_log_at ON board_lease_log (at);
+CREATE TABLE IF NOT EXISTS board_alert (kind TEXT PRIMARY KEY, window_start INTEGER NOT NULL);`;
 
 type ItemRow = {
   run_id: string;
@@ -257,6 +258,29 @@ export class BoardStore {
       s.persona_wait_alert_ms,
       now,
     );
+  }
+
+  /** Claims the alert of `kind` for the window starting at `windowStart`: false when it was raised in it already. */
+  claimAlert(kind: string, windowStart: number): boolean {
+    return (
+      this.sql.exec(
+        `INSERT INTO board_alert (kind, window_start) VALUES (?, ?)
+         ON CONFLICT (kind) DO UPDATE SET window_start = excluded.window_start WHERE window_start < excluded.window_start`,
+        kind,
+        windowStart,
+      ).rowsWritten > 0
+    );
+  }
+
+  /** Per disabled persona: its ready items and when the oldest became ready. */
+  disabledWaiting(): { persona_id: string; n: number; oldest: number }[] {
+    return this.sql
+      .exec<{ persona_id: string; n: number; oldest: number }>(
+        `SELECT i.persona_id AS persona_id, COUNT(*) AS n, MIN(COALESCE(i.ready_at, 0)) AS oldest FROM board_item i
+         JOIN board_persona p ON p.persona_id = i.persona_id
+         WHERE i.state = 'ready' AND p.enabled = 0 GROUP BY i.persona_id ORDER BY i.persona_id`,
+      )
+      .toArray();
   }
 
   prune(now: number): void {

@@ -147,6 +147,32 @@ describe("work board", () => {
     expect(b.json).toMatchObject({ run_id: run, order_id: "b", order: { input_json: { deps: { a: { v: 1 } } } } });
   });
 
+  it("hands out a just-released priority-9 dependent before older priority-5 items, across runs and personas", async () => {
+    const t = await tokens("board-release-priority");
+    const cpu = await token("board-release-priority", undefined, { sub: "cpu-worker", personaId: "cpu" });
+    const other = await graphRun(
+      t.worker,
+      [1, 2, 3].map((i) => item(`f${i}`, { persona_id: "cpu" })),
+    );
+    const run = await graphRun(t.worker, [
+      item("x", { priority: 9, persona_id: "extractor" }),
+      item("d", { priority: 9, persona_id: "cpu", depends_on: ["x"] }),
+      item("g", { priority: 5, persona_id: "cpu" }),
+    ]);
+    for (let round = 0; round < 2; round++) {
+      const first = await leaseNext(cpu, { worker_id: `c${round}` });
+      expect(first.json).toMatchObject({ run_id: round === 0 ? other : run });
+      await pass(cpu, first.json);
+    }
+    const x = await leaseNext(t.extractor);
+    expect(x.json.order_id).toBe("x");
+    await pass(t.extractor, x.json);
+    // at once: d is the only priority-9 item ready; the fair share (other has fewer leases) comes after priority
+    const next = await leaseNext(cpu, { worker_id: "c9" });
+    expect(next.status, next.text).toBe(200);
+    expect(next.json).toMatchObject({ run_id: run, order_id: "d" });
+  });
+
   it("answers 429 backpressure over max_ready and creates nothing; shows it on the board", async () => {
     const t = await tokens("board-pressure");
     const set = await call("PUT", "/v1/board/settings", { token: t.admin, body: { max_ready: 2 } });

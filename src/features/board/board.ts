@@ -2,6 +2,7 @@
 // order through its run object, keeps personas and settings, answers backpressure and the board's views.
 import type { AppError } from "../../errors";
 import type {
+  BoardAlertSink,
   BoardLeaseOutcome,
   BoardOps,
   BoardResult,
@@ -12,6 +13,7 @@ import type {
 } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
 import type { RunsService } from "../runs";
+import { BoardAlerts } from "./board-alerts";
 import { type BoardStore, DEFAULT_SETTINGS } from "./board-store";
 import { type Candidate, DEFAULT_PERSONA_LIMIT, FAIR_WINDOW_MS, rankFor } from "./dispatch";
 
@@ -26,22 +28,41 @@ const ok = <T>(value: T): BoardResult<T> => ({ ok: true, value });
 const fail = (error: AppError): BoardResult<never> => ({ ok: false, error });
 
 export class Board implements BoardOps {
+  private readonly alerts: BoardAlerts;
+
   constructor(
     private readonly store: BoardStore,
     private readonly runs: Pick<RunsService, "get">,
-    private readonly clock: Clock,
-  ) {}
+    /** the board's clock; tests move it to cross alert windows */
+    public clock: Clock,
+    /** the ops alerts and the team they are for (absent: no alerts, e.g. unit tests) */
+    alerts?: { sink: BoardAlertSink; teamId: string | undefined },
+  ) {
+    this.alerts = new BoardAlerts(store, alerts?.sink, alerts?.teamId);
+  }
 
   async sync(runId: string, rows: BoardRow[]): Promise<void> {
     this.store.sync(runId, rows, this.clock.now());
+  }
+
+  /** A disabled persona's items waiting too long → one ops alert per window; when to look again (null: never). */
+  checkWaiting(): Promise<number | null> {
+    return this.alerts.checkWaiting(this.store.settings(), this.clock.now());
   }
 
   /** Over the team's token rate (RB-04) new leases wait; otherwise the best eligible item, leased by its run. */
   async leaseNext(worker: BoardWorker): Promise<BoardResult<BoardLeaseOutcome>> {
     const settings = this.store.settings();
     let now = this.clock.now();
-    if (this.tokensOver(settings, now))
+    if (this.tokensOver(settings, now)) {
+      const used = this.store.tokensSince(now - HOUR_MS);
+      await this.alerts.raise(
+        "board_token_rate",
+        now,
+        `${used} tokens in the last hour (max_tokens_per_hour ${settings.max_tokens_per_hour}): new leases wait`,
+      );
       return ok({ kind: "none", retry_after_s: BACKPRESSURE_RETRY_S, throttled: true });
+    }
     for (let i = 0; i < LEASE_TRIES; i++) {
       now = this.clock.now();
       const best = rankFor(worker, this.dispatchView(now), now)[0];
@@ -113,12 +134,18 @@ export class Board implements BoardOps {
   async admit(): Promise<BoardResult<null>> {
     const s = this.store.settings();
     const ready = this.store.readyCount();
-    if (s.max_ready !== null && ready >= s.max_ready)
+    if (s.max_ready !== null && ready >= s.max_ready) {
+      await this.alerts.raise(
+        "board_backpressure",
+        this.clock.now(),
+        `${ready} ready items (max_ready ${s.max_ready}): new runs and items are refused with 429 backpressure`,
+      );
       return fail({
         code: "backpressure",
         retryAfterSeconds: BACKPRESSURE_RETRY_S,
         message: `the team has ${ready} ready items (max_ready ${s.max_ready}); add work when workers catch up`,
       });
+    }
     return ok(null);
   }
 

@@ -6,6 +6,7 @@ import type { AppError } from "../../errors";
 import { mergePatch } from "../../lib/merge-patch";
 import { DEAD_LETTER_REVIEW, type Gate, type GateDecision, gateIdFor, openGate } from "../gates/domain";
 import { gateHost } from "./gate-ops";
+import { reopenSkipped } from "./items";
 import { stop } from "./lifecycle";
 import type { CommandOf, DeadLetter, Order } from "./model";
 import { MAX_ORDER_BYTES } from "./schemas";
@@ -121,6 +122,8 @@ function reissue(tx: Tx, gate: Gate, order: Order, approver: string, patch: Reco
     not_before: null,
     reviewed_by: approver,
   });
+  // a graph item is ready again (on the board too, by this transaction's rows); what it skipped waits again
+  reopenSkipped(tx, order.order_id);
   if (patch) {
     tx.audit(approver, "dead_letter.input_patched", "dead_letter", order.dead_letter_id ?? "", {
       gate_id: gate.gate_id,

@@ -18,6 +18,7 @@ import type { GateRuleCache } from "../gates/domain";
 import { DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import type { TeamPolicyCache } from "../policy/domain";
 import { artifactAccess } from "./artifact-access";
+import { BoardSync } from "./board-sync";
 import type { Activation, CommandOf, PreparedOp, ReduceResult, RunMeta, RunState, WardenRunEvent } from "./model";
 import type { RunOpName, RunOpRequest, RunOpResult, RunReadOp, RunRequest, RunWriteOp } from "./operations";
 import { authorize, reduce, reduceOp } from "./reducer";
@@ -86,6 +87,7 @@ export class RunEngine {
   private retryAt: number | null = null;
   private failures = 0;
   private flushChain: Promise<void> = Promise.resolve();
+  private readonly board: BoardSync;
   private applying: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -93,7 +95,9 @@ export class RunEngine {
     private readonly deps: RunEngineNeeds,
     /** the object's clock; tests move it to expire leases and fire soft gates */
     public clock: Clock,
-  ) {}
+  ) {
+    this.board = new BoardSync(deps.board);
+  }
 
   /** Loads everything but the event log (called inside blockConcurrencyWhile). */
   async load(): Promise<void> {
@@ -172,11 +176,13 @@ export class RunEngine {
     const result = await this.apply((state, now) => reduceOp(state, command, now));
     if (!result.ok) return result;
     const mine = result.item;
-    // The state is committed: answer now and let the outbox reach D1 and EVENTS behind the response. Only a
-    // policy activation is awaited, so that the approver's next read sees the new version.
+    // The state is committed: answer now and let the outbox reach D1 and EVENTS behind the response. A policy
+    // activation is awaited, so that the approver's next read sees the new version; a graph change only until it
+    // reached the board (which leases a released item the moment the completion is answered) — on the board's own
+    // chain, so neither this item's D1 batch nor an earlier item stuck on D1 holds it back.
+    const synced = mine?.board?.length && this.deps.board ? this.syncBoard() : null;
     const flushed = this.flush();
-    // a graph change is awaited too: the board leases a released item the moment the completion is answered
-    if (mine?.board?.length && this.deps.board) await flushed;
+    if (synced) await synced;
     if (!mine?.activations.length) return { ok: true, value: result.reply };
     await flushed;
     const activated = this.outbox.has(mine.n)
@@ -402,16 +408,22 @@ export class RunEngine {
     return run;
   }
 
+  private syncBoard(): Promise<void> {
+    const run = this.state?.run;
+    return this.board.send(this.outbox, () => (run ? { teamId: run.team_id, runId: run.run_id } : null));
+  }
+
   private async flushOnce(): Promise<void> {
     const items = [...this.outbox.values()].sort((a, b) => a.n - b.n);
+    // the board first: an item goes to D1 and the queue only once its rows reached the board (they arrive in order)
+    if (this.board.behind(this.outbox)) await this.syncBoard();
     // the sent items leave storage in one delete at the end (one commit per flush, not one per item)
     const sent: string[] = [];
     const forgetSent = () => (sent.length ? this.storage.delete(sent) : undefined);
     for (const item of items) {
       if (!this.outbox.has(item.n)) continue;
       try {
-        if (item.board?.length && this.deps.board && this.state)
-          await this.deps.board.forTeam(this.state.run.team_id).sync(this.state.run.run_id, item.board);
+        if (!this.board.has(item.n)) throw new Error(`outbox item ${item.n}: board rows not synced`);
         if (item.records.length) await this.deps.runRecord.write(item.records);
         for (const a of item.activations) await this.activate(a);
         const queued = item.events.filter(isQueuedRunEvent).map(fitForQueue);
@@ -434,6 +446,7 @@ export class RunEngine {
         return;
       }
       this.outbox.delete(item.n);
+      this.board.forget(item.n);
       sent.push(`out:${pad(item.n)}`);
     }
     await forgetSent();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fakes, MemoryStorage } from "../../../test/fakes/run-engine";
 import type { MemoryHint } from "../../ports/hints";
-import { fitForQueue, RunEngine } from "./engine";
+import { type EngineDeps, fitForQueue, RunEngine } from "./engine";
 import type { WardenRunEvent } from "./model";
 
 const actor = { team_id: "t1", subject: "alice" };
@@ -156,6 +156,34 @@ describe("RunEngine", () => {
     expect(f.written).toHaveLength(before + 2); // rewritten: the D1 writes are idempotent
     expect([...storage.data.keys()].filter((k) => k.startsWith("out:"))).toEqual([]);
     expect(storage.alarm).toBeNull();
+  });
+
+  it("syncs a graph change to the board before it answers, even while D1 is down for an earlier outbox item", async () => {
+    const f = fakes();
+    const synced: { rows: { item_id: string; state: string }[] }[] = [];
+    const board = { forTeam: () => ({ sync: async (_run: string, rows: never[]) => void synced.push({ rows }) }) };
+    const engine = new RunEngine(new MemoryStorage(), { ...f.deps, board } as unknown as EngineDeps, {
+      now: () => 10_000,
+    });
+    await engine.load();
+    const item = (item_id: string, depends_on: string[], priority: number) => ({
+      ...{ item_id, goal: "g", input_json: {}, depends_on, priority, output_schema_id: "s", timeout_sec: 30 },
+    });
+    const items = [item("x", [], 9), item("d", ["x"], 9), item("g", [], 5)];
+    expect((await engine.dispatch("run_e", { ...create, items })).ok).toBe(true);
+    await engine.idle();
+    // D1 goes down: the lease's rows stay in the outbox, and every flush stops at them
+    f.control.failWrites = 1_000;
+    const lease = await engine.write("run_e", "lease", { actor, order_id: "x", worker_id: "w" });
+    if (!lease.ok) throw new Error("lease refused");
+    const complete = {
+      ...{ op: "complete" as const, actor, order_id: "x", lease_id: lease.value.lease_id, epoch: 1, op_id: "c1" },
+      ...{ outcome: "PASS" as const, failure_class: null, tokens_in: 1, tokens_out: 1, output: null },
+    };
+    expect((await engine.dispatch("run_e", complete)).ok).toBe(true);
+    // answered: the board already holds d as ready (the next lease-next gets it, not g at priority 5)
+    const last = new Map(synced.flatMap((s) => s.rows).map((r) => [r.item_id, r.state]));
+    expect(Object.fromEntries(last)).toEqual({ x: "passed", d: "ready", g: "ready" });
   });
 
   it("re-sends the run's latest run.completed with its own event id, but not while its outbox item is unsent", async () => {

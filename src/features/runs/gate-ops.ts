@@ -17,6 +17,7 @@ import {
   openGate,
 } from "../gates/domain";
 import { patchProblem, settleReview } from "./dead-letter-review";
+import { reopenSkipped } from "./items";
 import type { CommandOf, Failure } from "./model";
 import type { RunOpReply } from "./operations";
 import { conflict, deadLetterOrder, forbidden, notFound, type StepTable, type Tx, taskFields } from "./tx";
@@ -104,6 +105,7 @@ function settleDeadLetter(tx: Tx, gate: Gate, id: string, decision: GateDecision
   const order = tx.order(dl.order_id);
   if (order && order.status === "DEAD_LETTER" && order.dead_letter_id === dl.id) {
     tx.putOrder({ ...order, status: "QUEUED", reissued: true, dead_letter_id: null, not_before: null });
+    reopenSkipped(tx, order.order_id);
   }
   tx.emit("dead_letter.reissued", {
     dead_letter_id: dl.id,

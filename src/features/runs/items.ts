@@ -138,6 +138,27 @@ function depOutputs(tx: Tx, deps: readonly string[]): Record<string, unknown> {
   return out;
 }
 
+/**
+ * A dead letter of item `itemId` was reissued (its order QUEUED again, so the item is ready and the board sees it
+ * through the transaction's rows): every item skipped behind it — directly, or behind one skipped by it — waits
+ * again, and the release pass takes it from there (one still behind another dead letter is skipped again).
+ */
+export function reopenSkipped(tx: Tx, itemId: string): void {
+  if (!tx.item(itemId)) return;
+  const reopened = new Set([itemId]);
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const item of tx.allItems().sort((a, b) => a.index - b.index)) {
+      if (item.stored !== "skipped" || item.skipped_by === null || !reopened.has(item.skipped_by)) continue;
+      tx.putItem({ ...item, stored: "waiting", skipped_by: null });
+      tx.emit("item.reopened", { item_id: item.item_id, because: itemId });
+      reopened.add(item.item_id);
+      changed = true;
+    }
+  }
+}
+
 /** Stop: every item not yet released is cancelled (released ones are revoked with their orders). */
 export function cancelItems(tx: Tx): string[] {
   const cancelled: string[] = [];

@@ -15,6 +15,9 @@ const TITLES: Record<AlertKind, string> = {
   slack_delivery_failed: "Slack delivery failures",
   gate_ack_sla_breach: "Gates not acknowledged within their SLA",
   gate_resolve_sla_breach: "Gates not decided within their SLA",
+  board_backpressure: "Work board backpressure (new work refused)",
+  board_token_rate: "Work board over its token rate (new leases wait)",
+  board_persona_waiting: "Work board: a disabled persona's items waiting",
 };
 
 /** The start of the window `at` falls in. */

@@ -8,6 +8,7 @@ import { outageRoutes } from "./outage-routes";
 import { consumeSlackOutbox } from "./outbox";
 import { slackRoutes } from "./routes";
 
+export { ALERT_WINDOW_MS } from "./alerts";
 export { consumeSlackDeadLetters, raiseAlerts, raiseEventAlerts } from "./alerts-enqueue";
 export { enqueueGateCards, gateCardMessages } from "./cards";
 export { createEscalationTimingsCache } from "./escalation";
