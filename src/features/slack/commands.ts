@@ -3,11 +3,11 @@
 
 import { budgetStanding } from "../../lib/budget";
 import { graphProgressText, HEALTH_KINDS, HEALTH_NOISE, type HealthDoc, healthDagItems } from "../board";
-import { scanFields } from "../memory";
 import { DEFAULT_BUDGET } from "../runs";
 import { feedKeys, feedRootMessage, feedStatusMessage, type SlackPost } from "./feed";
 import { signedRunLink } from "./links";
 import type { SlackNeeds } from "./needs";
+import { openTalkRun, TALK_MAX, talkRefusal } from "./talk";
 
 export type CommandReply = { response_type: "ephemeral" | "in_channel"; text: string };
 const say = (text: string): CommandReply => ({ response_type: "ephemeral", text });
@@ -21,9 +21,6 @@ export const USAGE = [
   '• `talk "<message>"` — open a thread in the feed channel: a run with one task for a `talk` worker, ids in the thread',
   "• `help` — this text",
 ].join("\n");
-
-/** The longest `talk` message (it becomes a work order's goal, capped at 2000 by WorkOrder v1). */
-export const TALK_MAX = 2000;
 
 export type ParsedCommand =
   | { sub: "new"; goal: string; template: string | null; noise: string | null }
@@ -212,41 +209,11 @@ async function muteCommand(deps: SlackNeeds, actor: Actor, sub: "mute" | "unmute
  */
 async function talkCommand(deps: SlackNeeds, actor: Actor, userId: string, message: string) {
   const text = message || "(no message)";
-  if (message) {
-    const verdict = await scanFields([{ path: "message", value: message }]);
-    if (!verdict.ok)
-      return say(
-        `Not started: the message looks like it holds a secret or personal data (${verdict.ruleIds.join(", ")}).`,
-      );
-  }
-  const runId = deps.newId("run");
-  const run = deps.runs.get(runId);
-  const created = await run.create(runId, {
-    actor,
-    run_id: runId,
-    goal: `talk: ${text}`.slice(0, 2000),
-    template: null,
-    skills: ["talk"],
-    budget: { ...DEFAULT_BUDGET, total_tokens: null },
-  });
-  if (!created.ok) return say(`Could not start the talk: ${why(created.error)}`);
-  const order = { order_id: deps.newId("ord"), task_id: deps.newId("task") };
-  const added = await run.add_order(runId, {
-    actor,
-    skill: "talk",
-    order: {
-      ...order,
-      goal: text,
-      input_json: { message, slack_user_id: userId },
-      output_schema_id: "talk.reply.v1",
-      timeout_sec: 300,
-    },
-  });
-  if (!added.ok) {
-    // no run without its task: stop it, so nothing is left waiting for a worker that has nothing to do
-    await run.stop(runId, { actor, reason: "talk: its task could not be added" });
-    return say(`Could not start the talk: ${why(added.error)}`);
-  }
+  const refused = await talkRefusal(message);
+  if (refused) return say(`Not started: ${refused}.`);
+  const opened = await openTalkRun(deps, actor, userId, message);
+  if (!opened.ok) return say(`Could not start the talk: ${opened.why}`);
+  const { runId, order } = opened.value;
   const ids = `team \`${actor.team_id}\` · run \`${runId}\` · task \`${order.task_id}\` · order \`${order.order_id}\``;
   await deps.slackOutbox.send([
     startedRoot(

@@ -1,7 +1,9 @@
 // The run feed (pure): a run's queued events → one thread in the feed channel: a root message, one status reply
 // edited in place with the last steps (RB-05: a busy run edits, it does not flood), and replies for notable steps only.
+
 import type { SlackOutboxMessage } from "../../ports/slack";
 import type { FeedStep } from "../../ports/slack-feed";
+import { threadKeys } from "../messages/domain";
 
 /** A message to post (and edit in place): what every feed and alert message is. */
 export type SlackPost = Extract<SlackOutboxMessage, { kind: "post" }>;
@@ -23,7 +25,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 /** The logical outbox keys of a run's feed thread. */
 export const feedKeys = {
   /** the thread's root (the same key `/warden new` posts under, so a run started from Slack keeps one root) */
-  root: (runId: string) => `run:${runId}`,
+  root: threadKeys.feed,
   status: (runId: string) => `feed:${runId}:status`,
   gate: (runId: string, gateId: string) => `feed:${runId}:gate:${gateId}`,
   completed: (runId: string) => `feed:${runId}:completed`,
