@@ -45,6 +45,8 @@ export const workOrders = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.runId, t.orderId] }),
     index("work_order_team_status_created").on(t.teamId, t.status, t.createdAt),
+    // `/warden status <task_id>`: a task's orders within the team
+    index("work_order_team_task").on(t.teamId, t.taskId),
   ],
 );
 

@@ -15,7 +15,7 @@ const say = (text: string): CommandReply => ({ response_type: "ephemeral", text 
 export const USAGE = [
   "Usage:",
   '• `new "<goal>" [template=invoice|ticket|status] [noise=low|med|high]` — start a run (its thread opens in the feed channel); with a template or noise, the Health DAG as a declared graph',
-  "• `status <run_id>` — the last 10 steps, graph progress and a View Trace link",
+  "• `status <run_id|task_id>` — the last 10 steps, graph progress and a View Trace link (of a task's run)",
   "• `stop <run_id>` — stop a run (open leases are revoked)",
   "• `mute <run_id>` / `unmute <run_id>` — stop / resume that run's feed updates (its gate cards still post)",
   '• `talk "<message>"` — open a thread in the feed channel: a run with one task for a `talk` worker, ids in the thread',
@@ -106,17 +106,36 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
         if (!r.ok) return say(`Could not stop \`${cmd.runId}\`: ${why(r.error)}`);
         return say(`Stopped run \`${cmd.runId}\`.`);
       }
-      const r = await run.view(cmd.runId, { actor });
-      if (!r.ok) return say(`No run \`${cmd.runId}\` for this team.`);
-      const v = r.value;
+      const found = await viewOfRunOrTask(deps, actor, cmd.runId);
+      if (!found) return say(`No run or task \`${cmd.runId}\` for this team.`);
+      const { view: v, task } = found;
       const steps = v.steps.slice(-10).map(stepLine).join("\n") || "• no steps yet";
       const budget = budgetStanding(v.budget, v.budget.used, v.budget.breaches);
       const graph = v.items.length ? `\n*Graph* ${graphProgressText(v.items)}` : "";
       return say(
-        `*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n*Budget* ${budget.text}${graph}\n<${await signedRunLink(deps, inst.team_id, v.run_id)}|View Trace> (opens for 15 minutes; ask again for a fresh link)`,
+        `${task}*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n*Budget* ${budget.text}${graph}\n<${await signedRunLink(deps, inst.team_id, v.run_id)}|View Trace> (opens for 15 minutes; ask again for a fresh link)`,
       );
     }
   }
+}
+
+/**
+ * `status <id>`: the id as a run of the caller's team, else as a task of the team (its newest order's run; the reply
+ * opens with the task's orders and their states). Null when it is neither.
+ */
+async function viewOfRunOrTask(deps: SlackNeeds, actor: Actor, id: string) {
+  const asRun = await deps.runs.get(id).view(id, { actor });
+  if (asRun.ok) return { view: asRun.value, task: "" };
+  const orders = await deps.runIndex.taskOrders(actor.team_id, id, 5);
+  const runId = orders[0]?.run_id;
+  if (!runId) return null;
+  const r = await deps.runs.get(runId).view(runId, { actor });
+  if (!r.ok) return null;
+  const states = orders
+    .filter((o) => o.run_id === runId)
+    .map((o) => `order \`${o.order_id}\` ${o.status}`)
+    .join(", ");
+  return { view: r.value, task: `Task \`${id}\` (${states}) of run:\n` };
 }
 
 /** `new` with a template or a noise level runs the Health DAG over one document of that kind (defaults invoice, med). */

@@ -2,6 +2,7 @@
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
+import type { RunIndex } from "../../ports/run-index";
 import type { RunMessageStore } from "../../ports/run-messages";
 import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
 import type { SlackFeedStore } from "../../ports/slack-feed";
@@ -29,6 +30,8 @@ export type SlackNeeds = {
   auditLog: AuditLogStore;
   /** replies people write in a run's thread or DM become the run's messages; finds the run a thread belongs to */
   runMessages: RunMessageStore;
+  /** `status <task_id>`: the run a task's orders belong to */
+  runIndex: Pick<RunIndex, "taskOrders">;
   newId: (prefix: string) => string;
   clock: Clock;
 } & SlackOAuthNeeds &
