@@ -394,7 +394,9 @@ export function buildProgram(): Command {
     });
 
   // runs
-  const runs = program.command("runs").description("runs: start, status, stop, explain-exit, trace-url, list");
+  const runs = program
+    .command("runs")
+    .description("runs: start, status, stop, explain-exit, say, messages, trace-url, list");
   runs
     .command("start")
     .description("start a run; prints {run_id, status, hints, policy_snapshot}")
@@ -457,6 +459,28 @@ export function buildProgram(): Command {
     .action(async (runId: string, _o, cmd: Command) => {
       const a = await api(cmd);
       out(cmd, await unwrap(a.v1.runs[":run_id"]["explain-exit"].$get({ param: { run_id: runId } })));
+    });
+  runs
+    .command("say <run_id>")
+    .description("post a message to the run's conversation (talk; into its Slack thread); secrets / PII → exit 4")
+    .requiredOption("--text <text>")
+    .option("--op-id <op_id>", "idempotency key: a retry answers the message it wrote")
+    .option("--task-id <task_id>", "the task the message is about")
+    .action(async (runId: string, o, cmd: Command) => {
+      const a = await api(cmd);
+      const json = defined({ text: o.text, op_id: o.opId, task_id: o.taskId });
+      out(cmd, await unwrap(a.v1.runs[":run_id"].messages.$post({ param: { run_id: runId }, json })));
+    });
+  runs
+    .command("messages <run_id>")
+    .description(
+      "the run's messages after a cursor (workers' and people's Slack replies); prints {messages, next_after}",
+    )
+    .option("--after <seq>", "only messages after this seq (the previous next_after)", int)
+    .action(async (runId: string, o, cmd: Command) => {
+      const a = await api(cmd);
+      const query = defined({ after: o.after === undefined ? undefined : String(o.after) });
+      out(cmd, await unwrap(a.v1.runs[":run_id"].messages.$get({ param: { run_id: runId }, query })));
     });
   runs
     .command("trace-url <run_id>")

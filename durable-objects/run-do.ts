@@ -3,7 +3,15 @@
 // methods), and the interface merge types the class as RunOperations, so the stub's methods follow the table.
 import { DurableObject } from "cloudflare:workers";
 import { makeRunEngineNeeds, systemClock } from "../src/deps";
-import { RUN_OPS, RunEngine, type RunOperations, type RunOpName, type RunOpRequest } from "../src/features/runs";
+import {
+  RUN_OPS,
+  RunEngine,
+  type RunOperations,
+  type RunOpName,
+  type RunOpRequest,
+  runOpCorrelation,
+} from "../src/features/runs";
+import { withLogContext } from "../src/lib/log";
 
 export interface RunDO extends RunOperations {}
 
@@ -18,14 +26,16 @@ export class RunDO extends DurableObject<Env> {
   }
 
   override alarm(): Promise<void> {
-    return this.engine.alarm();
+    const run = this.engine.snapshotState()?.run;
+    return withLogContext({ run_id: run?.run_id, team_id: run?.team_id }, () => this.engine.alarm());
   }
 }
 
 for (const op of Object.keys(RUN_OPS) as RunOpName[]) {
   Object.defineProperty(RunDO.prototype, op, {
     value(this: RunDO, runId: string, request: RunOpRequest<typeof op>) {
-      return this.engine.call(runId, op, request);
+      const fields = runOpCorrelation(this.engine.snapshotState(), runId, request);
+      return withLogContext(fields, () => this.engine.call(runId, op, request));
     },
     writable: true,
     configurable: true,

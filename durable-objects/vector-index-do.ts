@@ -1,6 +1,8 @@
 // VectorIndexDO: the embedded exact-cosine vector index for one shard: vectors in the object's SQLite, scanned in memory.
+
 import { DurableObject } from "cloudflare:workers";
 import { ExactIndex, type ScanKernel } from "../src/adapters/vector/exact-index";
+import { log } from "../src/lib/log";
 import { EMBEDDING_DIMENSIONS } from "../src/ports/embedder";
 import type { VectorCard, VectorCardMatch, VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
 import cosineWasm from "./wasm/cosine.wasm";
@@ -10,13 +12,7 @@ function makeKernel(): ScanKernel | undefined {
   try {
     return new WebAssembly.Instance(cosineWasm, {}).exports as unknown as ScanKernel;
   } catch (e) {
-    console.warn(
-      JSON.stringify({
-        level: "warn",
-        msg: "vector index: SIMD kernel unavailable, scanning in JavaScript",
-        error: String(e),
-      }),
-    );
+    log.warn("vector index: SIMD kernel unavailable, scanning in JavaScript", { error: String(e) });
     return undefined;
   }
 }

@@ -1,4 +1,5 @@
 // Builds the Hono app: request id, body limit, JSON bodies, every feature's route groups (FEATURES), one error mapper.
+
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
@@ -7,9 +8,11 @@ import { type AppError, AppFailure, internalError, platformFailure, toWire, type
 import { FEATURES } from "./features";
 import { docsRoutes } from "./features/docs/routes";
 import type { RouteGroup } from "./features/feature";
+import { logPrincipal, logScope } from "./http/log-context";
 import { authenticate, jsonBody, limitBody, MAX_BODY_BYTES } from "./http/middleware";
 import { documentScopes } from "./http/scopes-doc";
 import type { FeatureEnv } from "./http/types";
+import { log } from "./lib/log";
 
 export const API_INFO = {
   title: "Warden API",
@@ -45,7 +48,9 @@ export function createApp() {
 
   app.use("*", requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
   // credentials first: a caller without them is refused (401, or 429 per IP) before any body is read
+  app.use("*", logScope);
   app.use("/v1/*", authenticate);
+  app.use("/v1/*", logPrincipal);
   app.use("*", limitBody);
   app.use("/v1/*", jsonBody);
 
@@ -100,11 +105,11 @@ function answerFailuresWithTheEnvelope(app: OpenAPIHono<FeatureEnv<Deps>>) {
       const transient = platformFailure(e);
       if (transient) {
         // The platform's own transient failure (a run object reset): the documented 503 the caller retries.
-        console.warn(JSON.stringify({ level: "warn", request_id: id, error: String(e) }));
+        log.warn("platform failure", { request_id: id, error: String(e) });
         res = send(toWire(transient, id));
       } else {
         // Unexpected: log the details here, answer with the envelope only.
-        console.error(JSON.stringify({ level: "error", request_id: id, error: String(e), stack: (e as Error)?.stack }));
+        log.error("unexpected failure", { request_id: id, error: String(e), stack: (e as Error)?.stack });
         res = send(internalError(id));
       }
     }

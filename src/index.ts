@@ -1,8 +1,10 @@
 // Worker entry: fetch (the Hono app), queue and scheduled (dispatched to the features of FEATURES); re-exports the Durable Objects.
+
 import { createApp } from "./app";
 import { makeDeps } from "./deps";
 import { FEATURES } from "./features";
 import type { CronHandler, QueueConsumer } from "./features/feature";
+import { log } from "./lib/log";
 
 export { BoardDO } from "../durable-objects/board-do";
 export { RunDO } from "../durable-objects/run-do";
@@ -30,15 +32,7 @@ export default {
     // Other queues: retrying would only delete the message, so it is logged (with its body, to be re-sent by hand)
     // and acknowledged.
     for (const m of batch.messages) {
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          msg: "queue has no consumer; message dropped",
-          queue: batch.queue,
-          id: m.id,
-          body: m.body,
-        }),
-      );
+      log.warn("queue has no consumer; message dropped", { queue: batch.queue, id: m.id, body: m.body });
       m.ack();
     }
   },
@@ -46,8 +40,7 @@ export default {
   async scheduled(controller, env) {
     const deps = makeDeps(env);
     const handlers = CRONS.filter((c) => c.crons.includes(controller.cron)).map((c) => c.run);
-    if (handlers.length === 0)
-      console.warn(JSON.stringify({ level: "warn", msg: "no handler for cron", cron: controller.cron }));
+    if (handlers.length === 0) log.warn("no handler for cron", { cron: controller.cron });
     for (const run of handlers)
       await run(controller.cron, controller.scheduledTime, deps, deps.clock.now(), deps.newId("sweep"));
   },

@@ -17,6 +17,7 @@ import { createD1OverviewStore } from "./adapters/d1/overview-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
 import { createD1RouteLedger } from "./adapters/d1/route-ledger";
 import { createD1RunIndex } from "./adapters/d1/run-index";
+import { createD1RunMessageStore } from "./adapters/d1/run-message-store";
 import { createD1RunRecord } from "./adapters/d1/run-record";
 import { createD1SlackDeliveryHealth } from "./adapters/d1/slack-delivery-health";
 import { createD1SlackFeedStore } from "./adapters/d1/slack-feed-store";
@@ -83,6 +84,8 @@ const D1_STORES = {
   slackResponseUrls: createD1SlackResponseUrls,
   /** run artifacts' rows (their bytes: artifactObjects) */
   artifactStore: createD1ArtifactStore,
+  /** a run's conversation (talk): workers' messages and people's Slack replies */
+  runMessages: createD1RunMessageStore,
 } satisfies Record<string, OverD1<unknown>>;
 
 type D1Stores = { [K in keyof typeof D1_STORES]: ReturnType<(typeof D1_STORES)[K]> };

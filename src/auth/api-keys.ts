@@ -1,5 +1,7 @@
 // Team API keys: format (public prefix + secret), SHA-256 storage, verification, and the revocation check for tokens.
+
 import { sha256Hex } from "../lib/digest";
+import { log } from "../lib/log";
 
 import { err, ok, type Result } from "../lib/result";
 import type { ApiKeyStore } from "../ports/api-key-store";
@@ -77,9 +79,7 @@ export function createApiKeyAuth(
     try {
       await store.touch(keyId, now);
     } catch (e) {
-      console.warn(
-        JSON.stringify({ level: "warn", msg: "api key last_used_at not recorded", key_id: keyId, error: String(e) }),
-      );
+      log.warn("api key last_used_at not recorded", { key_id: keyId, error: String(e) });
     }
   };
   const remember = (keyId: string, revoked: boolean, until: number) => {

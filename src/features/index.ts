@@ -11,6 +11,7 @@ import { learningFeature } from "./learning";
 import { limitsFeature } from "./limits";
 import { mcpFeature } from "./mcp";
 import { memoryFeature } from "./memory";
+import { messagesFeature } from "./messages";
 import { metricsFeature } from "./metrics";
 import { pagesFeature } from "./pages";
 import { policyFeature } from "./policy";
@@ -28,6 +29,7 @@ export const FEATURES = [
   gatesFeature,
   memoryFeature,
   eventsFeature,
+  messagesFeature,
   slackFeature,
   pagesFeature,
   keysFeature,

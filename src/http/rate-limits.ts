@@ -1,5 +1,7 @@
 // Rate-limit policy: route classes, documented per-team/per-subject defaults, D1 overrides (cached), headers, outages.
+
 import { AppFailure } from "../errors";
+import { log } from "../lib/log";
 import { type LimitRule, type RateLimiter, RateLimiterUnavailable, type RateLimitResult } from "../ports/rate-limiter";
 import type { TeamLimitStore } from "../ports/team-limits";
 
@@ -138,14 +140,7 @@ export function createTeamLimits(
           }
         }
       } catch (e) {
-        console.warn(
-          JSON.stringify({
-            level: "warn",
-            msg: "team limits unreadable; defaults apply",
-            team_id: teamId,
-            error: String(e),
-          }),
-        );
+        log.warn("team limits unreadable; defaults apply", { team_id: teamId, error: String(e) });
       }
       if (cache.size >= maxTeams) cache.clear();
       cache.set(teamId, { limits, until: now + ttlMs });
@@ -211,16 +206,12 @@ export async function spend(
     } catch (e) {
       if (!(e instanceof RateLimiterUnavailable)) throw e;
       countOutage(teamId, openOnOutage ? "failed_open" : "failed_closed");
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          msg: "rate limiter unavailable",
-          outcome: openOnOutage ? "failed_open" : "failed_closed",
-          bucket: b.name,
-          team_id: teamId,
-          error: e.message,
-        }),
-      );
+      log.warn("rate limiter unavailable", {
+        outcome: openOnOutage ? "failed_open" : "failed_closed",
+        bucket: b.name,
+        team_id: teamId,
+        error: e.message,
+      });
       if (openOnOutage) return { "RateLimit-Policy": policy };
       throw new AppFailure({
         code: "rate_limited",

@@ -52,4 +52,6 @@ export interface RunIndex {
     teamId: string,
     q: { skills?: string[]; runId?: string; taskId?: string; limit: number },
   ): Promise<AvailableOrderRow[]>;
+  /** the team's orders of one task, newest first (`/warden status <task_id>` finds its run) */
+  taskOrders(teamId: string, taskId: string, limit: number): Promise<(AvailableOrderRow & { status: string })[]>;
 }

@@ -108,5 +108,20 @@ export function createD1RunIndex(db: DrizzleD1Database): RunIndex {
         .orderBy(asc(workOrders.createdAt), asc(workOrders.orderId))
         .limit(q.limit);
     },
+
+    async taskOrders(teamId, taskId, limit) {
+      return db
+        .select({
+          run_id: workOrders.runId,
+          order_id: workOrders.orderId,
+          task_id: workOrders.taskId,
+          skill: workOrders.skill,
+          status: workOrders.status,
+        })
+        .from(workOrders)
+        .where(and(eq(workOrders.teamId, teamId), eq(workOrders.taskId, taskId)))
+        .orderBy(desc(workOrders.createdAt))
+        .limit(limit);
+    },
   };
 }

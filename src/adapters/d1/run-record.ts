@@ -1,7 +1,9 @@
 // RunRecordStore over D1 with drizzle: one db.batch() per write (atomic), idempotent inserts and guarded updates.
+
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { log } from "../../lib/log";
 import type { RecordOp, RunRecordStore } from "../../ports/run-record";
 import { auditInsert } from "./audit-log";
 import { gateColumns } from "./run-index";
@@ -218,7 +220,7 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
       ops.forEach((op, i) => {
         // a guarded update that changes nothing was applied before (a retried flush); say so, never fail
         if (op.t === "dead_letter_resolved" && results[i]?.meta?.changes === 0) {
-          console.warn(JSON.stringify({ level: "warn", msg: "dead letter already resolved", dead_letter_id: op.id }));
+          log.warn("dead letter already resolved", { dead_letter_id: op.id });
         }
       });
     },

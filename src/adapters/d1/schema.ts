@@ -45,6 +45,8 @@ export const workOrders = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.runId, t.orderId] }),
     index("work_order_team_status_created").on(t.teamId, t.status, t.createdAt),
+    // `/warden status <task_id>`: a task's orders within the team
+    index("work_order_team_task").on(t.teamId, t.taskId),
   ],
 );
 
@@ -651,16 +653,21 @@ export const slackApprovers = sqliteTable(
 );
 
 /** messages the outbox posted, by logical key: recorded before the ack, so a redelivery updates instead of reposting */
-export const slackMessages = sqliteTable("slack_message", {
-  key: text("key").primaryKey(),
-  teamId: text("team_id").notNull(),
-  channel: text("channel").notNull(),
-  ts: text("ts").notNull(),
-  /** the version of the content last shown (gate cards: opened 1, decided 2); an older one never overwrites it */
-  version: integer("version").notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: integer("updated_at").notNull(),
-});
+export const slackMessages = sqliteTable(
+  "slack_message",
+  {
+    key: text("key").primaryKey(),
+    teamId: text("team_id").notNull(),
+    channel: text("channel").notNull(),
+    ts: text("ts").notNull(),
+    /** the version of the content last shown (gate cards: opened 1, decided 2); an older one never overwrites it */
+    version: integer("version").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  // a reply in a thread names its root by (channel, ts): the run thread it belongs to is found through this index
+  (t) => [index("slack_message_channel_ts").on(t.channel, t.ts)],
+);
 
 /** Slack delivery health per team (RB-06): consecutive failed outbox deliveries, and since when the team counts as in
  * an approval outage (at SLACK_OUTAGE_AFTER_FAILURES); the next successful delivery resets both */
@@ -858,5 +865,35 @@ export const artifacts = sqliteTable(
     index("artifact_team").on(t.teamId, t.createdAt),
     index("artifact_expiry").on(t.expiresAt),
     uniqueIndex("artifact_uri").on(t.uri),
+  ],
+);
+
+// ---- run messages -------------------------------------------------------------------------------
+
+/** the conversation of a run (`talk`): a worker's messages (POST /v1/runs/:run_id/messages) and the replies people
+ * write in the run's Slack thread or DM; `seq` orders them and is the reader's cursor */
+export const runMessages = sqliteTable(
+  "run_message",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    messageId: text("message_id").notNull(),
+    teamId: text("team_id").notNull(),
+    runId: text("run_id").notNull(),
+    /** worker (over the API) | person (a Slack reply) */
+    authorKind: text("author_kind").notNull(),
+    /** the token's subject, or the roster subject of the Slack user */
+    author: text("author").notNull(),
+    /** api | slack_thread | slack_dm */
+    source: text("source").notNull(),
+    taskId: text("task_id"),
+    text: text("text").notNull(),
+    /** the caller's op_id, or the Slack message ts: a retry finds the message it already wrote */
+    dedupeKey: text("dedupe_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("run_message_id").on(t.messageId),
+    uniqueIndex("run_message_dedupe").on(t.runId, t.dedupeKey),
+    index("run_message_run_seq").on(t.runId, t.seq),
   ],
 );

@@ -1,5 +1,7 @@
 // The EVENTS queue consumer: parses each message with the internal-event schema, groups by handler, acks once applied.
+
 import { InternalEvent, type InternalEventType, type RefusedWriteEvent } from "../../../contracts/internal-events";
+import { log } from "../../lib/log";
 import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning";
 import { decisionEscalationAudits, recordDecisionEvents } from "../policy";
 import { enqueueGateCards, enqueueRunFeed, raiseEventAlerts } from "../slack";
@@ -111,14 +113,7 @@ function groupByHandler(batch: MessageBatch<unknown>): Map<EventHandler, Parsed[
     const parsed = InternalEvent.safeParse(message.body);
     if (!parsed.success) {
       // A known type that does not fit its schema: retry, so after max_retries it lands in the dead-letter queue.
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          msg: "events consumer: malformed event",
-          event_id: body.event_id,
-          type: body.type,
-        }),
-      );
+      log.warn("events consumer: malformed event", { event_id: body.event_id, type: body.type });
       message.retry();
       continue;
     }
@@ -151,7 +146,7 @@ async function applyGroup(handler: EventHandler, items: Parsed[], deps: Consumer
       else ack(message);
     }
   } catch (e) {
-    console.error(JSON.stringify({ level: "error", msg: "events consumer: handler failed", error: String(e) }));
+    log.error("events consumer: handler failed", { error: String(e) });
     for (const { message } of items) if (!acked.has(message)) message.retry();
   }
 }

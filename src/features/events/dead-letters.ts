@@ -1,5 +1,6 @@
 // The warden-events-dlq consumer: records every message that exhausted its retries, raises the queue-dead-letter
 // operator alert of its team, then acks it.
+import { log } from "../../lib/log";
 import type { EventDeadLetter, EventDeadLetterStore } from "../../ports/event-dead-letters";
 import { raiseAlerts, type SlackFeedNeeds } from "../slack";
 
@@ -58,18 +59,10 @@ export async function consumeDeadLetters(
     );
     for (const m of batch.messages) m.ack();
   } catch (e) {
-    console.error(JSON.stringify({ level: "error", msg: "dead-letter consumer: record failed", error: String(e) }));
+    log.error("dead-letter consumer: record failed", { error: String(e) });
     for (const m of batch.messages) m.retry();
   }
   for (const r of rows) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        msg: "event dead-lettered",
-        event_id: r.eventId,
-        type: r.type,
-        team_id: r.teamId,
-      }),
-    );
+    log.error("event dead-lettered", { event_id: r.eventId, type: r.type, team_id: r.teamId });
   }
 }

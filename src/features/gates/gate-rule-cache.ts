@@ -1,4 +1,5 @@
 // Per-isolate cache of each team's active gate rules and approval outage (1 s TTL, invalidated locally on activation).
+import { log } from "../../lib/log";
 import { createTeamCache, type TeamCache } from "../../lib/team-cache";
 import type { GateRuleStore } from "../../ports/gate-rule-store";
 import type { SlackDeliveryHealth } from "../../ports/slack";
@@ -10,7 +11,7 @@ export type GateRuleCache = TeamCache<ActiveGateRules>;
 export function parseStoredRules(version: number, body: unknown): ActiveGateRules {
   const parsed = GateRuleSet.safeParse(body);
   if (!parsed.success) {
-    console.warn(JSON.stringify({ level: "warn", msg: "stored gate rules do not parse; using defaults", version }));
+    log.warn("stored gate rules do not parse; using defaults", { version });
     return DEFAULT_ACTIVE_GATE_RULES;
   }
   return { version, rules: parsed.data.rules };
@@ -29,7 +30,7 @@ export function createGateRuleCache(
     const [active, outage] = await Promise.all([
       store.active(teamId),
       outages?.outage(teamId).catch((e) => {
-        console.error(JSON.stringify({ level: "error", msg: "approval outage unreadable", error: String(e) }));
+        log.error("approval outage unreadable", { error: String(e) });
         return null;
       }) ?? null,
     ]);

@@ -1,4 +1,5 @@
 // Use-cases of gate SLAs: a team's settings (stored or the defaults), changing them (audited), and a window's figures.
+import { log } from "../../lib/log";
 import type { AuditEntry } from "../../ports/audit-log";
 import type { GateSlaStore, SlaGateRow } from "../../ports/gate-sla-store";
 import type { GateRuleCache } from "./gate-rule-cache";
@@ -30,10 +31,7 @@ export async function teamSla(store: Pick<GateSlaStore, "get">, teamId: string):
   const stored = await store.get(teamId);
   const parsed = stored ? GateSlaSettings.safeParse(stored.settings) : null;
   if (stored && parsed?.success) return { team_id: teamId, source: "team", settings: parsed.data, ...pick(stored) };
-  if (stored)
-    console.warn(
-      JSON.stringify({ level: "warn", msg: "stored gate SLA does not parse; using defaults", team_id: teamId }),
-    );
+  if (stored) log.warn("stored gate SLA does not parse; using defaults", { team_id: teamId });
   return { team_id: teamId, source: "default", settings: DEFAULT_GATE_SLA, updated_by: null, updated_at: null };
 }
 const pick = (s: { updated_by: string; updated_at: number }) => ({

@@ -1,5 +1,6 @@
 // Warden's own denials of open gates (the approval-outage fallback, a rollback): each through its run's decide_gate,
 // the path POST /v1/gates/:gate_id/decision takes, so the run applies it like any decision.
+import { log } from "../../lib/log";
 import type { GateIndexRow, RunIndex } from "../../ports/run-index";
 import type { RunsService } from "../runs";
 
@@ -28,10 +29,7 @@ export async function denyOpenGates(
       note: o.note,
     });
     if (reply.ok) denied.push(g.gate_id);
-    else
-      console.warn(
-        JSON.stringify({ level: "warn", msg: "gate not denied", decider: o.decider, ...g, error: reply.error }),
-      );
+    else log.warn("gate not denied", { decider: o.decider, ...g, error: reply.error });
   }
   return denied;
 }

@@ -1,4 +1,5 @@
 // Use-cases over policy memory: the start-of-run snapshot (R1) and routing by effective weight.
+import { log } from "../../lib/log";
 import type { LearningStore } from "../../ports/learning-store";
 import { contextHash } from "./consume";
 import { buildSnapshot, type PolicyMemorySnapshot, type RankedSkill, rankSkills } from "./policy-memory";
@@ -15,13 +16,10 @@ export async function snapshotPolicyMemory(
   const { entries, retries } = await deps.learningStore.snapshotRows(teamId);
   const snapshot = buildSnapshot(teamId, entries, retries, now);
   if (snapshot.reset) {
-    console.error(
-      JSON.stringify({ level: "error", code: snapshot.reset.code, team_id: teamId, reason: snapshot.reset.reason }),
-    );
+    log.error("policy memory reset", { code: snapshot.reset.code, team_id: teamId, reason: snapshot.reset.reason });
   }
   for (const w of snapshot.warnings) {
-    if (!snapshot.reset)
-      console.warn(JSON.stringify({ level: "warn", msg: "policy memory", team_id: teamId, warning: w }));
+    if (!snapshot.reset) log.warn("policy memory", { team_id: teamId, warning: w });
   }
   return snapshot;
 }

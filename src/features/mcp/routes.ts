@@ -1,9 +1,11 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (one server per request, JSON answers).
+
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
 import { applyRateLimits, jsonDepth, MAX_JSON_DEPTH, preAuthLimit } from "../../http/middleware";
 import { featureApp } from "../../http/openapi";
 import type { FeatureEnv } from "../../http/types";
+import { log } from "../../lib/log";
 import { authenticateMcp } from "./auth";
 import type { McpNeeds } from "./needs";
 import { createMcpServer } from "./server";
@@ -21,11 +23,7 @@ function rpcError(status: 400 | 401 | 405, code: number, message: string, header
 type Ctx = Context<FeatureEnv<McpNeeds>>;
 
 const deferrer = (c: Ctx) => (work: Promise<unknown>) =>
-  c.executionCtx.waitUntil(
-    work.catch((e) =>
-      console.error(JSON.stringify({ level: "error", msg: "mcp deferred work failed", error: String(e) })),
-    ),
-  );
+  c.executionCtx.waitUntil(work.catch((e) => log.error("mcp deferred work failed", { error: String(e) })));
 
 async function readBody(c: Ctx): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
   const text = await c.req.text();

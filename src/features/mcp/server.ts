@@ -1,4 +1,5 @@
 // One MCP server per request (stateless): tools/list and tools/call over the tool table, with scope, limits and audit.
+
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -10,6 +11,7 @@ import {
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { AppFailure, platformFailure, toWire } from "../../errors";
 import { type Coalescer, createCoalescer } from "../../lib/coalesce";
+import { log } from "../../lib/log";
 import type { AuditEntry, AuditLogStore } from "../../ports/audit-log";
 import { parseToolArgs, toolInputSchema } from "./input-schema";
 import { registerResources } from "./resources";
@@ -89,15 +91,12 @@ export async function callTool(ctx: CallContext, name: string, args: Record<stri
     const error = e instanceof AppFailure ? e.error : platformFailure(e);
     if (!error) {
       outcome = "internal";
-      console.error(
-        JSON.stringify({
-          level: "error",
-          request_id: ctx.requestId,
-          tool: name,
-          error: String(e),
-          stack: (e as Error)?.stack,
-        }),
-      );
+      log.error("mcp tool failed", {
+        request_id: ctx.requestId,
+        tool: name,
+        error: String(e),
+        stack: (e as Error)?.stack,
+      });
       throw new McpError(ErrorCode.InternalError, `internal error (request ${ctx.requestId})`);
     }
     outcome = error.code;

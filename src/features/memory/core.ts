@@ -1,5 +1,7 @@
 // Shared pieces of the memory use-cases: their dependencies, namespace resolution as a Result, index cards, timings.
+
 import type { AppError } from "../../errors";
+import { log } from "../../lib/log";
 import { err, ok, type Result } from "../../lib/result";
 import type { Embedder } from "../../ports/embedder";
 import type { EventBus } from "../../ports/event-bus";
@@ -146,8 +148,6 @@ export async function syncCards(d: MemoryServiceDeps, teamId: string, ids: strin
       docs.map((x) => ({ id: x.id, card: cardOf(x, x.actorImportance) })),
     );
   } catch (e) {
-    console.error(
-      JSON.stringify({ level: "error", msg: "memory card sync failed", team_id: teamId, error: String(e) }),
-    );
+    log.error("memory card sync failed", { team_id: teamId, error: String(e) });
   }
 }

@@ -1,4 +1,5 @@
 // HintsProvider over memory (YARLI run/task observer hints): best-effort with a time budget; failures are logged, never thrown.
+import { log } from "../../lib/log";
 import { within } from "../../lib/within";
 import type { HintsProvider, MemoryHint } from "../../ports/hints";
 import { teamCaller } from "./namespaces";
@@ -14,14 +15,8 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
 
   async function safely(teamId: string, what: string, work: () => Promise<MemoryHint[]>): Promise<MemoryHint[]> {
     const r = await within(Promise.resolve().then(work), budget, [] as MemoryHint[]);
-    if (r.timedOut)
-      console.warn(
-        JSON.stringify({ level: "warn", msg: "memory hints timed out", team_id: teamId, what, budget_ms: budget }),
-      );
-    if (r.error !== undefined)
-      console.error(
-        JSON.stringify({ level: "error", msg: "memory hints failed", team_id: teamId, what, error: String(r.error) }),
-      );
+    if (r.timedOut) log.warn("memory hints timed out", { team_id: teamId, what, budget_ms: budget });
+    if (r.error !== undefined) log.error("memory hints failed", { team_id: teamId, what, error: String(r.error) });
     return r.value;
   }
 
@@ -33,9 +28,7 @@ export function createMemoryHints(memory: MemoryService, opts: { budgetMs?: numb
       now,
     );
     if (!found.ok) {
-      console.error(
-        JSON.stringify({ level: "error", msg: "memory hints refused", team_id: teamId, code: found.error.code }),
-      );
+      log.error("memory hints refused", { team_id: teamId, code: found.error.code });
       return [];
     }
     return found.value.map((r) => ({ id: r.id, namespace: r.namespace, class: r.class, text: r.text, score: r.score }));

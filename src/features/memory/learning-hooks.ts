@@ -1,4 +1,5 @@
 // Connects the learning feature's memory ports to memory: YARLI task memories, vector index sync, card refresh after decay.
+import { log } from "../../lib/log";
 import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
 import type { TaskMemorySink } from "../../ports/task-memory";
 import type { VectorIndex } from "../../ports/vector-index";
@@ -48,9 +49,7 @@ export function createCardRefreshingMaintenance(inner: MemoryMaintenance, memory
       try {
         await memory.refreshCardsSince(now);
       } catch (e) {
-        console.error(
-          JSON.stringify({ level: "error", msg: "memory card refresh after decay failed", error: String(e) }),
-        );
+        log.error("memory card refresh after decay failed", { error: String(e) });
       }
       return report;
     },

@@ -1,7 +1,9 @@
 // Session episodes (ops-warden session_event.v1) and activation: guarded writes, stabilized routes, hints.
+
 import type { SessionEventV1 } from "../../../contracts/session-event.v1";
 import type { Principal } from "../../auth/tokens";
 import type { AppError } from "../../errors";
+import { log } from "../../lib/log";
 import { err, ok, type Result } from "../../lib/result";
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { EventBus } from "../../ports/event-bus";
@@ -53,17 +55,11 @@ export function createSessions(d: SessionDeps) {
     now: number,
     defer: Defer,
   ) {
-    console.warn(
-      JSON.stringify({
-        level: "warn",
-        msg: "session event refused",
-        team_id: principal.teamId,
-        code: verdict.code,
-        rule_ids: verdict.ruleIds,
-      }),
-    );
+    log.warn("session event refused", { team_id: principal.teamId, code: verdict.code, rule_ids: verdict.ruleIds });
     const event = sessionRefusedEvent(principal, e, verdict, d.newId("evt"), now);
-    defer(d.events.publish([event]).catch((err) => console.error("memory_store_failed publish failed", String(err))));
+    defer(
+      d.events.publish([event]).catch((err) => log.error("memory_store_failed publish failed", { error: String(err) })),
+    );
     return err({ code: verdict.code, ruleIds: verdict.ruleIds });
   }
 
@@ -117,9 +113,7 @@ export function createSessions(d: SessionDeps) {
       return found.ok ? found.value : [];
     } catch (e) {
       // hints are best-effort: activation still answers with routes and episodes
-      console.error(
-        JSON.stringify({ level: "error", msg: "activation hints failed", team_id: principal.teamId, error: String(e) }),
-      );
+      log.error("activation hints failed", { team_id: principal.teamId, error: String(e) });
       return [];
     }
   }

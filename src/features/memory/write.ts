@@ -1,5 +1,7 @@
 // Memory write use-cases: one guarded write, many at once (all or nothing), rigid import; each returns a Result.
+
 import type { AppError } from "../../errors";
+import { log } from "../../lib/log";
 import { err, ok, type Result } from "../../lib/result";
 import type { MemDoc } from "../../ports/memory-store";
 import { contentHash, DEFAULT_SUMMARY_MAX_CHARS, METADATA_MAX_CHARS, scopeKey, sizeProblems } from "./content";
@@ -80,18 +82,11 @@ export function createMemoryWrites(d: MemoryServiceDeps) {
       ...(context.class ? { class: context.class } : {}),
       ...(context.items ? { items: context.items } : {}),
     };
-    console.warn(
-      JSON.stringify({
-        level: "warn",
-        msg: "memory write refused",
-        team_id: caller.teamId,
-        source,
-        code,
-        rule_ids: ruleIds,
-      }),
-    );
+    log.warn("memory write refused", { team_id: caller.teamId, source, code, rule_ids: ruleIds });
     if (context.announce !== false) {
-      defer(d.events.publish([event]).catch((e) => console.error("memory_store_failed publish failed", String(e))));
+      defer(
+        d.events.publish([event]).catch((e) => log.error("memory_store_failed publish failed", { error: String(e) })),
+      );
     }
     if (code !== "rejected") return { code, ruleIds };
     return {

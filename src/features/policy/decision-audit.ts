@@ -1,6 +1,8 @@
 // MemRL escalations in audit_log (seed 003 §14): every logged decision whose selected action is `escalate` becomes
 // one audit row, written in the same batch as its group (from the deciding isolate, or the EVENTS consumer).
+
 import type { InternalEvent } from "../../../contracts/internal-events";
+import { log } from "../../lib/log";
 import type { AuditEntry, AuditLogStore } from "../../ports/audit-log";
 import type { EventBus, WardenEvent } from "../../ports/event-bus";
 
@@ -51,9 +53,7 @@ export function withDecisionEscalationAudit(writer: EventBus, auditLog: Pick<Aud
       const audits = decisionEscalationAudits(events);
       if (audits.length === 0) return;
       await auditLog.append(audits).catch((e: unknown) => {
-        console.error(
-          JSON.stringify({ level: "error", msg: "escalation audit failed", count: audits.length, error: String(e) }),
-        );
+        log.error("escalation audit failed", { count: audits.length, error: String(e) });
       });
     },
   };

@@ -3,6 +3,7 @@
 // failed there (retried by the queue, dead-lettered after its retries, each R2 refusal counted as an outage).
 
 import { canonicalJson, sha256Hex } from "../../lib/digest";
+import { log } from "../../lib/log";
 import type { Clock } from "../../ports/clock";
 import type { CounterBatch, DecisionCounterStore, DecisionFlush, DecisionObjects } from "../../ports/decision-log";
 import type { EventBus, WardenEvent } from "../../ports/event-bus";
@@ -46,9 +47,7 @@ export async function appendDecisions(
     await Promise.all(written.map((w) => deps.decisionObjects.put(w.object.objectKey, w.body)));
   } catch (e) {
     await deps.decisionCounters.countOutage(hourOf(now), String(e), now).catch((counting) => {
-      console.error(
-        JSON.stringify({ level: "error", msg: "decision log outage not counted", error: String(counting) }),
-      );
+      log.error("decision log outage not counted", { error: String(counting) });
     });
     throw e;
   }
@@ -100,9 +99,7 @@ export function createDecisionLogWriter(
       try {
         await recordDecisionEvents(events, deps);
       } catch (e) {
-        console.warn(
-          JSON.stringify({ level: "warn", msg: "decision log write failed; sent to EVENTS", error: String(e) }),
-        );
+        log.warn("decision log write failed; sent to EVENTS", { error: String(e) });
         await fallback.publish(events);
       }
     },

@@ -1,9 +1,11 @@
 // /v1/policy: decide, read and propose the MemRL profile, replay logged decisions under a candidate.
+
 import { createRoute } from "@hono/zod-openapi";
 import { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
+import { log } from "../../lib/log";
 import { proposeDeploy, teamWideProposer } from "../gates";
 import { decidePolicy } from "./decide";
 import { readDecisions } from "./decision-log-reader";
@@ -57,7 +59,8 @@ export const policyRoutes = featureApp<PolicyNeeds>()
         c.get("principal"),
         c.req.valid("json"),
         deps.clock.now(),
-        (work) => c.executionCtx.waitUntil(work.catch((e) => console.error("decision log publish failed", e))),
+        (work) =>
+          c.executionCtx.waitUntil(work.catch((e) => log.error("decision log publish failed", { error: String(e) }))),
       );
       return c.json(result, 200);
     },

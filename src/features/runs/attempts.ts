@@ -1,4 +1,5 @@
 // Attempt outcome steps of the reducer (pure): complete an attempt, then complete, retry, gate, dead-letter or replan.
+
 import { stableId } from "../../lib/hash";
 import { gateIdFor, openGate } from "../gates/domain";
 import { openReview, REVIEWED_FAILURE } from "./dead-letter-review";
@@ -19,6 +20,7 @@ import type { RunOpReply } from "./operations";
 import { checkLease, orderFor } from "./orders";
 import { decisionLogInputs, nextAfterFailure, type StepDecision } from "./taxonomy";
 import { conflict, deadLetterOrder, type StepTable, type Tx, taskFields } from "./tx";
+import { usedMemIds } from "./views";
 
 export function budgetBreach(tx: Tx, order: Order, tokensIn: number, tokensOut: number): Breach | null {
   const { budget, used } = tx.run;
@@ -122,8 +124,10 @@ function passed(tx: Tx, a: Attempt): { failureClass: null; reply: CompleteReply 
     ...(order.lease ? { holder: order.lease.holder } : {}),
     ...(cmd.artifacts?.length ? { artifacts: cmd.artifacts } : {}),
   });
+  const used = usedMemIds(cmd.output);
   tx.emit("task.completed", {
     ...taskFields(tx.run, done),
+    ...(used ? { used_mem_ids: used } : {}),
     outcome,
     failure_class: null,
     tokens: a.tokens,

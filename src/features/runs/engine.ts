@@ -4,6 +4,7 @@
 import { isQueuedRunEvent } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
 import { canonicalJson, sha256Hex } from "../../lib/digest";
+import { log } from "../../lib/log";
 import { own, putOwn } from "../../lib/own";
 import { within } from "../../lib/within";
 import type { BoardGateway } from "../../ports/board";
@@ -267,7 +268,7 @@ export class RunEngine {
     try {
       return (await this.deps.escalationTimings?.get(teamId, now)) ?? null;
     } catch (e) {
-      console.warn(JSON.stringify({ level: "warn", msg: "escalation timings unreadable", error: String(e) }));
+      log.warn("escalation timings unreadable", { error: String(e) });
       return null;
     }
   }
@@ -278,8 +279,7 @@ export class RunEngine {
       this.deps.runRecord.retryAdjustments(teamId),
       this.deps.policyMemory.snapshot(teamId, now),
     ]);
-    const unreadable = (e: unknown) =>
-      console.error(JSON.stringify({ level: "error", msg: "policy memory unreadable at run start", error: String(e) }));
+    const unreadable = (e: unknown) => log.error("policy memory unreadable at run start", { error: String(e) });
     let snapshot: PolicySnapshot;
     if (retries.status === "fulfilled") snapshot = buildSnapshot(retries.value, now);
     else {
@@ -315,8 +315,7 @@ export class RunEngine {
       FAILURE_HINTS_WAIT_MS,
       [] as MemoryHint[],
     );
-    if (r.error !== undefined)
-      console.warn(JSON.stringify({ level: "warn", msg: "failure hints unavailable", error: String(r.error) }));
+    if (r.error !== undefined) log.warn("failure hints unavailable", { error: String(r.error) });
     return r.value;
   }
 
@@ -324,7 +323,7 @@ export class RunEngine {
     try {
       return await this.deps.hints.forRunStart(teamId, { goal, taskKeys: skills }, now);
     } catch (e) {
-      console.warn(JSON.stringify({ level: "warn", msg: "hints unavailable at run start", error: String(e) }));
+      log.warn("hints unavailable at run start", { error: String(e) });
       return [];
     }
   }
@@ -402,7 +401,7 @@ export class RunEngine {
     const run = this.flushChain
       .then(() => this.flushOnce())
       .catch((e) => {
-        console.error(JSON.stringify({ level: "error", msg: "run outbox flush crashed", error: String(e) }));
+        log.error("run outbox flush crashed", { error: String(e) });
       });
     this.flushChain = run;
     return run;
@@ -432,15 +431,7 @@ export class RunEngine {
         this.failures++;
         const delay = Math.min(FLUSH_RETRY_MAX_MS, 1000 * 2 ** (this.failures - 1));
         this.retryAt = this.clock.now() + delay;
-        console.error(
-          JSON.stringify({
-            level: "error",
-            msg: "run outbox flush failed; retrying by alarm",
-            item: item.n,
-            delay_ms: delay,
-            error: String(e),
-          }),
-        );
+        log.error("run outbox flush failed; retrying by alarm", { item: item.n, delay_ms: delay, error: String(e) });
         await forgetSent();
         await this.rearm();
         return;
@@ -461,8 +452,7 @@ export class RunEngine {
     const target = DEPLOY_TARGET_SPECS[a.target];
     const changed = await target.activate(this.deps, a.team_id, a.version, this.clock.now());
     target.invalidate(this.deps, a.team_id);
-    if (!changed)
-      console.warn(JSON.stringify({ level: "warn", msg: "activation changed nothing (not pending)", ...a }));
+    if (!changed) log.warn("activation changed nothing (not pending)", { ...a });
   }
 
   /** One alarm for every timer: the earliest of lease expiries, back-offs, soft gates and an outbox retry. */

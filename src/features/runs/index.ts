@@ -11,6 +11,7 @@ import type { CitedArtifacts } from "./use-cases";
 export { type EngineDeps, RunEngine, type RunEngineNeeds } from "./engine";
 export { LeaseNextBody, type RunsFleetNeeds } from "./fleet-routes";
 export { guardStored } from "./guard-stored";
+export { runOpCorrelation } from "./log-context";
 export { DEFAULT_BUDGET, type RunState } from "./model";
 export type {
   Activated,

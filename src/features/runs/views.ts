@@ -39,8 +39,8 @@ function orderView(o: Order) {
   };
 }
 
-/** the memory ids a worker's output cites (`used_mem_ids`, seed 003 §10), for the trace page */
-function usedMemIds(output: unknown): string[] | null {
+/** the memory ids a worker's output cites (`used_mem_ids`, seed 003 §10), for the trace page and the feed */
+export function usedMemIds(output: unknown): string[] | null {
   if (output === null || typeof output !== "object") return null;
   const ids = (output as { used_mem_ids?: unknown }).used_mem_ids;
   if (!Array.isArray(ids)) return null;

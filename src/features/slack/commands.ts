@@ -3,11 +3,11 @@
 
 import { budgetStanding } from "../../lib/budget";
 import { graphProgressText, HEALTH_KINDS, HEALTH_NOISE, type HealthDoc, healthDagItems } from "../board";
-import { scanFields } from "../memory";
 import { DEFAULT_BUDGET } from "../runs";
 import { feedKeys, feedRootMessage, feedStatusMessage, type SlackPost } from "./feed";
 import { signedRunLink } from "./links";
 import type { SlackNeeds } from "./needs";
+import { openTalkRun, TALK_MAX, talkRefusal } from "./talk";
 
 export type CommandReply = { response_type: "ephemeral" | "in_channel"; text: string };
 const say = (text: string): CommandReply => ({ response_type: "ephemeral", text });
@@ -15,15 +15,12 @@ const say = (text: string): CommandReply => ({ response_type: "ephemeral", text 
 export const USAGE = [
   "Usage:",
   '• `new "<goal>" [template=invoice|ticket|status] [noise=low|med|high]` — start a run (its thread opens in the feed channel); with a template or noise, the Health DAG as a declared graph',
-  "• `status <run_id>` — the last 10 steps, graph progress and a View Trace link",
+  "• `status <run_id|task_id>` — the last 10 steps, graph progress and a View Trace link (of a task's run)",
   "• `stop <run_id>` — stop a run (open leases are revoked)",
   "• `mute <run_id>` / `unmute <run_id>` — stop / resume that run's feed updates (its gate cards still post)",
   '• `talk "<message>"` — open a thread in the feed channel: a run with one task for a `talk` worker, ids in the thread',
   "• `help` — this text",
 ].join("\n");
-
-/** The longest `talk` message (it becomes a work order's goal, capped at 2000 by WorkOrder v1). */
-export const TALK_MAX = 2000;
 
 export type ParsedCommand =
   | { sub: "new"; goal: string; template: string | null; noise: string | null }
@@ -109,17 +106,36 @@ export async function handleCommand(deps: SlackNeeds, form: CommandForm): Promis
         if (!r.ok) return say(`Could not stop \`${cmd.runId}\`: ${why(r.error)}`);
         return say(`Stopped run \`${cmd.runId}\`.`);
       }
-      const r = await run.view(cmd.runId, { actor });
-      if (!r.ok) return say(`No run \`${cmd.runId}\` for this team.`);
-      const v = r.value;
+      const found = await viewOfRunOrTask(deps, actor, cmd.runId);
+      if (!found) return say(`No run or task \`${cmd.runId}\` for this team.`);
+      const { view: v, task } = found;
       const steps = v.steps.slice(-10).map(stepLine).join("\n") || "• no steps yet";
       const budget = budgetStanding(v.budget, v.budget.used, v.budget.breaches);
       const graph = v.items.length ? `\n*Graph* ${graphProgressText(v.items)}` : "";
       return say(
-        `*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n*Budget* ${budget.text}${graph}\n<${await signedRunLink(deps, inst.team_id, v.run_id)}|View Trace> (opens for 15 minutes; ask again for a fresh link)`,
+        `${task}*${v.run_id}* — ${v.status} — ${v.goal}\n${steps}\n*Budget* ${budget.text}${graph}\n<${await signedRunLink(deps, inst.team_id, v.run_id)}|View Trace> (opens for 15 minutes; ask again for a fresh link)`,
       );
     }
   }
+}
+
+/**
+ * `status <id>`: the id as a run of the caller's team, else as a task of the team (its newest order's run; the reply
+ * opens with the task's orders and their states). Null when it is neither.
+ */
+async function viewOfRunOrTask(deps: SlackNeeds, actor: Actor, id: string) {
+  const asRun = await deps.runs.get(id).view(id, { actor });
+  if (asRun.ok) return { view: asRun.value, task: "" };
+  const orders = await deps.runIndex.taskOrders(actor.team_id, id, 5);
+  const runId = orders[0]?.run_id;
+  if (!runId) return null;
+  const r = await deps.runs.get(runId).view(runId, { actor });
+  if (!r.ok) return null;
+  const states = orders
+    .filter((o) => o.run_id === runId)
+    .map((o) => `order \`${o.order_id}\` ${o.status}`)
+    .join(", ");
+  return { view: r.value, task: `Task \`${id}\` (${states}) of run:\n` };
 }
 
 /** `new` with a template or a noise level runs the Health DAG over one document of that kind (defaults invoice, med). */
@@ -212,41 +228,11 @@ async function muteCommand(deps: SlackNeeds, actor: Actor, sub: "mute" | "unmute
  */
 async function talkCommand(deps: SlackNeeds, actor: Actor, userId: string, message: string) {
   const text = message || "(no message)";
-  if (message) {
-    const verdict = await scanFields([{ path: "message", value: message }]);
-    if (!verdict.ok)
-      return say(
-        `Not started: the message looks like it holds a secret or personal data (${verdict.ruleIds.join(", ")}).`,
-      );
-  }
-  const runId = deps.newId("run");
-  const run = deps.runs.get(runId);
-  const created = await run.create(runId, {
-    actor,
-    run_id: runId,
-    goal: `talk: ${text}`.slice(0, 2000),
-    template: null,
-    skills: ["talk"],
-    budget: { ...DEFAULT_BUDGET, total_tokens: null },
-  });
-  if (!created.ok) return say(`Could not start the talk: ${why(created.error)}`);
-  const order = { order_id: deps.newId("ord"), task_id: deps.newId("task") };
-  const added = await run.add_order(runId, {
-    actor,
-    skill: "talk",
-    order: {
-      ...order,
-      goal: text,
-      input_json: { message, slack_user_id: userId },
-      output_schema_id: "talk.reply.v1",
-      timeout_sec: 300,
-    },
-  });
-  if (!added.ok) {
-    // no run without its task: stop it, so nothing is left waiting for a worker that has nothing to do
-    await run.stop(runId, { actor, reason: "talk: its task could not be added" });
-    return say(`Could not start the talk: ${why(added.error)}`);
-  }
+  const refused = await talkRefusal(message);
+  if (refused) return say(`Not started: ${refused}.`);
+  const opened = await openTalkRun(deps, actor, userId, message);
+  if (!opened.ok) return say(`Could not start the talk: ${opened.why}`);
+  const { runId, order } = opened.value;
   const ids = `team \`${actor.team_id}\` · run \`${runId}\` · task \`${order.task_id}\` · order \`${order.order_id}\``;
   await deps.slackOutbox.send([
     startedRoot(

@@ -1,7 +1,9 @@
 // The run feed (pure): a run's queued events → one thread in the feed channel: a root message, one status reply
 // edited in place with the last steps (RB-05: a busy run edits, it does not flood), and replies for notable steps only.
+
 import type { SlackOutboxMessage } from "../../ports/slack";
 import type { FeedStep } from "../../ports/slack-feed";
+import { threadKeys } from "../messages/domain";
 
 /** A message to post (and edit in place): what every feed and alert message is. */
 export type SlackPost = Extract<SlackOutboxMessage, { kind: "post" }>;
@@ -23,7 +25,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 /** The logical outbox keys of a run's feed thread. */
 export const feedKeys = {
   /** the thread's root (the same key `/warden new` posts under, so a run started from Slack keeps one root) */
-  root: (runId: string) => `run:${runId}`,
+  root: threadKeys.feed,
   status: (runId: string) => `feed:${runId}:status`,
   gate: (runId: string, gateId: string) => `feed:${runId}:gate:${gateId}`,
   completed: (runId: string) => `feed:${runId}:completed`,
@@ -40,6 +42,20 @@ function cost(e: FeedEvent): string {
   return parts.length ? ` (${parts.join(" • ")})` : "";
 }
 
+/** The most memory ids a step line names; more are counted ("+3 more"). */
+export const FEED_MEM_IDS = 3;
+
+/** The memories a completion cites (seed 003 §8 anatomy: `used_mem_ids: team/alpha/org/sop/extract.v1`). */
+function usedMemories(e: FeedEvent): string {
+  const ids = Array.isArray(e.used_mem_ids) ? e.used_mem_ids.filter((x): x is string => typeof x === "string") : [];
+  if (ids.length === 0) return "";
+  const more = ids.length > FEED_MEM_IDS ? ` +${ids.length - FEED_MEM_IDS} more` : "";
+  return `; used_mem_ids: ${ids
+    .slice(0, FEED_MEM_IDS)
+    .map((id) => `\`${id}\``)
+    .join(", ")}${more}`;
+}
+
 const isHumanGate = (e: FeedEvent) => e.kind === "soft" || e.kind === "hard";
 
 /** What one event says, in a line of the status reply (null: the event is not a step of the feed). */
@@ -48,7 +64,7 @@ function lineOf(e: FeedEvent): string | null {
   const who = [order, str(e.skill)].filter(Boolean).join(" ");
   switch (e.type) {
     case "task.completed":
-      return `${who} — ${str(e.outcome) ?? "PASS"}${cost(e)}`;
+      return `${who} — ${str(e.outcome) ?? "PASS"}${cost(e)}${usedMemories(e)}`;
     case "task.failed": {
       const cls = str(e.failure_class) ? ` ${e.failure_class}` : "";
       const next = str(e.next) ? ` → ${e.next}` : "";

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FeedStep } from "../../ports/slack-feed";
 import {
+  FEED_MEM_IDS,
   FEED_STATUS_STEPS,
   feedKeys,
   feedRootMessage,
@@ -65,6 +66,28 @@ describe("feed steps", () => {
       ev({ type: "task.failed", order_id: "o1", outcome: "DECLINE", failure_class: "schema_invalid", next: "gate" }),
     );
     expect(failed?.line).toContain("DECLINE schema_invalid → gate");
+  });
+
+  it("names the memories a completion cites (seed 003 §8 anatomy), at most FEED_MEM_IDS, then how many more", () => {
+    const one = feedStepOf(
+      ev({
+        type: "task.completed",
+        order_id: "o1",
+        skill: "extract",
+        outcome: "PASS",
+        used_mem_ids: ["team/alpha/org/sop/extract.v1"],
+      }),
+    );
+    expect(one?.line).toBe("09:30:05 order `o1` extract — PASS; used_mem_ids: `team/alpha/org/sop/extract.v1`");
+    const many = feedStepOf(
+      ev({ type: "task.completed", order_id: "o1", used_mem_ids: ["m1", "m2", "m3", "m4", "m5", 7] }),
+    );
+    expect(many?.line).toContain("used_mem_ids: `m1`, `m2`, `m3` +2 more");
+    expect(FEED_MEM_IDS).toBe(3);
+    for (const used of [undefined, [], "m1", [7]])
+      expect(feedStepOf(ev({ type: "task.completed", order_id: "o1", used_mem_ids: used }))?.line).not.toContain(
+        "used_mem_ids",
+      );
   });
 
   it("takes only run-object events (with a seq) of the kinds the feed shows", () => {

@@ -2,6 +2,8 @@
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
+import type { RunIndex } from "../../ports/run-index";
+import type { RunMessageStore } from "../../ports/run-messages";
 import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
 import type { SlackFeedStore } from "../../ports/slack-feed";
 import type { AckNeeds } from "../gates";
@@ -26,6 +28,10 @@ export type SlackNeeds = {
   /** the team's board: `new` with a graph is admitted by it first (backpressure) */
   board: BoardGateway;
   auditLog: AuditLogStore;
+  /** replies people write in a run's thread or DM become the run's messages; finds the run a thread belongs to */
+  runMessages: RunMessageStore;
+  /** `status <task_id>`: the run a task's orders belong to */
+  runIndex: Pick<RunIndex, "taskOrders">;
   newId: (prefix: string) => string;
   clock: Clock;
 } & SlackOAuthNeeds &

@@ -81,7 +81,7 @@ describe("GET /slack/install", () => {
     const url = new URL(res.headers.get("location") as string);
     expect(`${url.origin}${url.pathname}`).toBe(AUTHORIZE);
     expect(url.searchParams.get("client_id")).toBe("1234.5678");
-    expect(url.searchParams.get("scope")).toBe("chat:write,commands");
+    expect(url.searchParams.get("scope")).toBe("chat:write,commands,channels:history,groups:history,im:history");
     expect(url.searchParams.get("redirect_uri")).toBe(`${PUBLIC}/slack/oauth/callback`);
     const state = await verifyState(env.WARDEN_JWT_SECRET, url.searchParams.get("state") ?? "", T0);
     expect(state.ok && state.value).toMatchObject({

@@ -11,7 +11,7 @@ import { teamWideProposer } from "../gates";
 import { authorizeUrl, STATE_TTL_MS, signState, verifyState } from "./oauth-state";
 
 /** The bot scopes the install asks for: exactly those of slack/manifest.yaml (a unit test holds them equal). */
-export const SLACK_BOT_SCOPES = ["chat:write", "commands"] as const;
+export const SLACK_BOT_SCOPES = ["chat:write", "commands", "channels:history", "groups:history", "im:history"] as const;
 
 export type SlackOAuthNeeds = {
   config: {

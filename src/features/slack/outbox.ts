@@ -1,6 +1,7 @@
 // The SLACK_OUTBOX consumer: posts each logical message once (ts recorded before the ack), updates it in place after,
 // answers response_urls (within Slack's limit, then by chat.update), turns Slack's 429 Retry-After into a queue retry
 // delay, and counts failed deliveries per team: the start and end of an approval outage (RB-06) act from here.
+import { log } from "../../lib/log";
 import { sha256HexSync } from "../../lib/sha256";
 import type { Clock } from "../../ports/clock";
 import {
@@ -120,7 +121,7 @@ async function updateInstead(
 ): Promise<Outcome> {
   const inst = m.message ? await deps.slackStore.byTeam(m.team_id) : null;
   if (!m.message || !inst) {
-    console.warn(JSON.stringify({ level: "warn", msg: "slack outbox: response_url used up", team_id: m.team_id }));
+    log.warn("slack outbox: response_url used up", { team_id: m.team_id });
     return { done: true };
   }
   const r = await deps.slackApi.call("chat.update", inst.bot_token, { ...m.message, text: m.text });
@@ -140,23 +141,15 @@ export async function consumeSlackOutbox(batch: MessageBatch<unknown>, deps: Sla
       // a failed health write must not turn a delivered message into a retry (nor count as a Slack failure)
       if (outcome.done || !outcome.waiting)
         await recordHealth(deps, body, outcome.done ? null : outcome.error).catch((e) =>
-          console.error(JSON.stringify({ level: "error", msg: "slack outbox: health not recorded", error: String(e) })),
+          log.error("slack outbox: health not recorded", { error: String(e) }),
         );
       if (outcome.done) message.ack();
       else {
-        console.warn(
-          JSON.stringify({
-            level: "warn",
-            msg: "slack outbox: retry",
-            id: message.id,
-            error: outcome.error,
-            delay_s: outcome.delayS,
-          }),
-        );
+        log.warn("slack outbox: retry", { id: message.id, error: outcome.error, delay_s: outcome.delayS });
         message.retry({ delaySeconds: outcome.delayS });
       }
     } catch (e) {
-      console.error(JSON.stringify({ level: "error", msg: "slack outbox: failed", id: message.id, error: String(e) }));
+      log.error("slack outbox: failed", { id: message.id, error: String(e) });
       await recordHealth(deps, body, String(e)).catch(() => undefined);
       message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     }
@@ -171,9 +164,7 @@ async function recordHealth(deps: SlackOutboxNeeds, m: SlackOutboxMessage, error
     const cleared = await deps.slackHealth.recordSuccess(m.team_id, now);
     if (cleared.outage_since !== null) {
       const since = cleared.outage_since;
-      console.warn(
-        JSON.stringify({ level: "warn", msg: "slack outbox: approval outage over", team_id: m.team_id, since }),
-      );
+      log.warn("slack outbox: approval outage over", { team_id: m.team_id, since });
       const sweep = sweepNeeds(deps);
       if (sweep) await queueOutageOverAlert(sweep, m.team_id, since, now);
     }
@@ -181,7 +172,7 @@ async function recordHealth(deps: SlackOutboxNeeds, m: SlackOutboxMessage, error
   }
   const h = await deps.slackHealth.recordFailure(m.team_id, error.slice(0, 500), now);
   if (h.outage_since === now) {
-    console.error(JSON.stringify({ level: "error", msg: "slack outbox: approval outage", team_id: m.team_id, error }));
+    log.error("slack outbox: approval outage", { team_id: m.team_id, error });
     // the fallback denies gates as they open from now on (gate rule cache); the ones already waiting are denied here
     const sweep = sweepNeeds(deps);
     if (sweep) await denyWaitingGates(sweep, m.team_id, now);

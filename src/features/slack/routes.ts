@@ -12,6 +12,7 @@ import { handleInteraction } from "./interactions";
 import type { SlackNeeds } from "./needs";
 import { slackOAuthRoutes } from "./oauth-routes";
 import { verifySlackRequest } from "./signature";
+import { handleMessageEvent } from "./talk";
 
 const slackId = z.string().regex(/^[A-Z0-9]{2,32}$/, "a Slack id (upper-case letters and digits)");
 export const SlackInstallationBody = z
@@ -219,7 +220,7 @@ export const slackRoutes = featureApp<SlackNeeds>()
   })
   .post("/slack/events", async (c) => {
     const raw = await verified(c);
-    let body: { type?: string; challenge?: string; event_id?: string; team_id?: string };
+    let body: { type?: string; challenge?: string; event_id?: string; team_id?: string; event?: unknown };
     try {
       body = JSON.parse(raw);
     } catch {
@@ -229,11 +230,20 @@ export const slackRoutes = featureApp<SlackNeeds>()
       if (typeof body.challenge !== "string") throw bad("url_verification needs a challenge");
       return c.json({ challenge: body.challenge }, 200);
     }
-    // event_callback: recorded once by event_id (Slack's retries, X-Slack-Retry-Num, change nothing); no event
-    // subscription acts yet, so the record is all that happens.
+    // event_callback: acted on once by event_id (Slack's retries, X-Slack-Retry-Num, change nothing); a failed
+    // effect forgets the id, so Slack's retry applies it. `message` events: talk replies and DMs (talk.ts).
+    const { deps } = c.env;
     const limits = await slackLimits(c, body?.team_id, null);
-    if (typeof body?.event_id === "string")
-      await c.env.deps.slackStore.firstDelivery(`evt:${body.event_id}`, c.env.deps.clock.now());
+    if (typeof body?.event_id === "string") {
+      const key = `evt:${body.event_id}`;
+      if (await deps.slackStore.firstDelivery(key, deps.clock.now()))
+        await handleMessageEvent(deps, typeof body.team_id === "string" ? body.team_id : undefined, body.event).catch(
+          async (e) => {
+            await deps.slackStore.forgetDelivery(key);
+            throw e;
+          },
+        );
+    }
     return withHeaders(c.body(null, 200), limits);
   })
   .route("/", slackOAuthRoutes);

@@ -1,5 +1,7 @@
 // Use-case: evaluate every active profile's rollback triggers and lower breached teams' mode ceilings.
+
 import type { MemrlMode, RollbackTrigger } from "../../../contracts/memrl-policy";
+import { log } from "../../lib/log";
 import type { DecisionCounterStore, DecisionCounts } from "../../ports/decision-log";
 import type { EventBus } from "../../ports/event-bus";
 import type { PolicyStore } from "../../ports/policy-store";
@@ -75,7 +77,7 @@ async function evaluateTeam(deps: RollbackDeps, teamId: string, now: number): Pr
       triggers.push(result);
     }
   }
-  console.log(JSON.stringify({ level: "info", msg: "rollback matrix", team_id: teamId, before, after: ceiling }));
+  log.info("rollback matrix", { team_id: teamId, before, after: ceiling });
   const denied = ceiling === before ? [] : await denyCeilingChanges(deps, teamId, before, ceiling);
   return {
     team_id: teamId,
@@ -102,9 +104,7 @@ async function denyCeilingChanges(deps: RollbackDeps, teamId: string, from: Memr
       which: (g) => g.policy_key === DEPLOY_POLICY_KEY && isDeployOpOf("ceiling", g.op_id),
     });
   } catch (e) {
-    console.error(
-      JSON.stringify({ level: "error", msg: "rollback: pending ceiling gates", team_id: teamId, error: String(e) }),
-    );
+    log.error("rollback: pending ceiling gates", { team_id: teamId, error: String(e) });
     return [];
   }
 }
@@ -181,7 +181,7 @@ async function lowerCeiling(deps: RollbackDeps, l: Lowering): Promise<boolean> {
         verification_command: trigger.verification_command,
       },
     ])
-    .catch((e) => console.error(JSON.stringify({ level: "error", msg: "rollback event publish failed", e: `${e}` })));
+    .catch((e) => log.error("rollback event publish failed", { e: `${e}` }));
   deps.policies.invalidate(l.teamId);
   return true;
 }

@@ -1,4 +1,5 @@
 // scheduled(): which sweep a cron runs, each under a lease so overlapping invocations do the work once.
+import { log } from "../../lib/log";
 import type { DecisionCounterStore } from "../../ports/decision-log";
 import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
 import type { SweepStore } from "../../ports/sweep-store";
@@ -82,7 +83,7 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
       await fn();
     } catch (e) {
       report.errors.push(`${name}: ${String(e)}`);
-      console.error(JSON.stringify({ level: "error", msg: `daily sweep: ${name} failed`, error: String(e) }));
+      log.error(`daily sweep: ${name} failed`, { error: String(e) });
     }
   };
   await step("approval retention", async () => {
@@ -120,7 +121,7 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
   await step("artifact retention", async () => {
     report.artifacts = await sweepArtifacts(deps, now);
   });
-  console.log(JSON.stringify({ level: "info", msg: "daily sweep", ...report }));
+  log.info("daily sweep", { ...report });
   return report;
 }
 
@@ -151,9 +152,7 @@ export async function runScheduled(
     const c = await withLease(deps.sweepStore, "reconcile", slot, holder, now, LEASE_TTL_MS.reconcile, async () => {
       const report = await reconcileLearning(deps, now);
       if (report.unlearned > 0 || report.errors.length > 0)
-        console.log(
-          JSON.stringify({ level: report.errors.length ? "warn" : "info", msg: "learning reconcile", ...report }),
-        );
+        log[report.errors.length ? "warn" : "info"]("learning reconcile", { ...report });
       return report;
     });
     out.push(
@@ -166,7 +165,7 @@ export async function runScheduled(
       alertGateSlaBreaches(deps, now).then(
         (alerted) => ({ alerted }),
         (e: unknown) => {
-          console.error(JSON.stringify({ level: "error", msg: "gate SLA sweep failed", error: String(e) }));
+          log.error("gate SLA sweep failed", { error: String(e) });
           return { alerted: 0, error: String(e) };
         },
       ),
