@@ -1,14 +1,12 @@
 // The board's coalesced ops alerts through the alerts path (local D1): backpressure, the token rate and a disabled
 // persona's items waiting past the team's setting — once per (team, kind) per window, again in the next window.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BoardDO } from "../../../durable-objects/board-do";
 import { call, token } from "../../../test/helpers";
 import { rows } from "../../../test/run-helpers";
 import { installSlack } from "../../../test/slack";
 import { ALERT_WINDOW_MS } from "../slack";
-
-vi.setConfig({ testTimeout: 60_000 });
 
 const MIN = 60_000;
 const item = (item_id: string, extra: Record<string, unknown> = {}) => ({

@@ -1,5 +1,6 @@
 // The board's ops alerts: backpressure on, the token rate exceeded, a disabled persona's items waiting longer than the
 // team's setting — each kind raised at most once per alert window (claimed in board_alert) through the alerts path.
+import { log } from "../../lib/log";
 import type { BoardAlertKind, BoardAlertSink, BoardSettings } from "../../ports/board";
 import type { BoardStore } from "./board-store";
 
@@ -21,7 +22,7 @@ export class BoardAlerts {
     try {
       await this.sink.raise([{ id, team_id: this.teamId, kind, at: now, detail }]);
     } catch (e) {
-      console.error(JSON.stringify({ level: "error", msg: "board alert not raised", kind, error: String(e) }));
+      log.error("board alert not raised", { kind, error: String(e) });
     }
   }
 

@@ -1,9 +1,7 @@
 // A reviewed dead letter of a graph item, reissued: back to ready through the board (persona cap, priority), and the
 // items it had skipped back to waiting, released once the retry passes.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
-
-vi.setConfig({ testTimeout: 60_000 });
 
 const item = (item_id: string, extra: Record<string, unknown> = {}) => ({
   item_id,

@@ -156,7 +156,7 @@ async function postsTo(channel: string) {
   return (await slack.requests("chat.postMessage")).map((r) => r.body).filter((b: any) => b.channel === channel);
 }
 
-describe("talk over Slack", { timeout: 60_000 }, () => {
+describe("talk over Slack", () => {
   it("posts a worker's message into the talk's thread, naming the run and its task", async () => {
     await installSlack(TEAM, WORKSPACE);
     const h = harness();

@@ -1,5 +1,6 @@
 // The run object's sync to its team's board: an outbox item's board rows, sent in order on a chain of their own, so a
 // graph operation's answer waits for the board only (not for the D1 batch or the queue behind it).
+import { log } from "../../lib/log";
 import type { BoardGateway } from "../../ports/board";
 import type { OutboxItem } from "./storage-layout";
 
@@ -45,9 +46,7 @@ export class BoardSync {
     });
     this.chain = run.catch(() => undefined);
     return run.catch((e) => {
-      console.error(
-        JSON.stringify({ level: "error", msg: "board sync failed; the outbox retries it", error: String(e) }),
-      );
+      log.error("board sync failed; the outbox retries it", { error: String(e) });
     });
   }
 }
