@@ -120,6 +120,7 @@ function reissue(tx: Tx, gate: Gate, order: Order, approver: string, patch: Reco
     dead_letter_id: null,
     not_before: null,
     reviewed_by: approver,
+    ...(patch ? { input_patch: { patch, by: approver, at: tx.now, gate_id: gate.gate_id } } : {}),
   });
   if (patch) {
     tx.audit(approver, "dead_letter.input_patched", "dead_letter", order.dead_letter_id ?? "", {
