@@ -28,12 +28,9 @@ export const DeadLetterItem = z.object({
   created_at: z.int(),
   resolved_at: z.int().nullable(),
   resolver: z.string().nullable(),
-  review_gate_id: z
-    .string()
-    .nullable()
-    .meta({
-      description: "its dead_letter_review gate (wrong_value): decide it with POST /v1/gates/:gate_id/decision",
-    }),
+  review_gate_id: z.string().nullable().meta({
+    description: "its dead_letter_review gate (wrong_value): decide it with POST /v1/gates/:gate_id/decision",
+  }),
   review_status: z.string().nullable().meta({ description: "that gate's status (pending until a human decides)" }),
 });
 
