@@ -11,6 +11,7 @@ import { budgetStanding } from "../src/lib/budget.ts";
 import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
 import { registerBoardCommands } from "./board-commands.ts";
 import { allLogins, credentialsPath, fileTokenCache, type Login, removeLogin, saveLogin } from "./credentials.ts";
+import { registerDeadLetterCommands } from "./dead-letters.ts";
 import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, progress, spinning } from "./io.ts";
 import { registerMcpCommands } from "./mcp-config.ts";
 import { resolveTarget, type Target } from "./target.ts";
@@ -500,7 +501,9 @@ export function buildProgram(): Command {
       out(cmd, globals(cmd).pretty ? r.runs : r);
     });
 
-  registerBoardCommands(program, runs, { api, out, pretty: (cmd) => globals(cmd).pretty === true });
+  const context = { api, out, pretty: (cmd: Command) => globals(cmd).pretty === true };
+  registerBoardCommands(program, runs, context);
+  registerDeadLetterCommands(program, context);
 
   // policy
   const policy = program.command("policy").description("MemRL policy: decide, show, replay, deploy");
@@ -694,7 +697,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (e instanceof CliExit) {
       process.stderr.write(
-        `${JSON.stringify({ error: { code: e.code === EXIT.auth ? "unauthorized" : "usage", message: e.message } })}\n`,
+        `${JSON.stringify({ error: { code: e.code === EXIT.auth ? "unauthorized" : e.code === EXIT.refused ? "refused" : "usage", message: e.message } })}\n`,
       );
       return e.code;
     }

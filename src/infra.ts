@@ -4,6 +4,7 @@ import { buildEmbedder, buildRateLimiter, buildVectorIndex, buildVerifier } from
 import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
 import { createD1ArtifactStore } from "./adapters/d1/artifact-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
+import { createD1DeadLetterIndex } from "./adapters/d1/dead-letter-index";
 import { createD1DecisionCounterStore } from "./adapters/d1/decision-counters";
 import { createD1DeployApproverStore } from "./adapters/d1/deploy-approvers";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
@@ -86,6 +87,8 @@ const D1_STORES = {
   artifactStore: createD1ArtifactStore,
   /** a run's conversation (talk): workers' messages and people's Slack replies */
   runMessages: createD1RunMessageStore,
+  /** the team's dead letters with their review gates (read side; run-record.ts writes them) */
+  deadLetterIndex: createD1DeadLetterIndex,
 } satisfies Record<string, OverD1<unknown>>;
 
 type D1Stores = { [K in keyof typeof D1_STORES]: ReturnType<(typeof D1_STORES)[K]> };

@@ -3,6 +3,7 @@
 import type { Hono } from "hono";
 import { artifactsFeature } from "./artifacts";
 import { boardFeature } from "./board";
+import { deadLettersFeature } from "./dead-letters";
 import { eventsFeature } from "./events";
 import { gatesFeature } from "./gates";
 import { healthFeature } from "./health";
@@ -37,6 +38,7 @@ export const FEATURES = [
   mcpFeature,
   boardFeature,
   artifactsFeature,
+  deadLettersFeature,
   sweepsFeature,
 ] as const;
 

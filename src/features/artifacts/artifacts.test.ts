@@ -7,6 +7,7 @@ import { drainAll, leasedOrder, rows, startRun, teamTokens } from "../../../test
 import { createApp } from "../../app";
 import { mintViewToken } from "../../auth/view-token";
 import { makeDeps } from "../../deps";
+import { TEXT_ARTIFACT_MAX_BYTES } from "./domain";
 
 const encoder = new TextEncoder();
 
@@ -94,6 +95,30 @@ describe("POST /v1/runs/:run_id/artifacts and GET /v1/artifacts/:id", () => {
     // compared by length and digest: a deep equality over a million elements is what would be slow here
     expect(back.byteLength).toBe(bytes.byteLength);
     expect(await sha256(back)).toBe(await sha256(bytes));
+  });
+
+  it("refuses a log that streams past the text cap (413, nothing stored) where a blob of the same bytes is stored", async () => {
+    const t = await teamTokens("art-textcap");
+    const run = await startRun(t.worker);
+    const bound = await token("art-textcap", undefined, { sub: "agent", runId: run.run_id });
+    const text = "2026-11-27T10:00:00Z step ok\n".repeat(Math.ceil((TEXT_ARTIFACT_MAX_BYTES + 1) / 29));
+    const bytes = new TextEncoder().encode(text).slice(0, TEXT_ARTIFACT_MAX_BYTES + 1);
+    const req = await uploadRequest({ tok: bound, runId: run.run_id, bytes, kind: "log" });
+    // chunked: no Content-Length to refuse up front, the stream is cut at the cap
+    const headers = new Headers(req.headers);
+    headers.delete("content-length");
+    const chunked = new Request(req.url, {
+      method: "POST",
+      headers,
+      body: new Blob([bytes]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    const log = await readResponse(await SELF.fetch(chunked));
+    expect(log.status).toBe(413);
+    expect(log.json.error.message).toMatch(/scanned for secrets/);
+    expect(await stored("art-textcap")).toEqual({ objects: 0, rows: 0 });
+    const blob = await upload({ tok: bound, runId: run.run_id, bytes, kind: "blob" });
+    expect(blob.status, blob.text).toBe(201);
   });
 
   it("refuses a hash that does not match (422) and stores nothing", async () => {

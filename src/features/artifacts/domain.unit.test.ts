@@ -6,9 +6,12 @@ import {
   DAY_MS,
   DEFAULT_RETENTION_DAYS,
   expiresAt,
+  limitFor,
+  MIB,
   overlappingChunks,
   parseUploadHeaders,
   scanOutcome,
+  TEXT_ARTIFACT_MAX_BYTES,
 } from "./domain";
 
 const sha = "ab".repeat(32);
@@ -45,6 +48,23 @@ describe("parseUploadHeaders", () => {
     const over = parseUploadHeaders(headers({ contentLength: "101" }), 100);
     expect(over.ok ? null : over.error.code).toBe("payload_too_large");
     expect(parseUploadHeaders(headers({ contentLength: "100" }), 100).ok).toBe(true);
+  });
+
+  it("caps text kinds at the scan's limit (a log over 4 MiB: 413 saying to split it or send a blob); blobs keep the per-artifact limit", () => {
+    const max = 10 * MIB;
+    for (const kind of ["log", "json", "trace"] as const) {
+      expect(limitFor(kind, max)).toBe(TEXT_ARTIFACT_MAX_BYTES);
+      expect(limitFor(kind, 1000)).toBe(1000);
+      const over = parseUploadHeaders(headers({ kind, contentLength: String(TEXT_ARTIFACT_MAX_BYTES + 1) }), max);
+      expect(over.ok ? null : over.error).toMatchObject({
+        code: "payload_too_large",
+        limitBytes: TEXT_ARTIFACT_MAX_BYTES,
+        message: expect.stringMatching(/scanned for secrets.*split it, or upload .* as a blob/),
+      });
+      expect(parseUploadHeaders(headers({ kind, contentLength: String(TEXT_ARTIFACT_MAX_BYTES) }), max).ok).toBe(true);
+    }
+    expect(limitFor("blob", max)).toBe(max);
+    expect(parseUploadHeaders(headers({ kind: "blob", contentLength: String(max) }), max).ok).toBe(true);
   });
 
   it("defaults the content type to application/octet-stream", () => {

@@ -10,6 +10,7 @@ import {
   expiresAt,
   type GuardFinding,
   hashMismatch,
+  limitFor,
   overlappingChunks,
   parseUploadHeaders,
   quotaExceeded,
@@ -104,8 +105,9 @@ async function checkedUpload(deps: ArtifactsNeeds, principal: Principal, req: Up
     lease_id: req.headers.leaseId ?? null,
     epoch: Number.isInteger(epoch) ? epoch : null,
   });
-  const bytes = await readWithin(req.body, maxBytes);
-  if (bytes === null) throw new AppFailure(tooLarge(maxBytes));
+  const limit = limitFor(meta.kind, maxBytes);
+  const bytes = await readWithin(req.body, limit);
+  if (bytes === null) throw new AppFailure(tooLarge(limit, meta.kind));
   if ((await sha256Hex(bytes)) !== meta.sha256) throw new AppFailure(hashMismatch());
   const scan: ScanOutcome = TEXT_KINDS.has(meta.kind) ? await scanText(bytes) : { action: "store" };
   if (scan.action === "refuse") {

@@ -53,8 +53,14 @@ export const GateViewSchema = z.object({
   decided_by: z.string().optional(),
   decided_at: z.int().optional(),
   note: z.string().optional(),
-  /** a policy_deploy gate's context: target, version and, for gate rules, the diff against the active rules */
-  context: z.record(z.string(), z.unknown()).optional(),
+  context: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({
+      description:
+        "a policy_deploy gate's target, version and rule diff; a dead_letter_review gate's evidence (dead_letter_id, " +
+        "order_id, reason, input, output, artifacts), on the one-gate read only",
+    }),
 });
 export const GateView = GateViewSchema.meta({
   id: "Gate",

@@ -8,6 +8,7 @@ import type { EventBus } from "../../ports/event-bus";
 import type { MemDoc, MemDocForActor, MemoryStore } from "../../ports/memory-store";
 import type { VectorIndex } from "../../ports/vector-index";
 import { scopeKey } from "./content";
+import { evidenceOf } from "./evidence";
 import { type Caller, fence, type ParsedNamespace, parseNamespace } from "./namespaces";
 import type { MemoryClass } from "./ranking";
 
@@ -88,6 +89,8 @@ export type MemCard = {
   ref: number;
   exp: number | null;
   imp: number;
+  /** the artifact ids of `metadata.evidence` (absent when none) */
+  ev?: string[];
 };
 export type RankRow = Pick<
   MemDocForActor,
@@ -102,7 +105,10 @@ export type RankRow = Pick<
   | "refreshedAt"
   | "expiresAt"
   | "actorImportance"
->;
+> & { evidence: string[] };
+
+/** A memory row read from D1 as ranking reads it: its evidence lifted out of the metadata. */
+export const rankRowOf = (d: MemDocForActor): RankRow => ({ ...d, evidence: evidenceOf(d.metadata) });
 
 export function cardOf(doc: MemDoc, teamImportance: number): MemCard {
   return {
@@ -116,6 +122,7 @@ export function cardOf(doc: MemDoc, teamImportance: number): MemCard {
     ref: doc.refreshedAt,
     exp: doc.expiresAt,
     imp: teamImportance,
+    ...(evidenceOf(doc.metadata).length ? { ev: evidenceOf(doc.metadata) } : {}),
   };
 }
 
@@ -132,6 +139,7 @@ export function fromCard(id: string, c: MemCard): RankRow {
     refreshedAt: c.ref,
     expiresAt: c.exp,
     actorImportance: c.imp,
+    evidence: c.ev ?? [],
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type MemCard,
   type MemoryServiceDeps,
   type RankRow,
+  rankRowOf,
   resolveAll,
   stopwatch,
   type Timing,
@@ -28,6 +29,8 @@ export type QueryResult = {
   created_at: number;
   score: number;
   scores: { similarity: number; importance: number; recency: number };
+  /** the artifacts the memory summarizes (`metadata.evidence`) */
+  evidence: string[];
 };
 
 /** how many nearest neighbours the index returns before importance and recency re-rank them */
@@ -53,7 +56,7 @@ export function createMemoryQuery(d: MemoryServiceDeps) {
     const rows = (matches ?? []).flatMap((m) => (m.card ? [fromCard(m.id, m.card as MemCard)] : []));
     const missing = (matches ?? []).filter((m) => !m.card).map((m) => m.id);
     if (missing.length) {
-      rows.push(...(await d.store.getHotDocsForActor(teamId, missing, "team", now)));
+      rows.push(...(await d.store.getHotDocsForActor(teamId, missing, "team", now)).map(rankRowOf));
       mark("d1");
     }
     return { rows: rows.filter((x) => x.expiresAt === null || x.expiresAt > now), similarity };
@@ -70,7 +73,8 @@ export function createMemoryQuery(d: MemoryServiceDeps) {
     const matches = await d.index.query(teamId, vector, { topK: CANDIDATES, filter });
     mark("index");
     const similarity = new Map(matches.map((m) => [m.id, m.score]));
-    const rows = matches.length ? await d.store.getHotDocsForActor(teamId, [...similarity.keys()], actorKey, now) : [];
+    const docs = matches.length ? await d.store.getHotDocsForActor(teamId, [...similarity.keys()], actorKey, now) : [];
+    const rows = docs.map(rankRowOf);
     mark("d1");
     return { rows, similarity };
   }
@@ -91,6 +95,7 @@ export function createMemoryQuery(d: MemoryServiceDeps) {
         importance: round(r.scores.importance),
         recency: round(r.scores.recency),
       },
+      evidence: x.evidence,
     };
   }
 

@@ -7,6 +7,7 @@ import { orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { FeatureEnv } from "../../http/types";
+import { checkEvidence } from "./evidence";
 import type { MemoryNeeds } from "./needs";
 import {
   ActivateBody,
@@ -59,7 +60,9 @@ export const memoryRoutes = featureApp<MemoryNeeds>()
     async (c) => {
       const { deps } = c.env;
       const timing: Record<string, number> = {};
-      const result = await deps.memory.write(c.get("principal"), c.req.valid("json"), deps.clock.now(), defer(c), {
+      const body = c.req.valid("json");
+      orFail(await checkEvidence(deps.artifactStore, c.get("principal").teamId, [body.metadata]));
+      const result = await deps.memory.write(c.get("principal"), body, deps.clock.now(), defer(c), {
         timing,
       });
       c.header("Server-Timing", serverTiming(timing));
@@ -80,12 +83,16 @@ export const memoryRoutes = featureApp<MemoryNeeds>()
     }),
     async (c) => {
       const { deps } = c.env;
-      const results = await deps.memory.writeMany(
-        c.get("principal"),
-        c.req.valid("json").items,
-        deps.clock.now(),
-        defer(c),
+      const { items } = c.req.valid("json");
+      const teamId = c.get("principal").teamId;
+      orFail(
+        await checkEvidence(
+          deps.artifactStore,
+          teamId,
+          items.map((i) => i.metadata),
+        ),
       );
+      const results = await deps.memory.writeMany(c.get("principal"), items, deps.clock.now(), defer(c));
       return c.json({ results: orFail(results) }, 201);
     },
   )

@@ -100,6 +100,7 @@ export const QueryResult = z.object({
   created_at: z.int(),
   score: z.number().meta({ description: "similarity × importance × recency" }),
   scores: Scores,
+  evidence: z.array(z.string()).meta({ description: "the artifact ids the memory summarizes (metadata.evidence)" }),
 });
 export const QueryResponse = z.object({ results: z.array(QueryResult) }).meta({ id: "MemoryQueryResult" });
 

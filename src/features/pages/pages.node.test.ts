@@ -1,5 +1,6 @@
 // The pages in a real browser: Chromium (playwright-core) against `npm start`, a scripted run, its trace and overview.
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Locator } from "playwright-core";
@@ -244,6 +245,61 @@ describe("pages in Chromium", () => {
       expect(body, name).toContain("not valid");
       expect(body, name).not.toContain("Health");
       await p.close();
+    }
+  });
+
+  it("shows a reviewed step's artifact as a link that opens, and the corrected input the review applied (who, when, patch)", async () => {
+    const team = "bt-review";
+    const worker = await tokenFor(team, "worker-bt-review");
+    const approver = await tokenFor(team, "approver-bt-review");
+    const runId = (await api(worker, "POST", "/v1/runs", { goal: "review evidence" })).run_id as string;
+    await api(worker, "POST", `/v1/runs/${runId}/orders`, order("o1", { input_json: { total: 120, currency: "EUR" } }));
+    const l = await api(worker, "POST", `/v1/runs/${runId}/orders/o1/lease`, { worker_id: "extractor-1" });
+    const log = "total printed: 210.00\n";
+    const sha = createHash("sha256").update(log).digest("hex");
+    const bound = await mintToken({ secret, teamId: team, scopes, sub: "worker-bt-review", runId });
+    const up = await fetch(`${base}/v1/runs/${runId}/artifacts`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${bound}`,
+        "content-type": "text/plain",
+        "x-artifact-kind": "log",
+        "x-sha256": sha,
+      },
+      body: log,
+    });
+    expect(up.status).toBe(201);
+    const artifactId = ((await up.json()) as { artifact_id: string }).artifact_id;
+    const done = await api(worker, "POST", `/v1/runs/${runId}/orders/o1/complete`, {
+      lease_id: l.lease_id,
+      epoch: l.epoch,
+      op_id: "op-wv",
+      outcome: "DECLINE",
+      failure_class: "wrong_value",
+      output: { total: 210, reason: "total does not match the lines" },
+      artifacts: [artifactId],
+    });
+    const gate = await api(worker, "GET", `/v1/runs/${runId}/gates/${done.gate_id}`);
+    await api(approver, "POST", `/v1/gates/${done.gate_id}/decision`, {
+      decision: "approve_retry",
+      note: "lines re-checked",
+      digest: gate.digest,
+      patch: { total: 210, currency: null },
+    });
+    const { token } = await mintViewToken(secret, { kind: "run", team_id: team, run_id: runId }, Date.now());
+    const trace = await open(`${base}/runs/${runId}/trace?view=${token}`, "trace-review", { js: false });
+    try {
+      expect(trace.status).toBe(200);
+      const patched = trace.page.locator(`#gate-${done.gate_id} [data-field="input_patch"]`);
+      expect(await text(patched)).toMatch(
+        /^input of o1 corrected by approver-bt-review at \d{4}-\d\d-\d\dT[\d:]+Z?.*: \{"total":210,"currency":null\}$/,
+      );
+      const link = trace.page.locator(`a[data-artifact="${artifactId}"]`).first();
+      const href = (await link.getAttribute("href")) as string;
+      const opened = await fetch(new URL(href, base));
+      expect([opened.status, await opened.text()]).toEqual([200, log]);
+    } finally {
+      await trace.close();
     }
   });
 

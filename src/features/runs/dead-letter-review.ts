@@ -121,6 +121,7 @@ function reissue(tx: Tx, gate: Gate, order: Order, approver: string, patch: Reco
     dead_letter_id: null,
     not_before: null,
     reviewed_by: approver,
+    ...(patch ? { input_patch: { patch, by: approver, at: tx.now, gate_id: gate.gate_id } } : {}),
   });
   // a graph item is ready again (on the board too, by this transaction's rows); what it skipped waits again
   reopenSkipped(tx, order.order_id);

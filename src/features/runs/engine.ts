@@ -16,7 +16,7 @@ import type { PolicyMemoryReader } from "../../ports/policy-memory";
 import type { RunRecordStore } from "../../ports/run-record";
 import type { RunStorage } from "../../ports/run-storage";
 import type { GateRuleCache } from "../gates/domain";
-import { DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
+import { DEAD_LETTER_REVIEW, DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import type { TeamPolicyCache } from "../policy/domain";
 import { artifactAccess } from "./artifact-access";
 import { BoardSync } from "./board-sync";
@@ -73,7 +73,9 @@ const READS: { [K in RunReadOp]: (state: RunState, req: RunOpRequest<K>) => RunO
   get_gate: (state, req) => {
     const gate = own(state.gates, req.gate_id);
     if (!gate) return { ok: false, error: { code: "not_found", message: `gate ${req.gate_id} not found` } };
-    return { ok: true, value: gateView(state.run.run_id, gate) };
+    // a review's evidence (input, output, reason, artifacts) is read one gate at a time, never in the run view
+    const evidence = gate.policy_key === DEAD_LETTER_REVIEW ? { context: gate.context } : {};
+    return { ok: true, value: { ...gateView(state.run.run_id, gate), ...evidence } };
   },
   artifact_access: artifactAccess,
 };

@@ -147,6 +147,8 @@ export type Order = {
   reissued: boolean;
   /** who approved the dead_letter_review that reissued it (absent otherwise) */
   reviewed_by?: string;
+  /** the corrected input of the last edit and retry: the merge patch, who applied it with which review gate, when */
+  input_patch?: { patch: Record<string, unknown>; by: string; at: number; gate_id: string };
   dead_letter_id: string | null;
   /** every lease this order was granted, oldest first (the trace's lease lane); absent on orders stored before it */
   leases?: LeaseRecord[];

@@ -31,6 +31,7 @@ function orderView(o: Order) {
       gate_id: o.gate_id,
       dead_letter_id: o.dead_letter_id,
       reviewed_by: o.reviewed_by ?? null,
+      input_patch: o.input_patch ?? null,
       last: o.last,
       used_mem_ids: usedMemIds(o.output),
     }),

@@ -1,6 +1,7 @@
 // Block Kit for the Slack front door (pure): gate approval cards (open and decided), the note modal, command replies.
 import { slackDate } from "../../lib/time-text";
 import type { SlackOutboxMessage } from "../../ports/slack";
+import { DEAD_LETTER_REVIEW } from "../gates/domain";
 
 /** What a card shows of a gate: ids, policy key, reason bucket, a trace link; context only when the team shared it. */
 export type GateCardFacts = {
@@ -15,13 +16,20 @@ export type GateCardFacts = {
   opened_by?: string;
   deadline_at?: number | null;
   order_id?: string;
+  /** the gate's content digest (gate.opened carries it) */
+  digest?: string;
   /** a signed view URL of the run's trace, anchored at this gate's step */
   trace_link: string;
   /** guard-passed context fields, present only when the team opted this policy key in */
   shared_context?: Record<string, string>;
   /** an enforce promotion's checks (replay changes and acks needed, parity, conformance), Warden's own line */
   promotion_checks?: string;
+  /** a dead_letter_review's evidence, guard-passed: the SchemaGuard reason, the failing fields, the artifacts */
+  review?: ReviewFacts;
 };
+/** What a dead-letter review card shows: why the output was refused, input → output of its failing fields (at most
+ * five, each guard-passed and clipped), and a signed link to the cited artifacts (one: the artifact; more: the trace). */
+export type ReviewFacts = { reason: string; excerpt: string[]; artifacts_link?: string; artifact_count: number };
 export type GateDecisionFacts = {
   status: string;
   decision: string;
@@ -43,7 +51,15 @@ export type CardActionId = keyof typeof CARD_ACTIONS;
 export const ACK_ACTION = "gate_ack";
 /** Content versions of a gate card: an older one never overwrites a newer (opened < acknowledged < decided). */
 export const CARD_VERSION = { opened: 1, acknowledged: 2, decided: 3 } as const;
-export type CardValue = { run_id: string; op_id: string; policy_key: string; kind: string; gate_id: string };
+export type CardValue = {
+  run_id: string;
+  op_id: string;
+  policy_key: string;
+  kind: string;
+  gate_id: string;
+  /** a review card's gate digest: what the approver saw, sent with a corrected input */
+  digest?: string;
+};
 
 export const traceUrl = (publicUrl: string, runId: string) =>
   `${publicUrl.replace(/\/$/, "")}/runs/${encodeURIComponent(runId)}/trace`;
@@ -63,11 +79,35 @@ function header(f: GateCardFacts, title = `Approval needed: ${f.policy_key}`): u
     ...(shared.length
       ? ["*Context* (shared by the team's setting)", ...shared.map(([k, v]) => `• ${esc(k)}: ${esc(v)}`)]
       : []),
+    ...(f.review ? reviewLines(f.review) : []),
     `<${f.trace_link}|View trace>`,
   ];
   return [
     { type: "header", text: { type: "plain_text", text: title.slice(0, 150) } },
     { type: "section", text: { type: "mrkdwn", text: lines.join("\n") } },
+  ];
+}
+
+function reviewLines(r: ReviewFacts): string[] {
+  return [
+    `*SchemaGuard* ${esc(r.reason)}`,
+    ...(r.excerpt.length ? ["*Failing fields* (input → output)", ...r.excerpt.map((l) => `• ${esc(l)}`)] : []),
+    `*Artifacts* ${r.artifact_count === 0 ? "none cited" : r.artifact_count}`,
+  ];
+}
+
+/** A review card's link buttons: Open Artifacts (when the completion cited any) and View Trace, both signed. */
+function linkButtons(f: GateCardFacts): Record<string, unknown>[] {
+  if (!f.review) return [];
+  const link = (action_id: string, text: string, url: string) => ({
+    type: "button",
+    action_id,
+    text: { type: "plain_text", text },
+    url,
+  });
+  return [
+    ...(f.review.artifacts_link ? [link("open_artifacts", "Open Artifacts", f.review.artifacts_link)] : []),
+    link("view_trace", "View Trace", f.trace_link),
   ];
 }
 
@@ -79,6 +119,7 @@ export function openCard(f: GateCardFacts): SlackOutboxMessage {
     policy_key: f.policy_key,
     kind: f.kind,
     gate_id: f.gate_id,
+    ...(f.review && f.digest ? { digest: f.digest } : {}),
   };
   const buttons: Record<string, unknown>[] = (Object.keys(CARD_ACTIONS) as CardActionId[]).map((id) => {
     const a = CARD_ACTIONS[id];
@@ -104,7 +145,7 @@ export function openCard(f: GateCardFacts): SlackOutboxMessage {
     key: cardKey(f.gate_id),
     channel: "approvals",
     text: `Approval needed: ${f.policy_key} on run ${f.run_id}`,
-    blocks: [...header(f), { type: "actions", block_id: "gate_actions", elements: buttons }],
+    blocks: [...header(f), { type: "actions", block_id: "gate_actions", elements: [...buttons, ...linkButtons(f)] }],
     metadata: {
       event_type: "warden_gate",
       event_payload: { team_id: f.team_id, run_id: f.run_id, gate_id: f.gate_id, order_id: f.order_id ?? "" },
@@ -222,6 +263,20 @@ export function noteModal(value: CardValue & { decision: string; response_url?: 
         label: { type: "plain_text", text: "Justification" },
         element: { type: "plain_text_input", action_id: "note", multiline: true, min_length: 3, max_length: 2000 },
       },
+      ...(value.policy_key === DEAD_LETTER_REVIEW && value.decision === "approve_retry" ? [correctedInput] : []),
     ],
   };
 }
+
+/** Edit and retry: an optional JSON merge patch to the order's input_json, checked when the modal is submitted. */
+const correctedInput = {
+  type: "input",
+  block_id: "patch",
+  optional: true,
+  label: { type: "plain_text", text: "Corrected input (optional)" },
+  hint: {
+    type: "plain_text",
+    text: 'A JSON merge patch to the order\'s input_json, e.g. {"total": 210}; null removes a field.',
+  },
+  element: { type: "plain_text_input", action_id: "patch", multiline: true, max_length: 3000 },
+};

@@ -1,10 +1,11 @@
 // gate.opened / gate.decided / gate.escalated from the EVENTS queue → private approval cards and their escalation
 // pings on SLACK_OUTBOX, for teams with Slack only.
 import type { SlackInstallation, SlackOutboxMessage } from "../../ports/slack";
+import { DEAD_LETTER_REVIEW } from "../gates/domain";
 import { metadataFields, scanFields } from "../memory";
-import { decidedCard, type GateCardFacts, openCard } from "./blocks";
+import { decidedCard, type GateCardFacts, openCard, type ReviewFacts } from "./blocks";
 import { escalationMessage } from "./escalation";
-import { signedRunLink } from "./links";
+import { signedArtifactLink, signedRunLink } from "./links";
 import type { SlackCardNeeds } from "./needs";
 
 type GateEventLike = { type: string; team_id: string; run_id?: string | null; occurred_at: number } & Record<
@@ -15,7 +16,12 @@ type GateEventLike = { type: string; team_id: string; run_id?: string | null; oc
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /** What the impure shell found out for one event: the trace link and the context fields a team let through. */
-export type CardExtras = { trace_link: string; shared_context?: Record<string, string>; escalation_target?: string };
+export type CardExtras = {
+  trace_link: string;
+  shared_context?: Record<string, string>;
+  escalation_target?: string;
+  review?: ReviewFacts;
+};
 
 /** The longest shared context value shown on a card (a card is a summary, not a dump). */
 const MAX_SHARED_VALUE = 200;
@@ -35,6 +41,7 @@ export function gateCardMessages(events: GateEventLike[], extras: (e: GateEventL
       ...facts,
       trace_link: extra.trace_link,
       ...(extra.shared_context ? { shared_context: extra.shared_context } : {}),
+      ...(extra.review ? { review: extra.review } : {}),
     };
     if (e.type === "gate.opened") out.push(openCard(withExtras));
     else if (e.type === "gate.escalated" && (e.level === 1 || e.level === 2))
@@ -71,6 +78,7 @@ function factsOf(e: GateEventLike): Omit<GateCardFacts, "trace_link"> | null {
     deadline_at: typeof e.deadline_at === "number" ? e.deadline_at : null,
     ...(str(e.order_id) ? { order_id: str(e.order_id) } : {}),
     ...promotionChecks(e),
+    ...(str(e.digest) ? { digest: str(e.digest) } : {}),
   };
 }
 
@@ -106,6 +114,39 @@ export async function guardedContext(context: unknown): Promise<Record<string, s
   return out;
 }
 
+/** The most failing fields a review card lists. */
+const MAX_EXCERPT_FIELDS = 5;
+const asObject = (v: unknown) =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/**
+ * A dead_letter_review card's evidence from its gate context: the reason and the output's top-level scalar fields
+ * beside the input's (each guard-passed like shared context: no secrets, PII or raw URLs reach Slack), and a signed
+ * link to the cited artifacts (one artifact opens itself; several open the trace, which lists each step's).
+ */
+export async function reviewFacts(
+  deps: SlackCardNeeds,
+  facts: Pick<GateCardFacts, "team_id" | "run_id">,
+  context: unknown,
+  traceLink: string,
+): Promise<ReviewFacts> {
+  const ctx = asObject(context);
+  const reason = (await guardedContext({ reason: ctx.reason })).reason ?? "(withheld by the guard)";
+  const [input, output] = [await guardedContext(ctx.input), await guardedContext(ctx.output)];
+  const excerpt = Object.entries(output)
+    .filter(([k]) => k !== "reason" && k !== "schema_guard")
+    .slice(0, MAX_EXCERPT_FIELDS)
+    .map(([k, v]) => (k in input ? `${k}: ${input[k]} → ${v}` : `${k}: ${v}`));
+  const artifacts = Array.isArray(ctx.artifacts) ? ctx.artifacts.filter((a) => typeof a === "string") : [];
+  const only = artifacts.length === 1 ? (artifacts[0] as string) : null;
+  const artifacts_link = only
+    ? await signedArtifactLink(deps, facts.team_id, facts.run_id, only)
+    : artifacts.length
+      ? traceLink
+      : undefined;
+  return { reason, excerpt, artifact_count: artifacts.length, ...(artifacts_link ? { artifacts_link } : {}) };
+}
+
 /** Queues the cards of these gate events for the teams that installed Slack (one message per gate, updated in place). */
 export async function enqueueGateCards(events: GateEventLike[], deps: SlackCardNeeds): Promise<void> {
   const installs = new Map<string, SlackInstallation | null>();
@@ -117,8 +158,14 @@ export async function enqueueGateCards(events: GateEventLike[], deps: SlackCardN
     const facts = factsOf(e);
     if (!inst || !facts) continue;
     const shared = inst.settings.share_context?.includes(facts.policy_key) ? await guardedContext(e.context) : null;
+    const trace_link = await signedTraceLink(deps, facts.team_id, facts.run_id, facts.gate_id);
+    const review =
+      facts.policy_key === DEAD_LETTER_REVIEW && e.type === "gate.opened"
+        ? await reviewFacts(deps, facts, e.context, trace_link)
+        : null;
     extras.set(e, {
-      trace_link: await signedTraceLink(deps, facts.team_id, facts.run_id, facts.gate_id),
+      trace_link,
+      ...(review ? { review } : {}),
       ...(shared && Object.keys(shared).length ? { shared_context: shared } : {}),
       ...(inst.settings.escalation_target ? { escalation_target: inst.settings.escalation_target } : {}),
     });

@@ -1,8 +1,10 @@
 // Interactivity use-cases: card clicks and the hard-gate note modal become ApprovalAction v1 on the run's decide_gate
 // operation (the API's approval path); roster refusals are audited; answers go to the clicker ephemerally.
 
+import { REVIEW_PATCH } from "../../../contracts/approval-action.v1";
 import type { SlackApprover, SlackInstallation, SlackRole, SlackSettings } from "../../ports/slack";
 import { SLACK_CHANGE_POLICY_KEY } from "../gates/domain";
+import { guardStored } from "../runs";
 import { onAckClick } from "./ack-click";
 import { ACK_ACTION, CARD_ACTIONS, type CardActionId, type CardValue, deciderName, noteModal } from "./blocks";
 import type { SlackNeeds } from "./needs";
@@ -107,7 +109,8 @@ export async function approverOf(
   return { ok: false, told };
 }
 
-/** Applies one decision through the run's decide_gate; returns the text to tell the clicker, or null when applied. */
+/** Applies one decision through the run's decide_gate; returns the text to tell the clicker, or null when applied. A
+ * corrected input goes with the digest of the card the approver saw. */
 async function decide(
   deps: SlackNeeds,
   inst: SlackInstallation,
@@ -115,6 +118,7 @@ async function decide(
   value: CardValue,
   decision: (typeof CARD_ACTIONS)[CardActionId]["decision"],
   note: string | null,
+  patch?: Record<string, unknown>,
 ): Promise<string | null> {
   const actor = { team_id: inst.team_id, subject: approver.subject };
   const run = deps.runs.get(value.run_id);
@@ -125,6 +129,7 @@ async function decide(
     decision,
     note,
     channel: "slack",
+    ...(patch ? { patch, ...(value.digest ? { digest: value.digest } : {}) } : {}),
   });
   if (reply.ok) return null;
   if (reply.error.code === "conflict" && value.gate_id) {
@@ -226,9 +231,39 @@ async function onNoteSubmit(deps: SlackNeeds, inst: SlackInstallation, p: Payloa
   });
   const note = String(p.view?.state?.values?.note?.note?.value ?? "").trim();
   if (note.length < 3) return noteError("A hard gate needs a justification.");
+  const patch = await correctedInput(String(p.view?.state?.values?.patch?.patch?.value ?? ""));
+  if (!patch.ok) return { status: 200, body: { response_action: "errors", errors: { patch: patch.error } } };
   const allowed = await approverOf(deps, inst, p.user?.id ?? "", { ...value, action: "note_submit" });
   if (!allowed.ok) return noteError(allowed.told);
-  const told = await decide(deps, inst, allowed.approver, value, decision, note);
-  if (told) return noteError(told);
+  const told = await decide(deps, inst, allowed.approver, value, decision, note, patch.value);
+  // the server's refusal of a corrected input is told on that field; anything else on the note
+  if (told)
+    return { status: 200, body: { response_action: "errors", errors: { [patch.value ? "patch" : "note"]: told } } };
   return { status: 200, body: { response_action: "clear" } };
+}
+
+/**
+ * The note modal's "corrected input" (a dead_letter_review's approve_retry): empty = none; else a JSON object of at most
+ * 64 KiB that passes the stored-text guard, as the API checks a patch. Told at once in the modal, nothing decided.
+ */
+export async function correctedInput(
+  raw: string,
+): Promise<{ ok: true; value?: Record<string, unknown> } | { ok: false; error: string }> {
+  const text = raw.trim();
+  if (text === "") return { ok: true };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'Not valid JSON: give a JSON object such as {"total": 210}.' };
+  }
+  const patch = REVIEW_PATCH.safeParse(parsed);
+  if (!patch.success || Array.isArray(parsed))
+    return { ok: false, error: "The corrected input must be a JSON object (a merge patch) of at most 64 KiB." };
+  try {
+    await guardStored({ input_json: patch.data });
+  } catch {
+    return { ok: false, error: "The corrected input holds a secret or personal data; remove it. Nothing was decided." };
+  }
+  return { ok: true, value: patch.data };
 }

@@ -18,6 +18,21 @@ import { GraphSvg } from "./graph-svg";
 import { Layout } from "./layout";
 
 type View = RunOpReply<"view">;
+
+/** The corrected input a review gate applied (edit and retry): who, when, on which order, the merge patch itself. */
+function AppliedPatch({ view, gateId }: { view: View; gateId: string }) {
+  const order = view.orders.find((o) => (o.input_patch as { gate_id?: string } | undefined)?.gate_id === gateId);
+  if (!order) return null;
+  const p = order.input_patch as { patch: unknown; by: string; at: number };
+  return (
+    <div data-field="input_patch">
+      {`input of ${str(order.order_id)} corrected by `}
+      <b>{p.by}</b>
+      {` at ${isoTime(p.at)}: `}
+      <code>{JSON.stringify(p.patch)}</code>
+    </div>
+  );
+}
 type Explain = RunOpReply<"explain">;
 
 const GOOD = new Set(["COMPLETE", "PASS", "approved", "auto_allowed", "timed_out", "completed"]);
@@ -231,6 +246,7 @@ export function TracePage(props: {
                     note: <span data-field="note">{g.note}</span>
                   </div>
                 ) : null}
+                <AppliedPatch view={view} gateId={g.gate_id} />
                 {g.early_refused ? (
                   <div class="bad" data-field="early_refused">
                     {`early ${g.early_refused.decision} by ${g.early_refused.approver} not applied: ${g.early_refused.why}`}
