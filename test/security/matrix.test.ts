@@ -111,8 +111,16 @@ describe("tokens", () => {
     }) as typeof fetch;
     try {
       for (const [name, make, want] of variants) {
-        const jwt = await make(nowS());
-        const res = await raw("GET", `/v1/runs/${runId}`, { headers: { authorization: `Bearer ${jwt}` } });
+        // the 29/31 s edges hold to the second: an answer that came in a later second than the token was made (a
+        // loaded machine) says nothing about them, so that try is made again (at most five times)
+        let res: Awaited<ReturnType<typeof raw>>;
+        let made: number;
+        let tries = 0;
+        do {
+          made = nowS();
+          const jwt = await make(made);
+          res = await raw("GET", `/v1/runs/${runId}`, { headers: { authorization: `Bearer ${jwt}` } });
+        } while (nowS() !== made && res.status !== want && ++tries < 5);
         expect(check("tokens", res.status === want && (want === 200 || isEnvelope(res.json))), name).toBe(true);
       }
       const inQuery = await raw("GET", `/v1/runs/${runId}?access_token=${tok}&token=${tok}`);
