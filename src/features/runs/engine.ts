@@ -1,29 +1,22 @@
-// RunEngine: the use-case behind RunDO — prepares commands (I/O), applies the pure reducer, persists the diff,
-// keeps an outbox (D1 rows, policy activations, EVENTS) flushed after every change, and keeps the one alarm armed.
+// RunEngine: the use-case behind RunDO — prepares commands (I/O, preparers.ts), applies the pure reducer, persists the
+// diff, keeps an outbox (D1 rows, policy activations, EVENTS) flushed after every change, and keeps the one alarm armed.
 
 import { isQueuedRunEvent } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
-import { canonicalJson, sha256Hex } from "../../lib/digest";
 import { log } from "../../lib/log";
 import { own, putOwn } from "../../lib/own";
-import { within } from "../../lib/within";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
-import type { DeployApproverStore } from "../../ports/deploy-approvers";
 import type { EventBus } from "../../ports/event-bus";
-import type { HintsProvider, MemoryHint } from "../../ports/hints";
-import type { PolicyMemoryReader } from "../../ports/policy-memory";
 import type { RunRecordStore } from "../../ports/run-record";
 import type { RunStorage } from "../../ports/run-storage";
-import type { GateRuleCache } from "../gates/domain";
 import { DEAD_LETTER_REVIEW, DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
-import type { TeamPolicyCache } from "../policy/domain";
 import { artifactAccess } from "./artifact-access";
 import { BoardSync } from "./board-sync";
-import type { Activation, CommandOf, PreparedOp, ReduceResult, RunMeta, RunState, WardenRunEvent } from "./model";
+import type { Activation, CommandOf, ReduceResult, RunMeta, RunState, WardenRunEvent } from "./model";
 import type { RunOpName, RunOpRequest, RunOpResult, RunReadOp, RunRequest, RunWriteOp } from "./operations";
+import { createPreparers, type Preparer, type PreparerNeeds, type Preparers } from "./preparers";
 import { authorize, reduce, reduceOp } from "./reducer";
-import { buildSnapshot, type PolicySnapshot, withPolicyMemory } from "./snapshot";
 import {
   alarmFor,
   FLUSH_RETRY_MAX_MS,
@@ -39,31 +32,20 @@ import { explainView, runView } from "./views";
 
 export { fitForQueue } from "./storage-layout";
 
-/** What a run's object needs: the caches and stores a command reads, the record and queue its outbox writes. */
-export type RunEngineNeeds = DeployNeeds & {
-  policies: Pick<TeamPolicyCache, "get" | "invalidate">;
-  gateRules: Pick<GateRuleCache, "get" | "invalidate">;
-  runRecord: Pick<RunRecordStore, "write" | "retryAdjustments">;
-  events: EventBus;
-  hints: HintsProvider;
-  /** the team's policy memory for the start-of-run snapshot (R1) */
-  policyMemory: PolicyMemoryReader;
-  /** the team's hard-gate escalation timings ([level 1, level 2] ms; null = defaults), a per-isolate cache read with
-   * the gate rules so opening a gate never waits on D1 for them; absent = defaults for every team */
-  escalationTimings?: { get(teamId: string, now: number): Promise<[number, number] | null> };
-  newId: (prefix: string) => string;
-  /** the team's deploy approvers: when set, only they decide the control run's gates */
-  deployApprovers: Pick<DeployApproverStore, "forTeam">;
-  /** the team's work board: a graph run's item changes are synced to it (absent: no board, e.g. unit tests) */
-  board?: BoardGateway;
-};
+/** What a run's object needs: what its preparers read, and the record, queue and board its outbox writes. */
+export type RunEngineNeeds = DeployNeeds &
+  PreparerNeeds & {
+    runRecord: Pick<RunRecordStore, "write" | "retryAdjustments">;
+    events: EventBus;
+    /** the team's work board: a graph run's item changes are synced to it (absent: no board, e.g. unit tests) */
+    board?: BoardGateway;
+  };
 /** @deprecated name kept for the tests: RunEngineNeeds */
 export type EngineDeps = RunEngineNeeds;
 
 const notFoundError = (runId: string): AppError => ({ code: "not_found", message: `run ${runId} not found` });
 
 /** The read operations, answered from the state without the reducer. */
-type Preparer<K extends RunWriteOp> = (runId: string, req: RunOpRequest<K>, now: number) => Promise<CommandOf<K>>;
 
 const isReadOp = (op: RunOpName): op is RunReadOp => Object.hasOwn(READS, op);
 
@@ -80,8 +62,6 @@ const READS: { [K in RunReadOp]: (state: RunState, req: RunOpRequest<K>) => RunO
   artifact_access: artifactAccess,
 };
 
-const FAILURE_HINTS_WAIT_MS = 250;
-
 export class RunEngine {
   private state: RunState | null = null;
   private outbox = new Map<number, OutboxItem>();
@@ -91,6 +71,7 @@ export class RunEngine {
   private failures = 0;
   private flushChain: Promise<void> = Promise.resolve();
   private readonly board: BoardSync;
+  private readonly preparers: Preparers;
   private applying: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -100,6 +81,8 @@ export class RunEngine {
     public clock: Clock,
   ) {
     this.board = new BoardSync(deps.board);
+    // one entry per operation with something to prepare (PreparedOp); every other command is its request as is
+    this.preparers = createPreparers(deps, () => this.state);
   }
 
   /** Loads everything but the event log (called inside blockConcurrencyWhile). */
@@ -219,115 +202,6 @@ export class RunEngine {
     // Without a preparer the command is the request (CommandOf adds nothing for an op outside PreparedOp).
     if (!preparer) return Promise.resolve({ type: op, ...req } as CommandOf<K>);
     return preparer(runId, req, this.clock.now());
-  }
-
-  /** One entry per operation with something to prepare (PreparedOp); every other command is its request as is. */
-  private readonly preparers: { [K in PreparedOp]: Preparer<K> } = {
-    create: async (runId, req, now) => {
-      const [snapshot, hints] = await Promise.all([
-        this.takeSnapshot(req.actor.team_id, now),
-        this.hintsFor(req.actor.team_id, req.goal, req.skills, now),
-      ]);
-      return { type: "create", ...req, run_id: runId, kind: "agent", hints, snapshot };
-    },
-    lease: async (_runId, req) => ({ type: "lease", ...req, lease_id: this.deps.newId("lease") }),
-    complete: async (runId, req, now) => {
-      const { actor, ...body } = req;
-      const [digest, policy, gate_rules, failure_hints, escalate_after_ms] = await Promise.all([
-        sha256Hex(canonicalJson(body)),
-        this.deps.policies.get(actor.team_id, now),
-        this.deps.gateRules.get(actor.team_id, now),
-        req.outcome === "PASS" ? [] : this.failureHints(actor.team_id, runId, req, now),
-        req.outcome === "PASS" ? null : this.escalationTimings(actor.team_id, now),
-      ]);
-      return { type: "complete", ...req, digest, policy, gate_rules, failure_hints, escalate_after_ms };
-    },
-    open_gate: async (_runId, req, now) => {
-      const [gate_rules, escalate_after_ms] = await Promise.all([
-        this.deps.gateRules.get(req.actor.team_id, now),
-        this.escalationTimings(req.actor.team_id, now),
-      ]);
-      return { type: "open_gate", ...req, gate_rules, escalate_after_ms };
-    },
-    decide_gate: async (_runId, req) => ({
-      type: "decide_gate",
-      ...req,
-      // only a control run's gates (deploys) are the roster's; a failed read refuses the decision (no fail-open)
-      deploy_approvers:
-        this.state?.run.kind === "control" ? await this.deps.deployApprovers.forTeam(req.actor.team_id) : [],
-    }),
-    propose_deploy: async (runId, req, now) => ({
-      type: "propose_deploy",
-      ...req,
-      run_id: runId,
-      nonce: this.deps.newId("dop"),
-      escalate_after_ms: await this.escalationTimings(req.actor.team_id, now),
-    }),
-  };
-
-  /** The team's escalation timings; unreadable → the defaults (a gate still escalates, at 15/60 min). */
-  private async escalationTimings(teamId: string, now: number): Promise<[number, number] | null> {
-    try {
-      return (await this.deps.escalationTimings?.get(teamId, now)) ?? null;
-    } catch (e) {
-      log.warn("escalation timings unreadable", { error: String(e) });
-      return null;
-    }
-  }
-
-  /** R1: the retry adjustments and the rest of the team's policy memory, read once; either failing gives defaults. */
-  private async takeSnapshot(teamId: string, now: number): Promise<PolicySnapshot> {
-    const [retries, memory] = await Promise.allSettled([
-      this.deps.runRecord.retryAdjustments(teamId),
-      this.deps.policyMemory.snapshot(teamId, now),
-    ]);
-    const unreadable = (e: unknown) => log.error("policy memory unreadable at run start", { error: String(e) });
-    let snapshot: PolicySnapshot;
-    if (retries.status === "fulfilled") snapshot = buildSnapshot(retries.value, now);
-    else {
-      unreadable(retries.reason);
-      snapshot = { ...buildSnapshot([], now), warnings: ["DTL-STRAT-001: policy memory unreadable; defaults apply"] };
-    }
-    if (memory.status === "fulfilled") return withPolicyMemory(snapshot, memory.value);
-    unreadable(memory.reason);
-    return withPolicyMemory(snapshot, {
-      last_updated: null,
-      entries: [],
-      routing_weights: {},
-      reset: { code: "DTL-STRAT-001", reason: "policy memory unreadable" },
-      warnings: ["DTL-STRAT-001: policy memory entries unreadable; defaults apply"],
-    });
-  }
-
-  /** task.observer.memory_hints for a failed attempt: never more than FAILURE_HINTS_WAIT_MS on the completion's path. */
-  private async failureHints(
-    teamId: string,
-    runId: string,
-    req: RunOpRequest<"complete">,
-    now: number,
-  ): Promise<MemoryHint[]> {
-    const order = this.state ? own(this.state.orders, req.order_id) : undefined;
-    if (!order || (this.state && own(this.state.ops, req.op_id))) return [];
-    const r = await within(
-      this.deps.hints.forTaskFailure(
-        teamId,
-        { reasonBucket: req.failure_class ?? "unknown", taskKey: order.task_id, runId },
-        now,
-      ),
-      FAILURE_HINTS_WAIT_MS,
-      [] as MemoryHint[],
-    );
-    if (r.error !== undefined) log.warn("failure hints unavailable", { error: String(r.error) });
-    return r.value;
-  }
-
-  private async hintsFor(teamId: string, goal: string, skills: string[], now: number) {
-    try {
-      return await this.deps.hints.forRunStart(teamId, { goal, taskKeys: skills }, now);
-    } catch (e) {
-      log.warn("hints unavailable at run start", { error: String(e) });
-      return [];
-    }
   }
 
   /**
