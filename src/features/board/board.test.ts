@@ -1,7 +1,8 @@
 // The team's work board over HTTP: persona caps across runs, priority then fair share, backpressure, board views.
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
-import { rows } from "../../../test/run-helpers";
+import { addOrder, drainAll, rows } from "../../../test/run-helpers";
 
 const item = (item_id: string, extra: Record<string, unknown> = {}) => ({
   item_id,
@@ -221,5 +222,35 @@ describe("work board", () => {
       body: { name: "x", concurrency_limit: 1 },
     });
     expect(noAdmin.status).toBe(403);
+  });
+
+  it("never lets lease-next's D1 fallback lease a graph item the board holds back; plain orders still come from D1", async () => {
+    const team = "board-fallback";
+    const t = await tokens(team);
+    // the graph item is older in the index than the plain order, so a fallback that took graph items would pick it
+    const graph = await graphRun(t.worker, [item("g1")]);
+    const plain = await call("POST", "/v1/runs", { token: t.worker, body: { goal: "plain orders" } });
+    expect(plain.status, plain.text).toBe(201);
+    await addOrder(t.worker, plain.json.run_id, "p1");
+    await drainAll();
+    const indexed = await rows<{ order_id: string }>(
+      "SELECT order_id FROM work_order WHERE team_id = ? AND status = 'QUEUED' ORDER BY created_at, order_id",
+      team,
+    );
+    expect(indexed.map((r) => r.order_id)).toEqual(["g1", "p1"]);
+    // another worker's board lease of g1 is in flight: the board reserved it, the run has not granted it yet
+    const board = env.BOARD.get(env.BOARD.idFromName(`board:${team}`));
+    const reserved = await runInDurableObject(board, (_i, state) => {
+      const sql = state.storage.sql;
+      sql.exec("UPDATE board_item SET state = 'leased', reserved = 1 WHERE run_id = ? AND item_id = 'g1'", graph);
+      return sql.exec("SELECT state, reserved FROM board_item WHERE run_id = ?", graph).toArray();
+    });
+    expect(reserved).toEqual([{ state: "leased", reserved: 1 }]);
+    const first = await leaseNext(t.worker);
+    expect(first.status, first.text).toBe(200);
+    expect(first.json).toMatchObject({ run_id: plain.json.run_id, order_id: "p1" });
+    expect((await leaseNext(t.worker)).status).toBe(204);
+    const view = await call("GET", `/v1/runs/${graph}`, { token: t.worker });
+    expect(view.json.items).toEqual([expect.objectContaining({ item_id: "g1", state: "ready" })]);
   });
 });

@@ -1,6 +1,7 @@
 // Chaos (seed 003 §15: a worker goes silent mid-lease) and load (50 runs × 8 items, 10 workers) through lease-next.
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
+import { eventually } from "../../../test/learning";
 import { eventLog, fireAlarm, rows, setClock } from "../../../test/run-helpers";
 import { workItem } from "../../../test/work-item";
 import { LEASE_TTL_MS } from "../runs/model";
@@ -18,11 +19,14 @@ const completeBody = (l: { lease_id: string; epoch: number }, op_id: string) => 
 });
 
 describe("board chaos and load", () => {
-  it("rescues a silent worker's lease after its TTL, re-issues it at epoch + 1, refuses the old completion", async () => {
+  it("rescues a silent worker's lease after its TTL, re-issues it at epoch + 1, refuses the old completion, learns once", async () => {
     // one worker pool identity, two worker processes: the silent one's completion must fail on its epoch
     const silent = await token("chaos-a", undefined, { sub: "pool" });
     const live = await token("chaos-a", undefined, { sub: "pool" });
-    const res = await call("POST", "/v1/runs", { token: live, body: { goal: "chaos", items: [item("a")] } });
+    const res = await call("POST", "/v1/runs", {
+      token: live,
+      body: { goal: "chaos", items: [item("a", [], { skill: "chaos.extract" })] },
+    });
     const runId = res.json.run_id as string;
     const first = await leaseNext(silent, "w-silent");
     expect(first.json).toMatchObject({ run_id: runId, order_id: "a", epoch: 1 });
@@ -51,6 +55,24 @@ describe("board chaos and load", () => {
     expect(attempts.map((a) => a.op_id)).toEqual(["op-live"]);
     const run = await call("GET", `/v1/runs/${runId}`, { token: live });
     expect(run.json.status).toBe("COMPLETE");
+    // learned once: one success for the item's skill, one ledger change for the run, though two leases were granted
+    const memory = await eventually(async () => {
+      const res = await call("GET", "/v1/policy-memory", { token: live });
+      return res.json.entries.length > 0 ? res.json : undefined;
+    });
+    expect(
+      memory.entries.map((e: { skill_name: string; success_count: number; failure_count: number }) => [
+        e.skill_name,
+        e.success_count,
+        e.failure_count,
+      ]),
+    ).toEqual([["chaos.extract", 1, 0]]);
+    const ledger = await rows<{ skill_name: string }>(
+      "SELECT skill_name FROM policy_memory_ledger WHERE team_id = ? AND run_id = ?",
+      "chaos-a",
+      runId,
+    );
+    expect(ledger).toEqual([{ skill_name: "chaos.extract" }]);
   });
 
   it("runs 50 runs × 8 items with 10 workers pulling lease-next: all complete, no lease expires, nothing twice", async () => {

@@ -1,7 +1,17 @@
 // Declared work graphs over HTTP: release on passed deps with their outputs, skips behind dead letters, bad graphs.
 import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
-import { complete, lease, rows, setClock, startRun, TEST_CLOCK_AHEAD_MS, teamTokens } from "../../../test/run-helpers";
+import {
+  complete,
+  drain,
+  lease,
+  rows,
+  setClock,
+  startRun,
+  TEST_CLOCK_AHEAD_MS,
+  teamTokens,
+} from "../../../test/run-helpers";
+import { MAX_ITEMS_PER_RUN } from "./graph";
 import { MAX_DEP_INLINE_BYTES } from "./items";
 
 const item = (item_id: string, depends_on: string[] = [], extra: Record<string, unknown> = {}) => ({
@@ -158,6 +168,40 @@ describe("declared work graphs", () => {
     });
     expect(foreign.status).toBe(404);
     expect(Object.keys(await states(t.worker, run.run_id))).toEqual(["a", "b", "c"]);
+  });
+
+  it("refuses more than 500 items in a run, at creation or added later, with 400 naming the limit and nothing made", async () => {
+    const t = await teamTokens("graph-cap");
+    expect(MAX_ITEMS_PER_RUN).toBe(500);
+    // one root and everything behind it: a full run releases a single order
+    const fan = (from: number, n: number) => Array.from({ length: n }, (_, k) => item(`i${from + k}`, ["i0"]));
+    const tooMany = await call("POST", "/v1/runs", {
+      token: t.worker,
+      body: { goal: "too big", items: [item("i0"), ...fan(1, 500)] },
+    });
+    expect(tooMany.status, tooMany.text).toBe(400);
+    expect(tooMany.json.error.code).toBe("validation_failed");
+    expect(tooMany.json.error.details.issues).toEqual([
+      { path: "items", message: "a run holds at most 500 items (0 already, 501 more)" },
+    ]);
+    expect(await rows("SELECT run_id FROM runs WHERE team_id = ?", "graph-cap")).toEqual([]);
+    expect(await rows("SELECT order_id FROM work_order WHERE team_id = ?", "graph-cap")).toEqual([]);
+    const full = await startRun(t.worker, { goal: "full", items: [item("i0"), ...fan(1, 499)] });
+    const before = await view(t.worker, full.run_id);
+    expect(before.items).toHaveLength(500);
+    const past = await call("POST", `/v1/runs/${full.run_id}/items`, { token: t.worker, body: { items: fan(500, 2) } });
+    expect(past.status, past.text).toBe(400);
+    expect(past.json.error.code).toBe("validation_failed");
+    expect(past.json.error.message).toContain("at most 500 items");
+    expect(past.json.error.details.issues).toEqual([
+      { path: "items", message: "a run holds at most 500 items (500 already, 2 more)" },
+    ]);
+    const after = await view(t.worker, full.run_id);
+    expect(after.items).toHaveLength(500);
+    expect(after.items.map((i: ItemRow) => i.item_id)).not.toContain("i500");
+    expect(after.status).toBe(before.status);
+    await drain(full.run_id);
+    expect(await rows("SELECT order_id FROM work_order WHERE team_id = ?", "graph-cap")).toEqual([{ order_id: "i0" }]);
   });
 
   it("references a dependency's output over the bound instead of copying it", async () => {

@@ -71,6 +71,8 @@ export const RUN_OPS = {
       worker_id: z.string(),
       /** granted by the team's board (lease-next): the persona's cap across runs was checked there */
       board: z.boolean().optional(),
+      /** picked by lease-next's D1 fallback: only a plain order, never a graph item (those are the board's alone) */
+      from_index: z.boolean().optional(),
     }),
     reply: LeaseResponse,
   },

@@ -123,7 +123,11 @@ export function lease(tx: Tx, cmd: CommandOf<"lease">): Failure | RunOpReply<"le
   if (tx.run.status === "STOPPED") return conflict("run is stopped");
   const found = orderFor(tx, cmd.actor, cmd.order_id);
   if ("ok" in found) return found;
-  const persona = tx.item(found.order_id)?.body.persona_id;
+  const item = tx.item(found.order_id);
+  // the index lags the board and knows nothing of priority, fair share or in-flight reservations
+  if (item !== undefined && cmd.from_index === true)
+    return conflict(`item ${found.order_id} is in the run's graph: only the board leases it (lease-next)`);
+  const persona = item?.body.persona_id;
   if (persona !== undefined) {
     if (cmd.actor.persona_id !== persona)
       return forbidden(`item ${found.order_id} is leased only by persona ${persona}`);

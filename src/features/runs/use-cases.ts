@@ -118,7 +118,8 @@ type LeaseNextLease = Extract<LeaseNextOutcome, { leased: true }>["lease"];
 
 /**
  * POST /v1/orders/lease-next: the team's board first (declared graph items by priority, fair share and persona caps),
- * then the oldest available plain order matching the worker, or when to ask again.
+ * then the oldest available plain order matching the worker (the run refuses a graph item picked there), or when to
+ * ask again.
  */
 export async function leaseNext(
   deps: LeaseNextNeeds,
@@ -153,6 +154,7 @@ export async function leaseNext(
         actor: { ...actorOf(principal), ...(persona === undefined ? {} : { persona_id: persona }) },
         order_id: cand.order_id,
         worker_id: body.worker_id,
+        from_index: true,
       });
       return { leased: true, lease: { run_id: cand.run_id, order_id: cand.order_id, ...reply.value } };
     } catch (e) {
