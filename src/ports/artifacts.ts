@@ -1,4 +1,5 @@
 // The artifact ports: rows in D1 (what, whose, how big, until when) and bytes in R2 (the object under the row's key).
+import type { AuditEntry } from "./audit-log";
 
 export const ARTIFACT_KINDS = ["log", "json", "blob", "trace"] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
@@ -38,12 +39,19 @@ export type ArtifactStore = {
   release(teamId: string, artifactId: string): Promise<void>;
   /** the pii_detected gate a held artifact waits for */
   setGate(teamId: string, artifactId: string, gateId: string): Promise<void>;
-  /** rows whose expires_at ≤ now, oldest first, at most `limit` (the retention sweep) */
+  /**
+   * rows whose expires_at ≤ now, or whose created_at + their team's retention of their kind ≤ now (a shorter team
+   * setting), at most `limit` (the retention sweep)
+   */
   expired(now: number, limit: number): Promise<ArtifactRow[]>;
   /** deletes rows by id; the sweep deletes a row before its object */
   deleteRows(ids: string[]): Promise<void>;
   /** which of these R2 keys still have a row (the orphan pass of the sweep) */
   keysWithRows(keys: string[]): Promise<Set<string>>;
+  /** the team's retention settings in days, by kind (kinds absent here keep the deployment default) */
+  retentionOf(teamId: string): Promise<Partial<Record<ArtifactKind, number>>>;
+  /** Upserts the team's days for the named kinds and appends the audit entry in one atomic write: all or none. */
+  putRetention(teamId: string, days: Partial<Record<ArtifactKind, number>>, audit: AuditEntry): Promise<void>;
 };
 
 export type StoredObject = { body: ReadableStream<Uint8Array>; size: number };

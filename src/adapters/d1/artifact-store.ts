@@ -1,11 +1,21 @@
-// ArtifactStore over D1: artifact rows (one per R2 object), inserted under the team's byte quota in one statement.
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+// ArtifactStore over D1: artifact rows (one per R2 object), inserted under the team's byte quota in one statement, and
+// the teams' retention settings (artifact_retention) the sweep reads.
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { ArtifactKind, ArtifactRow, ArtifactStatus, ArtifactStore } from "../../ports/artifacts";
-import { artifacts } from "./schema";
+import {
+  ARTIFACT_KINDS,
+  type ArtifactKind,
+  type ArtifactRow,
+  type ArtifactStatus,
+  type ArtifactStore,
+} from "../../ports/artifacts";
+import { auditInsert } from "./audit-log";
+import { batchAll } from "./batch";
+import { artifactRetention, artifacts } from "./schema";
 
 /** the row's uri names the bucket's object: "r2://artifacts/" + key */
 const URI_PREFIX = "r2://artifacts/";
+const DAY_MS = 86_400_000;
 /** D1 binds at most 100 parameters per statement */
 const IN_CHUNK = 90;
 
@@ -95,10 +105,22 @@ export function createD1ArtifactStore(db: DrizzleD1Database): ArtifactStore {
         .where(and(eq(artifacts.teamId, teamId), eq(artifacts.artifactId, artifactId)));
     },
     async expired(now, limit) {
+      // two indexed passes: past their own expires_at, or older than their team's shorter setting for the kind
+      const byTeam = db
+        .select({ artifactId: artifacts.artifactId })
+        .from(artifactRetention)
+        .innerJoin(
+          artifacts,
+          and(
+            eq(artifacts.teamId, artifactRetention.teamId),
+            eq(artifacts.kind, artifactRetention.kind),
+            sql`${artifacts.createdAt} <= ${now} - ${artifactRetention.days} * ${DAY_MS}`,
+          ),
+        );
       const rows = await db
         .select()
         .from(artifacts)
-        .where(lte(artifacts.expiresAt, now))
+        .where(sql`${artifacts.expiresAt} <= ${now} OR ${artifacts.artifactId} IN ${byTeam}`)
         .orderBy(asc(artifacts.expiresAt))
         .limit(limit);
       return rows.map(fromRow);
@@ -121,6 +143,22 @@ export function createD1ArtifactStore(db: DrizzleD1Database): ArtifactStore {
         for (const r of rows) found.add(r.uri.slice(URI_PREFIX.length));
       }
       return found;
+    },
+    async retentionOf(teamId) {
+      const rows = await db.select().from(artifactRetention).where(eq(artifactRetention.teamId, teamId));
+      return Object.fromEntries(
+        rows.filter((r) => (ARTIFACT_KINDS as readonly string[]).includes(r.kind)).map((r) => [r.kind, r.days]),
+      );
+    },
+    async putRetention(teamId, days, audit) {
+      const upserts = Object.entries(days).map(([kind, d]) => {
+        const values = { teamId, kind, days: d, updatedBy: audit.actor, updatedAt: audit.createdAt };
+        return db
+          .insert(artifactRetention)
+          .values(values)
+          .onConflictDoUpdate({ target: [artifactRetention.teamId, artifactRetention.kind], set: values });
+      });
+      await batchAll(db, [...upserts, auditInsert(db, audit)]);
     },
   };
 }

@@ -864,8 +864,27 @@ export const artifacts = sqliteTable(
     index("artifact_run").on(t.runId, t.createdAt),
     index("artifact_team").on(t.teamId, t.createdAt),
     index("artifact_expiry").on(t.expiresAt),
+    // the sweep's second pass: a team's artifacts of one kind older than the team's retention of it
+    index("artifact_team_kind").on(t.teamId, t.kind, t.createdAt),
     uniqueIndex("artifact_uri").on(t.uri),
   ],
+);
+
+/**
+ * A team's retention of one artifact kind, in days, shorter than (or equal to) the deployment default
+ * (`DEFAULT_RETENTION_DAYS`); absent = the default. The sweep deletes an artifact once either its `expires_at` or
+ * `created_at` + these days has passed (docs/artifacts.md, "Retention").
+ */
+export const artifactRetention = sqliteTable(
+  "artifact_retention",
+  {
+    teamId: text("team_id").notNull(),
+    kind: text("kind").notNull(),
+    days: integer("days").notNull(),
+    updatedBy: text("updated_by").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.kind] })],
 );
 
 // ---- run messages -------------------------------------------------------------------------------

@@ -95,6 +95,33 @@ export function artifactKey(teamId: string, runId: string, artifactId: string): 
 /** The prefix every artifact key starts with (the orphan pass lists under it). */
 export const ARTIFACT_KEY_PREFIX = "t/";
 
+/** The days each kind is kept for a team: its own setting where it has one, the deployment default elsewhere. */
+export function retentionDays(team: Partial<Record<ArtifactKind, number>>): Record<ArtifactKind, number> {
+  const days = { ...DEFAULT_RETENTION_DAYS };
+  for (const kind of ARTIFACT_KINDS) {
+    const own = team[kind];
+    if (own !== undefined) days[kind] = Math.min(own, DEFAULT_RETENTION_DAYS[kind]);
+  }
+  return days;
+}
+
+/**
+ * A team's requested retention, or the refusal (422) naming each kind set above the deployment default and that
+ * bound: a team may keep its evidence for less time than the deployment, never longer (the quota and the seed's
+ * retention are sized for the defaults). Values below 1 day are refused by the route's schema (400).
+ */
+export function checkRetention(days: Partial<Record<ArtifactKind, number>>): Result<typeof days, AppError> {
+  const over = ARTIFACT_KINDS.filter((k) => (days[k] ?? 0) > DEFAULT_RETENTION_DAYS[k]);
+  if (over.length === 0) return ok(days);
+  return err({
+    code: "rejected",
+    message: over
+      .map((k) => `${k}: ${days[k]} days is above the deployment default of ${DEFAULT_RETENTION_DAYS[k]} days`)
+      .join("; "),
+    ruleIds: ["artifact.retention_above_default"],
+  });
+}
+
 export function expiresAt(kind: ArtifactKind, now: number, days: Record<ArtifactKind, number>): number {
   return now + days[kind] * DAY_MS;
 }

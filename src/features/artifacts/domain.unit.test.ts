@@ -1,8 +1,11 @@
-// The pure artifact rules: upload headers, overlapping scan chunks (no span is ever cut), guard findings as actions.
+// The pure artifact rules: upload headers, overlapping scan chunks (no span is ever cut), guard findings as actions,
+// a team's retention bounded by the deployment default.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ARTIFACT_KINDS, type ArtifactKind } from "../../ports/artifacts";
 import {
   artifactKey,
+  checkRetention,
   DAY_MS,
   DEFAULT_RETENTION_DAYS,
   expiresAt,
@@ -10,6 +13,7 @@ import {
   MIB,
   overlappingChunks,
   parseUploadHeaders,
+  retentionDays,
   scanOutcome,
   TEXT_ARTIFACT_MAX_BYTES,
 } from "./domain";
@@ -137,5 +141,43 @@ describe("keys and retention", () => {
     expect(expiresAt("json", 0, DEFAULT_RETENTION_DAYS)).toBe(90 * DAY_MS);
     for (const k of ["log", "trace", "blob"] as const)
       expect(expiresAt(k, 5, DEFAULT_RETENTION_DAYS)).toBe(5 + 30 * DAY_MS);
+  });
+});
+
+describe("a team's retention", () => {
+  const teamDays = fc.record(
+    Object.fromEntries(ARTIFACT_KINDS.map((k) => [k, fc.integer({ min: 1, max: 400 })])) as Record<
+      ArtifactKind,
+      fc.Arbitrary<number>
+    >,
+    { requiredKeys: [] },
+  );
+
+  it("is accepted exactly when no kind is above its default, and the refusal names every such kind and bound", () => {
+    fc.assert(
+      fc.property(teamDays, (days) => {
+        const over = ARTIFACT_KINDS.filter((k) => (days[k] ?? 0) > DEFAULT_RETENTION_DAYS[k]);
+        const checked = checkRetention(days);
+        expect(checked.ok).toBe(over.length === 0);
+        if (!checked.ok) {
+          for (const k of over) {
+            expect(checked.error.message).toContain(
+              `${k}: ${days[k]} days is above the deployment default of ${DEFAULT_RETENTION_DAYS[k]} days`,
+            );
+          }
+        }
+      }),
+    );
+  });
+
+  it("takes the team's days where set and the default elsewhere, never more than the default", () => {
+    fc.assert(
+      fc.property(teamDays, (days) => {
+        const effective = retentionDays(days);
+        for (const k of ARTIFACT_KINDS) {
+          expect(effective[k]).toBe(Math.min(days[k] ?? DEFAULT_RETENTION_DAYS[k], DEFAULT_RETENTION_DAYS[k]));
+        }
+      }),
+    );
   });
 });

@@ -1,21 +1,28 @@
 // The artifact retention sweep against local D1 and R2: expired artifacts leave row and object together; a sweep cut
-// off between the two leaves no row without its object, and the next sweep removes the orphan objects.
+// off between the two leaves no row without its object, and the next sweep removes the orphan objects; a team's shorter
+// retention (artifact_retention) deletes that team's older artifacts of the kind, and only them.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { makeDeps } from "../../deps";
-import type { ArtifactObjects, ArtifactRow } from "../../ports/artifacts";
-import { artifactKey, DAY_MS } from "./domain";
+import type { ArtifactKind, ArtifactObjects, ArtifactRow } from "../../ports/artifacts";
+import { artifactKey, DAY_MS, DEFAULT_RETENTION_DAYS, expiresAt } from "./domain";
 import { ORPHAN_GRACE_MS, sweepArtifacts } from "./retention";
 
 const deps = () => makeDeps(env);
 
-async function stored(teamId: string, id: string, expiresAt: number, uploadedAt: number): Promise<ArtifactRow> {
+async function stored(
+  teamId: string,
+  id: string,
+  expiresAt: number,
+  uploadedAt: number,
+  kind: ArtifactKind = "log",
+): Promise<ArtifactRow> {
   const row: ArtifactRow = {
     artifactId: id,
     teamId,
     runId: "run_ret",
     opId: null,
-    kind: "log",
+    kind,
     key: artifactKey(teamId, "run_ret", id),
     contentType: "text/plain",
     sizeBytes: 5,
@@ -88,5 +95,43 @@ describe("sweepArtifacts", () => {
     await env.ARTIFACTS.put(stale, "bytes", { customMetadata: { uploaded_at: String(now - ORPHAN_GRACE_MS - 1) } });
     await sweepArtifacts(deps(), now);
     expect((await inventory("ret-c")).objects).toEqual([key]);
+  });
+
+  it("deletes, with a team's shorter setting, exactly that team's older artifacts of the kind (row and object)", async () => {
+    const now = Date.now();
+    const defaults = (kind: ArtifactKind, createdAt: number) => expiresAt(kind, createdAt, DEFAULT_RETENTION_DAYS);
+    const tenDaysAgo = now - 10 * DAY_MS;
+    const threeDaysAgo = now - 3 * DAY_MS;
+    const audit = { actor: "admin", action: "artifact_retention.updated", subjectType: "artifact_retention" };
+    await deps().artifactStore.putRetention(
+      "ret-d",
+      { log: 7 },
+      {
+        ...audit,
+        id: "aud_ret_d",
+        teamId: "ret-d",
+        subjectId: "ret-d",
+        metadata: { days: { log: 7 } },
+        createdAt: now,
+      },
+    );
+    // uploaded before the setting: their expires_at is still the default's 30 days
+    await stored("ret-d", "art_d_old_log", defaults("log", tenDaysAgo), tenDaysAgo);
+    const youngLog = await stored("ret-d", "art_d_young_log", defaults("log", threeDaysAgo), threeDaysAgo);
+    const oldJson = await stored("ret-d", "art_d_old_json", defaults("json", tenDaysAgo), tenDaysAgo, "json");
+    const otherTeam = await stored("ret-e", "art_e_old_log", defaults("log", tenDaysAgo), tenDaysAgo);
+
+    await sweepArtifacts(deps(), now);
+    expect(await inventory("ret-d")).toEqual({
+      rows: [
+        { id: "art_d_old_json", object: true },
+        { id: "art_d_young_log", object: true },
+      ],
+      objects: [oldJson.key, youngLog.key].sort(),
+    });
+    expect(await inventory("ret-e")).toEqual({
+      rows: [{ id: "art_e_old_log", object: true }],
+      objects: [otherTeam.key],
+    });
   });
 });

@@ -6,7 +6,6 @@ import { scanFields } from "../memory";
 import { actorOf, callRun } from "../runs";
 import {
   artifactKey,
-  DEFAULT_RETENTION_DAYS,
   expiresAt,
   type GuardFinding,
   hashMismatch,
@@ -14,6 +13,7 @@ import {
   overlappingChunks,
   parseUploadHeaders,
   quotaExceeded,
+  retentionDays,
   type ScanOutcome,
   scanOutcome,
   TEXT_KINDS,
@@ -127,6 +127,7 @@ async function checkedUpload(deps: ArtifactsNeeds, principal: Principal, req: Up
 export async function uploadArtifact(deps: ArtifactsNeeds, principal: Principal, req: UploadRequest, now: number) {
   const { meta, bytes, scan } = await checkedUpload(deps, principal, req);
   const artifactId = deps.newId("art");
+  const teamDays = await deps.artifactStore.retentionOf(principal.teamId);
   const row: ArtifactRow = {
     artifactId,
     teamId: principal.teamId,
@@ -141,7 +142,7 @@ export async function uploadArtifact(deps: ArtifactsNeeds, principal: Principal,
     gateId: null,
     createdBy: principal.subject,
     createdAt: now,
-    expiresAt: expiresAt(meta.kind, now, DEFAULT_RETENTION_DAYS),
+    expiresAt: expiresAt(meta.kind, now, retentionDays(teamDays)),
   };
   await deps.artifactObjects.put(row.key, bytes, { contentType: row.contentType, sha256: row.sha256, uploadedAt: now });
   const inserted = await deps.artifactStore.insertWithinQuota(row, deps.artifactLimits.teamQuotaBytes);
