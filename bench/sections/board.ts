@@ -1,5 +1,6 @@
 // Bench: the work board's dispatch — 100 runs × 10 ready items, 16 workers pulling POST /v1/orders/lease-next and
-// completing — leases/s against the bare route in the same run, lease-next latency, fairness across runs.
+// completing — leases/s against the bare route in the same run, lease-next latency, fairness across runs; then chains
+// of dependent items, for the time from an item's release (its dependency's completion answered) to its lease.
 import { BARE_PATH, type BenchSection, load, percentile, type Row, startMiniflareServer } from "../harness";
 
 const TEAM = "bench-board";
@@ -8,6 +9,9 @@ const ITEMS = 10;
 const WORKERS = 16;
 /** the fairness window: the first leases, while every run still has ready items */
 const WINDOW = RUNS * 5;
+/** the ready → leased phase: runs of CHAIN items, each depending on the one before, one polling worker per run */
+const CHAINS = 16;
+const CHAIN = 6;
 // limits high enough that nothing is refused: the rows measure dispatch, not the limiter
 const SQL = `INSERT INTO team_limit (team_id, route_class, per_team, per_subject, period_s, updated_at) VALUES ('${TEAM}', 'runs', 1000000000, 1000000000, 60, 0)`;
 
@@ -69,6 +73,7 @@ export const boardSection: BenchSection = {
       for (const run of order.slice(0, WINDOW)) perRun.set(run, (perRun.get(run) ?? 0) + 1);
       const counts = [...perRun.values()];
       const fairness = perRun.size < RUNS ? Number.POSITIVE_INFINITY : Math.max(...counts) / Math.min(...counts);
+      const readyToLeased = (await chainLatencies(post, await token(TEAM, ["runs:write"]))).sort((a, b) => a - b);
       const bare = await load(`${server.url}${BARE_PATH}`, { seconds: 4, connections: WORKERS });
       const leasesPerS = order.length / seconds;
       const sorted = latencies.sort((a, b) => a - b);
@@ -84,6 +89,13 @@ export const boardSection: BenchSection = {
         },
         { section: "board", metric: "lease-next latency p50", value: percentile(sorted, 50), unit: "ms" },
         { section: "board", metric: "lease-next latency p99", value: percentile(sorted, 99), unit: "ms" },
+        {
+          section: "board",
+          metric: `ready → leased p50, ${CHAINS} chains × ${CHAIN} dependent items`,
+          value: percentile(readyToLeased, 50),
+          unit: "ms",
+        },
+        { section: "board", metric: "ready → leased p99", value: percentile(readyToLeased, 99), unit: "ms" },
         {
           section: "board",
           metric: `fairness: max ÷ min leases per run over the first ${WINDOW}`,
@@ -102,3 +114,58 @@ export const boardSection: BenchSection = {
     }
   },
 };
+
+type Post = (
+  tok: string,
+  path: string,
+  body: unknown,
+) => Promise<{ status: number; json: Record<string, unknown> | null }>;
+
+/**
+ * CHAINS runs of CHAIN items, each depending on the one before, and one worker per run that leases, completes and
+ * polls lease-next again at once: each dependent item's latency is from the moment its dependency's completion was
+ * answered (it is released then) to the answer of the lease-next that handed it out.
+ */
+async function chainLatencies(post: Post, tok: string): Promise<number[]> {
+  for (let r = 0; r < CHAINS; r++) {
+    const items = Array.from({ length: CHAIN }, (_, i) => ({
+      item_id: `c${i}`,
+      goal: `chain item ${i}`,
+      input_json: {},
+      depends_on: i === 0 ? [] : [`c${i - 1}`],
+      output_schema_id: "out.v1",
+      timeout_sec: 60,
+    }));
+    const res = await post(tok, "/v1/runs", { goal: `bench chain ${r}`, items });
+    if (res.status !== 201) throw new Error(`create chain → ${res.status}`);
+  }
+  const released = new Map<string, number>(); // run id → when its next item was released
+  const latencies: number[] = [];
+  let leased = 0;
+  await Promise.all(
+    Array.from({ length: CHAINS }, async (_, w) => {
+      while (leased < CHAINS * CHAIN) {
+        const l = await post(tok, "/v1/orders/lease-next", { worker_id: `chain-w${w}` });
+        if (l.status === 204) {
+          await new Promise((r) => setTimeout(r, 5));
+          continue;
+        }
+        const now = performance.now();
+        if (l.status !== 200 || !l.json) throw new Error(`lease-next → ${l.status}`);
+        leased++;
+        const { run_id, order_id, lease_id, epoch } = l.json as Record<string, string>;
+        const since = released.get(run_id as string);
+        if (since !== undefined) latencies.push(now - since);
+        const c = await post(tok, `/v1/runs/${run_id}/orders/${order_id}/complete`, {
+          lease_id,
+          epoch,
+          op_id: `op-${run_id}-${order_id}`,
+          outcome: "PASS",
+        });
+        if (c.status !== 200) throw new Error(`complete → ${c.status}`);
+        released.set(run_id as string, performance.now());
+      }
+    }),
+  );
+  return latencies;
+}
