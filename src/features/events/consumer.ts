@@ -87,6 +87,12 @@ export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
     }
     return undefined;
   },
+  // an acknowledgement made through the API or CLI: the gate's Slack card is updated in place (the Acknowledge button
+  // updates it itself); the audit row was written with the acknowledgement
+  "gate.acknowledged": async (events, deps) => {
+    await enqueueGateCards(events, deps);
+    return undefined;
+  },
   memory_store_failed: refusals,
   "task.memory_store_failed": refusals,
   "policy.rollback": rollbackAlert,
