@@ -4,8 +4,9 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { batchOf, installSlack, outboxPost } from "../../../test/slack";
 import { makeDeps } from "../../deps";
-import { consumeSlackOutbox } from "../slack";
+import { consumeSlackDeadLetters, consumeSlackOutbox } from "../slack";
 import { consumeEvents } from "./consumer";
+import { consumeDeadLetters } from "./dead-letters";
 
 type Line = Record<string, unknown>;
 
@@ -51,5 +52,23 @@ describe("queue consumer log scopes", () => {
     expect(b.fates[0]).toMatchObject({ retried: 1, delays: [7] });
     const line = lines.find((l) => l.msg === "slack outbox: retry");
     expect(line).toMatchObject({ team_id: TEAM, error: "ratelimited" });
+  });
+
+  it("the dead-letter consumers' lines name the dead message's team and run", async () => {
+    const body = { event_id: "ev-log-dl", type: "task.failed", team_id: "log-q-dl", run_id: "run_log_dl" };
+    await consumeDeadLetters(
+      createMessageBatch("warden-events-dlq", [{ id: "d1", timestamp: new Date(), attempts: 5, body }]),
+      makeDeps(env),
+    );
+    expect(lines.find((l) => l.msg === "event dead-lettered")).toMatchObject({
+      team_id: "log-q-dl",
+      run_id: "run_log_dl",
+    });
+    const alert = { ...outboxPost("log-q-dl", "alert:log-q"), run_id: "run_log_dl" };
+    await consumeSlackDeadLetters(batchOf([alert]).batch, makeDeps(env));
+    expect(lines.find((l) => l.msg === "slack outbox: dead letter")).toMatchObject({
+      team_id: "log-q-dl",
+      run_id: "run_log_dl",
+    });
   });
 });
