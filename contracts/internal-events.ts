@@ -64,10 +64,13 @@ export const RunCompletedEvent = z.looseObject({
   seq: z.number().int().min(0).optional(),
 });
 
-/** A gate opened, decided or escalated (a hard gate left open: level 1 re-ping, level 2 escalation target) inside a run. */
+/**
+ * A gate opened, decided or escalated (a hard gate left open: level 1 re-ping, level 2 escalation target) inside a run,
+ * or acknowledged through the API or CLI (POST /v1/gates/:gate_id/ack; published by the gates feature, not the run).
+ */
 export const GateEvent = z.looseObject({
   ...envelope,
-  type: z.enum(["gate.opened", "gate.decided", "gate.escalated"]),
+  type: z.enum(["gate.opened", "gate.decided", "gate.escalated", "gate.acknowledged"]),
   run_id: z.string().min(1),
   /** the run's event sequence number; consumers do not rely on it */
   seq: z.number().int().min(0).optional(),

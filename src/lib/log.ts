@@ -37,6 +37,22 @@ export function withLogContext<T>(fields: Partial<Record<CorrelationField, unkno
 }
 
 /**
+ * The correlation fields a queue message's body names (an event's team_id and run_id, an outbox message's team_id),
+ * for `withLogContext`: anything else in the body, and a body that is not an object, adds nothing.
+ */
+export function messageCorrelation(body: unknown): Correlation {
+  return body && typeof body === "object" ? known(body as Partial<Record<CorrelationField, unknown>>) : {};
+}
+
+/** The correlation fields every one of these message bodies agrees on (a batch of one run's events: its team and run). */
+export function sharedCorrelation(bodies: readonly unknown[]): Correlation {
+  const [first, ...rest] = bodies.map(messageCorrelation);
+  const out: Correlation = { ...first };
+  for (const c of rest) for (const k of Object.keys(out) as CorrelationField[]) if (c[k] !== out[k]) delete out[k];
+  return out;
+}
+
+/**
  * Adds fields learnt part-way through the work (the token's team after authentication) to the current scope; a field
  * the scope already holds keeps its value (the run a path names wins over the token's).
  */

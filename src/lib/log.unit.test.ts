@@ -3,7 +3,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addLogContext, CORRELATION_FIELDS, logContext, logLine, withLogContext } from "./log";
+import {
+  addLogContext,
+  CORRELATION_FIELDS,
+  logContext,
+  logLine,
+  messageCorrelation,
+  sharedCorrelation,
+  withLogContext,
+} from "./log";
 
 const ROOT = join(import.meta.dirname, "../..");
 const id = fc.string({ minLength: 1, maxLength: 20 });
@@ -80,5 +88,31 @@ describe("the logger is the only console caller", () => {
           .flatMap((line, i) => (/\bconsole\s*\.\s*\w+/.test(line) ? [`${relative(ROOT, f)}:${i + 1}`] : [])),
       );
     expect(offenders).toEqual([]);
+  });
+});
+
+describe("queue message correlation", () => {
+  const body = fc.record(
+    { team_id: fc.constantFrom("t1", "t2"), run_id: fc.constantFrom("r1", "r2"), text: fc.string() },
+    { requiredKeys: [] },
+  );
+  it("takes only the correlation fields a body names; a body that is not an object adds nothing", () => {
+    expect(messageCorrelation({ team_id: "t", run_id: "r", key: "gate:g", text: "x", task_id: 3 })).toEqual({
+      team_id: "t",
+      run_id: "r",
+    });
+    for (const b of [null, undefined, "team_id", 42, []]) expect(messageCorrelation(b)).toEqual({});
+  });
+  it("keeps exactly the fields every body agrees on", () => {
+    fc.assert(
+      fc.property(fc.array(body, { minLength: 1, maxLength: 6 }), (bodies) => {
+        const shared = sharedCorrelation(bodies);
+        for (const k of ["team_id", "run_id"] as const) {
+          const agreed = bodies.every((b) => b[k] !== undefined && b[k] === bodies[0]?.[k]);
+          expect(shared[k]).toBe(agreed ? bodies[0]?.[k] : undefined);
+        }
+        expect(Object.keys(shared).every((k) => k === "team_id" || k === "run_id")).toBe(true);
+      }),
+    );
   });
 });

@@ -1,7 +1,7 @@
 // The EVENTS queue consumer: parses each message with the internal-event schema, groups by handler, acks once applied.
 
 import { InternalEvent, type InternalEventType, type RefusedWriteEvent } from "../../../contracts/internal-events";
-import { log } from "../../lib/log";
+import { log, messageCorrelation, sharedCorrelation, withLogContext } from "../../lib/log";
 import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning";
 import { decisionEscalationAudits, recordDecisionEvents } from "../policy";
 import { enqueueGateCards, enqueueRunFeed, raiseEventAlerts } from "../slack";
@@ -87,6 +87,12 @@ export const EVENT_HANDLERS: Record<InternalEventType, EventHandler> = {
     }
     return undefined;
   },
+  // an acknowledgement made through the API or CLI: the gate's Slack card is updated in place (the Acknowledge button
+  // updates it itself); the audit row was written with the acknowledgement
+  "gate.acknowledged": async (events, deps) => {
+    await enqueueGateCards(events, deps);
+    return undefined;
+  },
   memory_store_failed: refusals,
   "task.memory_store_failed": refusals,
   "policy.rollback": rollbackAlert,
@@ -113,7 +119,9 @@ function groupByHandler(batch: MessageBatch<unknown>): Map<EventHandler, Parsed[
     const parsed = InternalEvent.safeParse(message.body);
     if (!parsed.success) {
       // A known type that does not fit its schema: retry, so after max_retries it lands in the dead-letter queue.
-      log.warn("events consumer: malformed event", { event_id: body.event_id, type: body.type });
+      withLogContext(messageCorrelation(body), () =>
+        log.warn("events consumer: malformed event", { event_id: body.event_id, type: body.type }),
+      );
       message.retry();
       continue;
     }
@@ -152,6 +160,8 @@ async function applyGroup(handler: EventHandler, items: Parsed[], deps: Consumer
 }
 
 export async function consumeEvents(batch: MessageBatch<unknown>, deps: ConsumerNeeds): Promise<void> {
-  // Types that share a handler (task.*) share its group, so they are written in one batch.
-  for (const [handler, items] of groupByHandler(batch)) await applyGroup(handler, items, deps);
+  // Types that share a handler (task.*) share its group, so they are written in one batch; its lines carry the team
+  // and run its events agree on (seed 003 §12)
+  for (const [handler, items] of groupByHandler(batch))
+    await withLogContext(sharedCorrelation(items.map((i) => i.event)), () => applyGroup(handler, items, deps));
 }

@@ -1,6 +1,6 @@
 // The warden-events-dlq consumer: records every message that exhausted its retries, raises the queue-dead-letter
 // operator alert of its team, then acks it.
-import { log } from "../../lib/log";
+import { log, messageCorrelation, withLogContext } from "../../lib/log";
 import type { EventDeadLetter, EventDeadLetterStore } from "../../ports/event-dead-letters";
 import { raiseAlerts, type SlackFeedNeeds } from "../slack";
 
@@ -62,7 +62,10 @@ export async function consumeDeadLetters(
     log.error("dead-letter consumer: record failed", { error: String(e) });
     for (const m of batch.messages) m.retry();
   }
-  for (const r of rows) {
-    log.error("event dead-lettered", { event_id: r.eventId, type: r.type, team_id: r.teamId });
-  }
+  batch.messages.forEach((m, i) => {
+    const r = rows[i] as (typeof rows)[number];
+    withLogContext(messageCorrelation(m.body), () =>
+      log.error("event dead-lettered", { event_id: r.eventId, type: r.type, team_id: r.teamId }),
+    );
+  });
 }

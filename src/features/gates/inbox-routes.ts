@@ -8,6 +8,7 @@ import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../
 import type { RunIndex } from "../../ports/run-index";
 import { actorOf, callRun, guardStored, runErrors } from "../runs";
 import { type AckNeeds, acknowledgeGate } from "./ack";
+import { type AckAnnounceNeeds, announceAcknowledgement } from "./ack-announce";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import { GateList, GateListQuery } from "./inbox-schemas";
 import type { GatesNeeds } from "./index";
@@ -15,7 +16,9 @@ import { ApprovalResponse, assertPersonDecides, CHANNEL_HEADER, CHANNEL_HEADER_D
 import { listGates } from "./use-cases";
 
 /** What the inbox routes need: the gate routes' needs, the team-wide gate index, and what acknowledging needs. */
-export type GateInboxNeeds = GatesNeeds & AckNeeds & { runIndex: Pick<RunIndex, "listGates" | "gate"> };
+export type GateInboxNeeds = GatesNeeds &
+  AckNeeds &
+  AckAnnounceNeeds & { runIndex: Pick<RunIndex, "listGates" | "gate"> };
 
 const errors = { ...commonErrors, ...runErrors };
 
@@ -148,6 +151,9 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       };
       const acked = await acknowledgeGate(deps, who, gate_id, deps.clock.now());
       if (!acked.ok) throw new AppFailure(acked.error);
+      // the gate's Slack card shows the acknowledgement (the slack feature consumes the event; no import of it here)
+      if (acked.value.first)
+        await announceAcknowledgement(deps, actorOf(principal), who.teamId, { ...acked.value, channel: who.channel });
       const { first: _first, ...answer } = acked.value;
       return c.json(answer, 200);
     },

@@ -1,6 +1,6 @@
 // The one alert path's shell: records operator-alert occurrences (D1, once per id) and queues each (team, kind,
 // window)'s ops-channel message with its count on SLACK_OUTBOX, for teams with Slack.
-import { log } from "../../lib/log";
+import { log, messageCorrelation, withLogContext } from "../../lib/log";
 import type { SlackInstallation } from "../../ports/slack";
 import type { AlertOccurrence } from "../../ports/slack-feed";
 import { ALERT_WINDOW_MS, alertMessage, alertsOfEvent, coalesceAlerts } from "./alerts";
@@ -48,7 +48,9 @@ export async function consumeSlackDeadLetters(
   const now = deps.clock.now();
   const occurrences: AlertOccurrence[] = [];
   for (const m of batch.messages) {
-    log.warn("slack outbox: dead letter", { queue: batch.queue, id: m.id, body: m.body });
+    withLogContext(messageCorrelation(m.body), () =>
+      log.warn("slack outbox: dead letter", { queue: batch.queue, id: m.id, body: m.body }),
+    );
     const body = m.body as { kind?: unknown; team_id?: unknown; key?: unknown; channel?: unknown } | null;
     if (typeof body?.team_id !== "string") continue;
     const key = typeof body.key === "string" ? body.key : null;

@@ -242,6 +242,20 @@ export function acknowledgedBlocks(blocks: readonly unknown[], ack: AckFacts): u
   return out.includes(line) ? out : [...out, line];
 }
 
+/** The open card rebuilt from the gate's facts, acknowledged (an acknowledgement made through the API or CLI). */
+export function acknowledgedCard(f: GateCardFacts, ack: AckFacts): SlackOutboxMessage {
+  const open = openCard(f);
+  return {
+    kind: "post",
+    team_id: f.team_id,
+    key: open.kind === "post" ? open.key : cardKey(f.gate_id),
+    channel: "approvals",
+    text: `Acknowledged by ${ack.by}: ${f.policy_key} on run ${f.run_id}`,
+    blocks: acknowledgedBlocks(open.kind === "post" ? (open.blocks ?? []) : [], ack),
+    version: CARD_VERSION.acknowledged,
+  };
+}
+
 /** The modal any hard-gate decision opens (a hard gate is decided by a human who says why): a required note. */
 export function noteModal(value: CardValue & { decision: string; response_url?: string }): unknown {
   const label = Object.values(CARD_ACTIONS).find((a) => a.decision === value.decision)?.label ?? "Decide";

@@ -1,9 +1,9 @@
-// gate.opened / gate.decided / gate.escalated from the EVENTS queue → private approval cards and their escalation
-// pings on SLACK_OUTBOX, for teams with Slack only.
+// gate.opened / gate.decided / gate.escalated / gate.acknowledged from the EVENTS queue → private approval cards (updated
+// in place) and their escalation pings on SLACK_OUTBOX, for teams with Slack only.
 import type { SlackInstallation, SlackOutboxMessage } from "../../ports/slack";
 import { DEAD_LETTER_REVIEW } from "../gates/domain";
 import { metadataFields, scanFields } from "../memory";
-import { decidedCard, type GateCardFacts, openCard, type ReviewFacts } from "./blocks";
+import { acknowledgedCard, cardKey, decidedCard, type GateCardFacts, openCard, type ReviewFacts } from "./blocks";
 import { escalationMessage } from "./escalation";
 import { signedArtifactLink, signedRunLink } from "./links";
 import type { SlackCardNeeds } from "./needs";
@@ -46,6 +46,14 @@ export function gateCardMessages(events: GateEventLike[], extras: (e: GateEventL
     if (e.type === "gate.opened") out.push(openCard(withExtras));
     else if (e.type === "gate.escalated" && (e.level === 1 || e.level === 2))
       out.push(escalationMessage(withExtras, e.level, extra.escalation_target));
+    else if (e.type === "gate.acknowledged" && typeof e.acked_by === "string" && typeof e.acked_at === "number")
+      out.push(
+        acknowledgedCard(withExtras, {
+          by: e.acked_by,
+          at: e.acked_at,
+          resolve_due_at: typeof e.resolve_due_at === "number" ? e.resolve_due_at : null,
+        }),
+      );
     else if (e.type === "gate.decided")
       out.push(
         decidedCard(withExtras, {
@@ -157,10 +165,12 @@ export async function enqueueGateCards(events: GateEventLike[], deps: SlackCardN
     const inst = installs.get(e.team_id);
     const facts = factsOf(e);
     if (!inst || !facts) continue;
+    // an acknowledgement only updates a card already posted: a gate without one gets none from it
+    if (e.type === "gate.acknowledged" && !(await deps.slackStore.postedMessage(cardKey(facts.gate_id)))) continue;
     const shared = inst.settings.share_context?.includes(facts.policy_key) ? await guardedContext(e.context) : null;
     const trace_link = await signedTraceLink(deps, facts.team_id, facts.run_id, facts.gate_id);
     const review =
-      facts.policy_key === DEAD_LETTER_REVIEW && e.type === "gate.opened"
+      facts.policy_key === DEAD_LETTER_REVIEW && (e.type === "gate.opened" || e.type === "gate.acknowledged")
         ? await reviewFacts(deps, facts, e.context, trace_link)
         : null;
     extras.set(e, {

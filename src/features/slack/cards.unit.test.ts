@@ -2,7 +2,7 @@
 // and gate context kept out unless the team shared it (then only guard-passed top-level fields).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ACK_ACTION, acknowledgedBlocks } from "./blocks";
+import { ACK_ACTION, acknowledgedBlocks, CARD_VERSION, cardKey } from "./blocks";
 import { gateCardMessages, guardedContext, reasonBucket } from "./cards";
 
 const base = { team_id: "team-a", run_id: "run_1", op_id: "op-9", policy_key: "wrong_value", occurred_at: 0 };
@@ -18,6 +18,19 @@ const opened = (extra: Record<string, unknown> = {}) => ({
 const link = "https://w.example/runs/run_1/trace?view=tok#gate-g1";
 
 describe("gateCardMessages", () => {
+  it("rebuilds an API-acknowledged gate's card: same key, the acknowledger and the original reason, no Acknowledge", () => {
+    const acked = { ...opened(), type: "gate.acknowledged", acked_by: "carol", acked_at: 1_700_000_000_000 };
+    const [card] = gateCardMessages([acked], () => ({ trace_link: link }));
+    expect(card).toMatchObject({ kind: "post", key: cardKey("g1"), version: CARD_VERSION.acknowledged });
+    const json = JSON.stringify(card);
+    expect(json).toContain("*Acknowledged* by carol");
+    expect(json).toContain("rules.v3#1");
+    expect(json).toContain('"gate_approve"');
+    expect(json).not.toContain(`"${ACK_ACTION}"`);
+    // without who acknowledged there is nothing to show: no card
+    expect(gateCardMessages([{ ...acked, acked_by: undefined }], () => ({ trace_link: link }))).toEqual([]);
+  });
+
   it("shows an enforce promotion's checks line on its policy_deploy card, with no context sharing; other gates never", () => {
     const line = "replay 29/29 changed · ack needed: ack:vibe_fail · parity 4/4 · conformance 21/21";
     const context = { promotion_checks: line, replay: { decisions: 29 } };

@@ -1,7 +1,7 @@
 // The SLACK_OUTBOX consumer: posts each logical message once (ts recorded before the ack), updates it in place after,
 // answers response_urls (within Slack's limit, then by chat.update), turns Slack's 429 Retry-After into a queue retry
 // delay, and counts failed deliveries per team: the start and end of an approval outage (RB-06) act from here.
-import { log } from "../../lib/log";
+import { log, messageCorrelation, withLogContext } from "../../lib/log";
 import { sha256HexSync } from "../../lib/sha256";
 import type { Clock } from "../../ports/clock";
 import {
@@ -136,23 +136,29 @@ export async function consumeSlackOutbox(batch: MessageBatch<unknown>, deps: Sla
       message.ack();
       continue;
     }
-    try {
-      const outcome = await deliver(body, deps, message.attempts);
-      // a failed health write must not turn a delivered message into a retry (nor count as a Slack failure)
-      if (outcome.done || !outcome.waiting)
-        await recordHealth(deps, body, outcome.done ? null : outcome.error).catch((e) =>
-          log.error("slack outbox: health not recorded", { error: String(e) }),
-        );
-      if (outcome.done) message.ack();
-      else {
-        log.warn("slack outbox: retry", { id: message.id, error: outcome.error, delay_s: outcome.delayS });
-        message.retry({ delaySeconds: outcome.delayS });
-      }
-    } catch (e) {
-      log.error("slack outbox: failed", { id: message.id, error: String(e) });
-      await recordHealth(deps, body, String(e)).catch(() => undefined);
-      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    // every line this message's delivery writes carries its team (seed 003 §12)
+    await withLogContext(messageCorrelation(body), () => deliverOne(message, body, deps));
+  }
+}
+
+/** Delivers one outbox message: acked when done, retried with Slack's delay (or a backoff) when not. */
+async function deliverOne(message: Message<unknown>, body: SlackOutboxMessage, deps: SlackOutboxNeeds): Promise<void> {
+  try {
+    const outcome = await deliver(body, deps, message.attempts);
+    // a failed health write must not turn a delivered message into a retry (nor count as a Slack failure)
+    if (outcome.done || !outcome.waiting)
+      await recordHealth(deps, body, outcome.done ? null : outcome.error).catch((e) =>
+        log.error("slack outbox: health not recorded", { error: String(e) }),
+      );
+    if (outcome.done) message.ack();
+    else {
+      log.warn("slack outbox: retry", { id: message.id, error: outcome.error, delay_s: outcome.delayS });
+      message.retry({ delaySeconds: outcome.delayS });
     }
+  } catch (e) {
+    log.error("slack outbox: failed", { id: message.id, error: String(e) });
+    await recordHealth(deps, body, String(e)).catch(() => undefined);
+    message.retry({ delaySeconds: backoffSeconds(message.attempts) });
   }
 }
 

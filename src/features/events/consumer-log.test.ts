@@ -1,0 +1,74 @@
+// Queue consumers log each message inside a scope carrying its team and run (seed 003 §12): the EVENTS consumer's
+// lines name the events' team and run, the SLACK_OUTBOX consumer's the message's team.
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { batchOf, installSlack, outboxPost } from "../../../test/slack";
+import { makeDeps } from "../../deps";
+import { consumeSlackDeadLetters, consumeSlackOutbox } from "../slack";
+import { consumeEvents } from "./consumer";
+import { consumeDeadLetters } from "./dead-letters";
+
+type Line = Record<string, unknown>;
+
+/** Every JSON line written to the console while the test runs (the logger writes nothing else). */
+function captureLines(): Line[] {
+  const lines: Line[] = [];
+  for (const method of ["log", "warn", "error"] as const)
+    vi.spyOn(console, method).mockImplementation((text: unknown) => {
+      lines.push(JSON.parse(String(text)) as Line);
+    });
+  return lines;
+}
+
+describe("queue consumer log scopes", () => {
+  let lines: Line[];
+  beforeEach(() => {
+    lines = captureLines();
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it("the EVENTS consumer's line about a malformed event names its team and run", async () => {
+    // gate.opened without its required occurred_at: a known type that does not fit its schema
+    const body = { event_id: "ev-log-1", type: "gate.opened", team_id: "log-q-team", run_id: "run_log_q" };
+    const batch = createMessageBatch("warden-events", [{ id: "m1", timestamp: new Date(), attempts: 1, body }]);
+    const ctx = createExecutionContext();
+    await consumeEvents(batch, makeDeps(env));
+    expect((await getQueueResult(batch, ctx)).retryMessages).toHaveLength(1);
+    const line = lines.find((l) => l.msg === "events consumer: malformed event");
+    expect(line).toMatchObject({ team_id: "log-q-team", run_id: "run_log_q", event_id: "ev-log-1" });
+  });
+
+  it("the SLACK_OUTBOX consumer's retry line names the message's team", async () => {
+    const TEAM = "log-q-slack";
+    await installSlack(TEAM, "T0LOGQ");
+    const deps = makeDeps(env, {
+      slackApi: {
+        call: async () => ({ ok: false, retryAfterS: 7, status: 429, error: "ratelimited" }),
+        respond: async () => ({ ok: true, body: {} }),
+      },
+    });
+    const b = batchOf([outboxPost(TEAM, "log-q:1")]);
+    await consumeSlackOutbox(b.batch, deps);
+    expect(b.fates[0]).toMatchObject({ retried: 1, delays: [7] });
+    const line = lines.find((l) => l.msg === "slack outbox: retry");
+    expect(line).toMatchObject({ team_id: TEAM, error: "ratelimited" });
+  });
+
+  it("the dead-letter consumers' lines name the dead message's team and run", async () => {
+    const body = { event_id: "ev-log-dl", type: "task.failed", team_id: "log-q-dl", run_id: "run_log_dl" };
+    await consumeDeadLetters(
+      createMessageBatch("warden-events-dlq", [{ id: "d1", timestamp: new Date(), attempts: 5, body }]),
+      makeDeps(env),
+    );
+    expect(lines.find((l) => l.msg === "event dead-lettered")).toMatchObject({
+      team_id: "log-q-dl",
+      run_id: "run_log_dl",
+    });
+    const alert = { ...outboxPost("log-q-dl", "alert:log-q"), run_id: "run_log_dl" };
+    await consumeSlackDeadLetters(batchOf([alert]).batch, makeDeps(env));
+    expect(lines.find((l) => l.msg === "slack outbox: dead letter")).toMatchObject({
+      team_id: "log-q-dl",
+      run_id: "run_log_dl",
+    });
+  });
+});
