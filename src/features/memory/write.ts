@@ -1,10 +1,9 @@
 // Memory write use-cases: one guarded write, many at once (all or nothing), rigid import; each returns a Result.
 
 import type { AppError } from "../../errors";
-import { log } from "../../lib/log";
 import { err, ok, type Result } from "../../lib/result";
 import type { MemDoc } from "../../ports/memory-store";
-import { contentHash, DEFAULT_SUMMARY_MAX_CHARS, METADATA_MAX_CHARS, scopeKey, sizeProblems } from "./content";
+import { contentHash, DEFAULT_SUMMARY_MAX_CHARS, scopeKey } from "./content";
 import {
   cardOf,
   type Defer,
@@ -18,19 +17,15 @@ import {
   type Timing,
 } from "./core";
 import { closeIds, NEAR_TOP_K, type Planned, type PlanWrite, planGroup, reinforcedAtBirth } from "./group-plan";
-import { type GuardField, metadataFields, scanFields } from "./guard/guard";
+import { scanFields } from "./guard/guard";
 import type { Caller, ParsedNamespace } from "./namespaces";
-import { BASE_IMPORTANCE, expiresAtFor, type MemoryClass, type Tier } from "./ranking";
+import type { Tier } from "./ranking";
+import { guardFields, newDoc, refusal, sizeOf as sizeOfWrite, type WriteInput } from "./write-checks";
 
-export type WriteInput = {
-  namespace: string;
-  class: MemoryClass;
-  text: string;
-  tags?: string[];
-  metadata?: Record<string, unknown>;
-  pinned?: boolean;
-  supersedes?: string;
-};
+export type { WriteInput } from "./write-checks";
+
+/** refusal's arguments after the deps and the summary limit */
+type RefusalArgs = Parameters<typeof refusal> extends [unknown, unknown, ...infer Rest] ? Rest : never;
 
 export type WriteOutcome = { id: string; tier: Tier; status: "created" | "reinforced"; supersedes?: string };
 export type RigidImport = {
@@ -39,19 +34,8 @@ export type RigidImport = {
   entries: { text: string; tags?: string[]; metadata?: Record<string, unknown> }[];
   replace?: boolean;
 };
-type RefusalCode = "redaction_required" | "pii_detected" | "rejected";
-type RefusalContext = { scope?: string; class?: string; items?: number[]; announce?: boolean };
 /** how a write is reported: `announce: false` when the caller reports refusals itself (the learning consumer) */
 export type WriteOptions = { timing?: Timing; announce?: boolean };
-
-function guardFields(w: Pick<WriteInput, "namespace" | "text" | "tags" | "metadata">, prefix = ""): GuardField[] {
-  return [
-    { path: `${prefix}namespace`, value: w.namespace },
-    { path: `${prefix}text`, value: w.text },
-    ...(w.tags ?? []).map((t, i) => ({ path: `${prefix}tags[${i}]`, value: t })),
-    ...metadataFields(`${prefix}metadata`, w.metadata ?? {}),
-  ];
-}
 
 /** At most this many writes go out in one group commit (D1's batch and the index upsert stay small). */
 export const MAX_GROUP_COMMIT = 32;
@@ -59,80 +43,8 @@ export const MAX_GROUP_COMMIT = 32;
 export function createMemoryWrites(d: MemoryServiceDeps) {
   const maxChars = d.summaryMaxChars ?? DEFAULT_SUMMARY_MAX_CHARS;
 
-  /** The 422 error, a memory_store_failed event (rule ids only) and a log line without values. */
-  function refuse(
-    caller: Caller,
-    now: number,
-    defer: Defer,
-    source: string,
-    code: RefusalCode,
-    ruleIds: string[],
-    context: RefusalContext,
-  ): AppError {
-    const event = {
-      event_id: d.newId("evt"),
-      type: "memory_store_failed" as const,
-      team_id: caller.teamId,
-      run_id: caller.runId ?? null,
-      occurred_at: now,
-      source,
-      code,
-      rule_ids: ruleIds,
-      ...(context.scope ? { scope: context.scope } : {}),
-      ...(context.class ? { class: context.class } : {}),
-      ...(context.items ? { items: context.items } : {}),
-    };
-    log.warn("memory write refused", { team_id: caller.teamId, source, code, rule_ids: ruleIds });
-    if (context.announce !== false) {
-      defer(
-        d.events.publish([event]).catch((e) => log.error("memory_store_failed publish failed", { error: String(e) })),
-      );
-    }
-    if (code !== "rejected") return { code, ruleIds };
-    return {
-      code,
-      message: ruleIds.includes("size.raw_log")
-        ? "store a summary and stable identifiers, not raw logs"
-        : `summary exceeds ${maxChars} characters or metadata exceeds ${METADATA_MAX_CHARS}`,
-      ruleIds,
-    };
-  }
-
-  function sizeOf(w: WriteInput): string[] {
-    const problems = sizeProblems(w.text, maxChars);
-    if (JSON.stringify(w.metadata ?? {}).length > METADATA_MAX_CHARS) problems.push("size.metadata_too_large");
-    return problems;
-  }
-
-  function newDoc(
-    id: string,
-    caller: Caller,
-    w: WriteInput,
-    now: number,
-    hash: string,
-    supersedes: string | null,
-  ): MemDoc {
-    return {
-      id,
-      teamId: caller.teamId,
-      namespace: w.namespace,
-      cls: w.class,
-      text: w.text,
-      tags: w.tags ?? [],
-      metadata: w.metadata ?? {},
-      pinned: w.pinned ?? false,
-      tier: "hot",
-      supersedes,
-      importance: BASE_IMPORTANCE,
-      createdAt: now,
-      refreshedAt: now,
-      lastUsedAt: null,
-      tierChangedAt: now,
-      expiresAt: expiresAtFor(w.namespace, now),
-      reinforceCount: 0,
-      contentHash: hash,
-    };
-  }
+  const refuse = (...args: RefusalArgs) => refusal(d, maxChars, ...args);
+  const sizeOf = (w: WriteInput) => sizeOfWrite(w, maxChars);
 
   /** D1 first, then the index; if the index fails the rows are removed again so nothing half-stored remains. */
   async function persist(
