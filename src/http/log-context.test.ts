@@ -3,24 +3,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunDO } from "../../durable-objects/run-do";
 import { call, token } from "../../test/helpers";
+import { captureLogLines, type LogLine } from "../../test/log-lines";
 import { addOrder, startRun, stubFor } from "../../test/run-helpers";
 
-type Line = Record<string, unknown>;
-
-/** Every JSON line written to the console while the test runs (the logger writes nothing else). */
-function captureLines(): Line[] {
-  const lines: Line[] = [];
-  for (const method of ["log", "warn", "error"] as const)
-    vi.spyOn(console, method).mockImplementation((text: unknown) => {
-      lines.push(JSON.parse(String(text)) as Line);
-    });
-  return lines;
-}
-
 describe("log correlation", () => {
-  let lines: Line[];
+  let lines: LogLine[];
   beforeEach(() => {
-    lines = captureLines();
+    lines = captureLogLines();
   });
   afterEach(() => vi.restoreAllMocks());
 

@@ -2,28 +2,17 @@
 // lines name the events' team and run, the SLACK_OUTBOX consumer's the message's team.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { captureLogLines, type LogLine } from "../../../test/log-lines";
 import { batchOf, installSlack, outboxPost } from "../../../test/slack";
 import { makeDeps } from "../../deps";
 import { consumeSlackDeadLetters, consumeSlackOutbox } from "../slack";
 import { consumeEvents } from "./consumer";
 import { consumeDeadLetters } from "./dead-letters";
 
-type Line = Record<string, unknown>;
-
-/** Every JSON line written to the console while the test runs (the logger writes nothing else). */
-function captureLines(): Line[] {
-  const lines: Line[] = [];
-  for (const method of ["log", "warn", "error"] as const)
-    vi.spyOn(console, method).mockImplementation((text: unknown) => {
-      lines.push(JSON.parse(String(text)) as Line);
-    });
-  return lines;
-}
-
 describe("queue consumer log scopes", () => {
-  let lines: Line[];
+  let lines: LogLine[];
   beforeEach(() => {
-    lines = captureLines();
+    lines = captureLogLines();
   });
   afterEach(() => vi.restoreAllMocks());
 
