@@ -5,6 +5,7 @@ import { createMemoryRateLimiter } from "./adapters/ratelimit/memory";
 import { createUpstashRateLimiter } from "./adapters/ratelimit/upstash";
 import { createBindingRateLimiter } from "./adapters/ratelimit/workers-binding";
 import { createDoVectorIndex } from "./adapters/vector/durable-object";
+import { createPerTeamVectorIndex, parseVectorizeTeams } from "./adapters/vector/per-team";
 import { createVectorizeIndex, type VectorizeBinding } from "./adapters/vector/vectorize";
 import { createExternalVerifier } from "./auth/external";
 import { createTokenVerifier, type SigningKey, type TokenVerifier } from "./auth/tokens";
@@ -19,10 +20,18 @@ export function buildEmbedder(config: Config, env: Env): Embedder {
   return createWorkersAiEmbedder(env.AI as unknown as Parameters<typeof createWorkersAiEmbedder>[0]);
 }
 
+/** VECTOR_INDEX_KIND picks the index of every team; VECTORIZE_TEAMS moves single teams of a local deployment. */
 export function buildVectorIndex(config: Config, env: Env): VectorIndex {
-  if (config.VECTOR_INDEX_KIND === "local") return createDoVectorIndex(env.VECTOR_INDEX);
-  if (!env.VECTORIZE) throw new Error("invalid configuration: VECTOR_INDEX_KIND=vectorize needs the VECTORIZE binding");
-  return createVectorizeIndex(env.VECTORIZE as unknown as VectorizeBinding);
+  const teams = parseVectorizeTeams(config.VECTORIZE_TEAMS);
+  if (config.VECTOR_INDEX_KIND === "local" && teams.size === 0) return createDoVectorIndex(env.VECTOR_INDEX);
+  if (!env.VECTORIZE) {
+    const setting = config.VECTOR_INDEX_KIND === "vectorize" ? "VECTOR_INDEX_KIND=vectorize" : "VECTORIZE_TEAMS";
+    throw new Error(`invalid configuration: ${setting} needs the VECTORIZE binding`);
+  }
+  const vectorize = createVectorizeIndex(env.VECTORIZE as unknown as VectorizeBinding);
+  if (config.VECTOR_INDEX_KIND === "vectorize") return vectorize;
+  const local = createDoVectorIndex(env.VECTOR_INDEX);
+  return createPerTeamVectorIndex({ local, vectorize, onVectorize: (team) => teams.has(team) });
 }
 
 export function buildRateLimiter(config: Config, env: Env): RateLimiter {

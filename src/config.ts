@@ -9,6 +9,11 @@ export const Config = z.object({
   WARDEN_VERSION: z.string().default("0.0.0"),
   EMBEDDER: z.enum(["hashing", "workers-ai"]).default("hashing"),
   VECTOR_INDEX_KIND: z.enum(["local", "vectorize"]).default("local"),
+  /**
+   * with VECTOR_INDEX_KIND=local: comma-separated team ids whose memory vectors live in Vectorize (teams past the
+   * local index's hot-set limit, docs/scaling.md threshold 3); after adding one, reindex it (docs/memory.md)
+   */
+  VECTORIZE_TEAMS: z.string().default(""),
   /** key id of WARDEN_JWT_SECRET (the current secret; new tokens carry it as `kid`) */
   WARDEN_JWT_KID: z
     .string()

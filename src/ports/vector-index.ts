@@ -21,7 +21,7 @@ export type VectorQuery = { vector: ArrayLike<number>; topK: number; filter?: Ve
 export const MAX_TOP_K = 100;
 
 export interface VectorIndex {
-  readonly kind: "local" | "vectorize";
+  readonly kind: "local" | "vectorize" | "per-team";
   /** insert or replace by id */
   upsert(shard: string, records: VectorRecord[]): Promise<void>;
   delete(shard: string, ids: string[]): Promise<void>;

@@ -6,6 +6,7 @@ import { seededRandom as rng } from "../../../test/seeded-random";
 import { cosine } from "../../ports/embedder";
 import type { VectorIndex } from "../../ports/vector-index";
 import { createDoVectorIndex } from "./durable-object";
+import { createPerTeamVectorIndex } from "./per-team";
 import { createVectorizeIndex } from "./vectorize";
 
 const DIM = 384;
@@ -24,6 +25,15 @@ let shardSeq = 0;
 const adapters: [string, () => VectorIndex][] = [
   ["local (VectorIndexDO)", () => createDoVectorIndex(env.VECTOR_INDEX)],
   ["vectorize (fake binding)", () => createVectorizeIndex(createFakeVectorize(DIM))],
+  [
+    "per-team, every shard on Vectorize (fake binding)",
+    () =>
+      createPerTeamVectorIndex({
+        local: createDoVectorIndex(env.VECTOR_INDEX),
+        vectorize: createVectorizeIndex(createFakeVectorize(DIM)),
+        onVectorize: () => true,
+      }),
+  ],
 ];
 
 describe.each(adapters)("VectorIndex contract: %s", (_name, make) => {

@@ -1,4 +1,4 @@
-// VectorIndex over a Vectorize binding (cosine metric, 384-d): one Vectorize namespace per shard, ids global.
+// VectorIndex over a Vectorize binding (cosine metric, 384-d): one Vectorize namespace per shard, ids scoped per shard.
 import { MAX_TOP_K, type VectorFilter, type VectorIndex, type VectorMatch } from "../../ports/vector-index";
 
 /** Vectorize limits (developers.cloudflare.com/vectorize/platform/limits). */
@@ -28,10 +28,22 @@ export type VectorizeBinding = {
   deleteByIds(ids: string[]): Promise<unknown>;
 };
 
-function fnv(s: string): string {
-  let h = 0x811c9dc5;
+function fnv(s: string, seed = 0x811c9dc5): string {
+  let h = seed;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/**
+ * The id a record has inside Vectorize: `<16 hex of the shard>.<id>`. Vectorize ids are unique per index, not per
+ * namespace, so an unscoped id written by one shard would replace (upsert) or remove (deleteByIds) another shard's
+ * vector of the same id; scoped, a shard only ever names its own vectors.
+ */
+export function vectorizeId(shard: string, id: string): string {
+  const scoped = `${fnv(shard)}${fnv(shard, 0x01000193)}.${id}`;
+  if (new TextEncoder().encode(scoped).length > VECTORIZE_LIMITS.maxIdBytes)
+    throw new Error(`vector id too long for Vectorize: ${id.length} chars (at most 47 after the shard scope)`);
+  return scoped;
 }
 
 /** A shard name that fits Vectorize's 64-byte namespace limit. */
@@ -49,7 +61,7 @@ export function createVectorizeIndex(binding: VectorizeBinding): VectorIndex {
       for (let i = 0; i < records.length; i += VECTORIZE_LIMITS.maxUpsertBatch) {
         await binding.upsert(
           records.slice(i, i + VECTORIZE_LIMITS.maxUpsertBatch).map((r) => ({
-            id: r.id,
+            id: vectorizeId(shard, r.id),
             values: Array.from(r.values),
             namespace,
             metadata: r.metadata,
@@ -57,9 +69,10 @@ export function createVectorizeIndex(binding: VectorizeBinding): VectorIndex {
         );
       }
     },
-    async delete(_shard, ids) {
-      for (let i = 0; i < ids.length; i += VECTORIZE_LIMITS.maxUpsertBatch) {
-        await binding.deleteByIds(ids.slice(i, i + VECTORIZE_LIMITS.maxUpsertBatch));
+    async delete(shard, ids) {
+      const scoped = ids.map((id) => vectorizeId(shard, id));
+      for (let i = 0; i < scoped.length; i += VECTORIZE_LIMITS.maxUpsertBatch) {
+        await binding.deleteByIds(scoped.slice(i, i + VECTORIZE_LIMITS.maxUpsertBatch));
       }
     },
     async query(shard, vector, opts) {
@@ -72,7 +85,11 @@ export function createVectorizeIndex(binding: VectorizeBinding): VectorIndex {
         returnValues: false,
         ...(opts.filter && Object.keys(opts.filter).length ? { filter: opts.filter } : {}),
       });
-      const matches: VectorMatch[] = res.matches.map((m) => ({ id: m.id, score: m.score }));
+      // the namespace already keeps other shards out; the scope prefix is checked again and stripped
+      const prefix = vectorizeId(shard, "");
+      const matches: VectorMatch[] = res.matches
+        .filter((m) => m.id.startsWith(prefix))
+        .map((m) => ({ id: m.id.slice(prefix.length), score: m.score }));
       return matches.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, topK);
     },
     // Vectorize has no multi-query call: the queries go out side by side
