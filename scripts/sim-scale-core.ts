@@ -50,10 +50,15 @@ export const SHAPE = {
 } as const;
 
 /**
- * Where the decision log lives: "d1" — one policy_decision row per decision (before issue 27); "r2" — NDJSON objects
- * in R2, counters and a per-flush manifest in D1 (issue 27). Memory rows are in D1 in both.
+ * Where the decision log and memory live: "d1" — one policy_decision row per decision, memory rows in D1 (before
+ * issue 27); "r2" — the decision log as NDJSON objects in R2 (counters and a per-flush manifest in D1), memory rows
+ * still in D1; "do" — issue 27 complete: the log on R2 and each team's memory rows in its own Durable Object, with
+ * only the teams past the local hot-set limit on Vectorize (VECTORIZE_TEAMS).
  */
-export type Layout = "d1" | "r2";
+export type Layout = "d1" | "r2" | "do";
+
+/** The layouts in the order they were built. */
+export const LAYOUTS: readonly Layout[] = ["d1", "r2", "do"];
 
 export type Fleet = {
   teams: number;
@@ -98,32 +103,52 @@ function decisionLogOnD1(f: Fleet, layout: Layout) {
   };
 }
 
-/** The load on each limit for one fleet, with Warden's response at each threshold. */
-export function project(f: Fleet, layout: Layout = "r2"): Load[] {
+/** What memory costs D1 and Vectorize in one layout: D1 bytes and writes, and the teams (with vectors) on Vectorize. */
+function memoryPlacement(f: Fleet, layout: Layout) {
   const decisionsPerSecond = f.teams * f.agentsPerTeam * f.decisionsPerAgentPerSecond;
-  const memoryWritesPerSecond = decisionsPerSecond / SHAPE.decisionsPerMemoryWrite;
+  const inD1 = layout !== "do";
+  // before the per-team switch the whole deployment was either local or Vectorize: count every team on Vectorize
+  const vectorizeTeams = layout !== "do" || f.memoriesPerTeam > LIMITS.localIndexHot ? f.teams : 0;
+  return {
+    d1Bytes: inD1 ? f.teams * f.memoriesPerTeam * SHAPE.memoryRowBytes : 0,
+    d1WritesPerSecond: inD1 ? decisionsPerSecond / SHAPE.decisionsPerMemoryWrite : 0,
+    vectorizeTeams,
+    vectorizeVectors: vectorizeTeams * f.memoriesPerTeam,
+    where: inD1 ? "memory rows in D1" : "memory rows in each team's object",
+  };
+}
+
+/** The load on each limit for one fleet, with Warden's response at each threshold. */
+export function project(f: Fleet, layout: Layout = "do"): Load[] {
+  const decisionsPerSecond = f.teams * f.agentsPerTeam * f.decisionsPerAgentPerSecond;
   const log = decisionLogOnD1(f, layout);
-  const memoryBytes = f.teams * f.memoriesPerTeam * SHAPE.memoryRowBytes;
-  const teamIndexBytes = f.memoriesPerTeam * (SHAPE.memoryRowBytes + SHAPE.vectorBytes);
+  const memory = memoryPlacement(f, layout);
+  // a team on Vectorize (do layout) keeps its rows in its object but no vectors
+  const vectorsInObject = layout !== "do" || memory.vectorizeTeams === 0;
+  const teamIndexBytes = f.memoriesPerTeam * (SHAPE.memoryRowBytes + (vectorsInObject ? SHAPE.vectorBytes : 0));
   const teamRequests = f.agentsPerTeam * f.decisionsPerAgentPerSecond;
   return [
     {
       limit: "D1 database size (decision log + memory rows in one database)",
-      utilisation: (log.bytes + memoryBytes) / LIMITS.d1DatabaseBytes,
-      detail: `${gb(log.bytes)} log (${layout === "d1" ? `${SHAPE.decisionRetentionDays} d of rows` : "counters + manifest"}) + ${gb(memoryBytes)} memory rows`,
+      utilisation: (log.bytes + memory.d1Bytes) / LIMITS.d1DatabaseBytes,
+      detail: `${gb(log.bytes)} log (${layout === "d1" ? `${SHAPE.decisionRetentionDays} d of rows` : "counters + manifest"}) + ${gb(memory.d1Bytes)} ${memory.where}`,
       action:
         layout === "d1"
           ? "decision log out of D1 into R2 (issue 27: the r2 layout)"
-          : "memory rows to the team's Durable Object SQLite (issue 27, next threshold; docs/storage.md names its keys)",
+          : layout === "r2"
+            ? "memory rows to the team's Durable Object SQLite (issue 27: the do layout)"
+            : "decision counters per team into the team's object, or one D1 database per group of teams",
     },
     {
       limit: "D1 single-writer throughput (decision log + memory writes)",
-      utilisation: (log.statementsPerSecond + memoryWritesPerSecond) / LIMITS.d1WritesPerSecond,
-      detail: `${log.detail} + ${fmt(memoryWritesPerSecond)} memory rows/s, one row per write`,
+      utilisation: (log.statementsPerSecond + memory.d1WritesPerSecond) / LIMITS.d1WritesPerSecond,
+      detail: `${log.detail} + ${fmt(memory.d1WritesPerSecond)} memory rows/s in D1`,
       action:
         layout === "d1"
           ? "already batched (one D1 batch per queue batch, 5 rows per insert), so this one-row-per-write figure is a floor; next: the r2 layout"
-          : "memory writes to the team's Durable Object (next threshold); then counters per team in the team object",
+          : layout === "r2"
+            ? "memory writes to the team's Durable Object (the do layout); then counters per team in the team object"
+            : "decision counters per team in the team object (their upserts leave D1), or a D1 database per group of teams",
     },
     {
       limit: "Queue throughput (decision log messages)",
@@ -147,24 +172,25 @@ export function project(f: Fleet, layout: Layout = "r2"): Load[] {
       limit: "Local index hot set (per team)",
       utilisation: f.memoriesPerTeam / LIMITS.localIndexHot,
       detail: `${fmt(f.memoriesPerTeam)} memories per team vs ${fmt(LIMITS.localIndexHot)} hot`,
-      action: "the team moves to Vectorize (namespace per team); the DO keeps only the hot set as a cache",
+      action:
+        "the team joins VECTORIZE_TEAMS: its vectors move to Vectorize (own namespace and id scope), its rows stay in its object",
     },
     {
       limit: "Durable Object storage (per-team index)",
       utilisation: teamIndexBytes / LIMITS.doStorageBytes,
-      detail: `${gb(teamIndexBytes)} rows + vectors per team`,
+      detail: `${gb(teamIndexBytes)} per team (${vectorsInObject ? "rows + vectors" : "rows; vectors in Vectorize"})`,
       action: "vectors live in Vectorize only; the DO keeps metadata",
     },
     {
-      limit: "Vectorize vectors per index (all teams on Vectorize)",
-      utilisation: (f.teams * f.memoriesPerTeam) / LIMITS.vectorizeVectorsPerIndex,
-      detail: `${fmt(f.teams * f.memoriesPerTeam)} vectors`,
+      limit: "Vectorize vectors per index",
+      utilisation: memory.vectorizeVectors / LIMITS.vectorizeVectorsPerIndex,
+      detail: `${fmt(memory.vectorizeVectors)} vectors of ${fmt(memory.vectorizeTeams)} teams on Vectorize${layout === "do" ? " (only teams past the hot set)" : " (all teams)"}`,
       action: "one index per group of teams (indexes per account: 50,000), or one index per large team",
     },
     {
       limit: "Vectorize namespaces per index",
-      utilisation: f.teams / LIMITS.vectorizeNamespacesPerIndex,
-      detail: `${fmt(f.teams)} teams, one namespace each`,
+      utilisation: memory.vectorizeTeams / LIMITS.vectorizeNamespacesPerIndex,
+      detail: `${fmt(memory.vectorizeTeams)} teams on Vectorize, one namespace each`,
       action: "a second index",
     },
   ];
@@ -185,7 +211,7 @@ export function breakingPoint(
   limit: string,
   from: number,
   max: number,
-  layout: Layout = "r2",
+  layout: Layout = "do",
 ): number | undefined {
   for (let v = from; v <= max; v *= 2) {
     const load = project({ ...base, [dimension]: v }, layout).find((l) => l.limit === limit);
@@ -203,7 +229,7 @@ export function exactBreakingPoint(
   dimension: keyof Fleet,
   limit: string,
   max: number,
-  layout: Layout = "r2",
+  layout: Layout = "do",
 ): number | undefined {
   const broken = (v: number) =>
     (project({ ...base, [dimension]: v }, layout).find((l) => l.limit === limit)?.utilisation ?? 0) >= 1;

@@ -1,6 +1,7 @@
 // npm run sim:scale: prints, for a grid of fleets, the load on each Cloudflare limit and which breaks first — in the
-// layout built (decision log on R2, issue 27) — then the first wall before and after and where each limit breaks.
-import { exactBreakingPoint, type Fleet, firstToBreak, type Layout, project } from "./sim-scale-core";
+// layout built (issue 27: decision log on R2, memory rows per team object) — then the first wall of each layout and
+// where each limit breaks.
+import { exactBreakingPoint, type Fleet, firstToBreak, LAYOUTS, type Layout, project } from "./sim-scale-core";
 
 const fleets: Fleet[] = [];
 for (const decisionsPerAgentPerSecond of [0.01, 0.2])
@@ -9,7 +10,9 @@ for (const decisionsPerAgentPerSecond of [0.01, 0.2])
       for (const memoriesPerTeam of [10_000, 100_000, 1_000_000, 5_000_000])
         fleets.push({ teams, agentsPerTeam, decisionsPerAgentPerSecond, memoriesPerTeam });
 
-console.log("limits and assumptions: scripts/sim-scale-core.ts, docs/scaling.md; layout r2 (decision log on R2)");
+console.log(
+  "limits and assumptions: scripts/sim-scale-core.ts, docs/scaling.md; layout do (decision log on R2, memory rows per team object)",
+);
 console.log("teams | agents/team | decisions/s | memories/team | first to break (utilisation) | Warden then");
 console.log("------|-------------|-------------|---------------|------------------------------|------------");
 for (const f of fleets) {
@@ -29,8 +32,12 @@ const perTeam = issueFleet.agentsPerTeam * issueFleet.decisionsPerAgentPerSecond
 console.log("\nfirst wall, 100 teams × 100 agents × 0.01 decisions/s (10k memories/team), grown by teams:");
 console.log("layout | at 100 teams: first to break (utilisation) | limit | breaks at teams | decisions/s then");
 console.log("-------|--------------------------------------------|-------|-----------------|-----------------");
-const firstWall: Record<Layout, number> = { d1: Number.POSITIVE_INFINITY, r2: Number.POSITIVE_INFINITY };
-for (const layout of ["d1", "r2"] as const) {
+const firstWall: Record<Layout, number> = {
+  d1: Number.POSITIVE_INFINITY,
+  r2: Number.POSITIVE_INFINITY,
+  do: Number.POSITIVE_INFINITY,
+};
+for (const layout of LAYOUTS) {
   const worst = firstToBreak(project(issueFleet, layout));
   for (const l of project(issueFleet, layout)) {
     const teams = exactBreakingPoint(issueFleet, "teams", l.limit, 10_000_000, layout);
@@ -41,7 +48,10 @@ for (const layout of ["d1", "r2"] as const) {
   }
 }
 console.log(
-  `\nfirst wall: ${firstWall.d1} decisions/s (d1 layout) → ${firstWall.r2} decisions/s (r2 layout): ${(firstWall.r2 / firstWall.d1).toFixed(0)}×`,
+  `\nfirst wall: ${firstWall.d1} decisions/s (d1) → ${firstWall.r2} (r2: ${(firstWall.r2 / firstWall.d1).toFixed(0)}×) → ${firstWall.do} (do: ${(firstWall.do / firstWall.d1).toFixed(0)}×)`,
 );
-const wallFleet = { ...issueFleet, teams: firstWall.r2 / perTeam };
-console.log(`r2 layout at its first wall (${wallFleet.teams} teams): ${project(wallFleet)[0]?.detail}`);
+for (const layout of ["r2", "do"] as const) {
+  const wallFleet = { ...issueFleet, teams: firstWall[layout] / perTeam };
+  const wall = firstToBreak(project(wallFleet, layout));
+  console.log(`${layout} layout at its first wall (${wallFleet.teams} teams): ${wall.limit}: ${wall.detail}`);
+}

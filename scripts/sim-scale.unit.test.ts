@@ -65,4 +65,36 @@ describe("sim:scale core", () => {
     expect(atWall?.limit).toBe(D1_SIZE);
     expect(atWall?.utilisation).toBeGreaterThanOrEqual(1);
   });
+
+  it("the do layout keeps no memory bytes or writes in D1: its D1 load does not grow with memories per team", () => {
+    const few = { ...issueFleet, memoriesPerTeam: 1_000 };
+    const many = { ...issueFleet, memoriesPerTeam: 50_000 };
+    expect(load(many, "D1 database size", "do")).toBeCloseTo(load(few, "D1 database size", "do"), 12);
+    expect(load(many, "D1 single-writer", "do")).toBeCloseTo(load(few, "D1 single-writer", "do"), 12);
+    expect(load(many, "D1 database size", "r2")).toBeGreaterThan(load(few, "D1 database size", "r2"));
+  });
+
+  it("the do layout puts on Vectorize only the teams past the local hot set, without their vectors in the object", () => {
+    const under = { ...issueFleet, memoriesPerTeam: LIMITS.localIndexHot };
+    const over = { ...issueFleet, memoriesPerTeam: 100_000 };
+    expect(load(under, "Vectorize vectors", "do")).toBe(0);
+    expect(load(under, "Vectorize namespaces", "do")).toBe(0);
+    expect(load(over, "Vectorize vectors", "do")).toBeCloseTo((100 * 100_000) / LIMITS.vectorizeVectorsPerIndex, 12);
+    expect(load(over, "Vectorize namespaces", "do")).toBeCloseTo(100 / LIMITS.vectorizeNamespacesPerIndex, 12);
+    // rows only: a Vectorize team's object holds less per memory than a local team's
+    const perMemory = (f: Fleet) =>
+      (load(f, "Durable Object storage", "do") * LIMITS.doStorageBytes) / f.memoriesPerTeam;
+    expect(perMemory(over)).toBeLessThan(perMemory(under));
+  });
+
+  it("the do layout moves the issue fleet's first wall at least 100× later, to the queue, then D1 past 10k teams", () => {
+    const before = exactBreakingPoint(issueFleet, "teams", D1_SIZE, 1e6, "d1") ?? 0;
+    const wall = (limit: string) => exactBreakingPoint(issueFleet, "teams", limit, 1e7, "do") ?? Infinity;
+    const walls = project(issueFleet, "do").map((l) => ({ limit: l.limit, teams: wall(l.limit) }));
+    const first = walls.reduce((a, b) => (b.teams < a.teams ? b : a));
+    expect(first.teams / before).toBeGreaterThanOrEqual(100);
+    expect(first.limit).toMatch(/^Queue throughput/);
+    expect(wall(D1_SIZE)).toBeGreaterThan(10_000);
+    expect(wall("D1 single-writer throughput (decision log + memory writes)")).toBeGreaterThan(10_000);
+  });
 });
