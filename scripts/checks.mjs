@@ -15,7 +15,7 @@ const CHECKS = [
   ["feature cycles", ["node", "scripts/feature-cycles.mjs"]],
   // the suite's one time limit is the config's (no test sets its own)
   ["one timeout", ["node", "scripts/one-timeout.mjs"]],
-  // every regex of the Worker's code is linear-time (recheck, confirmed in V8); verdicts cached by pattern
+  // every regex of the Worker's code is linear-time (recheck, confirmed in V8); verdicts committed by pattern
   ["redos", ["tsx", "scripts/redos-check.mts"]],
   [
     "depcruise",

@@ -1,6 +1,6 @@
 // The ReDoS check of `npm test` (scripts/redos-check.mts): it finds every pattern, flags super-linear ones and passes linear ones.
 import { describe, expect, it } from "vitest";
-import { checkPattern, inventory, literalsOf } from "./redos-check.mts";
+import { checkPattern, inventory, literalsOf, nextVerdicts, type Pattern, planChecks } from "./redos-check.mts";
 
 describe("redos check", () => {
   it("reads regex literals with their place and flags, and notices regexes built at run time", () => {
@@ -40,5 +40,42 @@ describe("redos check", () => {
       ]),
     );
     expect(patterns.length).toBeGreaterThan(100);
+  });
+
+  describe("committed verdicts (scripts/redos-verdicts.json)", () => {
+    const at = (source: string, where = "f.ts:1"): Pattern => ({ where, source, flags: "g" });
+    const passed = (source: string) => ({ source, flags: "g", why: "safe (automaton)" });
+    const file = { recheck: "4.5.0", passed: ["a+", "b+", "c+", "d+"].map(passed) };
+    const code = ["a+", "b+", "c+", "d+", "e+"].map((s) => at(s));
+
+    it("checks only the patterns the file does not list, each source once", () => {
+      const plan = planChecks([...code, at("e+", "g.ts:9")], file, "4.5.0", 0);
+      expect(plan.fresh.map((p) => p.source)).toEqual(["e+"]);
+    });
+
+    it("checks every pattern when there is no file or it was written by another recheck version", () => {
+      expect(planChecks(code, undefined, "4.5.0", 0).fresh).toHaveLength(5);
+      const other = planChecks(code, { ...file, recheck: "4.4.0" }, "4.5.0", 0);
+      expect(other.fresh).toHaveLength(5);
+      expect(other.sample).toEqual([]);
+    });
+
+    it("re-checks two listed patterns per day, a different two the next day, all of them within days", () => {
+      const day = (d: number) => planChecks(code, file, "4.5.0", d).sample.map((p) => p.source);
+      expect(day(0)).toHaveLength(2);
+      expect(day(1)).not.toEqual(day(0));
+      expect(new Set([0, 1, 2, 3].flatMap(day))).toEqual(new Set(["a+", "b+", "c+", "d+"]));
+      expect(day(0)).not.toContain("e+");
+    });
+
+    it("keeps only the verdicts of patterns still in the code, sorted, so the file changes only with the code", () => {
+      const known = new Map([
+        ["g\nz+", passed("z+")],
+        ["g\nb+", passed("b+")],
+        ["g\na+", passed("a+")],
+      ]);
+      const next = nextVerdicts([at("b+"), at("a+")], known, "4.5.0");
+      expect(next).toEqual({ recheck: "4.5.0", passed: [passed("a+"), passed("b+")] });
+    });
   });
 });

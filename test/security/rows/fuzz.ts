@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ROUTE_CLASSES } from "../../../src/http/rate-limits";
 import { call, token } from "../../helpers";
 import { addOrder, startRun } from "../../run-helpers";
-import { bearerRoutes, concrete, isEnvelope, openapi, type Route, raw } from "../http";
+import { bearerRoutes, concrete, inProcessSettled, isEnvelope, openapi, type Route, raw } from "../http";
 import { settledWrites, writes } from "../state";
 import { tally } from "../table";
 
@@ -289,10 +289,12 @@ export function describeFuzz(shard: number) {
         });
         const schema = r.op.requestBody.content["application/json"].schema;
         const send = (body: string) =>
-          raw(r.method, path, {
-            headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-            body,
-          });
+          raw(
+            r.method,
+            path,
+            { headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" }, body },
+            "in-process",
+          );
         // the counters as last read, and the refused bodies sent since (none of them accepted): one read checks them all
         let before = await settledWrites([s.run]);
         let pending: string[] = [];
@@ -381,6 +383,7 @@ export function describeFuzz(shard: number) {
           // accepted: their writes (and those other runs flush after the response) are the new baseline
           else before = await settledWrites([s.run]);
         }
+        await inProcessSettled();
         if (reread > 0)
           console.log(
             `fuzz: ${r.method} ${r.path}: ${reread} refused bodies re-sent (an accepted one blurred their read)`,

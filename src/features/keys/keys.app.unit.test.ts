@@ -1,11 +1,12 @@
-// Team API keys and POST /v1/tokens over the worker: creation (shown once, stored hashed), listing, revocation, audit,
+// Team API keys and POST /v1/tokens over the whole app in Node (nodeWarden): creation (shown once, stored hashed), listing, revocation, audit,
 // token exchange (scopes ⊆ the key's, ≤ 900 s), and a revoked key's tokens stopping.
-import { env } from "cloudflare:test";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
 import { hashApiKey } from "../../auth/api-keys";
 import { checksumOf, KEY_PATTERN } from "../../auth/key-format";
+
+const { call, db, token } = await nodeHelpers();
 
 const decide = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 
@@ -29,9 +30,7 @@ describe("POST /v1/keys", () => {
     expect(r.json.key).toMatch(KEY_PATTERN);
     expect(r.json.key.startsWith(`wdn_live_${r.json.prefix}`)).toBe(true);
     expect(r.json).toMatchObject({ expires_at: null, expires_soon: false, last_used_at: null });
-    const row = await env.DB.prepare("SELECT * FROM api_key WHERE id = ?")
-      .bind(r.json.id)
-      .first<Record<string, string>>();
+    const row = await db.prepare("SELECT * FROM api_key WHERE id = ?").bind(r.json.id).first<Record<string, string>>();
     expect(row?.secret_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(r.json.key.slice(21, -6));
     const list = await call("GET", "/v1/keys", { token: await token("team-k1") });
@@ -215,13 +214,14 @@ describe("key expiry, last use and legacy keys", () => {
     const k = await createKeyAt("team-e2", inDays(1));
     // within 900 s of its expiry (moved there in D1), the token is cut at the key's expiry
     const near = Date.now() + 120_000;
-    await env.DB.prepare("UPDATE api_key SET expires_at = ? WHERE id = ?").bind(near, k.json.id).run();
+    await db.prepare("UPDATE api_key SET expires_at = ? WHERE id = ?").bind(near, k.json.id).run();
     const cut = await call("POST", "/v1/tokens", { token: k.json.key, body: {} });
     expect(cut.status).toBe(200);
     const claims = decodeJwt(cut.json.token);
     expect(claims.exp as number).toBeLessThanOrEqual(Math.floor(near / 1000));
     expect((claims.exp as number) - (claims.iat as number)).toBeLessThan(900);
-    await env.DB.prepare("UPDATE api_key SET expires_at = ? WHERE id = ?")
+    await db
+      .prepare("UPDATE api_key SET expires_at = ? WHERE id = ?")
       .bind(Date.now() - 1, k.json.id)
       .run();
     const r = await call("POST", "/v1/tokens", { token: k.json.key, body: {} });
@@ -241,9 +241,10 @@ describe("key expiry, last use and legacy keys", () => {
 
   it("keeps exchanging a legacy wk_ key minted before the wdn_ format", async () => {
     const legacy = `wk_0a1b2c3d4e5f_${"L".repeat(43)}`;
-    await env.DB.prepare(
-      "INSERT INTO api_key (id, team_id, prefix, secret_hash, subject, scopes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    )
+    await db
+      .prepare(
+        "INSERT INTO api_key (id, team_id, prefix, secret_hash, subject, scopes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      )
       .bind("key_legacy", "team-e4", "0a1b2c3d4e5f", await hashApiKey(legacy), "agent:old", '["runs:read"]', "admin", 1)
       .run();
     const r = await call("POST", "/v1/tokens", { token: legacy, body: {} });

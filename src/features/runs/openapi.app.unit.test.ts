@@ -1,6 +1,8 @@
-// The OpenAPI document lists every run, gate and approval route.
+// The OpenAPI document lists every run, gate and approval route (the app in Node, nodeWarden).
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { call } = await nodeHelpers();
 
 describe("GET /openapi.json", () => {
   it("documents the run, gate and approval routes", async () => {

@@ -1,6 +1,8 @@
-// GET /healthz: liveness and version without auth, through the whole Worker.
+// GET /healthz: liveness and version without auth, through the whole app in Node (nodeWarden).
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { call } = await nodeHelpers();
 
 describe("GET /healthz", () => {
   it("answers ok with the version and a request id", async () => {

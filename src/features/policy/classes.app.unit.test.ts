@@ -1,11 +1,12 @@
-// Failure-class vocabularies as data: GET /v1/policy/classes, the enums in /openapi.json, decide's mapping, warnings,
+// Failure-class vocabularies as data, through the whole app in Node (nodeWarden): GET /v1/policy/classes, the enums in /openapi.json, decide's mapping, warnings,
 // mode ceiling, and a demotion's trigger named where the profile is read.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RUN_TO_MEMRL } from "../../../contracts/failure-classes";
 import { FAILURE_CLASSES } from "../../../contracts/memrl-policy";
-import { call, token } from "../../../test/helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
 import { TAXONOMY } from "../runs/taxonomy";
+
+const { call, db, token } = await nodeHelpers();
 
 const decide = (tok: string, body: Record<string, unknown>) => call("POST", "/v1/policy/decide", { token: tok, body });
 
@@ -53,7 +54,8 @@ describe("POST /v1/policy/decide vocabularies", () => {
     const ok = await decide(tok, { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 });
     expect(ok.json.warnings).toBeUndefined();
     expect(ok.json.mode_ceiling).toBe("enforce");
-    await env.DB.prepare("INSERT INTO team_mode (team_id, ceiling, reason, updated_at) VALUES (?, ?, ?, ?)")
+    await db
+      .prepare("INSERT INTO team_mode (team_id, ceiling, reason, updated_at) VALUES (?, ?, ?, ?)")
       .bind("cls-demoted", "off", "rollback trigger off_missing_metadata: missing_metadata_count >= 1 (value 1)", 1)
       .run();
     const demoted = await token("cls-demoted", ["policy:decide"]);

@@ -1,6 +1,8 @@
-// The OpenAPI document names each authenticated route's scopes (security + description), read from requireScope.
+// The OpenAPI document names each authenticated route's scopes (security + description), read from requireScope (app in Node).
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/helpers";
+import { nodeHelpers } from "../../test/node-d1/app";
+
+const { call } = await nodeHelpers();
 
 describe("GET /openapi.json scopes", () => {
   it("lists the scopes of every /v1 route in security and in a description line", async () => {

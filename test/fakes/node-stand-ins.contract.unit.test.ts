@@ -1,0 +1,16 @@
+// The in-memory DecisionObjects against the contract the R2 adapter passes in workerd
+// (src/adapters/r2/decision-objects.contract.test.ts), and the recording EVENTS producer's one promise.
+import { expect, it } from "vitest";
+import { decisionObjectsContract } from "../../src/adapters/r2/decision-objects.contract";
+import { createMemoryDecisionObjects, createRecordingEventBus } from "./node-stand-ins";
+
+decisionObjectsContract("in-memory fake", () => createMemoryDecisionObjects());
+
+it("the recording event bus keeps every published event in order, as copies", async () => {
+  const bus = createRecordingEventBus();
+  const first = { type: "x", event_id: "e1" } as never;
+  await bus.publish([first]);
+  await bus.publish([{ type: "y", event_id: "e2" } as never, { type: "z", event_id: "e3" } as never]);
+  (first as { event_id: string }).event_id = "changed";
+  expect(bus.published().map((e) => (e as { event_id: string }).event_id)).toEqual(["e1", "e2", "e3"]);
+});
