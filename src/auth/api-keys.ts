@@ -4,7 +4,7 @@ import { sha256Hex } from "../lib/digest";
 import { log } from "../lib/log";
 
 import { err, ok, type Result } from "../lib/result";
-import type { ApiKeyStore } from "../ports/api-key-store";
+import type { ApiKeyRow, ApiKeyStore } from "../ports/api-key-store";
 import { parseApiKey } from "./key-format";
 import { SCOPES, type Scope } from "./tokens";
 
@@ -63,6 +63,20 @@ export type ApiKeyAuth = {
   recordUse(keyId: string, now: number): Promise<void>;
 };
 
+/** What a valid key says about its caller; scopes this server no longer knows are dropped. */
+function identityOf(row: ApiKeyRow): ApiKeyIdentity {
+  const scopes = row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+  return {
+    id: row.id,
+    teamId: row.teamId,
+    subject: row.subject,
+    createdBy: row.createdBy,
+    scopes,
+    runId: row.runId ?? undefined,
+    expiresAt: row.expiresAt,
+  };
+}
+
 export function createApiKeyAuth(
   store: ApiKeyStore,
   recheckMs = REVOCATION_RECHECK_MS,
@@ -100,16 +114,7 @@ export function createApiKeyAuth(
         return err(`API key expired at ${new Date(row.expiresAt).toISOString()}`);
       }
       remember(row.id, false, now + recheckMs);
-      const scopes = row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
-      return ok({
-        id: row.id,
-        teamId: row.teamId,
-        subject: row.subject,
-        createdBy: row.createdBy,
-        scopes,
-        runId: row.runId ?? undefined,
-        expiresAt: row.expiresAt,
-      });
+      return ok(identityOf(row));
     },
     recordUse: touch,
     async isRevoked(keyId, now) {

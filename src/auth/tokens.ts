@@ -81,6 +81,43 @@ export type VerifierOptions = {
   external?: TokenVerifier;
 };
 
+/** Checks an HS256 token's signature, issuer, audience, times and claims with `key`: the principal it names. */
+async function verifyHs256(token: string, key: Uint8Array, nowMs: number): Promise<Result<Principal, string>> {
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, key, {
+      algorithms: ["HS256"],
+      issuer: "warden",
+      audience: "warden",
+      requiredClaims: ["exp", "iat"],
+      clockTolerance: CLOCK_TOLERANCE_S,
+      currentDate: new Date(nowMs),
+    }));
+  } catch (e) {
+    return err(joseRefusal(e));
+  }
+  const p = payload as { team_id?: unknown; scopes?: unknown };
+  const problem = claimProblem(p.team_id, p.scopes);
+  if (problem) return err(`token refused: ${problem}`);
+  const claims = Claims.safeParse(payload);
+  if (!claims.success) return err("token lacks team_id or valid scopes");
+  const { iat, exp } = claims.data;
+  if (exp - iat > MAX_TOKEN_LIFETIME_S) return err(`token lifetime exceeds ${MAX_TOKEN_LIFETIME_S} s`);
+  if (iat * 1000 > nowMs + CLOCK_TOLERANCE_S * 1000) return err("token issued in the future");
+  const principal: Principal = {
+    teamId: claims.data.team_id,
+    scopes: new Set(claims.data.scopes),
+    subject: claims.data.sub ?? `team:${claims.data.team_id}`,
+    runId: claims.data.run_id,
+    taskId: claims.data.task_id,
+    personaId: claims.data.persona_id,
+    keyId: claims.data.key_id,
+    keyIssuer: claims.data.key_by,
+    expiresAtMs: exp * 1000,
+  };
+  return ok(principal);
+}
+
 /**
  * Builds a verifier: HS256 tokens are checked against the secret their `kid` names (a token without `kid` against the
  * first, current, secret); other algorithms go to `external` or are refused. Verified tokens are cached until expiry.
@@ -110,38 +147,9 @@ export function createTokenVerifier(keys: string | SigningKey[], opts: VerifierO
     }
     const key = header.kid === undefined ? current : secrets.get(header.kid);
     if (!key) return err("token names an unknown key id");
-    let payload: unknown;
-    try {
-      ({ payload } = await jwtVerify(token, key, {
-        algorithms: ["HS256"],
-        issuer: "warden",
-        audience: "warden",
-        requiredClaims: ["exp", "iat"],
-        clockTolerance: CLOCK_TOLERANCE_S,
-        currentDate: new Date(nowMs),
-      }));
-    } catch (e) {
-      return err(joseRefusal(e));
-    }
-    const p = payload as { team_id?: unknown; scopes?: unknown };
-    const problem = claimProblem(p.team_id, p.scopes);
-    if (problem) return err(`token refused: ${problem}`);
-    const claims = Claims.safeParse(payload);
-    if (!claims.success) return err("token lacks team_id or valid scopes");
-    const { iat, exp } = claims.data;
-    if (exp - iat > MAX_TOKEN_LIFETIME_S) return err(`token lifetime exceeds ${MAX_TOKEN_LIFETIME_S} s`);
-    if (iat * 1000 > nowMs + CLOCK_TOLERANCE_S * 1000) return err("token issued in the future");
-    const principal: Principal = {
-      teamId: claims.data.team_id,
-      scopes: new Set(claims.data.scopes),
-      subject: claims.data.sub ?? `team:${claims.data.team_id}`,
-      runId: claims.data.run_id,
-      taskId: claims.data.task_id,
-      personaId: claims.data.persona_id,
-      keyId: claims.data.key_id,
-      keyIssuer: claims.data.key_by,
-      expiresAtMs: exp * 1000,
-    };
+    const verified = await verifyHs256(token, key, nowMs);
+    if (!verified.ok) return verified;
+    const principal = verified.value;
     if (cache.size >= maxCached) cache.clear();
     cache.set(token, principal);
     return ok(principal);

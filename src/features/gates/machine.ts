@@ -182,6 +182,37 @@ export type DecisionOptions = {
 
 const issuedBy = (issuer: string | undefined) => (issuer === undefined ? {} : { issued_by: issuer });
 
+/** The append-only approval row of one decision (one per gate: its dedupe key is the run and the gate). */
+function approvalRow(
+  host: GateHost,
+  gate: Gate,
+  d: {
+    decision: GateDecision;
+    approver: string;
+    note: string | null;
+    reason: string | null;
+    outcome: ApprovalRow["outcome"];
+    channel: DecisionChannel;
+  },
+): ApprovalRow {
+  return {
+    id: stableId("apv", host.run.run_id, gate.gate_id),
+    team_id: host.run.team_id,
+    run_id: host.run.run_id,
+    op_id: gate.op_id,
+    gate_id: gate.gate_id,
+    policy_key: gate.policy_key,
+    decision: DECISION_RECORD[d.decision],
+    approver: d.approver,
+    reason: d.reason,
+    note: d.note,
+    dedupe_key: `${host.run.run_id}:${gate.gate_id}`,
+    created_at: host.now,
+    outcome: d.outcome,
+    channel: d.channel,
+  };
+}
+
 /** Records one decision (append-only approval row, gate.decided) and lets the host apply it to what it guards. */
 export function applyDecision(
   host: GateHost,
@@ -206,22 +237,7 @@ export function applyDecision(
     channel,
     decided_reason: reason,
   });
-  host.recordApproval({
-    id: stableId("apv", host.run.run_id, gate.gate_id),
-    team_id: host.run.team_id,
-    run_id: host.run.run_id,
-    op_id: gate.op_id,
-    gate_id: gate.gate_id,
-    policy_key: gate.policy_key,
-    decision: DECISION_RECORD[decision],
-    approver,
-    reason,
-    note,
-    dedupe_key: `${host.run.run_id}:${gate.gate_id}`,
-    created_at: host.now,
-    outcome,
-    channel,
-  });
+  host.recordApproval(approvalRow(host, gate, { decision, approver, note, reason, outcome, channel }));
   host.emit("gate.decided", {
     gate_id: gate.gate_id,
     op_id: gate.op_id,

@@ -39,112 +39,126 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
 type Filter = { scope: string | { $in: string[] }; class?: { $in: MemoryClass[] } };
 type Candidates = { rows: RankRow[]; similarity: Map<string, number> };
 
-export function createMemoryQuery(d: MemoryServiceDeps) {
-  const cards = d.useCards ?? true;
-
-  /** The local index keeps a card (read model) beside each vector: rank without reading D1. */
-  async function fromCards(
-    teamId: string,
-    vector: Float32Array,
-    filter: Filter,
-    now: number,
-    mark: (p: string) => void,
-  ) {
-    const matches = await d.index.queryCards?.(teamId, vector, { topK: CANDIDATES, filter });
-    mark("index");
-    const similarity = new Map((matches ?? []).map((m) => [m.id, m.score]));
-    const rows = (matches ?? []).flatMap((m) => (m.card ? [fromCard(m.id, m.card as MemCard)] : []));
-    const missing = (matches ?? []).filter((m) => !m.card).map((m) => m.id);
-    if (missing.length) {
-      rows.push(...(await d.store.getHotDocsForActor(teamId, missing, "team", now)).map(rankRowOf));
-      mark("d1");
-    }
-    return { rows: rows.filter((x) => x.expiresAt === null || x.expiresAt > now), similarity };
-  }
-
-  async function fromD1(
-    teamId: string,
-    vector: Float32Array,
-    filter: Filter,
-    actorKey: string,
-    now: number,
-    mark: (p: string) => void,
-  ): Promise<Candidates> {
-    const matches = await d.index.query(teamId, vector, { topK: CANDIDATES, filter });
-    mark("index");
-    const similarity = new Map(matches.map((m) => [m.id, m.score]));
-    const docs = matches.length ? await d.store.getHotDocsForActor(teamId, [...similarity.keys()], actorKey, now) : [];
-    const rows = docs.map(rankRowOf);
+/** The local index keeps a card (read model) beside each vector: rank without reading D1. */
+async function fromCards(
+  d: MemoryServiceDeps,
+  teamId: string,
+  vector: Float32Array,
+  filter: Filter,
+  now: number,
+  mark: (p: string) => void,
+) {
+  const matches = await d.index.queryCards?.(teamId, vector, { topK: CANDIDATES, filter });
+  mark("index");
+  const similarity = new Map((matches ?? []).map((m) => [m.id, m.score]));
+  const rows = (matches ?? []).flatMap((m) => (m.card ? [fromCard(m.id, m.card as MemCard)] : []));
+  const missing = (matches ?? []).filter((m) => !m.card).map((m) => m.id);
+  if (missing.length) {
+    rows.push(...(await d.store.getHotDocsForActor(teamId, missing, "team", now)).map(rankRowOf));
     mark("d1");
-    return { rows, similarity };
   }
+  return { rows: rows.filter((x) => x.expiresAt === null || x.expiresAt > now), similarity };
+}
 
-  function toResult(x: RankRow, r: ReturnType<typeof rankMemories>[number]): QueryResult {
-    return {
+async function fromD1(
+  d: MemoryServiceDeps,
+  teamId: string,
+  vector: Float32Array,
+  filter: Filter,
+  actorKey: string,
+  now: number,
+  mark: (p: string) => void,
+): Promise<Candidates> {
+  const matches = await d.index.query(teamId, vector, { topK: CANDIDATES, filter });
+  mark("index");
+  const similarity = new Map(matches.map((m) => [m.id, m.score]));
+  const docs = matches.length ? await d.store.getHotDocsForActor(teamId, [...similarity.keys()], actorKey, now) : [];
+  const rows = docs.map(rankRowOf);
+  mark("d1");
+  return { rows, similarity };
+}
+
+function toResult(x: RankRow, r: ReturnType<typeof rankMemories>[number]): QueryResult {
+  return {
+    id: x.id,
+    namespace: x.namespace,
+    class: x.cls,
+    text: x.text,
+    tags: x.tags,
+    pinned: x.pinned,
+    supersedes: x.supersedes,
+    created_at: x.createdAt,
+    score: round(r.score),
+    scores: {
+      similarity: round(r.scores.similarity),
+      importance: round(r.scores.importance),
+      recency: round(r.scores.recency),
+    },
+    evidence: x.evidence,
+  };
+}
+
+/** The index filter of a query: its namespaces' scopes (one, or any of several) and the classes asked for. */
+function filterOf(parsed: ParsedNamespace[], classes: MemoryClass[] | undefined): Filter {
+  const scopes = [...new Set(parsed.map((p) => scopeKey(p.scope)))];
+  return {
+    scope: scopes.length === 1 ? (scopes[0] as string) : { $in: scopes },
+    ...(classes?.length ? { class: { $in: classes } } : {}),
+  };
+}
+
+/** Candidates the caller may see, ranked by similarity, importance and recency; the best topK as results. */
+function rankVisible(q: QueryInput, parsed: ParsedNamespace[], { rows, similarity }: Candidates, now: number) {
+  const topK = Math.min(50, Math.max(1, q.top_k ?? 10));
+  const visible = rows.filter(
+    (x) =>
+      q.namespaces.some((n) => withinNamespace(x.namespace, n)) &&
+      (!q.classes?.length || q.classes.includes(x.cls)) &&
+      // a scoped token never sees a sibling's namespace, even below a shared prefix
+      parsed.some((p) => withinNamespace(x.namespace, p.namespace)),
+  );
+  const byId = new Map(visible.map((x) => [x.id, x]));
+  const ranked = rankMemories(
+    visible.map((x) => ({
       id: x.id,
-      namespace: x.namespace,
-      class: x.cls,
-      text: x.text,
-      tags: x.tags,
+      similarity: similarity.get(x.id) ?? 0,
+      importance: x.actorImportance,
+      cls: x.cls,
       pinned: x.pinned,
-      supersedes: x.supersedes,
-      created_at: x.createdAt,
-      score: round(r.score),
-      scores: {
-        similarity: round(r.scores.similarity),
-        importance: round(r.scores.importance),
-        recency: round(r.scores.recency),
-      },
-      evidence: x.evidence,
-    };
-  }
+      refreshedAt: x.refreshedAt,
+    })),
+    now,
+    topK,
+  );
+  return ranked.map((r) => toResult(byId.get(r.id) as RankRow, r));
+}
 
-  async function query(
-    caller: Caller,
-    q: QueryInput,
-    now: number,
-    timing?: Timing,
-  ): Promise<Result<QueryResult[], AppError>> {
-    const mark = stopwatch(timing);
-    const resolved = resolveAll(caller, q.namespaces, "read", (i) => `namespaces.${i}`);
-    if (!resolved.ok) return resolved;
-    const parsed: ParsedNamespace[] = resolved.value;
-    const topK = Math.min(50, Math.max(1, q.top_k ?? 10));
-    const [vector] = await d.embedder.embed([q.text]);
-    mark("embed");
-    if (!vector) throw new Error("embedder returned no vector");
-    const scopes = [...new Set(parsed.map((p) => scopeKey(p.scope)))];
-    const filter: Filter = {
-      scope: scopes.length === 1 ? (scopes[0] as string) : { $in: scopes },
-      ...(q.classes?.length ? { class: { $in: q.classes } } : {}),
-    };
-    const actorKey = actorKeyOf(caller);
-    const { rows, similarity } =
-      d.index.queryCards && cards && actorKey === "team"
-        ? await fromCards(caller.teamId, vector, filter, now, mark)
-        : await fromD1(caller.teamId, vector, filter, actorKey, now, mark);
-    const visible = rows.filter(
-      (x) =>
-        q.namespaces.some((n) => withinNamespace(x.namespace, n)) &&
-        (!q.classes?.length || q.classes.includes(x.cls)) &&
-        // a scoped token never sees a sibling's namespace, even below a shared prefix
-        parsed.some((p) => withinNamespace(x.namespace, p.namespace)),
-    );
-    const byId = new Map(visible.map((x) => [x.id, x]));
-    const ranked = rankMemories(
-      visible.map((x) => ({
-        id: x.id,
-        similarity: similarity.get(x.id) ?? 0,
-        importance: x.actorImportance,
-        cls: x.cls,
-        pinned: x.pinned,
-        refreshedAt: x.refreshedAt,
-      })),
-      now,
-      topK,
-    );
-    return ok(ranked.map((r) => toResult(byId.get(r.id) as RankRow, r)));
-  }
+async function query(
+  d: MemoryServiceDeps,
+  caller: Caller,
+  q: QueryInput,
+  now: number,
+  timing?: Timing,
+): Promise<Result<QueryResult[], AppError>> {
+  const mark = stopwatch(timing);
+  const resolved = resolveAll(caller, q.namespaces, "read", (i) => `namespaces.${i}`);
+  if (!resolved.ok) return resolved;
+  const parsed: ParsedNamespace[] = resolved.value;
+  const [vector] = await d.embedder.embed([q.text]);
+  mark("embed");
+  if (!vector) throw new Error("embedder returned no vector");
+  const filter = filterOf(parsed, q.classes);
+  const actorKey = actorKeyOf(caller);
+  const candidates =
+    d.index.queryCards && (d.useCards ?? true) && actorKey === "team"
+      ? await fromCards(d, caller.teamId, vector, filter, now, mark)
+      : await fromD1(d, caller.teamId, vector, filter, actorKey, now, mark);
+  return ok(rankVisible(q, parsed, candidates, now));
+}
 
-  return { query };
+/** The query use-case over one set of dependencies. */
+export function createMemoryQuery(d: MemoryServiceDeps) {
+  return {
+    query: (caller: Caller, q: QueryInput, now: number, timing?: Timing) => query(d, caller, q, now, timing),
+  };
 }

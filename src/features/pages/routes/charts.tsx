@@ -5,34 +5,13 @@ const W = 640;
 const H = 160;
 const PAD = 24;
 
-/** Bars of tokens (in + out) and a line of latency per step, each scaled to its own maximum. */
-export function StepChart(props: { steps: TraceStep[] }) {
-  const { steps } = props;
-  if (steps.length === 0) return <p class="muted">No steps yet.</p>;
-  const maxTokens = Math.max(1, ...steps.map((s) => s.tokens_in + s.tokens_out));
-  const latencies = steps.map((s) => s.latency_ms);
-  const maxLatency = Math.max(1, ...latencies.filter((v): v is number => v !== null));
-  const slot = (W - 2 * PAD) / steps.length;
-  const barW = Math.max(2, slot * 0.6);
-  const plotH = H - 2 * PAD;
-  const line = sparkPoints(
-    latencies.map((v) => (v === null ? null : v)),
-    W - 2 * PAD - slot,
-    plotH,
-  );
+/** One bar per step, its height the step's tokens (in + out) against the largest step's. */
+function StepBars(props: { steps: TraceStep[]; maxTokens: number; slot: number; barW: number; plotH: number }) {
+  const { slot, barW, plotH } = props;
   return (
-    <svg
-      viewBox={`0 0 ${W} ${H}`}
-      width={W}
-      height={H}
-      role="img"
-      aria-label="tokens and latency per step"
-      data-chart="steps"
-    >
-      <title>tokens (bars) and latency (line) per step</title>
-      <line x1={PAD} y1={H - PAD} x2={W - PAD} y2={H - PAD} stroke="currentColor" stroke-opacity="0.3" />
-      {steps.map((s, i) => {
-        const h = ((s.tokens_in + s.tokens_out) / maxTokens) * plotH;
+    <>
+      {props.steps.map((s, i) => {
+        const h = ((s.tokens_in + s.tokens_out) / props.maxTokens) * plotH;
         const x = PAD + i * slot + (slot - barW) / 2;
         return (
           <rect
@@ -47,6 +26,33 @@ export function StepChart(props: { steps: TraceStep[] }) {
           </rect>
         );
       })}
+    </>
+  );
+}
+
+/** Bars of tokens (in + out) and a line of latency per step, each scaled to its own maximum. */
+export function StepChart(props: { steps: TraceStep[] }) {
+  const { steps } = props;
+  if (steps.length === 0) return <p class="muted">No steps yet.</p>;
+  const maxTokens = Math.max(1, ...steps.map((s) => s.tokens_in + s.tokens_out));
+  const latencies = steps.map((s) => s.latency_ms);
+  const maxLatency = Math.max(1, ...latencies.filter((v): v is number => v !== null));
+  const slot = (W - 2 * PAD) / steps.length;
+  const barW = Math.max(2, slot * 0.6);
+  const plotH = H - 2 * PAD;
+  const line = sparkPoints(latencies, W - 2 * PAD - slot, plotH);
+  return (
+    <svg
+      viewBox={`0 0 ${W} ${H}`}
+      width={W}
+      height={H}
+      role="img"
+      aria-label="tokens and latency per step"
+      data-chart="steps"
+    >
+      <title>tokens (bars) and latency (line) per step</title>
+      <line x1={PAD} y1={H - PAD} x2={W - PAD} y2={H - PAD} stroke="currentColor" stroke-opacity="0.3" />
+      <StepBars steps={steps} maxTokens={maxTokens} slot={slot} barW={barW} plotH={plotH} />
       {line ? (
         <polyline
           points={line}
