@@ -43,7 +43,7 @@ export const SHAPE = {
   /** decision_log_batch row (one per flush), kept while the queue may redeliver (EVENTS keeps 4 days; pruned after 5) */
   manifestRowBytes: 100,
   manifestRetentionDays: 5,
-  /** isolates writing the decision log at once, each flushing at most once a second (DECISION_LOG_DELAY_MS) */
+  /** EVENTS consumer invocations writing the decision log at once, each one batch (≤ 100 messages or 1 s) */
   writerIsolates: 50,
   /** counter rows per D1 statement (100 bound parameters ÷ 8 per row) */
   counterRowsPerStatement: 12,

@@ -16,11 +16,15 @@ export type LedgerObservation = {
 };
 
 /**
- * How far before a kill an acknowledged decision may still sit in the deciding isolate's buffer: the buffer's delay
- * (≤ 1 s, DECISION_LOG_DELAY_MS) plus the R2 put and D1 batch of its flush. The design admits that loss
- * (docs/architecture.md "Policy decisions"); `strict` refuses it too, as issue 27 asks.
+ * How far before a kill an acknowledged decision may still sit on the EVENTS queue unconsumed. Decide answers once the
+ * decision is on the queue, which Cloudflare Queues keep; the local runtime's queue holds messages in memory, so a
+ * kill of the local runtime loses what its consumer had not yet written (its 1 s batch timeout plus the R2 put and D1
+ * batch). `strict` refuses that loss too.
  */
 export type DecisionRule = { bufferWindowMs: number; strict: boolean };
+
+/** the local queue's batch timeout (wrangler.toml: 1 s) plus 2 s for the consumer's R2 put and D1 batch under load */
+export const LOCAL_QUEUE_WINDOW_MS = 3_000;
 
 export type LedgerFigures = {
   decisionsAcked: number;
@@ -28,11 +32,11 @@ export type LedgerFigures = {
   /** lines beyond the first for a decision_id (objects a failed attempt left behind; readers skip them) */
   repeatedLines: number;
   memoriesAcked: number;
-  /** acknowledged decisions missing from the log that were acknowledged within the buffer window before a kill */
+  /** acknowledged decisions missing from the log that were acknowledged within the queue window before a kill */
   lostInBuffer: number;
 };
 
-/** The acknowledged decisions the objects do not hold, split by whether a kill came within the buffer window. */
+/** The acknowledged decisions the objects do not hold, split by whether a kill came within the queue window. */
 function missingDecisions(o: LedgerObservation, rule: DecisionRule) {
   const inBuffer: string[] = [];
   const lost: string[] = [];

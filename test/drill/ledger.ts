@@ -47,7 +47,7 @@ export function ledgerLoad(api: Api, team: string, tag: string): LedgerLoad {
       });
       if (r.status !== 200) throw new Error(`decide → ${r.status} ${JSON.stringify(r.json)}`);
       ackedDecisions.set(r.json.decision_id, Date.now());
-      // ~10 decisions/s from two loops: the 1 s buffer holds some at every kill without starving the runs' requests
+      // ~10 decisions/s from two loops: the local queue holds some at every kill without starving the runs' requests
       await sleep(150);
     }
   }

@@ -106,7 +106,7 @@ say(
     `p95 ${pct(latency.decide, 0.95)} ms), ${writes} memory writes (${(writes / drivenS).toFixed(1)}/s, p50 ` +
     `${pct(latency.write, 0.5)} ms, p95 ${pct(latency.write, 0.95)} ms), ${limited} answers 429`,
 );
-await sleep(5_000); // the deciding isolates' buffers flush (≤ 1 s each)
+await sleep(5_000); // the EVENTS consumer writes what is still on the queue (1 s batches)
 
 /** Calls `f` for every item, `width` at a time. */
 async function each<T>(items: T[], width: number, f: (x: T) => Promise<void>) {

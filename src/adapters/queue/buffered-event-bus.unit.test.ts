@@ -1,4 +1,4 @@
-// BufferedEventBus: concurrent enqueues coalesce into one publish; the first caller owns the flush.
+// The buffered bus: concurrent publishes coalesce into one send; each resolves with that send, or sees its failure.
 import { describe, expect, it } from "vitest";
 import type { WardenEvent } from "../../ports/event-bus";
 import { createBufferedEventBus } from "./buffered-event-bus";
@@ -14,42 +14,45 @@ const ev = (i: number): WardenEvent => ({
 });
 
 describe("createBufferedEventBus", () => {
-  it("sends concurrent enqueues as one batch and hands the flush to the first caller only", async () => {
+  it("sends concurrent publishes as one batch, and each resolves only once that batch was sent", async () => {
     const batches: WardenEvent[][] = [];
-    const bus = createBufferedEventBus({ publish: async (e) => void batches.push(e) }, 100, 5);
-    const first = bus.enqueue([ev(1)]);
-    const second = bus.enqueue([ev(2)]);
-    expect(first).toBeInstanceOf(Promise);
-    expect(second).toBeNull();
-    await first;
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const bus = createBufferedEventBus(
+      {
+        publish: async (e) => {
+          await gate;
+          batches.push(e);
+        },
+      },
+      100,
+      5,
+    );
+    const resolved: number[] = [];
+    const first = bus.publish([ev(1)]).then(() => resolved.push(1));
+    const second = bus.publish([ev(2)]).then(() => resolved.push(2));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(resolved).toEqual([]);
+    release();
+    await Promise.all([first, second]);
     expect(batches).toEqual([[ev(1), ev(2)]]);
+    expect(resolved.sort()).toEqual([1, 2]);
   });
 
   it("flushes early when the batch is full and starts a new batch after", async () => {
     const batches: WardenEvent[][] = [];
     const bus = createBufferedEventBus({ publish: async (e) => void batches.push(e) }, 2, 10_000);
-    const flush = bus.enqueue([ev(1)]);
-    bus.enqueue([ev(2)]);
-    await flush;
-    const next = bus.enqueue([ev(3)]);
-    expect(next).toBeInstanceOf(Promise);
-    bus.enqueue([ev(4)]);
-    await next;
+    await Promise.all([bus.publish([ev(1)]), bus.publish([ev(2)])]);
+    await Promise.all([bus.publish([ev(3)]), bus.publish([ev(4)])]);
     expect(batches).toEqual([
       [ev(1), ev(2)],
       [ev(3), ev(4)],
     ]);
   });
 
-  it("publish() resolves after its events are sent", async () => {
-    const sent: WardenEvent[] = [];
-    const bus = createBufferedEventBus({ publish: async (e) => void sent.push(...e) }, 100, 5);
-    await bus.publish([ev(7)]);
-    expect(sent).toEqual([ev(7)]);
-  });
-
-  it("surfaces a failed send to the caller that waits for the flush", async () => {
+  it("rejects every publish whose events rode on a failed send", async () => {
     const bus = createBufferedEventBus({ publish: async () => Promise.reject(new Error("queue down")) }, 100, 1);
-    await expect(bus.enqueue([ev(1)])).rejects.toThrow("queue down");
+    const results = await Promise.allSettled([bus.publish([ev(1)]), bus.publish([ev(2)])]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
   });
 });

@@ -89,7 +89,7 @@ export const TOOLS: readonly Tool[] = [
     scopes: ["policy:decide"],
     description: "A step failed: retry or escalate? The deterministic MemRL decision, logged under decision_id.",
     parts: { body: DecideBody },
-    call: (ctx, a) => decidePolicy(decideDepsOf(ctx.deps), ctx.principal, a.body, now(ctx), ctx.defer),
+    call: async (ctx, a) => orFail(await decidePolicy(decideDepsOf(ctx.deps), ctx.principal, a.body, now(ctx))),
     summary: (r) => `${r.selected_action} (rule ${r.rule_id}, mode ${r.memrl_mode}, decision ${r.decision_id})`,
   }),
   tool({

@@ -1,4 +1,4 @@
-// Use-case: decide retry/escalate for a failed step and hand the decision to the (batched) decision log.
+// Use-case: decide retry/escalate for a failed step; the answer leaves only once the decision is on the EVENTS queue.
 
 import {
   isMemrlFailureClass,
@@ -7,8 +7,11 @@ import {
   RUN_TO_MEMRL,
 } from "../../../contracts/failure-classes";
 import { FAILURE_CLASSES, type MemrlMode } from "../../../contracts/memrl-policy";
-import type { BufferedEventBus } from "../../adapters/queue/buffered-event-bus";
 import type { Principal } from "../../auth/tokens";
+import type { AppError } from "../../errors";
+import { log } from "../../lib/log";
+import { err, ok, type Result } from "../../lib/result";
+import type { EventBus } from "../../ports/event-bus";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
 import type { PolicySnapshot } from "../runs";
 import { type Decision, type DecisionInput, decide, decisionInput } from "./evaluator";
@@ -20,7 +23,8 @@ export type DecideRequest = DecisionInput & { run_id?: string; task_id?: string 
 export type DecideDeps = {
   policies: TeamPolicyCache;
   policyStore: PolicyStore;
-  decisionEvents: BufferedEventBus;
+  /** EVENTS, coalescing concurrent decisions of the isolate into one send */
+  decisionEvents: EventBus;
   newId: (prefix: string) => string;
   /** a decision with a run_id reads that run's start snapshot instead of live policy memory (seed 004 R1) */
   runSnapshot?: RunSnapshotReader;
@@ -65,14 +69,17 @@ function snapshotOverrides(snapshot: PolicySnapshot): Record<string, number> {
   return out;
 }
 
-/** `defer` keeps the log write off the response path (ctx.waitUntil); it is called once per coalesced batch. */
+/**
+ * Decides, then waits until the decision's `policy.decided` event is on the EVENTS queue (coalesced with the isolate's
+ * concurrent decisions into one send): an acknowledged decision is durable, and the queue's consumer writes it to the
+ * decision log. A queue that refuses is answered 503 `unavailable` — a decision the log may never see is not given.
+ */
 export async function decidePolicy(
   deps: DecideDeps,
   principal: Principal,
   request: DecideRequest,
   now: number,
-  defer: (work: Promise<unknown>) => void,
-): Promise<DecideResult> {
+): Promise<Result<DecideResult, AppError>> {
   const normalized = normalizeFailureClass(request.failure_class);
   if (normalized.failure_class !== request.failure_class)
     request = { ...request, failure_class: normalized.failure_class };
@@ -113,15 +120,23 @@ export async function decidePolicy(
     selected_action: decision.selected_action,
     created_at: now,
   };
-  const flush = deps.decisionEvents.enqueue([
-    { event_id: decision_id, type: "policy.decided", team_id: principal.teamId, occurred_at: now, decision: logged },
-  ]);
-  if (flush) defer(flush);
-  return {
+  try {
+    await deps.decisionEvents.publish([
+      { event_id: decision_id, type: "policy.decided", team_id: principal.teamId, occurred_at: now, decision: logged },
+    ]);
+  } catch (e) {
+    log.warn("decision not logged: EVENTS refused it", { error: String(e) });
+    return err({
+      code: "unavailable",
+      retryAfterSeconds: 1,
+      message: "the decision log is unavailable; retry shortly",
+    });
+  }
+  return ok({
     decision_id,
     ...decision,
     profile: { team_id: principal.teamId, version: compiled.version },
     mode_ceiling: ceiling,
     ...(warnings.length > 0 ? { warnings } : {}),
-  };
+  });
 }

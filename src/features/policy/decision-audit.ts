@@ -1,10 +1,9 @@
 // MemRL escalations in audit_log (seed 003 §14): every logged decision whose selected action is `escalate` becomes
-// one audit row, written in the same batch as its group (from the deciding isolate, or the EVENTS consumer).
+// one audit row, written by the EVENTS consumer with its group (idempotent by decision id).
 
 import type { InternalEvent } from "../../../contracts/internal-events";
-import { log } from "../../lib/log";
-import type { AuditEntry, AuditLogStore } from "../../ports/audit-log";
-import type { EventBus, WardenEvent } from "../../ports/event-bus";
+import type { AuditEntry } from "../../ports/audit-log";
+import type { WardenEvent } from "../../ports/event-bus";
 
 type DecisionLike = Record<string, unknown> & { decision_id?: unknown; selected_action?: unknown };
 const str = (v: unknown) => (typeof v === "string" ? v : null);
@@ -40,21 +39,4 @@ export function decisionEscalationAudits(events: readonly (WardenEvent | Interna
       },
     ];
   });
-}
-
-/**
- * The decide route's decision-log writer with its escalations audited: one audit insert per written group. A failed
- * audit insert is logged, not retried here (the group's decisions are already in the log).
- */
-export function withDecisionEscalationAudit(writer: EventBus, auditLog: Pick<AuditLogStore, "append">): EventBus {
-  return {
-    async publish(events) {
-      await writer.publish(events);
-      const audits = decisionEscalationAudits(events);
-      if (audits.length === 0) return;
-      await auditLog.append(audits).catch((e: unknown) => {
-        log.error("escalation audit failed", { count: audits.length, error: String(e) });
-      });
-    },
-  };
 }

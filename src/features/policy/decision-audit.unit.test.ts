@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { WardenEvent } from "../../ports/event-bus";
-import { decisionEscalationAudits, withDecisionEscalationAudit } from "./decision-audit";
+import { decisionEscalationAudits } from "./decision-audit";
 
 const decided = (id: string, selected: string, runId: string | null = "run_1") =>
   ({
@@ -55,20 +55,5 @@ describe("decisionEscalationAudits", () => {
     });
     const [bare] = decisionEscalationAudits([decided("d2", "escalate", null)]);
     expect(bare).toMatchObject({ subjectType: "decision", subjectId: "d2" });
-  });
-
-  it("writes the group's escalations once after the decision log, and never fails the log for the audit", async () => {
-    const calls: string[] = [];
-    const bus = withDecisionEscalationAudit(
-      { publish: async (e) => void calls.push(`log:${e.length}`) },
-      {
-        append: async (rows) => {
-          calls.push(`audit:${rows.length}`);
-          throw new Error("d1 down");
-        },
-      },
-    );
-    await bus.publish([decided("a", "escalate"), decided("b", "retry"), decided("c", "escalate")]);
-    expect(calls).toEqual(["log:3", "audit:2"]);
   });
 });

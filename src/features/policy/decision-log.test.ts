@@ -18,7 +18,6 @@ import type { EventBus, WardenEvent } from "../../ports/event-bus";
 import type { LoggedDecision } from "../../ports/policy-store";
 import { consumeEvents } from "../events/consumer";
 import { consumeDeadLetters } from "../events/dead-letters";
-import { createDecisionLogWriter } from "./decision-log";
 import { batchIdOf, HOUR_MS, hourName, hourOf } from "./decision-log-layout";
 import { readDecisions } from "./decision-log-reader";
 import { DEFAULT_PROFILE } from "./default-profile";
@@ -79,9 +78,14 @@ async function consume(events: WardenEvent[], deps: ReturnType<typeof makeDeps>,
 }
 
 describe("decision log on R2", () => {
-  it("writes decided decisions as one NDJSON object with counters, and no D1 row per decision", async () => {
+  it("acknowledges a decision once it is on EVENTS; the consumer writes one NDJSON object, counters, no D1 row", async () => {
     const queue = capturingBus();
-    const ids = await decideMany(makeDeps(env, { events: queue.bus }), "team-dlog-direct", 3);
+    const deps = makeDeps(env, { events: queue.bus });
+    const ids = await decideMany(deps, "team-dlog-direct", 3);
+    // every acknowledged decision was on the queue before its answer, and nothing is in the log until it is consumed
+    expect(queue.sent.map((e) => e.event_id).sort()).toEqual([...ids].sort());
+    expect(await objectKeys("team-dlog-direct")).toEqual([]);
+    expect(await consume(queue.sent, deps, "direct")).toMatchObject({ retryMessages: [] });
     const logged = await decisionsInR2("team-dlog-direct");
     expect(logged.map((d) => d.decision_id).sort()).toEqual([...ids].sort());
     for (const d of logged) {
@@ -104,7 +108,6 @@ describe("decision log on R2", () => {
       },
     ]);
     expect(await rows("SELECT decision_id FROM policy_decision WHERE team_id = ?", "team-dlog-direct")).toEqual([]);
-    expect(queue.sent).toEqual([]);
   });
 
   it("reads back exactly what it wrote, across hours, oldest first, naming the hours it read", async () => {
@@ -201,28 +204,25 @@ describe("decision log on R2", () => {
     expect((await counterRows(team)).map((r) => r.decisions)).toEqual([2]);
   });
 
-  it("sends a group the deciding isolate cannot write to EVENTS, for the consumer to retry", async () => {
-    const queue = capturingBus();
-    const deps = makeDeps(env, { events: queue.bus, decisionObjects: flakyObjects({ value: true }) });
-    const ids = await decideMany(deps, "team-dlog-fallback", 2);
-    expect(queue.sent.map((e) => e.event_id).sort()).toEqual([...ids].sort());
-    expect(queue.sent.every((e) => e.type === "policy.decided" && e.team_id === "team-dlog-fallback")).toBe(true);
-    expect(await objectKeys("team-dlog-fallback")).toEqual([]);
-  });
-
-  it("rejects when both R2 and EVENTS refuse, so the caller logs the lost group", async () => {
-    const failing: EventBus = {
+  it("answers 503 unavailable and acknowledges nothing when EVENTS refuses the decision", async () => {
+    const refusing: EventBus = {
       publish: async () => {
         throw new Error("queue unavailable");
       },
     };
-    const writer = createDecisionLogWriter(
-      { ...makeDeps(env), decisionObjects: flakyObjects({ value: true }) },
-      failing,
+    const { createApp } = await import("../../app");
+    const res = await readResponse(
+      await createApp().fetch(
+        apiRequest("POST", "/v1/policy/decide", { token: await token("team-dlog-refused"), body: decideBody }),
+        { deps: makeDeps(env, { events: refusing }) },
+        createExecutionContext(),
+      ),
     );
-    await expect(writer.publish([decidedEvent(loggedDecision("t", "dec_x", Date.now()))])).rejects.toThrow(
-      "queue unavailable",
-    );
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect(res.json.error.code).toBe("unavailable");
+    expect(res.json.decision_id).toBeUndefined();
+    expect(await objectKeys("team-dlog-refused")).toEqual([]);
   });
 
   it("dead-letters a decision that failed every retry (the EVENTS dead-letter consumer records it)", async () => {

@@ -1,12 +1,12 @@
 // Writes `policy.decided` events into the decision log: one NDJSON object per (team, hour) group in R2, then its
-// counters and manifest row in one D1 batch — from the deciding isolate, or from the EVENTS consumer for a group that
-// failed there (retried by the queue, dead-lettered after its retries, each R2 refusal counted as an outage).
+// counters and manifest row in one D1 batch — from the EVENTS consumer, the one writer (a failed batch is retried by
+// the queue and dead-lettered after its retries; each R2 refusal is counted as an outage).
 
 import { canonicalJson, sha256Hex } from "../../lib/digest";
 import { log } from "../../lib/log";
 import type { Clock } from "../../ports/clock";
 import type { CounterBatch, DecisionCounterStore, DecisionFlush, DecisionObjects } from "../../ports/decision-log";
-import type { EventBus, WardenEvent } from "../../ports/event-bus";
+import type { WardenEvent } from "../../ports/event-bus";
 import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
 import { batchIdOf, countersOf, encodeDecisions, groupByTeamHour, hourOf, objectKey } from "./decision-log-layout";
 
@@ -61,7 +61,7 @@ export async function appendDecisions(
   return flush;
 }
 
-/** The EVENTS consumer's handler for `policy.decided` (and the deciding isolate's writer): digests, then appends. */
+/** The EVENTS consumer's handler for `policy.decided`: digests, then appends. */
 export async function recordDecisionEvents(
   events: WardenEvent[],
   deps: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock">,
@@ -77,31 +77,8 @@ export async function recordDecisionEvents(
 }
 
 /**
- * How long the deciding isolate gathers decisions before writing them (or 100, whichever comes first): an R2 put and
- * a D1 batch cost far more than a decision, so groups as large as the queue consumer's (1 s) keep the cost per
- * decision low.
+ * How long a deciding isolate gathers concurrent decisions before sending them to EVENTS as one batch: decide waits
+ * for that send (an acknowledged decision is on the queue), so the window is a few milliseconds, not the consumer's
+ * second.
  */
-export const DECISION_LOG_DELAY_MS = 1000;
-
-/**
- * The decision log's writer behind POST /v1/policy/decide's buffer: each coalesced group is written from the isolate
- * that decided (off the response path, under waitUntil), without a queue hop per group. A group that fails goes to
- * EVENTS instead, whose consumer writes it with retries and a dead-letter queue. Counters are added once per batch id
- * (the manifest); an object a failed attempt left behind may repeat decisions of a later batch, and every reader
- * takes each decision_id once.
- */
-export function createDecisionLogWriter(
-  deps: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock">,
-  fallback: EventBus,
-): EventBus {
-  return {
-    async publish(events) {
-      try {
-        await recordDecisionEvents(events, deps);
-      } catch (e) {
-        log.warn("decision log write failed; sent to EVENTS", { error: String(e) });
-        await fallback.publish(events);
-      }
-    },
-  };
-}
+export const DECISION_SEND_DELAY_MS = 2;

@@ -2,7 +2,6 @@
 // everything of domain.ts (the pure part the run reducer uses). Other features import policy only from here or,
 // for the pure part only, from domain.ts.
 import { createBufferedEventBus } from "../../adapters/queue/buffered-event-bus";
-import type { AuditLogStore } from "../../ports/audit-log";
 import type { EventBus } from "../../ports/event-bus";
 import type { PolicyMemoryReader } from "../../ports/policy-memory";
 import type { PolicyStore } from "../../ports/policy-store";
@@ -11,8 +10,7 @@ import { defineFeature } from "../feature";
 import type { RunsService } from "../runs";
 import { classesRoutes } from "./classes-routes";
 import type { DecideDeps } from "./decide";
-import { withDecisionEscalationAudit } from "./decision-audit";
-import { createDecisionLogWriter, DECISION_LOG_DELAY_MS, type DecisionLogNeeds } from "./decision-log";
+import { DECISION_SEND_DELAY_MS, type DecisionLogNeeds } from "./decision-log";
 import { countDecisions } from "./decision-log-reader";
 import { type PromotionEvidenceNeeds, trendGate } from "./promotion-evidence";
 import { policyRoutes } from "./routes";
@@ -20,11 +18,10 @@ import { routeOverrideRoutes } from "./routes/route-overrides";
 import { createTeamPolicyCache } from "./team-policy-cache";
 
 export { decidePolicy } from "./decide";
-export { decisionEscalationAudits, withDecisionEscalationAudit } from "./decision-audit";
+export { decisionEscalationAudits } from "./decision-audit";
 export {
   appendDecisions,
-  createDecisionLogWriter,
-  DECISION_LOG_DELAY_MS,
+  DECISION_SEND_DELAY_MS,
   type DecisionLogNeeds,
   recordDecisionEvents,
 } from "./decision-log";
@@ -52,18 +49,8 @@ export const policyFeature = defineFeature({
   routes: [policyRoutes, routeOverrideRoutes, classesRoutes],
   build: {
     policies: (d: { policyStore: PolicyStore }) => createTeamPolicyCache(d.policyStore),
-    /** coalesces high-rate events (the decision log) into one R2 object per group (EVENTS when that fails) */
-    decisionEvents: (
-      d: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock"> & {
-        events: EventBus;
-        auditLog: AuditLogStore;
-      },
-    ) =>
-      createBufferedEventBus(
-        withDecisionEscalationAudit(createDecisionLogWriter(d, d.events), d.auditLog),
-        100,
-        DECISION_LOG_DELAY_MS,
-      ),
+    /** coalesces the isolate's concurrent decisions into one EVENTS send (the consumer writes the decision log) */
+    decisionEvents: (d: { events: EventBus }) => createBufferedEventBus(d.events, 100, DECISION_SEND_DELAY_MS),
     /**
      * evaluation_trend_regression_gate for the routing changes of features policy may not be imported by (gate rules:
      * the gates feature's routes; policy already imports gates), handed over here instead of imported

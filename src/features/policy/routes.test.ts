@@ -389,22 +389,14 @@ describe("decision log and replay", () => {
 });
 
 describe("the decision log pipeline", () => {
-  it("publishes a policy.decided event per decision to EVENTS", async () => {
+  it("publishes a policy.decided event per decision to EVENTS before it answers", async () => {
     const sent: WardenEvent[] = [];
-    const deps = makeDeps(env, {
-      decisionEvents: {
-        publish: async (e) => void sent.push(...e),
-        enqueue: (e) => {
-          sent.push(...e);
-          return Promise.resolve();
-        },
-      },
-    });
+    const deps = makeDeps(env, { decisionEvents: { publish: async (e) => void sent.push(...e) } });
     const { decidePolicy } = await import("./decide");
-    const waits: Promise<unknown>[] = [];
     const principal = { teamId: "team-ev", scopes: new Set(), subject: "u", expiresAtMs: Date.now() + 60_000 } as any;
-    const d = await decidePolicy(deps, principal, decideBody as any, 1000, (p) => waits.push(p));
-    await Promise.all(waits);
+    const result = await decidePolicy(deps, principal, decideBody as any, 1000);
+    if (!result.ok) throw new Error(result.error.message);
+    const d = result.value;
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ event_id: d.decision_id, type: "policy.decided", team_id: "team-ev" });
     expect((sent[0]?.decision as { rule_id: string } | undefined)?.rule_id).toBe(d.rule_id);

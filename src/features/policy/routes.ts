@@ -5,7 +5,6 @@ import { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { log } from "../../lib/log";
 import { proposeDeploy, teamWideProposer } from "../gates";
 import { decidePolicy } from "./decide";
 import { readDecisions } from "./decision-log-reader";
@@ -54,15 +53,8 @@ export const policyRoutes = featureApp<PolicyNeeds>()
     }),
     async (c) => {
       const { deps } = c.env;
-      const result = await decidePolicy(
-        decideDepsOf(deps),
-        c.get("principal"),
-        c.req.valid("json"),
-        deps.clock.now(),
-        (work) =>
-          c.executionCtx.waitUntil(work.catch((e) => log.error("decision log publish failed", { error: String(e) }))),
-      );
-      return c.json(result, 200);
+      const result = await decidePolicy(decideDepsOf(deps), c.get("principal"), c.req.valid("json"), deps.clock.now());
+      return c.json(orFail(result), 200);
     },
   )
   .openapi(
