@@ -73,7 +73,7 @@ async function seedMemories(deps: Deps, from: number, count: number, now: number
   for (let i = 0; i < docs.length; i += 500) await deps.memoryStore.insertDocs(docs.slice(i, i + 500));
 }
 
-export async function benchHooks(request: Request, deps: Deps): Promise<Response> {
+export async function benchHooks(request: Request, deps: Deps, db: D1Database): Promise<Response> {
   const path = new URL(request.url).pathname;
   const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
   if (path === "/__bench/consumer") {
@@ -94,6 +94,16 @@ export async function benchHooks(request: Request, deps: Deps): Promise<Response
   }
   if (path === "/__bench/memory-seed") {
     return json({ seeded: await seedMemoryTexts(deps, body as unknown as MemorySeed) });
+  }
+  if (path === "/__bench/d1-memory-rows") {
+    // the memory rows D1 holds (its own mem tables, and the team list the sweep walks): a write should add none
+    const row = await db
+      .prepare(
+        `SELECT (SELECT count(*) FROM mem_doc) + (SELECT count(*) FROM mem_actor_importance)
+          + (SELECT count(*) FROM mem_use_event) + (SELECT count(*) FROM memory_team) AS c`,
+      )
+      .first<{ c: number }>();
+    return json({ rows: row?.c ?? 0 });
   }
   if (path === "/__bench/memory-sweep") {
     const now = Number(body.now);

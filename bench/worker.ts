@@ -15,7 +15,7 @@ export default {
     const path = new URL(request.url).pathname;
     // The HTTP ceiling: the same worker and server, no middleware, no auth, no body read, no bindings touched.
     if (path === BARE_PATH) return new Response('{"ok":true}', { headers: { "content-type": "application/json" } });
-    if (path.startsWith("/__bench/")) return benchHooks(request, makeDeps(env));
+    if (path.startsWith("/__bench/")) return benchHooks(request, makeDeps(env), env.DB);
     return worker.fetch(request, env, ctx);
   },
 } satisfies ExportedHandler<Env>;
