@@ -34,7 +34,11 @@ export function createTeamMemoryStore(
   return {
     async insertDocs(docs) {
       const byTeam = new Map<string, TeamDoc[]>();
-      for (const d of docs) byTeam.set(d.teamId, [...(byTeam.get(d.teamId) ?? []), withoutTeam(d)]);
+      for (const d of docs) {
+        const rows = byTeam.get(d.teamId) ?? [];
+        rows.push(withoutTeam(d));
+        byTeam.set(d.teamId, rows);
+      }
       for (const [teamId, rows] of byTeam) {
         if (!registered.has(teamId)) {
           await registry.register(teamId, Math.min(...rows.map((r) => r.createdAt)));

@@ -151,7 +151,8 @@ async function sweepMemoryTeams(deps: SweepDeps, now: number, report: DailyRepor
     const next = await deps.memoryMaintenance.teamsDue(dueBefore, MEMORY_TEAMS_PER_PAGE + tried.size);
     page = next.filter((t) => !tried.has(t));
   }
-  report.memory_teams_left = page.length;
+  // due teams left for the next tick: the page not reached (at most one page is counted) and the failed ones
+  report.memory_teams_left = page.length + tried.size - report.memory_teams.length;
   for (const t of report.memory_teams) {
     for (const k of ["decayed", "to_warm", "to_cold", "deleted", "expired", "unindexed"] as const)
       report.memory[k] += t[k];

@@ -11,7 +11,7 @@ import { createD1MemoryTeamRegistry } from "../../adapters/d1/memory-team-regist
 import worker from "../../index";
 import type { TeamMemoryMaintenance } from "../../ports/memory-maintenance";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
-import { DAILY_CRON, ROLLBACK_CRON, runScheduled } from "./scheduled";
+import { DAILY_CRON, MEMORY_TEAMS_PER_TICK, ROLLBACK_CRON, runScheduled } from "./scheduled";
 
 let slot = 1_000;
 const nextSlot = () => ++slot;
@@ -262,6 +262,11 @@ describe("memory decay and tier moves (team objects, fixed clock)", () => {
     expect(scores["m-recent"]?.raw_score).toBeCloseTo(5 * 0.5 ** (10 / 30), 9);
     expect(scores["m-loved"]?.last_update_at).toBe(NOW);
     expect(scores["c-epi"]).toBeUndefined();
+    // what it did, team by team
+    expect(out?.ran && out.sweep === "daily" && out.report.memory_teams).toEqual([
+      { team_id: "team-m1", decayed: 4, to_warm: 1, to_cold: 1, deleted: 1, expired: 0, unindexed: 1 },
+      { team_id: "team-m2", decayed: 0, to_warm: 0, to_cold: 0, deleted: 0, expired: 2, unindexed: 2 },
+    ]);
 
     // a second pass at the same time changes nothing
     const [again] = await runScheduled(DAILY_CRON, nextSlot(), deps, NOW, "tiers-2");
@@ -273,6 +278,49 @@ describe("memory decay and tier moves (team objects, fixed clock)", () => {
       expired: 0,
       unindexed: 0,
     });
+  });
+});
+
+describe("memory sweep per team object: bounded per tick, resumed least recently swept first", () => {
+  /** the registry's semantics over a map: due = not swept since `sweptBefore`, least recently swept first */
+  function fleet(teams: number, failing: Set<string>) {
+    const sweptAt = new Map(Array.from({ length: teams }, (_, i) => [`f-${String(i).padStart(4, "0")}`, 0]));
+    const mm: TeamMemoryMaintenance = {
+      async teamsDue(sweptBefore, limit) {
+        return [...sweptAt]
+          .filter(([, at]) => at < sweptBefore)
+          .sort(([a, x], [b, y]) => x - y || (a < b ? -1 : 1))
+          .slice(0, limit)
+          .map(([t]) => t);
+      },
+      async sweepTeam(teamId, now) {
+        if (failing.has(teamId)) throw new Error("object unavailable");
+        sweptAt.set(teamId, now);
+        return { decayed: 1, toWarm: 0, toCold: 0, deleted: 0, expired: 0, tierLeftIndex: [], expiryLeftIndex: [] };
+      },
+    };
+    return { mm, sweptAt };
+  }
+
+  it("sweeps at most MEMORY_TEAMS_PER_TICK teams, leaves the rest (and a failed one) due for the next tick", async () => {
+    const now = later();
+    const failing = new Set(["f-0003"]);
+    const { mm, sweptAt } = fleet(MEMORY_TEAMS_PER_TICK + 40, failing);
+    const { deps } = testDeps(now, { memoryMaintenance: mm });
+    const [first] = await runScheduled(DAILY_CRON, nextSlot(), deps, now, "fleet-1");
+    const r1 = first?.ran && first.sweep === "daily" ? first.report : null;
+    expect(r1?.memory_teams).toHaveLength(MEMORY_TEAMS_PER_TICK - 1);
+    expect(r1?.memory.decayed).toBe(MEMORY_TEAMS_PER_TICK - 1);
+    expect(r1?.errors).toEqual(["memory lifecycle f-0003: Error: object unavailable"]);
+    expect(r1?.memory_teams_left).toBe(41);
+    failing.clear();
+    const [second] = await runScheduled(DAILY_CRON, nextSlot(), deps, now + 60_000, "fleet-2");
+    const r2 = second?.ran && second.sweep === "daily" ? second.report : null;
+    // the failed team first (never swept), then the ones the first tick did not reach
+    expect(r2?.memory_teams[0]?.team_id).toBe("f-0003");
+    expect(r2?.memory_teams).toHaveLength(41);
+    expect(r2?.memory_teams_left).toBe(0);
+    expect([...sweptAt.values()].filter((at) => at === 0)).toEqual([]);
   });
 });
 
