@@ -6,6 +6,7 @@ import { contentHash } from "../src/features/memory/content";
 import { scanFields } from "../src/features/memory/guard/guard";
 import { TIER_RULES } from "../src/features/sweeps/memory-tiers";
 import type { WardenEvent } from "../src/ports/event-bus";
+import type { MemDoc, MemoryClass } from "../src/ports/memory-store";
 import { type MemorySeed, seedMemoryTexts } from "./memory-seed";
 
 const DAY = 86_400_000;
@@ -31,52 +32,45 @@ function taskBatch(prefix: string, batch: number, size: number): WardenEvent[] {
   });
 }
 
-/** Deterministic memories spread over 400 days: tiers, classes, pins, task namespaces, one importance row each. */
-async function seedMemories(db: D1Database, from: number, count: number, now: number) {
+/** Deterministic memories of 20 teams spread over 400 days: tiers, classes, pins, task namespaces, importance. */
+async function seedMemories(deps: Deps, from: number, count: number, now: number) {
   let rnd = 42 + from;
   const random = () => {
     rnd = (rnd * 48_271) % 2_147_483_647;
     return rnd / 2_147_483_647;
   };
-  const docs: unknown[][] = [];
-  const importance: unknown[][] = [];
+  const docs: MemDoc[] = [];
   for (let i = from; i < from + count; i++) {
-    const id = `mem-${String(i).padStart(7, "0")}`;
     const team = `team-${i % 20}`;
-    const created = now - Math.floor(random() * 400 * DAY);
+    const createdAt = now - Math.floor(random() * 400 * DAY);
     const r = random();
     const tier = r < 0.7 ? "hot" : r < 0.9 ? "warm" : "cold";
-    const cls = ["episodic", "semantic", "kb", "working"][i % 4] as string;
-    const ns = i % 10 === 0 ? `team/${team}/task/t${i % 300}/notes` : `team/${team}/org/notes`;
-    const tierChanged = created + Math.floor(random() * (now - created));
-    docs.push([id, team, ns, cls, "x", "[]", "{}", random() < 0.05 ? 1 : 0, tier, tierChanged, created]);
-    const used = created + Math.floor(random() * (now - created));
-    importance.push([id, "role:dev", Math.floor(random() * 200), used, used]);
+    const pinned = random() < 0.05;
+    const tierChangedAt = createdAt + Math.floor(random() * (now - createdAt));
+    docs.push({
+      id: `mem-${String(i).padStart(7, "0")}`,
+      teamId: team,
+      namespace: i % 10 === 0 ? `team/${team}/task/t${i % 300}/notes` : `team/${team}/org/notes`,
+      cls: (["episodic", "semantic", "kb", "working"] as const)[i % 4] as MemoryClass,
+      text: "x",
+      tags: [],
+      metadata: {},
+      pinned,
+      tier,
+      supersedes: null,
+      // the team importance row starts at the doc's importance and its creation time
+      importance: Math.floor(random() * 200),
+      createdAt,
+      refreshedAt: createdAt,
+      lastUsedAt: null,
+      tierChangedAt,
+      expiresAt: null,
+      reinforceCount: 0,
+      contentHash: null,
+    });
   }
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < docs.length; i += 9) {
-    const chunk = docs.slice(i, i + 9);
-    statements.push(
-      db
-        .prepare(
-          `INSERT INTO mem_doc (id, team_id, namespace, class, text, tags, metadata, pinned, tier, tier_changed_at, created_at)
-           VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
-        )
-        .bind(...chunk.flat()),
-    );
-  }
-  for (let i = 0; i < importance.length; i += 19) {
-    const chunk = importance.slice(i, i + 19);
-    statements.push(
-      db
-        .prepare(
-          `INSERT INTO mem_actor_importance (doc_id, actor_key, raw_score, last_update_at, last_used_at)
-           VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}`,
-        )
-        .bind(...chunk.flat()),
-    );
-  }
-  for (let i = 0; i < statements.length; i += 200) await db.batch(statements.slice(i, i + 200));
+  // one insert per team object per 500 memories (the write path's group commit is one RPC per team too)
+  for (let i = 0; i < docs.length; i += 500) await deps.memoryStore.insertDocs(docs.slice(i, i + 500));
 }
 
 export async function benchHooks(request: Request, deps: Deps, db: D1Database): Promise<Response> {
@@ -95,17 +89,36 @@ export async function benchHooks(request: Request, deps: Deps, db: D1Database): 
     return json({ failed });
   }
   if (path === "/__bench/seed-memories") {
-    await seedMemories(db, Number(body.from ?? 0), Number(body.count ?? 0), Number(body.now));
+    await seedMemories(deps, Number(body.from ?? 0), Number(body.count ?? 0), Number(body.now));
     return json({ ok: true });
   }
   if (path === "/__bench/memory-seed") {
-    return json({ seeded: await seedMemoryTexts(deps, db, body as unknown as MemorySeed) });
+    return json({ seeded: await seedMemoryTexts(deps, body as unknown as MemorySeed) });
+  }
+  if (path === "/__bench/d1-memory-rows") {
+    // the memory rows D1 holds (its own mem tables, and the team list the sweep walks): a write should add none
+    const row = await db
+      .prepare(
+        `SELECT (SELECT count(*) FROM mem_doc) + (SELECT count(*) FROM mem_actor_importance)
+          + (SELECT count(*) FROM mem_use_event) + (SELECT count(*) FROM memory_team) AS c`,
+      )
+      .first<{ c: number }>();
+    return json({ rows: row?.c ?? 0 });
   }
   if (path === "/__bench/memory-sweep") {
     const now = Number(body.now);
-    const tiers = await deps.memoryMaintenance.decayAndTier(now, TIER_RULES);
-    const expired = await deps.memoryMaintenance.expireTaskNamespaces(now, TIER_RULES);
-    return json({ ...tiers, leftIndex: tiers.leftIndex.length, expired: expired.deleted });
+    const total = { decayed: 0, toWarm: 0, toCold: 0, deleted: 0, expired: 0, leftIndex: 0, teams: 0 };
+    for (const team of await deps.memoryMaintenance.teamsDue(now, 10_000)) {
+      const c = await deps.memoryMaintenance.sweepTeam(team, now, TIER_RULES);
+      total.decayed += c.decayed;
+      total.toWarm += c.toWarm;
+      total.toCold += c.toCold;
+      total.deleted += c.deleted;
+      total.expired += c.expired;
+      total.leftIndex += c.tierLeftIndex.length + c.expiryLeftIndex.length;
+      total.teams++;
+    }
+    return json(total);
   }
   if (path === "/__bench/write-stage") {
     // The CPU stages of a memory write, run `n` times inside workerd: the caller times the request against

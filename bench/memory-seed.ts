@@ -1,7 +1,5 @@
-// Bench-only bulk seed of memories (/__bench/memory-seed): a write's persistence — content hash, embedding, D1 rows,
+// Bench-only bulk seed of memories (/__bench/memory-seed): a write's persistence — content hash, embedding, memory rows,
 // index vectors and cards — without the guard and duplicate checks, so the memory section can reach 50k in seconds.
-import { drizzle } from "drizzle-orm/d1";
-import { createD1MemoryStore } from "../src/adapters/d1/memory-store";
 import type { Deps } from "../src/deps";
 import { contentHash } from "../src/features/memory/content";
 import { cardOf, metaOf } from "../src/features/memory/core";
@@ -19,8 +17,8 @@ export type MemorySeed = {
   now: number;
 };
 
-/** Stores `texts` as new memories the way a write that passed its checks does (D1 first, then the index). */
-export async function seedMemoryTexts(deps: Deps, db: D1Database, seed: MemorySeed): Promise<number> {
+/** Stores `texts` as new memories the way a write that passed its checks does (rows first, then the index). */
+export async function seedMemoryTexts(deps: Deps, seed: MemorySeed): Promise<number> {
   const ns = parseNamespace(seed.namespace);
   if (!ns.ok) throw new Error(ns.error);
   const vectors = await deps.embedder.embed(seed.texts);
@@ -46,7 +44,7 @@ export async function seedMemoryTexts(deps: Deps, db: D1Database, seed: MemorySe
       contentHash: await contentHash(seed.namespace, seed.cls, text),
     })),
   );
-  await createD1MemoryStore(drizzle(db)).insertDocs(docs);
+  await deps.memoryStore.insertDocs(docs);
   await deps.vectorIndex.upsert(
     seed.team,
     docs.map((doc, i) => ({

@@ -1,11 +1,32 @@
-// VectorIndexDO: the embedded exact-cosine vector index for one shard: vectors in the object's SQLite, scanned in memory.
+// VectorIndexDO, the team object: one per team, its vector index (vectors in SQLite, scanned in memory) and memory rows.
 
 import { DurableObject } from "cloudflare:workers";
 import { ExactIndex, type ScanKernel } from "../src/adapters/vector/exact-index";
 import { log } from "../src/lib/log";
 import { EMBEDDING_DIMENSIONS } from "../src/ports/embedder";
+import type { TeamSweepCounts, TierRules } from "../src/ports/memory-maintenance";
 import type { VectorCard, VectorCardMatch, VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
+import { migrateMemoryTables, TeamMemoryRows } from "./team-memory-rows";
+import { sweepTeamMemory } from "./team-memory-sweep";
 import cosineWasm from "./wasm/cosine.wasm";
+
+/** The memory operations a Worker may call on a team object, one RPC each (src/adapters/do/team-memory-store.ts). */
+export const MEMORY_OPS = [
+  "insertDocs",
+  "deleteDocs",
+  "getDocs",
+  "getHotDocsForActor",
+  "findByContentHashes",
+  "reinforce",
+  "recordUses",
+  "rigidDocs",
+  "archiveRigid",
+  "setTier",
+  "importanceChangedSince",
+  "hotDocsPage",
+] as const;
+export type MemoryOp = (typeof MEMORY_OPS)[number];
+type Ops = Pick<TeamMemoryRows, MemoryOp>;
 
 /** One SIMD scan kernel per object (its own linear memory); JavaScript scanning when WebAssembly SIMD is unavailable. */
 function makeKernel(): ScanKernel | undefined {
@@ -21,11 +42,14 @@ export type DoVectorRecord = { id: string; values: Float32Array; metadata: Vecto
 
 export class VectorIndexDO extends DurableObject<Env> {
   private index!: ExactIndex;
+  private readonly memory: TeamMemoryRows;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.memory = new TeamMemoryRows(ctx.storage);
     ctx.blockConcurrencyWhile(async () => {
       const sql = ctx.storage.sql;
+      migrateMemoryTables(ctx.storage);
       sql.exec("CREATE TABLE IF NOT EXISTS vec (id TEXT PRIMARY KEY, meta TEXT NOT NULL, v BLOB NOT NULL, card TEXT)");
       // objects created before cards existed
       const columns = [...sql.exec<{ name: string }>("PRAGMA table_info(vec)")].map((c) => c.name);
@@ -95,6 +119,18 @@ export class VectorIndexDO extends DurableObject<Env> {
       const card = cards.get(m.id);
       return { ...m, card: card ? (JSON.parse(card) as VectorCard) : null };
     });
+  }
+
+  /** One memory operation of this team (the object is the team: its name is the verified token's team id). */
+  memoryCall<K extends MemoryOp>(op: K, args: Parameters<Ops[K]>): ReturnType<Ops[K]> {
+    if (!MEMORY_OPS.includes(op)) throw new Error(`unknown memory operation: ${String(op)}`);
+    const fn = this.memory[op] as (...a: unknown[]) => ReturnType<Ops[K]>;
+    return fn.apply(this.memory, args);
+  }
+
+  /** The daily memory lifecycle for this team: decay, tier moves, deletes and TTL expiry, in one transaction. */
+  memorySweep(now: number, rules: TierRules): TeamSweepCounts {
+    return sweepTeamMemory(this.ctx.storage, this.memory, now, rules);
   }
 
   size(): number {

@@ -11,8 +11,8 @@ import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1GateSlaStore } from "./adapters/d1/gate-sla-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
-import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
+import { createD1MemoryTeamRegistry } from "./adapters/d1/memory-team-registry";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
 import { createD1OverviewStore } from "./adapters/d1/overview-store";
 import { createD1PolicyStore } from "./adapters/d1/policy-store";
@@ -28,6 +28,7 @@ import { createD1SweepStore } from "./adapters/d1/sweep-store";
 import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
 import { createDurableBoardGateway } from "./adapters/do/board-gateway";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
+import { createTeamMemoryMaintenance, createTeamMemoryStore } from "./adapters/do/team-memory-store";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createR2ArtifactObjects } from "./adapters/r2/artifact-objects";
 import { createR2DecisionObjects } from "./adapters/r2/decision-objects";
@@ -46,6 +47,8 @@ import type { DecisionCounterStore, DecisionObjects } from "./ports/decision-log
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { LearningStore } from "./ports/learning-store";
+import type { TeamMemoryMaintenance } from "./ports/memory-maintenance";
+import type { MemoryStore } from "./ports/memory-store";
 import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
 import type { SlackOAuthApi } from "./ports/slack-oauth";
 import type { VectorIndex } from "./ports/vector-index";
@@ -74,9 +77,10 @@ const D1_STORES = {
   runRecord: createD1RunRecord,
   runIndex: createD1RunIndex,
   gateRuleStore: createD1GateRuleStore,
-  memoryStore: createD1MemoryStore,
-  /** the memory lifecycle's raw D1 half (the memory feature adds card refreshes: `memoryMaintenance`) */
-  memoryMaintenanceStore: createD1MemoryMaintenance,
+  /** session episodes and activations (D1); the memory rows themselves are in the team objects (`memoryStore`) */
+  d1MemoryStore: createD1MemoryStore,
+  /** the teams whose memory lives in their team object, for the daily memory sweep */
+  memoryTeams: createD1MemoryTeamRegistry,
   /** failed Slack deliveries per team (approval outage, RB-06) */
   slackHealth: createD1SlackDeliveryHealth,
   /** the run feed's per-run state (status steps, mute) and operator-alert occurrences */
@@ -103,6 +107,10 @@ export type Infra = HttpNeeds &
     events: EventBus;
     /** learning: idempotency keys, staged task outcomes, policy memory (ledger first); raw D1 batches */
     learningStore: LearningStore;
+    /** memory rows in each team's object (VECTOR_INDEX, one per team); session rows through `d1MemoryStore` */
+    memoryStore: MemoryStore;
+    /** the memory lifecycle per team object (the memory feature adds card refreshes: `memoryMaintenance`) */
+    memoryMaintenanceStore: TeamMemoryMaintenance;
     vectorIndex: VectorIndex;
     embedder: Embedder;
     /** the per-run Durable Objects */
@@ -153,6 +161,9 @@ export function infra(env: Env, o: Partial<Infra> = {}): Infra {
     apiKeys: o.apiKeys ?? createApiKeyAuth(stores.apiKeyStore),
     events: o.events ?? createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>),
     learningStore: o.learningStore ?? createD1LearningStore(env.DB),
+    memoryStore: o.memoryStore ?? createTeamMemoryStore(env.VECTOR_INDEX, stores.d1MemoryStore, stores.memoryTeams),
+    memoryMaintenanceStore:
+      o.memoryMaintenanceStore ?? createTeamMemoryMaintenance(env.VECTOR_INDEX, stores.memoryTeams),
     vectorIndex: o.vectorIndex ?? buildVectorIndex(config, env),
     embedder: o.embedder ?? buildEmbedder(config, env),
     runs: o.runs ?? createDurableRunGateway(env.RUN, config.WARDEN_JWT_SECRET),

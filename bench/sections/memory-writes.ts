@@ -1,5 +1,5 @@
 // Bench: single POST /v1/memory writes at 8 in flight, with the cost of each stage of a write (guard, embedding,
-// content hash, near-duplicate check, D1 insert, index upsert) and the ratio to the throughput before issue 15.
+// content hash, near-duplicate check, the team object's insert, index upsert), D1 rows per write (goal 0) and the ratio to the throughput before issue 15.
 import { type BenchSection, percentile, type Row } from "../harness";
 import { inFlight, memoryText } from "./memory";
 
@@ -64,9 +64,14 @@ export const memoryWritesSection: BenchSection = {
     for (let i = 0; i < 16; i++) await singleWrites(server.url, authorization, 900_000 + WRITES + i, 1, seen); // warm-up
     latencies.length = 0;
     for (const k of Object.keys(phases)) delete phases[k];
+    const d1Rows = async () =>
+      ((await (await fetch(`${server.url}/__bench/d1-memory-rows`, { method: "POST" })).json()) as { rows: number })
+        .rows;
+    const d1Before = await d1Rows();
     const start = performance.now();
     await singleWrites(server.url, authorization, 900_000, WRITES, seen);
     const rate = WRITES / ((performance.now() - start) / 1000);
+    const d1PerWrite = ((await d1Rows()) - d1Before) / WRITES;
     latencies.sort((a, b) => a - b);
     row("POST /v1/memory single writes (8 in flight)", rate, "writes/s", {
       ...(WRITES_BEFORE === undefined
@@ -77,6 +82,10 @@ export const memoryWritesSection: BenchSection = {
             target: "≥ 5× writes/s before (BENCH_WRITES_BEFORE)",
             pass: rate >= 5 * WRITES_BEFORE,
           }),
+    });
+    row("D1 rows written per memory write (memory rows in the team object)", d1PerWrite, "rows", {
+      target: "0 (issue 27)",
+      pass: d1PerWrite === 0,
     });
     row("write latency p50 (8 in flight)", percentile(latencies, 50), "ms");
     row("write latency p99 (8 in flight)", percentile(latencies, 99), "ms");

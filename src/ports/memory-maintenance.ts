@@ -35,6 +35,28 @@ export interface MemoryMaintenance {
   expireTaskNamespaces(now: number, rules: TierRules): Promise<{ deleted: number; leftIndex: LeftIndex }>;
 }
 
+/** What one team's sweep did; `tierLeftIndex` and `expiryLeftIndex` are the hot memories that must leave the index. */
+export type TeamSweepCounts = {
+  decayed: number;
+  toWarm: number;
+  toCold: number;
+  deleted: number;
+  expired: number;
+  tierLeftIndex: string[];
+  expiryLeftIndex: string[];
+};
+
+/**
+ * The memory lifecycle per team (memory rows in each team's object): the daily cron asks which teams are due and
+ * sweeps each, a bounded number per tick; a team is due again once it has not been swept since `sweptBefore`.
+ */
+export interface TeamMemoryMaintenance {
+  /** teams holding memory not swept since `sweptBefore`, least recently swept first, at most `limit` */
+  teamsDue(sweptBefore: number, limit: number): Promise<string[]>;
+  /** decay, tier moves and TTL expiry in the team's object, then marks the team swept at `now` */
+  sweepTeam(teamId: string, now: number, rules: TierRules): Promise<TeamSweepCounts>;
+}
+
 /** Keeps the vector index in step with tier moves: only hot memories are indexed. */
 export interface MemoryIndexSync {
   remove(teamId: string, ids: string[]): Promise<void>;

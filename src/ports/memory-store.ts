@@ -1,4 +1,4 @@
-// Port: durable memory records (D1): docs, per-actor importance, use events, session episodes, activations, tier moves.
+// Port: durable memory records (the team object, or D1 until a team is migrated): docs, per-actor importance, use events, session episodes, activations, tier moves.
 
 import type { MemoryClass, Tier, WritableClass } from "../lib/memory-vocabulary";
 
@@ -94,9 +94,9 @@ export interface MemoryStore {
   }): Promise<void>;
 
   // ---- tier moves and index maintenance (the daily sweep itself is the learning feature's MemoryMaintenance) ----
-  setTier(ids: string[], tier: Tier, now: number): Promise<void>;
-  /** hot docs whose team importance row changed at or after `since`, in doc id order after `afterId` */
-  importanceChangedSince(since: number, afterId: string, limit: number): Promise<{ docId: string; teamId: string }[]>;
+  setTier(teamId: string, ids: string[], tier: Tier, now: number): Promise<void>;
+  /** the team's hot docs whose team importance row changed at or after `since`, in doc id order after `afterId` */
+  importanceChangedSince(teamId: string, since: number, afterId: string, limit: number): Promise<string[]>;
   /** a team's hot docs in id order after `afterId` (paging for re-indexing) */
   hotDocsPage(teamId: string, afterId: string, limit: number): Promise<MemDoc[]>;
 }

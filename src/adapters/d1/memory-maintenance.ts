@@ -3,6 +3,7 @@
 
 import { and, asc, eq, gt, isNotNull, isNull, like, lte, max, or, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { decayed, halfLifeOf } from "../../lib/memory-decay";
 import { DAY_MS } from "../../lib/time";
 import type { LeftIndex, MemoryMaintenance, TierRules } from "../../ports/memory-maintenance";
 import { runInBatches } from "./batch";
@@ -10,10 +11,6 @@ import { coolWarmStatement, decayScoreStatements, deleteDocsStatements, moveTier
 import { memActorImportance, memDocs } from "./schema";
 
 const PAGE = 2000;
-
-const halfLifeOf = (rules: TierRules, cls: string) => (cls in rules.halfLifeDays ? rules.halfLifeDays[cls] : null);
-const decayed = (raw: number, hl: number | null | undefined, elapsed: number) =>
-  hl === null || hl === undefined || !(elapsed > 0) ? raw : raw * 0.5 ** (elapsed / (hl * DAY_MS));
 
 function addLeft(left: Map<string, string[]>, teamId: string, id: string) {
   const ids = left.get(teamId) ?? [];

@@ -274,20 +274,32 @@ export function createD1MemoryStore(db: DrizzleD1Database & { $client: D1Databas
       await db.insert(memActivations).values(a);
     },
 
-    async setTier(ids, tier, now) {
+    async setTier(teamId, ids, tier, now) {
       if (!ids.length) return;
-      await moveTierStatement(db, ids, tier, now);
+      await db
+        .update(memDocs)
+        .set({ tier, tierChangedAt: now })
+        .where(and(eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`));
     },
 
-    async importanceChangedSince(since, afterId, limit) {
+    async importanceChangedSince(teamId, since, afterId, limit) {
       const a = memActorImportance;
-      return db
-        .select({ docId: a.docId, teamId: memDocs.teamId })
+      const rows = await db
+        .select({ docId: a.docId })
         .from(a)
         .innerJoin(memDocs, eq(memDocs.id, a.docId))
-        .where(and(eq(a.actorKey, "team"), gte(a.lastUpdateAt, since), eq(memDocs.tier, "hot"), gt(a.docId, afterId)))
+        .where(
+          and(
+            eq(a.actorKey, "team"),
+            eq(memDocs.teamId, teamId),
+            gte(a.lastUpdateAt, since),
+            eq(memDocs.tier, "hot"),
+            gt(a.docId, afterId),
+          ),
+        )
         .orderBy(asc(a.docId))
         .limit(limit);
+      return rows.map((r) => r.docId);
     },
 
     async hotDocsPage(teamId, afterId, limit) {

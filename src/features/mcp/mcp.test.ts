@@ -2,6 +2,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
+import { teamMemoryCount } from "../../../test/team-memory";
 import { workItem } from "../../../test/work-item";
 
 type Rpc = { status: number; json: any; headers: Headers };
@@ -109,9 +110,7 @@ describe("tools/call", () => {
   it("refuses a memory write holding a secret with the rule ids, never the value, and stores nothing", async () => {
     const bearer = await token("team-m4");
     const secret = "AKIAZ7Q3XK2LMNP4RS5T";
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM mem_doc WHERE team_id = ?")
-      .bind("team-m4")
-      .first<{ n: number }>();
+    const before = await teamMemoryCount("team-m4");
     const r = await callTool(
       "memory_write",
       { namespace: "team/team-m4/org/notes", class: "kb", text: `rotate the key ${secret} tonight` },
@@ -121,10 +120,8 @@ describe("tools/call", () => {
     expect(r.json.result.structuredContent.error.code).toBe("redaction_required");
     expect(r.json.result.structuredContent.error.details.rule_ids.length).toBeGreaterThan(0);
     expect(JSON.stringify(r.json)).not.toContain(secret);
-    const after = await env.DB.prepare("SELECT count(*) AS n FROM mem_doc WHERE team_id = ?")
-      .bind("team-m4")
-      .first<{ n: number }>();
-    expect(after?.n).toBe(before?.n);
+    const after = await teamMemoryCount("team-m4");
+    expect(after).toBe(before);
   });
 
   it("starts a declared graph with run_new_graph, shows it on the board, and lease_next hands out the ready item", async () => {

@@ -1,9 +1,7 @@
-// Cards (the local index's read model) stay in step with D1: ranking from cards equals ranking from D1 after every change.
+// Cards (the local index's read model) stay in step with the memory rows: ranking from cards equals ranking from the rows.
 import { env } from "cloudflare:test";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memoryHarness } from "../../../test/memory-harness";
-import { createD1MemoryStore } from "../../adapters/d1/memory-store";
 import { mintToken } from "../../auth/mint";
 import type { Principal } from "../../auth/tokens";
 import { orFail } from "../../errors";
@@ -15,7 +13,7 @@ describe("memory cards", () => {
   it("rank exactly like D1 after writes, reinforcement, uses, decay, tier moves and reindex", async () => {
     const h = memoryHarness();
     const fromD1 = createMemoryService({
-      store: createD1MemoryStore(drizzle(env.DB)),
+      store: h.deps.memoryStore,
       index: h.deps.vectorIndex,
       embedder: h.deps.embedder,
       events: h.deps.events,

@@ -4,6 +4,7 @@ import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memoryHarness } from "../../../test/memory-harness";
+import { teamMemoryCount } from "../../../test/team-memory";
 import { createD1ArtifactStore } from "../../adapters/d1/artifact-store";
 import { mintToken } from "../../auth/mint";
 import type { ArtifactRow } from "../../ports/artifacts";
@@ -17,9 +18,7 @@ const tok = (teamId: string) =>
     nowSeconds: Math.floor(Date.now() / 1000),
   });
 
-const docCount = async (teamId: string) =>
-  (await env.DB.prepare("SELECT count(*) AS c FROM mem_doc WHERE team_id = ?").bind(teamId).first<{ c: number }>())
-    ?.c ?? 0;
+const docCount = (teamId: string) => teamMemoryCount(teamId);
 
 /** An artifact row of the team (through the real D1 adapter; its bytes do not matter here). */
 async function artifactOf(teamId: string, artifactId: string) {

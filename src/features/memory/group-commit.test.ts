@@ -4,6 +4,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memoryHarness } from "../../../test/memory-harness";
+import { teamMemoryCount, teamMemoryRows } from "../../../test/team-memory";
 import { mintToken } from "../../auth/mint";
 import type { VectorIndex } from "../../ports/vector-index";
 
@@ -15,9 +16,7 @@ const tok = (teamId: string) =>
     sub: `u-${teamId}`,
     nowSeconds: Math.floor(Date.now() / 1000),
   });
-const docCount = async (teamId: string) =>
-  (await env.DB.prepare("SELECT count(*) AS c FROM mem_doc WHERE team_id = ?").bind(teamId).first<{ c: number }>())
-    ?.c ?? 0;
+const docCount = (teamId: string) => teamMemoryCount(teamId);
 const texts = [
   "billing-api timed out after the nightly deploy; raising the pool size fixed it",
   "the scheduler lost its lease during a node drain; a longer lease ttl fixed it",
@@ -117,15 +116,17 @@ describe("group commit of concurrent single writes", () => {
     expect(results[1]?.json.id).toBe(results[0]?.json.id);
     expect(await docCount(team)).toBe(2);
     // as a sequential reinforcement: importance 10 + 8, count 1, on the doc and on its team importance row
-    const row = await env.DB.prepare("SELECT importance, reinforce_count AS n FROM mem_doc WHERE id = ?")
-      .bind(results[0]?.json.id)
-      .first<{ importance: number; n: number }>();
+    const [row] = await teamMemoryRows(
+      team,
+      "SELECT importance, reinforce_count AS n FROM mem_doc WHERE id = ?",
+      results[0]?.json.id as string,
+    );
     expect(row).toEqual({ importance: 18, n: 1 });
-    const imp = await env.DB.prepare(
+    const [imp] = await teamMemoryRows<{ s: number }>(
+      team,
       "SELECT raw_score AS s FROM mem_actor_importance WHERE doc_id = ? AND actor_key = 'team'",
-    )
-      .bind(results[0]?.json.id)
-      .first<{ s: number }>();
+      results[0]?.json.id as string,
+    );
     expect(imp?.s).toBe(18);
   });
 

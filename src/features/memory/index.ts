@@ -1,7 +1,7 @@
 // The memory feature's public entry: its routes, the services other features and the composition root may use, its needs.
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { Clock } from "../../ports/clock";
-import type { MemoryMaintenance } from "../../ports/memory-maintenance";
+import type { TeamMemoryMaintenance } from "../../ports/memory-maintenance";
 import type { RouteLedger } from "../../ports/route-ledger";
 import { defineFeature } from "../feature";
 import { createMemoryHints } from "./hints";
@@ -54,7 +54,7 @@ export const memoryFeature = defineFeature({
     hints: (d: WithMemory) => createMemoryHints(d.memory),
     /** YARLI memories from task.failed / task.blocked, written through the guarded memory write use-case */
     taskMemory: (d: WithMemory & { clock: Clock }) => createTaskMemorySink(d.memory, () => d.clock.now()),
-    memoryMaintenance: (d: WithMemory & { memoryMaintenanceStore: MemoryMaintenance }) =>
+    memoryMaintenance: (d: WithMemory & { memoryMaintenanceStore: TeamMemoryMaintenance }) =>
       createCardRefreshingMaintenance(d.memoryMaintenanceStore, d.memory),
     /** removes memories that left the hot tier from the vector index */
     memoryIndexSync: (d: Pick<MemoryParts, "vectorIndex">) => createIndexSync(d.vectorIndex),

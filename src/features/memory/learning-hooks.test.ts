@@ -1,10 +1,7 @@
 // The learning feature's memory ports, connected to memory: YARLI task memories, index sync, and the daily sweep.
-import { env } from "cloudflare:test";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memoryHarness } from "../../../test/memory-harness";
-import { createD1MemoryMaintenance } from "../../adapters/d1/memory-maintenance";
-import { createD1MemoryStore } from "../../adapters/d1/memory-store";
+import { teamMemoryCount } from "../../../test/team-memory";
 import { hashEmbed } from "../../adapters/embed/hashing";
 import type { Principal } from "../../auth/tokens";
 import { orFail } from "../../errors";
@@ -50,25 +47,22 @@ describe("deps.taskMemory (YARLI task memories)", () => {
     expect(result).toMatchObject({ ok: false, code: "redaction_required" });
     expect(!result.ok && result.ruleIds).toEqual(expect.arrayContaining(["secret.github_token", "url.raw"]));
     expect(h.published).toEqual([]);
-    const n = await env.DB.prepare("SELECT count(*) AS c FROM mem_doc WHERE team_id = ?")
-      .bind(team)
-      .first<{ c: number }>();
-    expect(n?.c).toBe(0);
+    expect(await teamMemoryCount(team)).toBe(0);
   });
 });
 
 describe("deps.memoryIndexSync and the daily sweep", () => {
-  it("removes memories that left hot from the index, and keeps cards equal to D1 after the sweep's decay", async () => {
+  it("removes memories that left hot from the index, and keeps cards equal to the team object after the sweep's decay", async () => {
     const h = memoryHarness();
     const plain = createMemoryService({
-      store: createD1MemoryStore(drizzle(env.DB)),
+      store: h.deps.memoryStore,
       index: h.deps.vectorIndex,
       embedder: h.deps.embedder,
       events: h.deps.events,
       newId: h.deps.newId,
       useCards: false,
     });
-    const maintenance = createCardRefreshingMaintenance(createD1MemoryMaintenance(drizzle(env.DB)), h.deps.memory);
+    const maintenance = createCardRefreshingMaintenance(h.deps.memoryMaintenanceStore, h.deps.memory);
     const team = freshTeam();
     const writer: Principal = { teamId: team, scopes: new Set(["memory:write"]), subject: "w", expiresAtMs: 0 };
     const ns = `team/${team}/org`;
@@ -85,17 +79,16 @@ describe("deps.memoryIndexSync and the daily sweep", () => {
     await h.deps.memory.use(writer, [ids[1] as string], undefined, h.now());
     const q = { namespaces: [ns], text: "backup job slowed primary", top_k: 10 };
     h.advance(40 * DAY_MS);
-    const report = await maintenance.decayAndTier(h.now(), TIER_RULES);
+    const report = await maintenance.sweepTeam(team, h.now(), TIER_RULES);
     expect(report.decayed).toBeGreaterThan(0);
     const timing: Record<string, number> = {};
     const viaCards = await h.deps.memory.query(writer, q, h.now(), timing);
     expect(timing.d1).toBeUndefined();
     expect(viaCards).toEqual(await plain.query(writer, q, h.now()));
     h.advance(60 * DAY_MS);
-    const later = await maintenance.decayAndTier(h.now(), TIER_RULES);
-    const mine = later.leftIndex.find((l) => l.teamId === team);
-    expect(mine?.ids).toContain(ids[0]);
-    await h.deps.memoryIndexSync.remove(team, mine?.ids ?? []);
+    const later = await maintenance.sweepTeam(team, h.now(), TIER_RULES);
+    expect(later.tierLeftIndex).toContain(ids[0]);
+    await h.deps.memoryIndexSync.remove(team, later.tierLeftIndex);
     const indexed = (await h.deps.vectorIndex.query(team, hashEmbed("backup job"), { topK: 10 })).map((m) => m.id);
     expect(indexed).not.toContain(ids[0]);
     expect(await h.deps.memory.query(writer, q, h.now())).toEqual(await plain.query(writer, q, h.now()));

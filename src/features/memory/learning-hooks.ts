@@ -1,6 +1,6 @@
 // Connects the learning feature's memory ports to memory: YARLI task memories, vector index sync, card refresh after decay.
 import { log } from "../../lib/log";
-import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
+import type { MemoryIndexSync, TeamMemoryMaintenance } from "../../ports/memory-maintenance";
 import type { TaskMemorySink } from "../../ports/task-memory";
 import type { VectorIndex } from "../../ports/vector-index";
 import { teamCaller } from "./namespaces";
@@ -41,18 +41,21 @@ export function createIndexSync(index: VectorIndex): MemoryIndexSync {
   };
 }
 
-/** The learning sweep's D1 maintenance, followed by a refresh of the index cards whose importance it decayed. */
-export function createCardRefreshingMaintenance(inner: MemoryMaintenance, memory: MemoryService): MemoryMaintenance {
+/** A team object's sweep, followed by a refresh of the team's index cards whose importance it decayed. */
+export function createCardRefreshingMaintenance(
+  inner: TeamMemoryMaintenance,
+  memory: MemoryService,
+): TeamMemoryMaintenance {
   return {
-    async decayAndTier(now, rules) {
-      const report = await inner.decayAndTier(now, rules);
+    teamsDue: (sweptBefore, limit) => inner.teamsDue(sweptBefore, limit),
+    async sweepTeam(teamId, now, rules) {
+      const report = await inner.sweepTeam(teamId, now, rules);
       try {
-        await memory.refreshCardsSince(now);
+        await memory.refreshCardsSince(teamId, now);
       } catch (e) {
-        log.error("memory card refresh after decay failed", { error: String(e) });
+        log.error("memory card refresh after decay failed", { team_id: teamId, error: String(e) });
       }
       return report;
     },
-    expireTaskNamespaces: (now, rules) => inner.expireTaskNamespaces(now, rules),
   };
 }

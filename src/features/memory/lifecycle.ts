@@ -77,11 +77,11 @@ export function createMemoryLifecycle(d: MemoryServiceDeps) {
     const ids = docs.map((x) => x.id);
     if (tier === "hot") {
       await index(teamId, docs);
-      await d.store.setTier(ids, tier, now);
+      await d.store.setTier(teamId, ids, tier, now);
       await syncCards(d, teamId, ids);
     } else {
       // D1 first: were the index delete to fail, the memory stays findable (a stale entry) rather than lost
-      await d.store.setTier(ids, tier, now);
+      await d.store.setTier(teamId, ids, tier, now);
       await d.index.delete(
         teamId,
         docs.filter((x) => x.tier === "hot").map((x) => x.id),
@@ -109,18 +109,16 @@ export function createMemoryLifecycle(d: MemoryServiceDeps) {
     return { reindexed: count };
   }
 
-  /** Refreshes the cards of hot memories whose team importance changed since `since` (after an external decay). */
-  async function refreshCardsSince(since: number, opts: { page?: number } = {}) {
+  /** Refreshes the cards of a team's hot memories whose team importance changed since `since` (after a decay). */
+  async function refreshCardsSince(teamId: string, since: number, opts: { page?: number } = {}) {
     let after = "";
     let refreshed = 0;
     for (;;) {
-      const rows = await d.store.importanceChangedSince(since, after, opts.page ?? 500);
-      if (!rows.length) break;
-      const byTeam = new Map<string, string[]>();
-      for (const r of rows) byTeam.set(r.teamId, [...(byTeam.get(r.teamId) ?? []), r.docId]);
-      for (const [teamId, ids] of byTeam) await syncCards(d, teamId, ids);
-      refreshed += rows.length;
-      after = (rows[rows.length - 1] as { docId: string }).docId;
+      const ids = await d.store.importanceChangedSince(teamId, since, after, opts.page ?? 500);
+      if (!ids.length) break;
+      await syncCards(d, teamId, ids);
+      refreshed += ids.length;
+      after = ids[ids.length - 1] as string;
     }
     return { refreshed };
   }

@@ -2,6 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memoryHarness, T0 } from "../../../test/memory-harness";
+import { teamMemoryCount, teamMemoryRows } from "../../../test/team-memory";
 import { hashEmbed } from "../../adapters/embed/hashing";
 import { mintToken } from "../../auth/mint";
 import type { Scope } from "../../auth/tokens";
@@ -24,9 +25,7 @@ const tok = (
     ...extra,
   });
 
-const docCount = async (teamId: string) =>
-  (await env.DB.prepare("SELECT count(*) AS c FROM mem_doc WHERE team_id = ?").bind(teamId).first<{ c: number }>())
-    ?.c ?? 0;
+const docCount = (teamId: string) => teamMemoryCount(teamId);
 
 describe("POST /v1/memory", () => {
   it("stores a summary and finds it again with every ranking factor shown", async () => {
@@ -594,11 +593,10 @@ describe("tiers and TTL (the daily sweep over memory)", () => {
     expect(report.memory.to_warm).toBeGreaterThanOrEqual(1);
     const tiers = async () =>
       Object.fromEntries(
-        (
-          await env.DB.prepare("SELECT id, tier FROM mem_doc WHERE team_id = ?")
-            .bind(team)
-            .all<{ id: string; tier: string }>()
-        ).results.map((r) => [r.id, r.tier]),
+        (await teamMemoryRows<{ id: string; tier: string }>(team, "SELECT id, tier FROM mem_doc")).map((r) => [
+          r.id,
+          r.tier,
+        ]),
       );
     expect(await tiers()).toEqual({ [idle.json.id]: "warm", [pinned.json.id]: "hot" });
     const inIndex = async () =>

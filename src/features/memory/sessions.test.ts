@@ -2,6 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memoryHarness } from "../../../test/memory-harness";
+import { teamMemoryCount } from "../../../test/team-memory";
 import { mintToken } from "../../auth/mint";
 import type { Scope } from "../../auth/tokens";
 import type { SessionEventRow } from "../../ports/memory-store";
@@ -273,12 +274,7 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     });
     expect(a.json.hints[0]).toMatchObject({ class: "kb", namespace: `team/${team}/org` });
     expect(a.json.rigid).toEqual([]);
-    const rigidCount = async () =>
-      (
-        await env.DB.prepare("SELECT count(*) AS c FROM mem_doc WHERE team_id = ? AND class = 'rigid'")
-          .bind(team)
-          .first<{ c: number }>()
-      )?.c;
+    const rigidCount = () => teamMemoryCount(team, "rigid");
     expect(await rigidCount()).toBe(0);
     await h.call("POST", "/v1/memory/import", {
       token: t,

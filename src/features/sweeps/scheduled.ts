@@ -1,7 +1,7 @@
 // scheduled(): which sweep a cron runs, each under a lease so overlapping invocations do the work once.
 import { log } from "../../lib/log";
 import type { DecisionCounterStore } from "../../ports/decision-log";
-import type { MemoryIndexSync, MemoryMaintenance } from "../../ports/memory-maintenance";
+import type { MemoryIndexSync, TeamMemoryMaintenance } from "../../ports/memory-maintenance";
 import type { SweepStore } from "../../ports/sweep-store";
 import { type ArtifactRetentionNeeds, type ArtifactSweepReport, sweepArtifacts } from "../artifacts";
 import type { GateSlaNeeds } from "../gates";
@@ -17,6 +17,11 @@ export const APPROVAL_RETENTION_MS = 365 * DAY_MS;
 export const STAGED_TASK_TTL_MS = 30 * DAY_MS;
 /** the decision log's manifest guards against redelivery only: EVENTS keeps a message 4 days (Queues' default), +1 */
 export const DECISION_MANIFEST_TTL_MS = 5 * DAY_MS;
+/** a team is due for the memory sweep when its last one is older than this (a daily cron, with slack for its drift) */
+export const MEMORY_SWEEP_DUE_MS = 20 * 60 * 60_000;
+/** teams swept per daily tick at most; the rest, least recently swept first, are the next tick's (the cursor) */
+export const MEMORY_TEAMS_PER_TICK = 500;
+const MEMORY_TEAMS_PER_PAGE = 50;
 const LEASE_TTL_MS = { rollback: 4 * 60_000, reconcile: 4 * 60_000, gate_sla: 4 * 60_000, daily: 15 * 60_000 } as const;
 
 export type SweepDeps = Omit<RollbackDeps, "decisionCounters"> &
@@ -26,7 +31,7 @@ export type SweepDeps = Omit<RollbackDeps, "decisionCounters"> &
   ArtifactRetentionNeeds & {
     decisionCounters: Pick<DecisionCounterStore, "teamsSince" | "pruneManifest">;
     sweepStore: SweepStore;
-    memoryMaintenance: MemoryMaintenance;
+    memoryMaintenance: TeamMemoryMaintenance;
     memoryIndexSync: MemoryIndexSync;
   };
 
@@ -37,9 +42,23 @@ export type DailyReport = {
   /** decision_log_batch rows past DECISION_MANIFEST_TTL_MS */
   decision_manifest_pruned: number;
   memory: { decayed: number; to_warm: number; to_cold: number; deleted: number; expired: number; unindexed: number };
+  /** what the memory sweep did in each team object it swept this tick; due teams it left for the next (0: none; at
+   * most one page is counted) */
+  memory_teams: MemoryTeamReport[];
+  memory_teams_left: number;
   /** artifacts past their kind's retention (row and object) and objects left without a row */
   artifacts: ArtifactSweepReport;
   errors: string[];
+};
+
+export type MemoryTeamReport = {
+  team_id: string;
+  decayed: number;
+  to_warm: number;
+  to_cold: number;
+  deleted: number;
+  expired: number;
+  unindexed: number;
 };
 
 export type SweepOutcome =
@@ -75,6 +94,8 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
     staged_tasks_pruned: 0,
     decision_manifest_pruned: 0,
     memory: { decayed: 0, to_warm: 0, to_cold: 0, deleted: 0, expired: 0, unindexed: 0 },
+    memory_teams: [],
+    memory_teams_left: 0,
     artifacts: { expired: 0, orphans: 0 },
     errors: [],
   };
@@ -99,30 +120,58 @@ export async function runDailySweep(deps: SweepDeps, now: number): Promise<Daily
   await step("decision log manifest", async () => {
     report.decision_manifest_pruned = await deps.decisionCounters.pruneManifest(now - DECISION_MANIFEST_TTL_MS);
   });
-  const unindex = async (left: { teamId: string; ids: string[] }[]) => {
-    for (const { teamId, ids } of left) {
-      await deps.memoryIndexSync.remove(teamId, ids);
-      report.memory.unindexed += ids.length;
-    }
-  };
-  await step("memory decay and tiers", async () => {
-    const tiers = await deps.memoryMaintenance.decayAndTier(now, TIER_RULES);
-    report.memory.decayed = tiers.decayed;
-    report.memory.to_warm = tiers.toWarm;
-    report.memory.to_cold = tiers.toCold;
-    report.memory.deleted = tiers.deleted;
-    await unindex(tiers.leftIndex);
-  });
-  await step("task namespace TTL", async () => {
-    const expired = await deps.memoryMaintenance.expireTaskNamespaces(now, TIER_RULES);
-    report.memory.expired = expired.deleted;
-    await unindex(expired.leftIndex);
-  });
+  await step("memory lifecycle", () => sweepMemoryTeams(deps, now, report));
   await step("artifact retention", async () => {
     report.artifacts = await sweepArtifacts(deps, now);
   });
   log.info("daily sweep", { ...report });
   return report;
+}
+
+/**
+ * The memory lifecycle, one team object at a time: decay, tier moves, deletes and TTL expiry in the object, then the
+ * memories that left the hot tier leave the vector index. At most MEMORY_TEAMS_PER_TICK teams per tick; a team that
+ * fails is reported and stays due (least recently swept first, so it leads the next tick).
+ */
+async function sweepMemoryTeams(deps: SweepDeps, now: number, report: DailyReport): Promise<void> {
+  const tried = new Set<string>();
+  const dueBefore = now - MEMORY_SWEEP_DUE_MS;
+  // a swept team is no longer due; a failed one still is, so each page asks past the ones already tried
+  let page = (await deps.memoryMaintenance.teamsDue(dueBefore, MEMORY_TEAMS_PER_PAGE)).filter((t) => !tried.has(t));
+  while (page.length && tried.size < MEMORY_TEAMS_PER_TICK) {
+    for (const teamId of page.slice(0, MEMORY_TEAMS_PER_TICK - tried.size)) {
+      tried.add(teamId);
+      try {
+        report.memory_teams.push(await sweepMemoryTeam(deps, teamId, now));
+      } catch (e) {
+        report.errors.push(`memory lifecycle ${teamId}: ${String(e)}`);
+        log.error("daily sweep: memory lifecycle of a team failed", { team_id: teamId, error: String(e) });
+      }
+    }
+    const next = await deps.memoryMaintenance.teamsDue(dueBefore, MEMORY_TEAMS_PER_PAGE + tried.size);
+    page = next.filter((t) => !tried.has(t));
+  }
+  // due teams left for the next tick: the page not reached (at most one page is counted) and the failed ones
+  report.memory_teams_left = page.length + tried.size - report.memory_teams.length;
+  for (const t of report.memory_teams) {
+    for (const k of ["decayed", "to_warm", "to_cold", "deleted", "expired", "unindexed"] as const)
+      report.memory[k] += t[k];
+  }
+}
+
+async function sweepMemoryTeam(deps: SweepDeps, teamId: string, now: number): Promise<MemoryTeamReport> {
+  const c = await deps.memoryMaintenance.sweepTeam(teamId, now, TIER_RULES);
+  const left = [...c.tierLeftIndex, ...c.expiryLeftIndex];
+  if (left.length) await deps.memoryIndexSync.remove(teamId, left);
+  return {
+    team_id: teamId,
+    decayed: c.decayed,
+    to_warm: c.toWarm,
+    to_cold: c.toCold,
+    deleted: c.deleted,
+    expired: c.expired,
+    unindexed: left.length,
+  };
 }
 
 /**

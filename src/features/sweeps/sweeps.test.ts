@@ -1,14 +1,17 @@
 // Scheduled sweeps against local D1: leases, retention, archiving, memory tiers with a fixed clock, the rollback matrix.
 import { createScheduledController, env } from "cloudflare:test";
+import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { logDecisions, loggedDecision } from "../../../test/decision-log";
 import { call, token } from "../../../test/helpers";
 import { DAY, deliver, rows, runCompleted, testDeps } from "../../../test/learning";
 import { drainAll } from "../../../test/run-helpers";
+import { teamMemoryRows } from "../../../test/team-memory";
+import { createD1MemoryTeamRegistry } from "../../adapters/d1/memory-team-registry";
 import worker from "../../index";
-import type { MemoryMaintenance } from "../../ports/memory-maintenance";
+import type { TeamMemoryMaintenance } from "../../ports/memory-maintenance";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
-import { DAILY_CRON, ROLLBACK_CRON, runScheduled } from "./scheduled";
+import { DAILY_CRON, MEMORY_TEAMS_PER_TICK, ROLLBACK_CRON, runScheduled } from "./scheduled";
 
 let slot = 1_000;
 const nextSlot = () => ++slot;
@@ -19,17 +22,18 @@ const later = () => {
   return clockBase;
 };
 
+/** one team always due: each daily sweep sweeps it once */
 function countingMaintenance(delayMs = 20) {
-  const calls = { decay: 0, expire: 0 };
-  const mm: MemoryMaintenance = {
-    async decayAndTier() {
+  const calls = { decay: 0, due: 0 };
+  const mm: TeamMemoryMaintenance = {
+    async teamsDue() {
+      calls.due++;
+      return ["team-counting"];
+    },
+    async sweepTeam() {
       calls.decay++;
       await new Promise((r) => setTimeout(r, delayMs));
-      return { decayed: 0, toWarm: 0, toCold: 0, deleted: 0, leftIndex: [] };
-    },
-    async expireTaskNamespaces() {
-      calls.expire++;
-      return { deleted: 0, leftIndex: [] };
+      return { decayed: 0, toWarm: 0, toCold: 0, deleted: 0, expired: 0, tierLeftIndex: [], expiryLeftIndex: [] };
     },
   };
   return { calls, mm };
@@ -46,7 +50,7 @@ describe("sweep leases", () => {
       runScheduled(DAILY_CRON, s, deps, now, "inv-b"),
     ]);
     expect([...a, ...b].map((o) => o.ran).sort()).toEqual([false, true]);
-    expect(calls).toEqual({ decay: 1, expire: 1 });
+    expect(calls).toEqual({ decay: 1, due: 2 });
     // a late retry of the same slot does nothing; the next slot runs
     expect((await runScheduled(DAILY_CRON, s, deps, now + 1000, "inv-c"))[0]?.ran).toBe(false);
     expect((await runScheduled(DAILY_CRON, nextSlot(), deps, now + 2000, "inv-d"))[0]?.ran).toBe(true);
@@ -146,7 +150,7 @@ describe("retention and archiving", () => {
   });
 });
 
-describe("memory decay and tier moves (D1 adapter, fixed clock)", () => {
+describe("memory decay and tier moves (team objects, fixed clock)", () => {
   async function doc(
     id: string,
     o: {
@@ -160,30 +164,36 @@ describe("memory decay and tier moves (D1 adapter, fixed clock)", () => {
       expires?: number | null;
     },
   ) {
-    await env.DB.prepare(
-      `INSERT INTO mem_doc (id, team_id, namespace, class, text, tags, metadata, pinned, tier, tier_changed_at, created_at, expires_at)
-       VALUES (?, ?, ?, ?, 'x', '[]', '{}', ?, ?, ?, ?, ?)`,
-    )
-      .bind(
-        id,
-        o.team ?? "team-m1",
-        o.ns ?? `team/${o.team ?? "team-m1"}/org/notes`,
-        o.cls ?? "episodic",
-        o.pinned ? 1 : 0,
-        o.tier ?? "hot",
-        o.tierChanged ?? o.created,
-        o.created,
-        o.expires ?? null,
-      )
-      .run();
+    const team = o.team ?? "team-m1";
+    await createD1MemoryTeamRegistry(drizzle(env.DB)).register(team, o.created);
+    await teamMemoryRows(
+      team,
+      `INSERT INTO mem_doc (id, namespace, class, text, tags, metadata, pinned, tier, tier_changed_at, created_at, expires_at)
+       VALUES (?, ?, ?, 'x', '[]', '{}', ?, ?, ?, ?, ?)`,
+      id,
+      o.ns ?? `team/${team}/org/notes`,
+      o.cls ?? "episodic",
+      o.pinned ? 1 : 0,
+      o.tier ?? "hot",
+      o.tierChanged ?? o.created,
+      o.created,
+      o.expires ?? null,
+    );
   }
   async function importance(docId: string, raw: number, lastUpdate: number, lastUsed: number | null) {
-    await env.DB.prepare(
+    await teamMemoryRows(
+      "team-m1",
       `INSERT INTO mem_actor_importance (doc_id, actor_key, raw_score, last_update_at, last_used_at) VALUES (?, 'role:dev', ?, ?, ?)`,
-    )
-      .bind(docId, raw, lastUpdate, lastUsed)
-      .run();
+      docId,
+      raw,
+      lastUpdate,
+      lastUsed,
+    );
   }
+  const tiersOf = async (team: string) =>
+    (await teamMemoryRows<{ id: string; tier: string }>(team, "SELECT id, tier FROM mem_doc")).map(
+      (r) => [r.id, r.tier] as const,
+    );
 
   it("decays importance, moves hot → warm → cold, deletes old cold episodic and expired task memories, unindexes", async () => {
     const NOW = later();
@@ -220,9 +230,7 @@ describe("memory decay and tier moves (D1 adapter, fixed clock)", () => {
       expired: 2,
       unindexed: 3,
     });
-    const tiers = Object.fromEntries(
-      (await rows<{ id: string; tier: string }>("SELECT id, tier FROM mem_doc")).map((r) => [r.id, r.tier]),
-    );
+    const tiers = Object.fromEntries([...(await tiersOf("team-m1")), ...(await tiersOf("team-m2"))]);
     expect(tiers).toEqual({
       "m-idle": "warm",
       "m-loved": "hot",
@@ -243,7 +251,10 @@ describe("memory decay and tier moves (D1 adapter, fixed clock)", () => {
     ]);
     const scores = Object.fromEntries(
       (
-        await rows<{ doc_id: string; raw_score: number; last_update_at: number }>("SELECT * FROM mem_actor_importance")
+        await teamMemoryRows<{ doc_id: string; raw_score: number; last_update_at: number }>(
+          "team-m1",
+          "SELECT * FROM mem_actor_importance",
+        )
       ).map((r) => [r.doc_id, r]),
     );
     expect(scores["m-loved"]?.raw_score).toBeCloseTo(1000 * 0.5 ** (95 / 30), 6);
@@ -251,6 +262,11 @@ describe("memory decay and tier moves (D1 adapter, fixed clock)", () => {
     expect(scores["m-recent"]?.raw_score).toBeCloseTo(5 * 0.5 ** (10 / 30), 9);
     expect(scores["m-loved"]?.last_update_at).toBe(NOW);
     expect(scores["c-epi"]).toBeUndefined();
+    // what it did, team by team
+    expect(out?.ran && out.sweep === "daily" && out.report.memory_teams).toEqual([
+      { team_id: "team-m1", decayed: 4, to_warm: 1, to_cold: 1, deleted: 1, expired: 0, unindexed: 1 },
+      { team_id: "team-m2", decayed: 0, to_warm: 0, to_cold: 0, deleted: 0, expired: 2, unindexed: 2 },
+    ]);
 
     // a second pass at the same time changes nothing
     const [again] = await runScheduled(DAILY_CRON, nextSlot(), deps, NOW, "tiers-2");
@@ -262,6 +278,49 @@ describe("memory decay and tier moves (D1 adapter, fixed clock)", () => {
       expired: 0,
       unindexed: 0,
     });
+  });
+});
+
+describe("memory sweep per team object: bounded per tick, resumed least recently swept first", () => {
+  /** the registry's semantics over a map: due = not swept since `sweptBefore`, least recently swept first */
+  function fleet(teams: number, failing: Set<string>) {
+    const sweptAt = new Map(Array.from({ length: teams }, (_, i) => [`f-${String(i).padStart(4, "0")}`, 0]));
+    const mm: TeamMemoryMaintenance = {
+      async teamsDue(sweptBefore, limit) {
+        return [...sweptAt]
+          .filter(([, at]) => at < sweptBefore)
+          .sort(([a, x], [b, y]) => x - y || (a < b ? -1 : 1))
+          .slice(0, limit)
+          .map(([t]) => t);
+      },
+      async sweepTeam(teamId, now) {
+        if (failing.has(teamId)) throw new Error("object unavailable");
+        sweptAt.set(teamId, now);
+        return { decayed: 1, toWarm: 0, toCold: 0, deleted: 0, expired: 0, tierLeftIndex: [], expiryLeftIndex: [] };
+      },
+    };
+    return { mm, sweptAt };
+  }
+
+  it("sweeps at most MEMORY_TEAMS_PER_TICK teams, leaves the rest (and a failed one) due for the next tick", async () => {
+    const now = later();
+    const failing = new Set(["f-0003"]);
+    const { mm, sweptAt } = fleet(MEMORY_TEAMS_PER_TICK + 40, failing);
+    const { deps } = testDeps(now, { memoryMaintenance: mm });
+    const [first] = await runScheduled(DAILY_CRON, nextSlot(), deps, now, "fleet-1");
+    const r1 = first?.ran && first.sweep === "daily" ? first.report : null;
+    expect(r1?.memory_teams).toHaveLength(MEMORY_TEAMS_PER_TICK - 1);
+    expect(r1?.memory.decayed).toBe(MEMORY_TEAMS_PER_TICK - 1);
+    expect(r1?.errors).toEqual(["memory lifecycle f-0003: Error: object unavailable"]);
+    expect(r1?.memory_teams_left).toBe(41);
+    failing.clear();
+    const [second] = await runScheduled(DAILY_CRON, nextSlot(), deps, now + 60_000, "fleet-2");
+    const r2 = second?.ran && second.sweep === "daily" ? second.report : null;
+    // the failed team first (never swept), then the ones the first tick did not reach
+    expect(r2?.memory_teams[0]?.team_id).toBe("f-0003");
+    expect(r2?.memory_teams).toHaveLength(41);
+    expect(r2?.memory_teams_left).toBe(0);
+    expect([...sweptAt.values()].filter((at) => at === 0)).toEqual([]);
   });
 });
 
