@@ -1,6 +1,7 @@
 // Memory test harness: the app over real local D1 and VectorIndexDO, with a settable clock and a recording event bus.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { createApp } from "../src/app";
+import { mintToken } from "../src/auth/mint";
 import { createTokenVerifier } from "../src/auth/tokens";
 import { type Deps, makeDeps } from "../src/deps";
 import type { EventBus, WardenEvent } from "../src/ports/event-bus";
@@ -63,3 +64,18 @@ export function memoryHarness(overrides: Partial<Deps> = {}) {
 let teamSeq = 0;
 /** a fresh team id per test, so tests sharing the file's storage never see each other's memories */
 export const freshTeam = (label = "t") => `${label}-${++teamSeq}-${crypto.randomUUID().slice(0, 8)}`;
+
+/** A token of the team with memory:read and memory:write, minted now. */
+export const memoryToken = (teamId: string) =>
+  mintToken({
+    secret: env.WARDEN_JWT_SECRET,
+    teamId,
+    scopes: ["memory:read", "memory:write"],
+    sub: `u-${teamId}`,
+    nowSeconds: Math.floor(Date.now() / 1000),
+  });
+
+/** How many memories (mem_doc rows) the team has in D1. */
+export const memDocCount = async (teamId: string) =>
+  (await env.DB.prepare("SELECT count(*) AS c FROM mem_doc WHERE team_id = ?").bind(teamId).first<{ c: number }>())
+    ?.c ?? 0;
