@@ -1,10 +1,12 @@
 // Memory test harness: the app over real local D1 and VectorIndexDO, with a settable clock and a recording event bus.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { createApp } from "../src/app";
+import { mintToken } from "../src/auth/mint";
 import { createTokenVerifier } from "../src/auth/tokens";
 import { type Deps, makeDeps } from "../src/deps";
 import type { EventBus, WardenEvent } from "../src/ports/event-bus";
 import { apiRequest, type CallOptions, readResponse } from "./helpers";
+import { teamMemoryCount } from "./team-memory";
 
 export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -63,3 +65,16 @@ export function memoryHarness(overrides: Partial<Deps> = {}) {
 let teamSeq = 0;
 /** a fresh team id per test, so tests sharing the file's storage never see each other's memories */
 export const freshTeam = (label = "t") => `${label}-${++teamSeq}-${crypto.randomUUID().slice(0, 8)}`;
+
+/** A token of the team with memory:read and memory:write, minted now. */
+export const memoryToken = (teamId: string) =>
+  mintToken({
+    secret: env.WARDEN_JWT_SECRET,
+    teamId,
+    scopes: ["memory:read", "memory:write"],
+    sub: `u-${teamId}`,
+    nowSeconds: Math.floor(Date.now() / 1000),
+  });
+
+/** How many memories (mem_doc rows) the team has in its team object. */
+export const memDocCount = (teamId: string) => teamMemoryCount(teamId);

@@ -6,14 +6,13 @@ import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { RunIndex } from "../../ports/run-index";
-import { actorOf, callRun, guardStored, runErrors } from "../runs";
+import { actorOf, guardStored, runErrors } from "../runs";
 import { type AckNeeds, acknowledgeGate } from "./ack";
 import { type AckAnnounceNeeds, announceAcknowledgement } from "./ack-announce";
-import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import { GateList, GateListQuery } from "./inbox-schemas";
 import type { GatesNeeds } from "./index";
 import { ApprovalResponse, assertPersonDecides, CHANNEL_HEADER, CHANNEL_HEADER_DOC, channelHint } from "./schemas";
-import { listGates } from "./use-cases";
+import { decideGate, listGates } from "./use-cases";
 
 /** What the inbox routes need: the gate routes' needs, the team-wide gate index, and what acknowledging needs. */
 export type GateInboxNeeds = GatesNeeds &
@@ -109,17 +108,12 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       const gate = await deps.runIndex.gate(principal.teamId, gate_id);
       if (!gate || (principal.runId !== undefined && gate.run_id !== principal.runId))
         throw new AppFailure({ code: "not_found", message: `gate ${gate_id} not found for this team` });
-      const reply = await callRun(deps.runs, gate.run_id, "decide_gate", {
-        actor: actorOf(principal),
-        op_id: gate.op_id,
-        policy_key: gate.policy_key,
-        decision: body.decision,
-        note: body.note ?? null,
-        ...(body.digest ? { digest: body.digest } : {}),
-        ...(channel ? { channel } : {}),
-        ...(body.patch ? { patch: body.patch } : {}),
-      });
-      for (const a of reply.activated ?? []) DEPLOY_TARGET_SPECS[a.target].invalidate(deps, principal.teamId);
+      const reply = await decideGate(
+        deps,
+        principal,
+        { ...body, run_id: gate.run_id, op_id: gate.op_id, policy_key: gate.policy_key },
+        channel,
+      );
       return c.json(reply.value, 200);
     },
   )

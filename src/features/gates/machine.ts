@@ -267,20 +267,12 @@ export function applyDecision(
   return host.gate(gate.gate_id) as Gate;
 }
 
-export type GateDecisionRequest = {
-  op_id: string;
-  policy_key: string;
-  decision: GateDecision;
-  approver: string;
-  /** the admin who created the API key behind the approver's token, if one did */
-  approver_issuer?: string;
-  note: string | null;
-  /** the gate content digest the approver saw (required before the gate is armed) */
-  digest?: string;
-  channel?: DecisionChannel;
-  /** edit and retry (dead_letter_review only): a JSON merge patch to the order's input, bound to `digest` */
-  patch?: Record<string, unknown>;
-};
+/**
+ * One decision as the run receives it: what an early approval keeps (op, policy key, decision, approver and the key
+ * issuer behind them, note, the digest the approver saw — required before the gate is armed — and channel), plus
+ * edit and retry's `patch` (dead_letter_review only: a JSON merge patch to the order's input, bound to `digest`).
+ */
+export type GateDecisionRequest = Omit<EarlyApproval, "gate_id" | "received_at"> & { patch?: Record<string, unknown> };
 
 type Decided = ReturnType<typeof gateView> | ReturnType<typeof earlyView>;
 

@@ -7,7 +7,6 @@ import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { actorOf, callRun, guardStored, runErrors } from "../runs";
 import { proposeDeploy, teamWideProposer } from "./deploy";
-import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import type { GatesNeeds } from "./index";
 import { diffGateRules, mergeGateRules } from "./rule-diff";
 import { GateRuleSet } from "./rules";
@@ -25,7 +24,7 @@ import {
   OpenGateResponse,
   RunParams,
 } from "./schemas";
-import { openGate } from "./use-cases";
+import { decideGate, openGate } from "./use-cases";
 
 const errors = { ...commonErrors, ...runErrors };
 /** a rule change refused by evaluation_trend_regression_gate (docs/learning.md) */
@@ -98,18 +97,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const channel = channelHint(c.req.header(CHANNEL_HEADER));
       assertPersonDecides(principal.subject);
       await guardStored({ note: body.note ?? null, ...(body.patch ? { input_json: body.patch } : {}) });
-      const reply = await callRun(deps.runs, body.run_id, "decide_gate", {
-        actor: actorOf(principal),
-        op_id: body.op_id,
-        policy_key: body.policy_key,
-        decision: body.decision,
-        note: body.note ?? null,
-        ...(body.digest ? { digest: body.digest } : {}),
-        ...(channel ? { channel } : {}),
-        ...(body.patch ? { patch: body.patch } : {}),
-      });
-      // the control run activated a deploy: this isolate's caches must not serve the old version
-      for (const a of reply.activated ?? []) DEPLOY_TARGET_SPECS[a.target].invalidate(deps, principal.teamId);
+      const reply = await decideGate(deps, principal, body, channel);
       const status = reply.value.status === "not_armed" ? 202 : 200;
       return c.json(reply.value, status);
     },

@@ -1,9 +1,10 @@
-// The gate use-cases an agent calls (open a gate, list the team's gates), shared by the HTTP routes and the MCP tools.
+// The gate use-cases (open a gate, list the team's gates, decide one), shared by the HTTP routes and the MCP tools.
 import type { z } from "zod";
 import type { Principal } from "../../auth/tokens";
 import { AppFailure } from "../../errors";
 import type { RunIndex } from "../../ports/run-index";
-import { actorOf, callRun, guardStored, type RunOpReply, type RunsService } from "../runs";
+import { actorOf, callRun, guardStored, type RunOpReply, type RunOpRequest, type RunsService } from "../runs";
+import { DEPLOY_TARGET_SPECS, type DeployNeeds } from "./deploy-targets";
 import type { GateListItem, GateListQuery } from "./inbox-schemas";
 import { MAX_CONTEXT_BYTES, type OpenGateBody } from "./schemas";
 
@@ -47,4 +48,34 @@ export async function listGates(
       age_ms: Math.max(0, now - g.opened_at),
     }));
   return { gates };
+}
+
+type DecideGateRequest = RunOpRequest<"decide_gate">;
+
+/**
+ * A person's decision (POST /v1/approvals or the inbox) handed to the gate's run; a deploy it activated drops this
+ * isolate's caches of the old version.
+ */
+export async function decideGate(
+  needs: DeployNeeds & { runs: RunsService },
+  principal: Principal,
+  body: Pick<DecideGateRequest, "op_id" | "policy_key" | "decision" | "digest" | "patch"> & {
+    run_id: string;
+    note?: string | null;
+  },
+  channel: DecideGateRequest["channel"],
+) {
+  const reply = await callRun(needs.runs, body.run_id, "decide_gate", {
+    actor: actorOf(principal),
+    op_id: body.op_id,
+    policy_key: body.policy_key,
+    decision: body.decision,
+    note: body.note ?? null,
+    ...(body.digest ? { digest: body.digest } : {}),
+    ...(channel ? { channel } : {}),
+    ...(body.patch ? { patch: body.patch } : {}),
+  });
+  // the control run activated a deploy: this isolate's caches must not serve the old version
+  for (const a of reply.activated ?? []) DEPLOY_TARGET_SPECS[a.target].invalidate(needs, principal.teamId);
+  return reply;
 }

@@ -3,22 +3,9 @@
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
-import { teamMemoryCount } from "../../../test/team-memory";
+import { freshTeam, memDocCount, memoryHarness, memoryToken } from "../../../test/memory-harness";
 import { createD1ArtifactStore } from "../../adapters/d1/artifact-store";
-import { mintToken } from "../../auth/mint";
 import type { ArtifactRow } from "../../ports/artifacts";
-
-const tok = (teamId: string) =>
-  mintToken({
-    secret: env.WARDEN_JWT_SECRET,
-    teamId,
-    scopes: ["memory:read", "memory:write"],
-    sub: `u-${teamId}`,
-    nowSeconds: Math.floor(Date.now() / 1000),
-  });
-
-const docCount = (teamId: string) => teamMemoryCount(teamId);
 
 /** An artifact row of the team (through the real D1 adapter; its bytes do not matter here). */
 async function artifactOf(teamId: string, artifactId: string) {
@@ -49,7 +36,7 @@ describe("memory evidence", () => {
     const a1 = await artifactOf(team, `art_${team}_1`);
     const a2 = await artifactOf(team, `art_${team}_2`);
     const ns = `team/${team}/project/billing`;
-    const t = await tok(team);
+    const t = await memoryToken(team);
     const w = await h.call("POST", "/v1/memory", {
       token: t,
       body: {
@@ -81,7 +68,7 @@ describe("memory evidence", () => {
     const other = freshTeam();
     const mine = await artifactOf(team, `art_${team}_1`);
     const theirs = await artifactOf(other, `art_${other}_1`);
-    const t = await tok(team);
+    const t = await memoryToken(team);
     const write = (evidence: unknown) =>
       h.call("POST", "/v1/memory", {
         token: t,
@@ -112,8 +99,8 @@ describe("memory evidence", () => {
       },
     });
     expect(bulk.status).toBe(404);
-    expect(await docCount(team)).toBe(0);
+    expect(await memDocCount(team)).toBe(0);
     expect((await write([mine])).status).toBe(201);
-    expect(await docCount(team)).toBe(1);
+    expect(await memDocCount(team)).toBe(1);
   });
 });

@@ -3,20 +3,10 @@
 // one index call per commit, and an index failure leaves no new row behind while reinforcements stand.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
-import { teamMemoryCount, teamMemoryRows } from "../../../test/team-memory";
-import { mintToken } from "../../auth/mint";
+import { freshTeam, memDocCount, memoryHarness, memoryToken } from "../../../test/memory-harness";
+import { teamMemoryRows } from "../../../test/team-memory";
 import type { VectorIndex } from "../../ports/vector-index";
 
-const tok = (teamId: string) =>
-  mintToken({
-    secret: env.WARDEN_JWT_SECRET,
-    teamId,
-    scopes: ["memory:read", "memory:write"],
-    sub: `u-${teamId}`,
-    nowSeconds: Math.floor(Date.now() / 1000),
-  });
-const docCount = (teamId: string) => teamMemoryCount(teamId);
 const texts = [
   "billing-api timed out after the nightly deploy; raising the pool size fixed it",
   "the scheduler lost its lease during a node drain; a longer lease ttl fixed it",
@@ -38,12 +28,12 @@ describe("group commit of concurrent single writes", () => {
   it("creates every one of 8 concurrent distinct writes with its own id, each findable", async () => {
     const h = memoryHarness();
     const team = freshTeam();
-    const token = await tok(team);
+    const token = await memoryToken(team);
     const ns = `team/${team}/project/gc`;
     const results = await writeAll(h, token, ns);
     expect(results.map((r) => r.status)).toEqual(texts.map(() => 201));
     expect(new Set(results.map((r) => r.json.id)).size).toBe(texts.length);
-    expect(await docCount(team)).toBe(texts.length);
+    expect(await memDocCount(team)).toBe(texts.length);
     for (const [i, text] of texts.entries()) {
       const q = await h.call("POST", "/v1/memory/query", { token, body: { namespaces: [ns], text, top_k: 1 } });
       expect(q.json.results[0]).toMatchObject({ id: results[i]?.json.id, text });
@@ -53,20 +43,20 @@ describe("group commit of concurrent single writes", () => {
   it("stores the same text sent 6 times at once once: one created, five reinforcing it", async () => {
     const h = memoryHarness();
     const team = freshTeam();
-    const token = await tok(team);
+    const token = await memoryToken(team);
     const body = { namespace: `team/${team}/project/gc`, class: "episodic", text: texts[0] };
     const results = await Promise.all(Array.from({ length: 6 }, () => h.call("POST", "/v1/memory", { token, body })));
     const created = results.filter((r) => r.json.status === "created");
     expect(created).toHaveLength(1);
     for (const r of results) expect(r.json.id).toBe(created[0]?.json.id);
     expect(results.filter((r) => r.json.status === "reinforced")).toHaveLength(5);
-    expect(await docCount(team)).toBe(1);
+    expect(await memDocCount(team)).toBe(1);
   });
 
   it("leaves no new row when the index upsert fails, while a reinforcing write in the same commit stands", async () => {
     const ok = memoryHarness();
     const team = freshTeam();
-    const token = await tok(team);
+    const token = await memoryToken(team);
     const ns = `team/${team}/project/gc`;
     const first = await ok.call("POST", "/v1/memory", {
       token,
@@ -90,13 +80,13 @@ describe("group commit of concurrent single writes", () => {
     expect(results[0]).toMatchObject({ status: 200, json: { id: first.json.id, status: "reinforced" } });
     expect(results[1]?.status).toBeGreaterThanOrEqual(500);
     expect(results[2]?.status).toBeGreaterThanOrEqual(500);
-    expect(await docCount(team)).toBe(1);
+    expect(await memDocCount(team)).toBe(1);
   });
 
   it("catches two near-identical writes in one commit: one memory, reinforced by the other", async () => {
     const h = memoryHarness();
     const team = freshTeam();
-    const token = await tok(team);
+    const token = await memoryToken(team);
     const ns = `team/${team}/project/gc`;
     const text =
       "The nightly export job fails with ENOSPC when the scratch volume is below 5 GiB; clean /tmp before the run";
@@ -114,7 +104,7 @@ describe("group commit of concurrent single writes", () => {
       [200, "reinforced"],
     ]);
     expect(results[1]?.json.id).toBe(results[0]?.json.id);
-    expect(await docCount(team)).toBe(2);
+    expect(await memDocCount(team)).toBe(2);
     // as a sequential reinforcement: importance 10 + 8, count 1, on the doc and on its team importance row
     const [row] = await teamMemoryRows(
       team,
@@ -133,7 +123,7 @@ describe("group commit of concurrent single writes", () => {
   it("links a contradiction to the memory created before it in the same commit", async () => {
     const h = memoryHarness();
     const team = freshTeam();
-    const token = await tok(team);
+    const token = await memoryToken(team);
     const ns = `team/${team}/org/runbooks`;
     const pair = [
       "Restarting the ingest worker clears the stuck queue backlog within five minutes",
@@ -148,7 +138,7 @@ describe("group commit of concurrent single writes", () => {
     expect(a?.status).toBe(201);
     expect(b?.status).toBe(201);
     expect(b?.json.supersedes).toBe(a?.json.id);
-    expect(await docCount(team)).toBe(3);
+    expect(await memDocCount(team)).toBe(3);
   });
 
   it("asks the index once per commit, not once per write", async () => {
@@ -168,7 +158,7 @@ describe("group commit of concurrent single writes", () => {
     };
     const h = memoryHarness({ vectorIndex: counting });
     const team = freshTeam();
-    const token = await tok(team);
+    const token = await memoryToken(team);
     const ns = `team/${team}/project/gc`;
     const results = await writeAll(h, token, ns);
     expect(results.map((r) => r.status)).toEqual(texts.map(() => 201));

@@ -1,8 +1,8 @@
 // POST /v1/memory, /query, /use, /bulk, /import over HTTP: guard refusals, ranking factors, dedupe, fences, tiers, TTL.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { freshTeam, memoryHarness, T0 } from "../../../test/memory-harness";
-import { teamMemoryCount, teamMemoryRows } from "../../../test/team-memory";
+import { freshTeam, memDocCount, memoryHarness, T0 } from "../../../test/memory-harness";
+import { teamMemoryRows } from "../../../test/team-memory";
 import { hashEmbed } from "../../adapters/embed/hashing";
 import { mintToken } from "../../auth/mint";
 import type { Scope } from "../../auth/tokens";
@@ -24,8 +24,6 @@ const tok = (
     nowSeconds: Math.floor(Date.now() / 1000),
     ...extra,
   });
-
-const docCount = (teamId: string) => teamMemoryCount(teamId);
 
 describe("POST /v1/memory", () => {
   it("stores a summary and finds it again with every ranking factor shown", async () => {
@@ -69,7 +67,7 @@ describe("POST /v1/memory", () => {
     expect(res.json.error.code).toBe("redaction_required");
     expect(res.json.error.details.rule_ids).toContain("secret.github_token");
     expect(res.text).not.toContain(secret);
-    expect(await docCount(team)).toBe(0);
+    expect(await memDocCount(team)).toBe(0);
     expect(await h.deps.vectorIndex.query(team, hashEmbed("CI failed after the token expired"), { topK: 10 })).toEqual(
       [],
     );
@@ -129,7 +127,7 @@ describe("POST /v1/memory", () => {
     });
     expect(res.status).toBe(422);
     expect(res.json.error.code).toBe(code);
-    expect(await docCount(team)).toBe(0);
+    expect(await memDocCount(team)).toBe(0);
     expect(h.published).toHaveLength(1);
   });
 
@@ -163,7 +161,7 @@ describe("POST /v1/memory", () => {
         })
       ).status,
     ).toBe(422);
-    expect(await docCount(team)).toBe(0);
+    expect(await memDocCount(team)).toBe(0);
     expect(h.published.map((e) => e.code)).toEqual(["rejected", "rejected", "rejected"]);
   });
 
@@ -187,7 +185,7 @@ describe("POST /v1/memory", () => {
     expect(b.status).toBe(200);
     expect(b.json).toMatchObject({ id: a.json.id, status: "reinforced" });
     expect(c.json.id).toBe(a.json.id);
-    expect(await docCount(team)).toBe(1);
+    expect(await memDocCount(team)).toBe(1);
     // same text elsewhere is a separate memory
     const other = await h.call("POST", "/v1/memory", {
       token: t,
@@ -225,7 +223,7 @@ describe("POST /v1/memory", () => {
     });
     expect(neu.status).toBe(201);
     expect(neu.json.supersedes).toBe(old.json.id);
-    expect(await docCount(team)).toBe(2);
+    expect(await memDocCount(team)).toBe(2);
     const explicit = await h.call("POST", "/v1/memory", {
       token: t,
       body: {
@@ -483,7 +481,7 @@ describe("bulk, import and rigid memory", () => {
     expect(ok.status).toBe(201);
     expect(ok.json.results).toHaveLength(21);
     expect(ok.json.results[20]).toMatchObject({ id: ok.json.results[0].id, status: "reinforced" });
-    expect(await docCount(team)).toBe(20);
+    expect(await memDocCount(team)).toBe(20);
     const bad = await h.call("POST", "/v1/memory/bulk", {
       token: t,
       body: {
@@ -495,7 +493,7 @@ describe("bulk, import and rigid memory", () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.json.error.code).toBe("pii_detected");
-    expect(await docCount(team)).toBe(20);
+    expect(await memDocCount(team)).toBe(20);
   });
 
   it("imports rigid memory only with policy:admin, and never accepts it through POST /v1/memory", async () => {
@@ -567,7 +565,7 @@ describe("tiers and TTL (the daily sweep over memory)", () => {
     expect((await q()).json.results.map((r: any) => r.id)).toEqual([keep.json.id]);
     const report = await runDailySweep(h.deps, h.now());
     expect(report.memory.expired).toBeGreaterThanOrEqual(1);
-    expect(await docCount(team)).toBe(1);
+    expect(await memDocCount(team)).toBe(1);
     expect(
       (await h.deps.vectorIndex.query(team, hashEmbed("scratch: shard 7 lagging"), { topK: 10 })).map((m) => m.id),
     ).toEqual([keep.json.id]);
