@@ -6,7 +6,7 @@ import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { RunIndex } from "../../ports/run-index";
-import { actorOf, guardStored, runErrors } from "../runs";
+import { actorOf, runErrors } from "../runs";
 import { type AckNeeds, acknowledgeGate } from "./ack";
 import { type AckAnnounceNeeds, announceAcknowledgement } from "./ack-announce";
 import { GateList, GateListQuery } from "./inbox-schemas";
@@ -104,7 +104,6 @@ export const gateInboxRoutes = featureApp<GateInboxNeeds>()
       const body = c.req.valid("json");
       const channel = channelHint(c.req.header(CHANNEL_HEADER));
       assertPersonDecides(principal.subject);
-      if (body.patch) await guardStored({ input_json: body.patch });
       const gate = await deps.runIndex.gate(principal.teamId, gate_id);
       if (!gate || (principal.runId !== undefined && gate.run_id !== principal.runId))
         throw new AppFailure({ code: "not_found", message: `gate ${gate_id} not found for this team` });

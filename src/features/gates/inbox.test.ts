@@ -118,6 +118,34 @@ describe("POST /v1/gates/:gate_id/decision", () => {
     expect((await decide(t.approver, soft.gate_id, { decision: "approve_retry" })).status).toBe(200);
   });
 
+  it("refuses a note holding a secret on this route and on /v1/approvals: 422, the gate still open, nothing echoed", async () => {
+    const t = await teamTokens("inbox-note-guard");
+    const run = await startRun(t.worker);
+    const g = (await openGate(t.worker, run.run_id, { policy_key: "wrong_value", op_id: "op-1" })).json;
+    await drainAll();
+    const secretNote = "checked it, key sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+    const inbox = await decide(t.approver, g.gate_id, { decision: "approve_retry", note: secretNote });
+    expect(inbox.status, inbox.text).toBe(422);
+    expect(inbox.json.error.code).toBe("redaction_required");
+    expect(inbox.text).not.toContain("sk_live_");
+    const legacy = await call("POST", "/v1/approvals", {
+      token: t.approver,
+      body: {
+        run_id: run.run_id,
+        op_id: "op-1",
+        policy_key: "wrong_value",
+        decision: "approve_retry",
+        note: secretNote,
+      },
+    });
+    expect(legacy.status).toBe(422);
+    expect(legacy.json.error.code).toBe("redaction_required");
+    const open = await listGates(t.approver);
+    expect(open.json.gates.map((x: { gate_id: string }) => x.gate_id)).toContain(g.gate_id);
+    const clean = await decide(t.approver, g.gate_id, { decision: "approve_retry", note: "value checked" });
+    expect(clean.status, clean.text).toBe(200);
+  });
+
   it("keeps the rules of /v1/approvals: no self-approval, reserved auto_allow, typed decision", async () => {
     const t = await teamTokens("inbox-rules");
     const run = await startRun(t.worker);

@@ -5,7 +5,7 @@ import approvalExample from "../../../contracts/approval-action.v1.example.json"
 import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { actorOf, callRun, guardStored, runErrors } from "../runs";
+import { actorOf, callRun, runErrors } from "../runs";
 import { proposeDeploy, teamWideProposer } from "./deploy";
 import type { GatesNeeds } from "./index";
 import { diffGateRules, mergeGateRules } from "./rule-diff";
@@ -96,7 +96,6 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const body = c.req.valid("json");
       const channel = channelHint(c.req.header(CHANNEL_HEADER));
       assertPersonDecides(principal.subject);
-      await guardStored({ note: body.note ?? null, ...(body.patch ? { input_json: body.patch } : {}) });
       const reply = await decideGate(deps, principal, body, channel);
       const status = reply.value.status === "not_armed" ? 202 : 200;
       return c.json(reply.value, status);

@@ -53,8 +53,9 @@ export async function listGates(
 type DecideGateRequest = RunOpRequest<"decide_gate">;
 
 /**
- * A person's decision (POST /v1/approvals or the inbox) handed to the gate's run; a deploy it activated drops this
- * isolate's caches of the old version.
+ * A person's decision (POST /v1/approvals or the inbox) handed to the gate's run once its note and patch passed the
+ * guard (both routes: a refused note is stored nowhere); a deploy it activated drops this isolate's caches of the old
+ * version.
  */
 export async function decideGate(
   needs: DeployNeeds & { runs: RunsService },
@@ -65,6 +66,7 @@ export async function decideGate(
   },
   channel: DecideGateRequest["channel"],
 ) {
+  await guardStored({ note: body.note ?? null, ...(body.patch ? { input_json: body.patch } : {}) });
   const reply = await callRun(needs.runs, body.run_id, "decide_gate", {
     actor: actorOf(principal),
     op_id: body.op_id,
