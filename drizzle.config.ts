@@ -3,6 +3,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./src/adapters/d1/schema.ts",
+  schema: ["./src/adapters/d1/schema.ts", "./src/adapters/d1/event-delivery-table.ts"],
   out: "./migrations",
 });

@@ -2,6 +2,7 @@
 // counters and manifest row in one D1 batch — from the deciding isolate, or from the EVENTS consumer for a group that
 // failed there (retried by the queue, dead-lettered after its retries, each R2 refusal counted as an outage).
 
+import type { EventOf } from "../../../contracts/internal-events";
 import { canonicalJson, sha256Hex } from "../../lib/digest";
 import { log } from "../../lib/log";
 import type { Clock } from "../../ports/clock";
@@ -61,13 +62,20 @@ export async function appendDecisions(
   return flush;
 }
 
+/** What the log takes of a `policy.decided` event: its decision. */
+type DecisionEvent = Pick<EventOf<"policy.decided">, "decision">;
+/** The decisions among what the deciding isolate hands its writer (only `policy.decided` events go there). */
+const decisionEventsOf = (events: readonly WardenEvent[]): DecisionEvent[] =>
+  events.flatMap((e) => (e.type === "policy.decided" ? [e as DecisionEvent] : []));
+
 /** The EVENTS consumer's handler for `policy.decided` (and the deciding isolate's writer): digests, then appends. */
 export async function recordDecisionEvents(
-  events: WardenEvent[],
+  events: readonly DecisionEvent[],
   deps: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock">,
 ): Promise<undefined> {
   const decisions = await Promise.all(
     events.map(async (e) => {
+      // the modes are MemrlMode values: both producers (decide.ts, the run's Tx.emit) are typed by LoggedDecision
       const d = e.decision as LoggedDecision;
       return { ...d, inputs_digest: await sha256Hex(canonicalJson(d.inputs)) };
     }),
@@ -97,7 +105,7 @@ export function createDecisionLogWriter(
   return {
     async publish(events) {
       try {
-        await recordDecisionEvents(events, deps);
+        await recordDecisionEvents(decisionEventsOf(events), deps);
       } catch (e) {
         log.warn("decision log write failed; sent to EVENTS", { error: String(e) });
         await fallback.publish(events);
