@@ -3,6 +3,10 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./src/adapters/d1/schema.ts", "./src/adapters/d1/schema-memory-home.ts"],
+  schema: [
+    "./src/adapters/d1/schema.ts",
+    "./src/adapters/d1/schema-memory-home.ts",
+    "./src/adapters/d1/event-delivery-table.ts",
+  ],
   out: "./migrations",
 });

@@ -1,5 +1,6 @@
 // Bench-only HTTP hooks (/__bench/*): run the consumer and the memory sweep inside workerd against its local D1.
 // Served only by bench/worker.ts, the entry that `npm run bench` starts; the production Worker has none of this.
+import type { TaskSignalEvent } from "../contracts/internal-events";
 import type { Deps } from "../src/deps";
 import { applyTaskEvents, type TaskBatchMode } from "../src/features/learning/consume";
 import { contentHash } from "../src/features/memory/content";
@@ -13,12 +14,12 @@ const DAY = 86_400_000;
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
-function taskBatch(prefix: string, batch: number, size: number): WardenEvent[] {
-  return Array.from({ length: size }, (_, i) => {
+function taskBatch(prefix: string, batch: number, size: number): TaskSignalEvent[] {
+  return Array.from({ length: size }, (_, i): TaskSignalEvent => {
     const n = batch * size + i;
     return {
       event_id: `${prefix}-${n}`,
-      type: i % 10 === 9 ? "task.blocked" : "task.failed",
+      ...(i % 10 === 9 ? { type: "task.blocked" as const } : { type: "task.failed" as const }),
       team_id: `bench-${prefix}`,
       run_id: `run-${Math.floor(n / 20)}`,
       task_id: `task-${n % 20}`,

@@ -8,6 +8,7 @@ import { createD1DeadLetterIndex } from "./adapters/d1/dead-letter-index";
 import { createD1DecisionCounterStore } from "./adapters/d1/decision-counters";
 import { createD1DeployApproverStore } from "./adapters/d1/deploy-approvers";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
+import { createD1EventDeliveries } from "./adapters/d1/event-deliveries";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1GateSlaStore } from "./adapters/d1/gate-sla-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
@@ -70,6 +71,8 @@ const D1_STORES = {
   auditLog: createD1AuditLog,
   policyStore: createD1PolicyStore,
   eventDeadLetters: createD1EventDeadLetterStore,
+  /** the EVENTS consumer's delivery keys (event_id + subscriber) while a message is retried */
+  eventDeliveries: createD1EventDeliveries,
   sweepStore: createD1SweepStore,
   metricsStore: createD1MetricsStore,
   overviewStore: createD1OverviewStore,

@@ -1,7 +1,7 @@
 // Test helpers for the learning feature: deps with a fixed clock, delivering queue batches, event builders.
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { type Deps, makeDeps } from "../src/deps";
-import { consumeEvents } from "../src/features/events/consumer";
+import { consumeEvents, type SubscriberTable } from "../src/features/events/consumer";
 import type { WardenEvent } from "../src/ports/event-bus";
 import { apiRequest, type CallOptions, readResponse } from "./helpers";
 
@@ -9,7 +9,8 @@ export const DAY = 86_400_000;
 
 /** Deps over the test D1 with a fixed clock and events captured instead of queued (unless given). */
 export function testDeps(now: number, overrides: Partial<Deps> = {}) {
-  const published: WardenEvent[] = [];
+  /** what was published, each readable field by field (the tests look at any member's fields) */
+  const published: (WardenEvent & Record<string, unknown>)[] = [];
   let n = 0;
   const base = makeDeps(env);
   const deps = makeDeps(env, {
@@ -25,14 +26,14 @@ export function testDeps(now: number, overrides: Partial<Deps> = {}) {
 
 let seq = 0;
 /** Delivers bodies as one queue batch to the EVENTS consumer; returns what it acked and retried, by body event_id. */
-export async function deliver(deps: Deps, bodies: unknown[], attempts = 1) {
+export async function deliver(deps: Deps, bodies: unknown[], attempts = 1, table?: SubscriberTable) {
   const ids = bodies.map(() => `msg${++seq}`);
   const batch = createMessageBatch(
     "warden-events",
     bodies.map((body, i) => ({ id: ids[i] as string, timestamp: new Date(), attempts, body })),
   );
   const ctx = createExecutionContext();
-  await consumeEvents(batch, deps);
+  await consumeEvents(batch, deps, table);
   const result = await getQueueResult(batch, ctx);
   const eventOf = (msgId: string) => (bodies[ids.indexOf(msgId)] as { event_id?: string }).event_id;
   return {

@@ -12,7 +12,8 @@ export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 export function memoryHarness(overrides: Partial<Deps> = {}) {
   let now = T0;
-  const published: WardenEvent[] = [];
+  /** what was published, each readable field by field (the tests look at any member's fields) */
+  const published: (WardenEvent & Record<string, unknown>)[] = [];
   const events: EventBus = {
     publish: async (e) => {
       published.push(...e);

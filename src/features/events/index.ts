@@ -4,7 +4,7 @@ import { consumeEvents } from "./consumer";
 import { consumeDeadLetters } from "./dead-letters";
 import { eventsRoutes } from "./routes";
 
-export { consumeEvents, EVENT_HANDLERS, type EventHandler } from "./consumer";
+export { consumeEvents, EVENT_SUBSCRIBERS, type Subscriber, type SubscriberTable } from "./consumer";
 export { consumeDeadLetters } from "./dead-letters";
 export type { EventsNeeds } from "./needs";
 export { eventsRoutes } from "./routes";

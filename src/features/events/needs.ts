@@ -1,5 +1,6 @@
 // What the events feature needs from the composition root: the audit log for refused writes and GET /v1/audit.
 import type { AuditLogStore } from "../../ports/audit-log";
+import type { EventDeliveries } from "../../ports/event-bus";
 import type { RunIndex } from "../../ports/run-index";
 import type { GateSlaNeeds } from "../gates";
 import type { LearningNeeds } from "../learning";
@@ -13,4 +14,8 @@ export type ConsumerNeeds = EventsNeeds &
   LearningNeeds &
   SlackFeedNeeds &
   GateSlaNeeds &
-  Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock"> & { runIndex: Pick<RunIndex, "gateAcks"> };
+  Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock"> & {
+    runIndex: Pick<RunIndex, "gateAcks">;
+    /** delivery keys (event_id + subscriber) of messages being retried */
+    eventDeliveries: EventDeliveries;
+  };

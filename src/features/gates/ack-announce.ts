@@ -1,6 +1,5 @@
 // gate.acknowledged on the EVENTS bus: an acknowledgement made through the API or CLI, for the Slack card to show it.
-import type { z } from "zod";
-import type { GateEvent } from "../../../contracts/internal-events";
+import type { EventInput } from "../../../contracts/internal-events";
 import { log } from "../../lib/log";
 import type { EventBus } from "../../ports/event-bus";
 import { callRun, type RunActor, type RunsService } from "../runs";
@@ -23,7 +22,7 @@ export async function announceAcknowledgement(
 ): Promise<void> {
   try {
     const gate = (await callRun(deps.runs, ack.run_id, "get_gate", { actor, gate_id: ack.gate_id })).value;
-    const event: z.infer<typeof GateEvent> = {
+    const event: EventInput<"gate.acknowledged"> = {
       event_id: `gate.acknowledged:${ack.gate_id}`,
       type: "gate.acknowledged",
       team_id: teamId,

@@ -86,6 +86,10 @@ describe("the escalation ladder and acknowledgements", () => {
       op_id: "op",
       policy_key: "wrong_value",
       kind: "hard",
+      rule_id: null,
+      seq: 100 + n,
+      opened_at: 0,
+      due_at: Date.now(),
       level: 1,
     });
     const events = [escalated(quiet.gateId, 1), escalated(loud.json.gate_id, 1)];

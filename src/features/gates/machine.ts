@@ -1,5 +1,6 @@
 // The gate state machine (pure): arming a gate, recording one decision, and approvals that arrive before their gate.
 // It works on a GateHost (the run's transaction) and leaves what a decision does to the guarded thing to the host.
+import type { EventFields, TaskRef } from "../../../contracts/event-fields";
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
 import type { ApprovalRow } from "../../ports/run-record";
@@ -22,12 +23,12 @@ export interface GateHost {
   dropEarly(id: string): void;
   /** whether the run has announced this op (see "announced op" in docs/glossary.md): only those take early approvals */
   announced(opId: string): boolean;
-  emit(type: "gate.opened" | "gate.decided" | "approval.queued", fields: Record<string, unknown>): unknown;
+  emit<T extends "gate.opened" | "gate.decided" | "approval.queued">(type: T, fields: EventFields<T>): unknown;
   /** an append-only approval row for D1 */
   recordApproval(row: ApprovalRow): void;
   audit(actor: string, action: string, subjectType: string, subjectId: string, metadata: unknown): void;
   /** the event fields that describe what the gate guards (order and task ids) */
-  subjectFields(subject: GateSubject): Record<string, unknown>;
+  subjectFields(subject: GateSubject): Partial<TaskRef>;
   /**
    * applies a decision to what the gate guards (requeue or dead-letter an order, raise a budget, activate a deploy);
    * `patch`: the approver's correction to the guarded input (edit and retry of a dead_letter_review), checked before

@@ -110,6 +110,10 @@ describe("the escalation ladder and the resolve SLA", () => {
       op_id: "op-1",
       policy_key: "wrong_value",
       kind: "hard",
+      rule_id: null,
+      seq: 100 + level,
+      opened_at: opened?.opened_at ?? 0,
+      due_at: at,
       level,
     });
     const dueAt = (opened?.opened_at ?? 0) + 60 * 60_000; // sev2 by default: 60 minutes

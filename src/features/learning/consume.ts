@@ -1,10 +1,19 @@
 // Use-cases behind the EVENTS consumer: task.* events (staging, signatures, YARLI memories) and run.completed learning.
-import { sha256Hex } from "../../lib/digest";
 
+import type { EventOf, RunCompletedEvent, TaskSignalEvent } from "../../../contracts/internal-events";
+import { sha256Hex } from "../../lib/digest";
 import { ok, type Result } from "../../lib/result";
 import type { WardenEvent } from "../../ports/event-bus";
 import type { LearningCommit, LearningConflict, LearningStore, TaskSignalWrite } from "../../ports/learning-store";
-import { parseRunCompletion, parseTaskSignal, retryObservations, skillTotals, stagedToOutcome } from "./events";
+import {
+  type RunCompletion,
+  retryObservations,
+  runCompletionOf,
+  skillTotals,
+  stagedToOutcome,
+  type TaskSignal,
+  taskSignalOf,
+} from "./events";
 import type { LearningNeeds } from "./needs";
 import { planRunLearning, type RunLearningPlan } from "./plan";
 import { DEFAULT_CONTEXT_HASH, STRAT_RESET_CODE } from "./policy-memory";
@@ -24,7 +33,7 @@ const log = (level: "warn" | "error" | "info", msg: string, fields: Record<strin
 
 export type TaskBatchMode = "batch" | "per-message";
 
-type FreshSignal = TaskSignalWrite & { memory: ReturnType<typeof parseTaskSignal> };
+type FreshSignal = TaskSignalWrite & { memory: TaskSignal };
 
 /**
  * task.failed / task.blocked / task.completed. "batch" writes every new event of the queue batch in ONE
@@ -32,14 +41,14 @@ type FreshSignal = TaskSignalWrite & { memory: ReturnType<typeof parseTaskSignal
  * to retry. After the write, YARLI memories go to the sink (best-effort: never blocks or fails the consumer).
  */
 export async function applyTaskEvents(
-  events: WardenEvent[],
+  events: TaskSignalEvent[],
   deps: LearningDeps,
   ctx: HandlerContext,
   mode: TaskBatchMode = "batch",
 ): Promise<Set<string>> {
   const failed = new Set<string>();
   const now = deps.clock.now();
-  const writes = await freshSignals(events, deps, ctx, now, failed);
+  const writes = await freshSignals(events, deps, ctx);
   const counts = await writeSignals(writes, deps, ctx, now, mode, failed);
   await storeTaskMemories(
     writes.filter((w) => !failed.has(w.eventId) && counts.has(w.eventId)),
@@ -50,35 +59,26 @@ export async function applyTaskEvents(
 }
 
 /**
- * The batch's task events sorted out: a malformed one is failed (retried into the dead-letter queue), one applied
- * before is acked, the rest come back once each (an event twice in one batch is applied once), with the signature
- * a failed or blocked task is counted under.
+ * The batch's task events sorted out (the consumer parsed each one): one applied before is acked, the rest come back
+ * once each (an event twice in one batch is applied once), with the signature a failed or blocked task is counted under.
  */
 async function freshSignals(
-  events: WardenEvent[],
+  events: TaskSignalEvent[],
   deps: LearningDeps,
   ctx: HandlerContext,
-  now: number,
-  failed: Set<string>,
 ): Promise<FreshSignal[]> {
   const fresh = new Map<string, FreshSignal>();
-  const parsed = events.map((e) => ({ e, s: parseTaskSignal(e, now) }));
-  const done = await deps.learningStore.processedAmong(parsed.flatMap(({ s }) => (s ? [s.eventId] : [])));
-  for (const { e, s } of parsed) {
-    if (!s) {
-      // A body no handler version can apply: retry, so after max_retries it lands in the dead-letter queue.
-      log("warn", "events consumer: malformed task event", { event_id: e.event_id, type: e.type });
-      failed.add(e.event_id);
-    } else if (done.has(s.eventId)) ctx.applied(s.eventId);
+  const signals = events.map(taskSignalOf);
+  const done = await deps.learningStore.processedAmong(signals.map((s) => s.eventId));
+  for (const s of signals) {
+    if (done.has(s.eventId)) ctx.applied(s.eventId);
     else if (!fresh.has(s.eventId)) fresh.set(s.eventId, { ...s, signature: await taskSignature(s), memory: s });
   }
   return [...fresh.values()];
 }
 
 /** A failed or blocked task's signature: a hash of the team and the signature text, with the fields it was made from. */
-async function taskSignature(
-  s: NonNullable<ReturnType<typeof parseTaskSignal>>,
-): Promise<TaskSignalWrite["signature"]> {
+async function taskSignature(s: TaskSignal): Promise<TaskSignalWrite["signature"]> {
   if (s.type === "task.completed") return null;
   return {
     hash: await sha256Hex(`${s.teamId}\u0000${signatureText(s)}`),
@@ -192,7 +192,7 @@ async function storeTaskMemories(
  * one by one and acked as they commit; a run whose write lost a race is retried, a desynced run is aborted.
  */
 export async function applyRunCompletions(
-  events: WardenEvent[],
+  events: RunCompletedEvent[],
   deps: LearningDeps,
   ctx: HandlerContext,
 ): Promise<Set<string>> {
@@ -200,12 +200,7 @@ export async function applyRunCompletions(
   const seen = new Set<string>();
   for (const event of events) {
     const now = deps.clock.now();
-    const run = parseRunCompletion(event, now);
-    if (!run) {
-      log("warn", "events consumer: malformed run.completed", { event_id: event.event_id });
-      failed.add(event.event_id);
-      continue;
-    }
+    const run = runCompletionOf(event);
     if (seen.has(run.eventId)) continue;
     seen.add(run.eventId);
     let error: unknown;
@@ -225,8 +220,6 @@ export async function applyRunCompletions(
   }
   return failed;
 }
-
-type RunCompletion = NonNullable<ReturnType<typeof parseRunCompletion>>;
 
 /** What a run teaches: its skills' totals (by skill × context hash) and up to 32 retry observations by failure class. */
 async function runLessons(run: RunCompletion, store: LearningStore) {
@@ -323,29 +316,25 @@ async function learnRun(run: RunCompletion, deps: LearningDeps, now: number): Pr
 }
 
 /** gate.opened / gate.decided from RunDO: kind and human latency for the metrics (idempotent upserts by gate). */
-export async function recordGateEvents(events: WardenEvent[], deps: LearningDeps): Promise<Set<string>> {
-  const rows = [];
-  for (const e of events) {
-    const str = (v: unknown) => (typeof v === "string" && v.length <= 256 ? v : null);
-    const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
-    const gateId = str(e.gate_id);
-    if (!gateId || typeof e.run_id !== "string") continue;
-    const at = num(e.occurred_at);
-    const latency = num(e.latency_ms);
-    const decided = e.type === "gate.decided";
-    rows.push({
+export async function recordGateEvents(
+  events: EventOf<"gate.opened" | "gate.decided">[],
+  deps: LearningDeps,
+): Promise<Set<string>> {
+  const rows = events.map((e) => {
+    const decided = e.type === "gate.decided" ? e : null;
+    return {
       teamId: e.team_id,
-      gateId,
+      gateId: e.gate_id,
       runId: e.run_id,
-      policyKey: str(e.policy_key),
-      kind: str(e.kind),
-      openedAt: decided ? (at !== null && latency !== null ? at - latency : null) : at,
-      decidedAt: decided ? at : null,
-      decision: decided ? str(e.decision) : null,
-      decidedBy: decided ? str(e.decided_by) : null,
-      latencyMs: decided ? latency : null,
-    });
-  }
+      policyKey: e.policy_key,
+      kind: e.kind,
+      openedAt: decided ? e.occurred_at - decided.latency_ms : e.occurred_at,
+      decidedAt: decided ? e.occurred_at : null,
+      decision: decided?.decision ?? null,
+      decidedBy: decided?.decided_by ?? null,
+      latencyMs: decided?.latency_ms ?? null,
+    };
+  });
   await deps.learningStore.recordGateEvents(rows);
   return new Set();
 }

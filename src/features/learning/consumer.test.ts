@@ -2,7 +2,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DAY, deliver, entryRow, rows, runCompleted, taskEvent, testDeps } from "../../../test/learning";
-import { EVENT_HANDLERS } from "../events/consumer";
+import { EVENT_SUBSCRIBERS, type Subscriber } from "../events/consumer";
 import { consumeDeadLetters } from "../events/dead-letters";
 import { DEFAULT_CONTEXT_HASH } from "./policy-memory";
 import { snapshotPolicyMemory } from "./snapshot";
@@ -99,27 +99,27 @@ describe("per-message ack and retry", () => {
     expect(all.map((r) => r.success_count)).toEqual([1, 1, 1, 1, 1]);
   });
 
-  it("acks the messages a thrown handler had already applied and retries the rest", async () => {
+  it("acks the messages a thrown subscriber had already applied and retries the rest", async () => {
     const { deps } = testDeps(NOW);
-    // a handler that dies half-way, swapped in for one event type of the union for this test
-    const original = EVENT_HANDLERS["gate.opened"];
-    EVENT_HANDLERS["gate.opened"] = async (events, _deps, ctx) => {
-      ctx.applied((events[0] as { event_id: string }).event_id);
-      throw new Error("died after the first event");
+    // a subscriber that dies half-way, in place of memory_store_failed's own for this delivery
+    const dying: Subscriber<"memory_store_failed"> = {
+      name: "test.dying",
+      async apply(events, _deps, ctx) {
+        ctx.applied((events[0] as { event_id: string }).event_id);
+        throw new Error("died after the first event");
+      },
     };
-    try {
-      const bodies = ["h-1", "h-2", "h-3"].map((event_id, i) => ({
-        event_id,
-        type: "gate.opened",
-        team_id: "t",
-        run_id: "r",
-        seq: i + 1,
-        occurred_at: NOW,
-      }));
-      expect(await deliver(deps, bodies)).toEqual({ acked: ["h-1"], retried: ["h-2", "h-3"] });
-    } finally {
-      EVENT_HANDLERS["gate.opened"] = original;
-    }
+    const bodies = ["h-1", "h-2", "h-3"].map((event_id) => ({
+      event_id,
+      type: "memory_store_failed",
+      team_id: "t",
+      occurred_at: NOW,
+      source: "memory.write",
+      code: "rejected",
+      rule_ids: [],
+    }));
+    const table = { ...EVENT_SUBSCRIBERS, memory_store_failed: [dying] };
+    expect(await deliver(deps, bodies, 1, table)).toEqual({ acked: ["h-1"], retried: ["h-2", "h-3"] });
   });
 
   it("retries only the run whose learning failed, acking the others", async () => {
@@ -475,19 +475,46 @@ describe("YARLI storage triggers", () => {
 describe("gate events", () => {
   it("records kind, decision and latency per gate, whichever event arrives first", async () => {
     const { deps } = testDeps(NOW);
-    const base = { team_id: "team-g", run_id: "run-1", gate_id: "g1", policy_key: "wrong_value", kind: "hard" };
-    await deliver(deps, [
+    // the fields a run sends (strict: contracts/event-fields.ts)
+    const base = {
+      team_id: "team-g",
+      run_id: "run-1",
+      gate_id: "g1",
+      op_id: "op-1",
+      policy_key: "wrong_value",
+      kind: "hard",
+      rule_id: null,
+      opened_by: "worker",
+    };
+    const decided = await deliver(deps, [
       {
         ...base,
         event_id: "g-2",
         type: "gate.decided",
+        seq: 2,
         occurred_at: 5000,
+        subject_type: "order",
+        status: "approved",
         decision: "retry",
         decided_by: "ann",
         latency_ms: 4000,
+        outcome: "approved",
+        channel: "api",
       },
     ]);
-    await deliver(deps, [{ ...base, event_id: "g-1", type: "gate.opened", occurred_at: 1000 }]);
+    expect(decided.retried).toEqual([]);
+    const opened = {
+      ...base,
+      event_id: "g-1",
+      type: "gate.opened",
+      seq: 1,
+      occurred_at: 1000,
+      timeout_ms: null,
+      deadline_at: null,
+      digest: null,
+      context: {},
+    };
+    expect((await deliver(deps, [opened])).retried).toEqual([]);
     expect(
       await rows(
         "SELECT kind, opened_at, decided_at, decided_by, latency_ms FROM gate_metric WHERE team_id = 'team-g'",

@@ -1,41 +1,14 @@
-// Pure normalisation of queued task/run events (from POST /v1/events or from RunDO) into what learning applies.
-import { z } from "zod";
+// Pure normalisation of parsed task/run events (from POST /v1/events or from RunDO) into what learning applies.
+import {
+  type RunCompletedEvent,
+  TASK_SIGNAL_EVENT_TYPES,
+  type TaskSignalEvent,
+} from "../../../contracts/internal-events";
 import type { StagedTaskRow, TaskSignalWrite } from "../../ports/learning-store";
 import type { RetryObservation } from "./policy-memory";
 
-export const TASK_SIGNAL_TYPES = ["task.failed", "task.blocked", "task.completed"] as const;
+export const TASK_SIGNAL_TYPES = TASK_SIGNAL_EVENT_TYPES;
 export type TaskSignalType = (typeof TASK_SIGNAL_TYPES)[number];
-
-const text = (max: number) => z.string().min(1).max(max);
-/** optional fields never poison a message: a malformed value reads as absent */
-const opt = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
-const nonNegative = z.number().min(0).refine(Number.isFinite);
-const tokens = z.object({ in: nonNegative.optional(), out: nonNegative.optional() });
-const bucketLike = z.string().min(1).max(64);
-
-/** The fields both producers send; anything else rides along untouched. */
-const QueuedTaskEvent = z.looseObject({
-  event_id: text(256),
-  type: z.enum(TASK_SIGNAL_TYPES),
-  team_id: text(128),
-  run_id: text(256),
-  task_id: text(256),
-  order_id: opt(text(256)),
-  task_key: opt(text(256)),
-  project_id: opt(text(128)),
-  reason: opt(bucketLike),
-  exit_code_bucket: opt(bucketLike),
-  skill: opt(z.string().min(1).max(128).nullable()),
-  context: opt(z.string().max(256)),
-  failure_class: opt(bucketLike.nullable()),
-  outcome: opt(z.string().max(32).nullable()),
-  attempt: opt(z.number().int().min(1).max(100_000)),
-  cost_units: opt(nonNegative),
-  tokens: opt(tokens),
-  steps: opt(z.number().int().min(0).max(10_000_000)),
-  detail: opt(z.string().max(500)),
-  occurred_at: opt(z.number().int().min(0)),
-});
 
 /** A parsed task.* event: what is staged for learning (TaskSignalWrite) plus the fields of its failure signature. */
 export type TaskSignal = Omit<TaskSignalWrite, "type" | "signature"> & {
@@ -47,13 +20,10 @@ export type TaskSignal = Omit<TaskSignalWrite, "type" | "signature"> & {
   detail: string | null;
 };
 
-const tokenSum = (t: z.infer<typeof tokens> | undefined) => (t ? (t.in ?? 0) + (t.out ?? 0) : 0);
+const tokenSum = (t: { in?: number; out?: number } | undefined) => (t ? (t.in ?? 0) + (t.out ?? 0) : 0);
 
-/** task.failed / task.blocked / task.completed from either producer; null when the body is not one. */
-export function parseTaskSignal(body: unknown, now: number): TaskSignal | null {
-  const parsed = QueuedTaskEvent.safeParse(body);
-  if (!parsed.success) return null;
-  const e = parsed.data;
+/** task.failed / task.blocked / task.completed from either producer (parsed by the consumer) as learning stages it. */
+export function taskSignalOf(e: TaskSignalEvent): TaskSignal {
   const failureClass = e.failure_class ?? null;
   return {
     eventId: e.event_id,
@@ -73,7 +43,7 @@ export function parseTaskSignal(body: unknown, now: number): TaskSignal | null {
     costUnits: e.cost_units ?? tokenSum(e.tokens),
     steps: e.steps ?? null,
     detail: e.detail ?? null,
-    occurredAt: e.occurred_at ?? now,
+    occurredAt: e.occurred_at,
   };
 }
 
@@ -90,48 +60,6 @@ export type TaskOutcome = {
   costUnits: number;
   steps: number;
 };
-
-const ApiTask = z.looseObject({
-  task_id: opt(text(256)),
-  skill: text(128),
-  outcome: z.enum(["success", "failure"]),
-  failure_class: opt(bucketLike),
-  failure_classes: opt(z.array(bucketLike).max(32)),
-  attempts: opt(z.number().int().min(1).max(100_000)),
-  cost_units: opt(nonNegative),
-  steps: opt(z.number().int().min(0).max(10_000_000)),
-  context: opt(z.string().max(256)),
-});
-
-const RunOrder = z.looseObject({
-  order_id: opt(text(256)),
-  task_id: opt(text(256)),
-  skill: opt(z.string().min(1).max(128).nullable()),
-  status: z.string().max(32),
-  attempts: opt(z.number().int().min(0).max(100_000)),
-  outcome: opt(z.string().max(32).nullable()),
-  failure_class: opt(bucketLike.nullable()),
-  failure_classes: opt(z.array(bucketLike).max(32)),
-});
-
-const QueuedRunCompleted = z.looseObject({
-  event_id: text(256),
-  type: z.literal("run.completed"),
-  team_id: text(128),
-  run_id: text(256),
-  occurred_at: opt(z.number().int().min(0)),
-  // remote agents: one skill, or per-task outcomes
-  skill: opt(text(128)),
-  outcome: opt(z.string().max(32)),
-  failure_class: opt(bucketLike),
-  cost_units: opt(nonNegative),
-  steps: opt(z.number().int().min(0).max(10_000_000)),
-  context: opt(z.string().max(256)),
-  tasks: opt(z.array(ApiTask).max(500)),
-  // RunDO: its orders and the run's token use
-  orders: opt(z.array(RunOrder).max(5000)),
-  tokens: opt(tokens),
-});
 
 export type RunCompletion = {
   eventId: string;
@@ -151,7 +79,7 @@ function orderSuccess(status: string, outcome: string | null | undefined): boole
   return null;
 }
 
-type RunCompletedBody = z.infer<typeof QueuedRunCompleted>;
+type RunCompletedBody = RunCompletedEvent;
 
 /** The run's own task list (agents that report per task). */
 function listedTasks(tasks: NonNullable<RunCompletedBody["tasks"]>): TaskOutcome[] {
@@ -203,12 +131,9 @@ function summaryTask(e: RunCompletedBody & { skill: string; outcome: string }): 
   };
 }
 
-/** A run.completed body → its tasks, from the first of: a task list, RunDO's orders, one skill with an outcome. */
-export function parseRunCompletion(body: unknown, now: number): RunCompletion | null {
-  const parsed = QueuedRunCompleted.safeParse(body);
-  if (!parsed.success) return null;
-  const e = parsed.data;
-  const base = { eventId: e.event_id, teamId: e.team_id, runId: e.run_id, occurredAt: e.occurred_at ?? now };
+/** A run.completed event → its tasks, from the first of: a task list, RunDO's orders, one skill with an outcome. */
+export function runCompletionOf(e: RunCompletedEvent): RunCompletion {
+  const base = { eventId: e.event_id, teamId: e.team_id, runId: e.run_id, occurredAt: e.occurred_at };
   if (e.tasks) return { ...base, tasks: listedTasks(e.tasks) };
   if (e.orders) return { ...base, tasks: orderTasks(e.orders, e.tokens) };
   if (e.skill && e.outcome) return { ...base, tasks: [summaryTask({ ...e, skill: e.skill, outcome: e.outcome })] };

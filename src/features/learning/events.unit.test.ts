@@ -1,37 +1,47 @@
 // Normalising queued task/run events from both producers, W4 aggregation, retry evidence, YARLI memory plans.
 import { describe, expect, it } from "vitest";
+import { InternalEvent } from "../../../contracts/internal-events";
 import {
-  parseRunCompletion,
-  parseTaskSignal,
   retryObservations,
+  runCompletionOf,
   skillTotals,
   stagedToOutcome,
   type TaskOutcome,
   type TaskSignal,
+  taskSignalOf,
 } from "./events";
 import { planTaskMemory } from "./task-memory";
 
-const NOW = 1_790_000_000_000;
+/** The consumer's one parse (the internal-event union), then learning's reading of the typed event. */
+function parseTaskSignal(body: unknown) {
+  const e = InternalEvent.safeParse(body);
+  if (!e.success) return null;
+  const d = e.data;
+  if (d.type !== "task.failed" && d.type !== "task.blocked" && d.type !== "task.completed") throw new Error(d.type);
+  return taskSignalOf(d);
+}
+function parseRunCompletion(body: unknown) {
+  const e = InternalEvent.parse(body);
+  if (e.type !== "run.completed") throw new Error(e.type);
+  return runCompletionOf(e);
+}
 
 describe("parseTaskSignal", () => {
   it("reads a remote agent's task.failed", () => {
-    const s = parseTaskSignal(
-      {
-        event_id: "api:t:e1",
-        type: "task.failed",
-        team_id: "t",
-        run_id: "r1",
-        task_id: "k1",
-        task_key: "build:unit",
-        project_id: "web",
-        reason: "test_failure",
-        exit_code_bucket: "exit_1",
-        skill: "code.test",
-        cost_units: 12,
-        occurred_at: 5,
-      },
-      NOW,
-    );
+    const s = parseTaskSignal({
+      event_id: "api:t:e1",
+      type: "task.failed",
+      team_id: "t",
+      run_id: "r1",
+      task_id: "k1",
+      task_key: "build:unit",
+      project_id: "web",
+      reason: "test_failure",
+      exit_code_bucket: "exit_1",
+      skill: "code.test",
+      cost_units: 12,
+      occurred_at: 5,
+    });
     expect(s).toMatchObject({
       taskKey: "build:unit",
       projectId: "web",
@@ -43,67 +53,72 @@ describe("parseTaskSignal", () => {
   });
 
   it("reads RunDO's task.failed: key from the order, reason from the failure class, cost from tokens", () => {
-    const s = parseTaskSignal(
-      {
-        event_id: "evt_run_9",
-        type: "task.failed",
-        team_id: "t",
-        run_id: "run_1",
-        seq: 9,
-        occurred_at: 7,
-        order_id: "ord_1",
-        task_id: "task_1",
-        skill: null,
-        steps: 2,
-        outcome: "ERROR",
-        failure_class: "tool_error",
-        tokens: { in: 30, out: 12 },
-        attempt: 2,
-        next: "retry",
-      },
-      NOW,
-    );
+    const s = parseTaskSignal({
+      event_id: "evt_run_9",
+      type: "task.failed",
+      team_id: "t",
+      run_id: "run_1",
+      seq: 9,
+      occurred_at: 7,
+      order_id: "ord_1",
+      task_id: "task_1",
+      skill: null,
+      steps: 2,
+      outcome: "ERROR",
+      failure_class: "tool_error",
+      tokens: { in: 30, out: 12 },
+      attempt: 2,
+      next: "retry",
+    });
     expect(s).toMatchObject({ taskKey: "ord_1", reason: "tool_error", skill: null, costUnits: 42, attempt: 2 });
   });
 
-  it("refuses a body without task_id or team_id, and tolerates junk in optional fields", () => {
-    expect(parseTaskSignal({ event_id: "e", type: "task.failed", team_id: "t", run_id: "r" }, NOW)).toBeNull();
-    expect(parseTaskSignal({ event_id: "e", type: "task.failed", run_id: "r", task_id: "k" }, NOW)).toBeNull();
-    const s = parseTaskSignal(
-      { event_id: "e", type: "task.blocked", team_id: "t", run_id: "r", task_id: "k", cost_units: "lots", steps: -1 },
-      NOW,
-    );
-    expect(s).toMatchObject({ costUnits: 0, steps: null, occurredAt: NOW });
+  it("refuses a body without task_id or team_id, or with junk in a field it names; reads absent fields as null", () => {
+    const base = { event_id: "e", type: "task.blocked", team_id: "t", run_id: "r", occurred_at: 3 };
+    expect(parseTaskSignal({ ...base, task_id: undefined })).toBeNull();
+    expect(parseTaskSignal({ ...base, team_id: undefined, task_id: "k" })).toBeNull();
+    expect(parseTaskSignal({ ...base, task_id: "k", cost_units: "lots" })).toBeNull();
+    expect(parseTaskSignal({ ...base, task_id: "k", steps: -1 })).toBeNull();
+    const s = parseTaskSignal({ ...base, task_id: "k" });
+    expect(s).toMatchObject({ costUnits: 0, steps: null, attempt: null, taskKey: "k", occurredAt: 3 });
   });
+});
+
+/** An order as the run's run.completed lists it (every field, as the Durable Object sends it). */
+const order = (order_id: string, task_id: string, skill: string, status: string, attempts: number) => ({
+  order_id,
+  task_id,
+  skill,
+  status,
+  attempts,
+  outcome: null,
+  failure_class: null,
+  failure_classes: [],
 });
 
 describe("parseRunCompletion", () => {
   it("reads RunDO's orders: COMPLETE+PASS succeeds, DEAD_LETTER fails, others carry no signal; tokens by attempts", () => {
-    const run = parseRunCompletion(
-      {
-        event_id: "evt_run_20",
-        type: "run.completed",
-        team_id: "t",
-        run_id: "run_1",
-        outcome: "COMPLETE",
-        skills: ["a", "b"],
-        tokens: { in: 300, out: 100 },
-        orders: [
-          { order_id: "o1", task_id: "t1", skill: "a", status: "COMPLETE", attempts: 1, outcome: "PASS" },
-          {
-            order_id: "o2",
-            task_id: "t2",
-            skill: "b",
-            status: "DEAD_LETTER",
-            attempts: 3,
-            outcome: "ERROR",
-            failure_class: "tool_error",
-          },
-          { order_id: "o3", task_id: "t3", skill: "a", status: "SKIPPED", attempts: 0, outcome: null },
-        ],
-      },
-      NOW,
-    );
+    const run = parseRunCompletion({
+      event_id: "evt_run_20",
+      type: "run.completed",
+      team_id: "t",
+      run_id: "run_1",
+      occurred_at: 8,
+      seq: 20,
+      outcome: "COMPLETE",
+      skills: ["a", "b"],
+      tokens: { in: 300, out: 100 },
+      orders: [
+        { ...order("o1", "t1", "a", "COMPLETE", 1), outcome: "PASS" },
+        {
+          ...order("o2", "t2", "b", "DEAD_LETTER", 3),
+          outcome: "ERROR",
+          failure_class: "tool_error",
+          failure_classes: ["tool_error"],
+        },
+        order("o3", "t3", "a", "SKIPPED", 0),
+      ],
+    });
     expect(run?.tasks).toEqual([
       {
         taskId: "t1",
@@ -139,12 +154,12 @@ describe("parseRunCompletion", () => {
   });
 
   it("reads a remote run with per-task outcomes, or with one skill, or with none (use the staged tasks)", () => {
-    const base = { event_id: "e", type: "run.completed", team_id: "t", run_id: "r" };
+    const base = { event_id: "e", type: "run.completed", team_id: "t", run_id: "r", occurred_at: 4 };
     expect(
-      parseRunCompletion({ ...base, tasks: [{ skill: "s", outcome: "failure", failure_class: "vibe_fail" }] }, NOW)
+      parseRunCompletion({ ...base, tasks: [{ skill: "s", outcome: "failure", failure_class: "vibe_fail" }] })
         ?.tasks?.[0],
     ).toMatchObject({ skill: "s", success: false, failureClasses: ["vibe_fail"], attempts: 1 });
-    expect(parseRunCompletion({ ...base, skill: "s", outcome: "success", cost_units: 9 }, NOW)?.tasks).toEqual([
+    expect(parseRunCompletion({ ...base, skill: "s", outcome: "success", cost_units: 9 })?.tasks).toEqual([
       {
         taskId: null,
         skill: "s",
@@ -156,7 +171,7 @@ describe("parseRunCompletion", () => {
         steps: 1,
       },
     ]);
-    expect(parseRunCompletion(base, NOW)).toMatchObject({ tasks: null, occurredAt: NOW });
+    expect(parseRunCompletion(base)).toMatchObject({ tasks: null, occurredAt: 4 });
   });
 });
 

@@ -130,10 +130,16 @@ describe("GET /v1/metrics", () => {
     await seed("team-met", now);
     await seed("team-met-other", now);
     const { deps } = testDeps(now);
+    // the fields a run sends beside these (strict: contracts/event-fields.ts)
+    const gateBase = { op_id: "op", policy_key: "wrong_value", rule_id: null, opened_by: "worker" };
+    const gateOpened = { ...gateBase, timeout_ms: null, deadline_at: null, digest: null, context: {} };
+    const gateDecided = { ...gateBase, subject_type: "order", status: "approved", outcome: "approved", channel: "api" };
     await deliver(deps, [
       {
         event_id: "gm-1",
         type: "gate.opened",
+        seq: 1,
+        ...gateOpened,
         team_id: "team-met",
         run_id: "r",
         gate_id: "g1",
@@ -143,6 +149,8 @@ describe("GET /v1/metrics", () => {
       {
         event_id: "gm-2",
         type: "gate.opened",
+        seq: 2,
+        ...gateOpened,
         team_id: "team-met",
         run_id: "r",
         gate_id: "g3",
@@ -152,6 +160,8 @@ describe("GET /v1/metrics", () => {
       {
         event_id: "gm-3",
         type: "gate.opened",
+        seq: 3,
+        ...gateOpened,
         team_id: "team-met",
         run_id: "r",
         gate_id: "g4",
@@ -161,6 +171,8 @@ describe("GET /v1/metrics", () => {
       {
         event_id: "gm-4",
         type: "gate.decided",
+        seq: 4,
+        ...gateDecided,
         team_id: "team-met",
         run_id: "r",
         gate_id: "g3",
@@ -173,6 +185,8 @@ describe("GET /v1/metrics", () => {
       {
         event_id: "gm-5",
         type: "gate.decided",
+        seq: 5,
+        ...gateDecided,
         team_id: "team-met",
         run_id: "r",
         gate_id: "g4",
@@ -185,6 +199,8 @@ describe("GET /v1/metrics", () => {
       {
         event_id: "gm-6",
         type: "gate.decided",
+        seq: 6,
+        ...gateDecided,
         team_id: "team-met",
         run_id: "r",
         gate_id: "g1",

@@ -2,6 +2,7 @@
 // counters and manifest row in one D1 batch — from the EVENTS consumer, the one writer (a failed batch is retried by
 // the queue and dead-lettered after its retries; each R2 refusal is counted as an outage).
 
+import type { EventOf } from "../../../contracts/internal-events";
 import { canonicalJson, sha256Hex } from "../../lib/digest";
 import { log } from "../../lib/log";
 import type { Clock } from "../../ports/clock";
@@ -61,13 +62,17 @@ export async function appendDecisions(
   return flush;
 }
 
+/** What the log takes of a `policy.decided` event: its decision. */
+type DecisionEvent = Pick<EventOf<"policy.decided">, "decision">;
+
 /** The EVENTS consumer's handler for `policy.decided`: digests, then appends. */
 export async function recordDecisionEvents(
-  events: WardenEvent[],
+  events: readonly DecisionEvent[],
   deps: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock">,
 ): Promise<undefined> {
   const decisions = await Promise.all(
     events.map(async (e) => {
+      // the modes are MemrlMode values: both producers (decide.ts, the run's Tx.emit) are typed by LoggedDecision
       const d = e.decision as LoggedDecision;
       return { ...d, inputs_digest: await sha256Hex(canonicalJson(d.inputs)) };
     }),

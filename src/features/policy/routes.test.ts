@@ -290,7 +290,7 @@ describe("GET /v1/policy/profile", () => {
 describe("decision log and replay", () => {
   async function logDecisions(teamId: string, bodies: object[]) {
     const t = await token(teamId);
-    const events: WardenEvent[] = [];
+    const events: (WardenEvent & Record<string, unknown>)[] = [];
     const deps = makeDeps(env);
     // Capture what decide() publishes by replaying the same requests through the use-case path.
     for (const body of bodies) {
@@ -306,7 +306,7 @@ describe("decision log and replay", () => {
           team_id: teamId,
           run_id: null,
           task_id: null,
-          inputs: body,
+          inputs: body as Record<string, unknown>,
           inputs_digest: "",
           profile_version: 0,
           requested_mode: res.json.requested_mode,
@@ -390,7 +390,7 @@ describe("decision log and replay", () => {
 
 describe("the decision log pipeline", () => {
   it("publishes a policy.decided event per decision to EVENTS before it answers", async () => {
-    const sent: WardenEvent[] = [];
+    const sent: (WardenEvent & Record<string, unknown>)[] = [];
     const deps = makeDeps(env, { decisionEvents: { publish: async (e) => void sent.push(...e) } });
     const { decidePolicy } = await import("./decide");
     const principal = { teamId: "team-ev", scopes: new Set(), subject: "u", expiresAtMs: Date.now() + 60_000 } as any;

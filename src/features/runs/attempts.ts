@@ -1,5 +1,6 @@
 // Attempt outcome steps of the reducer (pure): complete an attempt, then complete, retry, gate, dead-letter or replan.
 
+import type { EventFields } from "../../../contracts/event-fields";
 import { stableId } from "../../lib/hash";
 import { gateIdFor, openGate } from "../gates/domain";
 import { openReview, REVIEWED_FAILURE } from "./dead-letter-review";
@@ -56,7 +57,7 @@ type Failed = Attempt & {
   reply: CompleteReply;
   last: NonNullable<Order["last"]>;
   stepBase: Omit<Step, "seq" | "at" | "next">;
-  failedFields: Record<string, unknown>;
+  failedFields: Omit<EventFields<"task.failed">, "next">;
 };
 type FailureStep = ReturnType<typeof nextAfterFailure>["step"];
 

@@ -1,5 +1,6 @@
 // The run's side of gates (pure): the run transaction as the gate machine's host, what a decision does to the thing a
 // gate guards (an order, a dead letter, the budget, a deploy), and the open_gate / decide_gate steps.
+import type { TaskRef } from "../../../contracts/event-fields";
 import { canonicalJson } from "../../lib/digest";
 
 import {
@@ -57,7 +58,7 @@ function announced(tx: Tx, opId: string): boolean {
   );
 }
 
-function subjectFields(tx: Tx, subject: GateSubject): Record<string, unknown> {
+function subjectFields(tx: Tx, subject: GateSubject): Partial<TaskRef> {
   if (subject.type === "order" || subject.type === "dead_letter") {
     const order = tx.order(subject.order_id);
     return order ? taskFields(tx.run, order) : { order_id: subject.order_id };

@@ -1,5 +1,5 @@
 // The reducer's copy-on-write transaction and the helpers every step shares (pure: no I/O, no clock).
-import type { RunEventType } from "../../../contracts/internal-events";
+import type { EventFields, RunEventType, TaskRef } from "../../../contracts/event-fields";
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
 import { own, putOwn } from "../../lib/own";
@@ -117,7 +117,8 @@ export class Tx {
     putOwn(this.dls, dl.id, dl);
   }
 
-  emit(type: RunEventType, fields: Record<string, unknown> = {}): WardenRunEvent {
+  /** Appends an event to the run's log; its fields are checked against contracts/event-fields.ts by tsc. */
+  emit<T extends RunEventType>(type: T, fields: EventFields<T>): WardenRunEvent {
     const seq = this.run.seq + 1;
     this.run = { ...this.run, seq };
     const event: WardenRunEvent = {
@@ -235,7 +236,7 @@ export const gateRow = (run: RunMeta, g: Gate, now: number) => ({
 export const skillOf = (run: RunMeta, order: Order): string | null =>
   order.skill ?? (run.skills.length === 1 ? (run.skills[0] as string) : null);
 
-export function taskFields(run: RunMeta, o: Order): Record<string, unknown> {
+export function taskFields(run: RunMeta, o: Order): TaskRef {
   return { order_id: o.order_id, task_id: o.task_id, skill: skillOf(run, o), steps: o.attempts };
 }
 
