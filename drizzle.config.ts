@@ -1,8 +1,8 @@
-// drizzle-kit: generates SQL migrations for D1 from the schema into migrations/.
+// drizzle-kit: generates SQL migrations for D1 from every feature's tables (src/features/*/store/tables.ts) into migrations/.
 import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./src/adapters/d1/schema.ts",
+  schema: ["./src/adapters/d1/schema.ts", "./src/features/*/store/tables.ts"],
   out: "./migrations",
 });

@@ -1,7 +1,6 @@
 // infra(env): the configuration and the shared adapters over the Worker's bindings, each built once per isolate.
 import { drizzle } from "drizzle-orm/d1";
 import { buildEmbedder, buildRateLimiter, buildVectorIndex, buildVerifier } from "./adapter-choices";
-import { createD1ApiKeyStore } from "./adapters/d1/api-key-store";
 import { createD1ArtifactStore } from "./adapters/d1/artifact-store";
 import { createD1AuditLog } from "./adapters/d1/audit-log";
 import { createD1DeadLetterIndex } from "./adapters/d1/dead-letter-index";
@@ -36,6 +35,7 @@ import { createSlackOAuthApi, createSlackWebApi } from "./adapters/slack/web-api
 import { createApiKeyAuth } from "./auth/api-keys";
 import { type Config, parseConfig } from "./config";
 import type { ArtifactLimits } from "./features/artifacts";
+import { createD1ApiKeyStore } from "./features/keys/store/api-key-store";
 import type { RunsService } from "./features/runs";
 import { createTeamLimits, DEFAULT_LIMITS } from "./http/rate-limits";
 import type { HttpNeeds } from "./http/types";

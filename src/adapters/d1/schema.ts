@@ -1,7 +1,7 @@
 // D1 tables (drizzle): the durable, queryable record of runs, policy, gates, memory and learning.
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-const createdAt = () => integer("created_at").notNull();
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
 
 // ---- runs, orders, attempts, gates ---------------------------------------------------------
 
@@ -813,26 +813,6 @@ export const deployApproverRequests = sqliteTable(
     appliedAt: integer("applied_at"),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.version] })],
-);
-
-/** Team API keys: only the SHA-256 of the secret is stored; `prefix` (public, in the key) finds the row. */
-export const apiKeys = sqliteTable(
-  "api_key",
-  {
-    id: text("id").primaryKey(),
-    teamId: text("team_id").notNull(),
-    prefix: text("prefix").notNull(),
-    secretHash: text("secret_hash").notNull(),
-    subject: text("subject").notNull(),
-    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
-    runId: text("run_id"),
-    createdBy: text("created_by").notNull(),
-    createdAt: createdAt(),
-    revokedAt: integer("revoked_at"),
-    expiresAt: integer("expires_at"),
-    lastUsedAt: integer("last_used_at"),
-  },
-  (t) => [uniqueIndex("api_key_prefix").on(t.prefix), index("api_key_team").on(t.teamId, t.createdAt)],
 );
 
 // ---- artifacts -------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // ApiKeyStore over D1 (api_key rows; lookup by the key's public prefix).
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { ApiKeyRow, ApiKeyStore } from "../../ports/api-key-store";
-import { apiKeys } from "./schema";
+import type { ApiKeyRow, ApiKeyStore } from "../../../ports/api-key-store";
+import { apiKeys } from "./tables";
 
 export function createD1ApiKeyStore(db: DrizzleD1Database): ApiKeyStore {
   const one = (rows: ApiKeyRow[]) => rows[0] ?? null;
