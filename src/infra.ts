@@ -1,14 +1,9 @@
 // infra(env): the configuration and the shared adapters over the Worker's bindings, each built once per isolate.
 import { drizzle } from "drizzle-orm/d1";
 import { buildEmbedder, buildRateLimiter, buildVectorIndex, buildVerifier } from "./adapter-choices";
-import { createD1ArtifactStore } from "./adapters/d1/artifact-store";
-import { createD1AuditLog } from "./adapters/d1/audit-log";
 import { createD1DeadLetterIndex } from "./adapters/d1/dead-letter-index";
 import { createD1DecisionCounterStore } from "./adapters/d1/decision-counters";
-import { createD1DeployApproverStore } from "./adapters/d1/deploy-approvers";
 import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
-import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
-import { createD1GateSlaStore } from "./adapters/d1/gate-sla-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
 import { createD1MemoryMaintenance } from "./adapters/d1/memory-maintenance";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
@@ -24,7 +19,6 @@ import { createD1SlackFeedStore } from "./adapters/d1/slack-feed-store";
 import { createD1SlackResponseUrls } from "./adapters/d1/slack-response-urls";
 import { createD1SlackStore } from "./adapters/d1/slack-store";
 import { createD1SweepStore } from "./adapters/d1/sweep-store";
-import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
 import { createDurableBoardGateway } from "./adapters/do/board-gateway";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
@@ -35,7 +29,13 @@ import { createSlackOAuthApi, createSlackWebApi } from "./adapters/slack/web-api
 import { createApiKeyAuth } from "./auth/api-keys";
 import { type Config, parseConfig } from "./config";
 import type { ArtifactLimits } from "./features/artifacts";
+import { createD1ArtifactStore } from "./features/artifacts/store/artifact-store";
+import { createD1AuditLog } from "./features/audit/store/audit-log";
+import { createD1DeployApproverStore } from "./features/gates/store/deploy-approvers";
+import { createD1GateRuleStore } from "./features/gates/store/gate-rule-store";
+import { createD1GateSlaStore } from "./features/gates/store/gate-sla-store";
 import { createD1ApiKeyStore } from "./features/keys/store/api-key-store";
+import { createD1TeamLimitStore } from "./features/limits/store/team-limits";
 import type { RunsService } from "./features/runs";
 import { createTeamLimits, DEFAULT_LIMITS } from "./http/rate-limits";
 import type { HttpNeeds } from "./http/types";

@@ -2,6 +2,7 @@
 // atomic batches the port promises, and turns a batch that lost a race into a LearningConflict.
 import type { BatchItem } from "drizzle-orm/batch";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import { auditInsert } from "../../features/audit";
 import { err, ok, type Result } from "../../lib/result";
 import {
   entryKey,
@@ -11,7 +12,6 @@ import {
   type LearningStore,
   type TaskSignalWrite,
 } from "../../ports/learning-store";
-import { auditInsert } from "./audit-log";
 import { batchAll } from "./batch";
 import { recordGateMetrics } from "./gate-metrics";
 import {

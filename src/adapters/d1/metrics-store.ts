@@ -2,18 +2,10 @@
 // Conditional sums (`sum(x = 'a')`) have no builder operator, so they are `sql` expressions over typed columns.
 import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { auditLog } from "../../features/audit/store/tables";
 import type { MetricsStore } from "../../ports/metrics-store";
 import { approvalCountsQuery, countWhere, humanLatenciesQuery } from "./approval-queries";
-import {
-  attempts,
-  auditLog,
-  deadLetters,
-  eventDeadLetters,
-  gateMetrics,
-  runs,
-  sessionEvents,
-  teamModes,
-} from "./schema";
+import { attempts, deadLetters, eventDeadLetters, gateMetrics, runs, sessionEvents, teamModes } from "./schema";
 
 const MAX_LATENCIES = 10_000;
 const MAX_SESSIONS = 20_000;

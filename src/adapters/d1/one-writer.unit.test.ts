@@ -25,15 +25,10 @@ const baseName = (file: string) => file.slice(file.lastIndexOf("/") + 1);
  */
 const NOT_YET_IN_FEATURE = new Set([
   "approval-queries.ts",
-  "artifact-store.ts",
-  "audit-log.ts",
   "dead-letter-index.ts",
   "decision-counters.ts",
-  "deploy-approvers.ts",
   "event-dead-letters.ts",
   "gate-metrics.ts",
-  "gate-rule-store.ts",
-  "gate-sla-store.ts",
   "learning-store.ts",
   "memory-maintenance.ts",
   "memory-store.ts",
@@ -53,7 +48,6 @@ const NOT_YET_IN_FEATURE = new Set([
   "slack-store.ts",
   "sweep-store.ts",
   "task-outcomes.ts",
-  "team-limits.ts",
 ]);
 
 /** drizzle variable → SQL table name, from a tables file */

@@ -1,11 +1,11 @@
 // OverviewStore over D1 with drizzle: the team overview's reads in one db.batch, and one run's attempts for its trace.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { auditLog } from "../../features/audit/store/tables";
 import type { OverviewStore } from "../../ports/overview-store";
 import { approvalCountsQuery, humanLatenciesQuery } from "./approval-queries";
 import {
   attempts,
-  auditLog,
   deadLetters,
   gateMetrics,
   runs,

@@ -82,29 +82,6 @@ export const gates = sqliteTable(
   ],
 );
 
-/** a team's gate SLA settings (PUT /v1/gates/sla: time zone, business hours, ack and resolve SLAs); no row = the
- * seed's defaults (src/features/gates/sla.ts) */
-export const teamGateSla = sqliteTable("team_gate_sla", {
-  teamId: text("team_id").primaryKey(),
-  /** GateSlaSettings as JSON */
-  settings: text("settings", { mode: "json" }).notNull(),
-  updatedBy: text("updated_by").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});
-
-/** SLA breaches already alerted: one row per gate and breach kind (ack | resolve), so each is alerted once */
-export const gateSlaAlerts = sqliteTable(
-  "gate_sla_alert",
-  {
-    gateId: text("gate_id").notNull(),
-    /** ack | resolve */
-    breach: text("breach").notNull(),
-    teamId: text("team_id").notNull(),
-    alertedAt: integer("alerted_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.gateId, t.breach] })],
-);
-
 export const attempts = sqliteTable(
   "attempt",
   {
@@ -171,19 +148,6 @@ export const deadLetters = sqliteTable(
     resolver: text("resolver"),
   },
   (t) => [index("dead_letter_run").on(t.runId)],
-);
-
-export const gateRules = sqliteTable(
-  "gate_rule",
-  {
-    teamId: text("team_id").notNull(),
-    version: integer("version").notNull(),
-    /** pending | active | retired */
-    status: text("status").notNull(),
-    body: text("body", { mode: "json" }).notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
 );
 
 // ---- policy -------------------------------------------------------------------------------
@@ -599,22 +563,6 @@ export const processedEvents = sqliteTable("processed_event", {
   processedAt: integer("processed_at").notNull(),
 });
 
-/** append-only */
-export const auditLog = sqliteTable(
-  "audit_log",
-  {
-    id: text("id").primaryKey(),
-    teamId: text("team_id").notNull(),
-    actor: text("actor").notNull(),
-    action: text("action").notNull(),
-    subjectType: text("subject_type").notNull(),
-    subjectId: text("subject_id").notNull(),
-    metadata: text("metadata", { mode: "json" }),
-    createdAt: createdAt(),
-  },
-  (t) => [index("audit_log_team_created").on(t.teamId, t.createdAt)],
-);
-
 export const sweepLeases = sqliteTable("sweep_lease", {
   name: text("name").primaryKey(),
   holder: text("holder").notNull(),
@@ -754,118 +702,7 @@ export const slackInbound = sqliteTable("slack_inbound", {
 
 // ---- limits and identity ---------------------------------------------------------------------
 
-/** Per-team rate limits by route class (absent rows: the documented defaults in src/http/rate-limits.ts). */
-export const teamLimits = sqliteTable(
-  "team_limit",
-  {
-    teamId: text("team_id").notNull(),
-    routeClass: text("route_class").notNull(),
-    perTeam: integer("per_team").notNull(),
-    perSubject: integer("per_subject").notNull(),
-    periodS: integer("period_s").notNull().default(60),
-    updatedAt: integer("updated_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.teamId, t.routeClass] })],
-);
-
-/** Limit increases above the defaults, pending behind a policy_deploy hard gate until a second person approves. */
-export const teamLimitRequests = sqliteTable(
-  "team_limit_request",
-  {
-    teamId: text("team_id").notNull(),
-    version: integer("version").notNull(),
-    /** the requested rows, JSON: [{routeClass, perTeam, perSubject, periodS}] */
-    limits: text("limits").notNull(),
-    /** pending | applied */
-    status: text("status").notNull(),
-    requestedBy: text("requested_by").notNull(),
-    createdAt: createdAt(),
-    appliedAt: integer("applied_at"),
-  },
-  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
-);
-
-/** The team's deploy approvers: when any are set, only they decide its control run's hard gates (deploys). */
-export const deployApprovers = sqliteTable(
-  "deploy_approver",
-  {
-    teamId: text("team_id").notNull(),
-    subject: text("subject").notNull(),
-    /** the approved roster request that added it */
-    version: integer("version").notNull(),
-    addedAt: integer("added_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.teamId, t.subject] })],
-);
-
-/** A new deploy-approver roster, pending behind a policy_deploy hard gate decided by an approver already on it. */
-export const deployApproverRequests = sqliteTable(
-  "deploy_approver_request",
-  {
-    teamId: text("team_id").notNull(),
-    version: integer("version").notNull(),
-    /** the whole new roster, JSON: ["alice", "bob"] */
-    subjects: text("subjects").notNull(),
-    /** pending | applied */
-    status: text("status").notNull(),
-    requestedBy: text("requested_by").notNull(),
-    createdAt: createdAt(),
-    appliedAt: integer("applied_at"),
-  },
-  (t) => [primaryKey({ columns: [t.teamId, t.version] })],
-);
-
 // ---- artifacts -------------------------------------------------------------------------------
-
-/**
- * One evidence object of a run (a log, JSON, a trace, a blob), its bytes in R2 under `key`; the row is written after
- * the object and deleted before it (docs/artifacts.md), so a row always has its object. `status` held = personal data
- * found, waiting for the run's pii_detected gate (`gate_id`); released = readable.
- */
-export const artifacts = sqliteTable(
-  "artifact",
-  {
-    artifactId: text("artifact_id").primaryKey(),
-    teamId: text("team_id").notNull(),
-    runId: text("run_id").notNull(),
-    opId: text("op_id"),
-    kind: text("kind").notNull(),
-    uri: text("uri").notNull(),
-    contentType: text("content_type").notNull(),
-    sizeBytes: integer("size_bytes").notNull(),
-    sha256: text("sha256").notNull(),
-    status: text("status").notNull(),
-    gateId: text("gate_id"),
-    createdBy: text("created_by").notNull(),
-    createdAt: createdAt(),
-    expiresAt: integer("expires_at").notNull(),
-  },
-  (t) => [
-    index("artifact_run").on(t.runId, t.createdAt),
-    index("artifact_team").on(t.teamId, t.createdAt),
-    index("artifact_expiry").on(t.expiresAt),
-    // the sweep's second pass: a team's artifacts of one kind older than the team's retention of it
-    index("artifact_team_kind").on(t.teamId, t.kind, t.createdAt),
-    uniqueIndex("artifact_uri").on(t.uri),
-  ],
-);
-
-/**
- * A team's retention of one artifact kind, in days, shorter than (or equal to) the deployment default
- * (`DEFAULT_RETENTION_DAYS`); absent = the default. The sweep deletes an artifact once either its `expires_at` or
- * `created_at` + these days has passed (docs/artifacts.md, "Retention").
- */
-export const artifactRetention = sqliteTable(
-  "artifact_retention",
-  {
-    teamId: text("team_id").notNull(),
-    kind: text("kind").notNull(),
-    days: integer("days").notNull(),
-    updatedBy: text("updated_by").notNull(),
-    updatedAt: integer("updated_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.teamId, t.kind] })],
-);
 
 // ---- run messages -------------------------------------------------------------------------------
 

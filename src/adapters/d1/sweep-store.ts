@@ -3,8 +3,8 @@
 // task-outcomes.ts, policy-store.ts).
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { auditInsert } from "../../features/audit";
 import type { SweepStore } from "../../ports/sweep-store";
-import { auditInsert } from "./audit-log";
 import { batchAll } from "./batch";
 import { archivePolicyMemoryStatement } from "./policy-memory-writes";
 import { lowerCeilingStatement } from "./policy-store";

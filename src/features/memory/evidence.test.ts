@@ -4,7 +4,7 @@ import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memoryHarness } from "../../../test/memory-harness";
-import { createD1ArtifactStore } from "../../adapters/d1/artifact-store";
+import { createD1ArtifactStore } from "../artifacts/store/artifact-store";
 import { mintToken } from "../../auth/mint";
 import type { ArtifactRow } from "../../ports/artifacts";
 

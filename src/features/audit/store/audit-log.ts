@@ -2,8 +2,9 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { type AuditEntry, type AuditLogStore, decodeAuditCursor, encodeAuditCursor } from "../../ports/audit-log";
-import { auditLog } from "./schema";
+import type { AuditEntry, AuditLogStore } from "../../../ports/audit-log";
+import { decodeAuditCursor, encodeAuditCursor } from "../domain";
+import { auditLog } from "./tables";
 
 export function createD1AuditLog(db: DrizzleD1Database): AuditLogStore {
   return {

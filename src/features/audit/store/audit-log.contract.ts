@@ -1,6 +1,6 @@
 // The AuditLogStore contract every implementation passes (D1 adapter in workerd, in-memory fake in Node), as one suite.
 import { describe, expect, it } from "vitest";
-import type { AuditEntry, AuditLogStore } from "../../ports/audit-log";
+import type { AuditEntry, AuditLogStore } from "../../../ports/audit-log";
 
 /** An entry of `teamId` at `createdAt`; ids are unique per call unless given. */
 export function auditEntry(teamId: string, createdAt: number, extra: Partial<AuditEntry> = {}): AuditEntry {

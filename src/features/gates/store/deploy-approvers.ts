@@ -1,11 +1,11 @@
 // DeployApproverStore over D1: deploy_approver rows (one per team and subject) and deploy_approver_request versions.
 import { and, asc, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { DeployApproverStore } from "../../ports/deploy-approvers";
-import { auditInsert } from "./audit-log";
-import { batchAll } from "./batch";
-import { nextVersion } from "./next-version";
-import { deployApproverRequests, deployApprovers } from "./schema";
+import { batchAll } from "../../../adapters/d1/batch";
+import { nextVersion } from "../../../adapters/d1/next-version";
+import type { DeployApproverStore } from "../../../ports/deploy-approvers";
+import { auditInsert } from "../../audit";
+import { deployApproverRequests, deployApprovers } from "./tables";
 
 export function createD1DeployApproverStore(db: DrizzleD1Database): DeployApproverStore {
   return {

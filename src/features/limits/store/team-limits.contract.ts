@@ -1,8 +1,8 @@
 // The TeamLimitStore contract every implementation passes (D1 adapter in workerd, in-memory fake in Node), as one suite.
 import { describe, expect, it } from "vitest";
-import type { AuditLogStore } from "../../ports/audit-log";
-import type { TeamLimitRow, TeamLimitStore } from "../../ports/team-limits";
-import { auditEntry } from "./audit-log.contract";
+import type { AuditLogStore } from "../../../ports/audit-log";
+import type { TeamLimitRow, TeamLimitStore } from "../../../ports/team-limits";
+import { auditEntry } from "../../audit/store/audit-log.contract";
 
 const team = () => `t-limits-${crypto.randomUUID()}`;
 const row = (routeClass: string, perTeam: number): TeamLimitRow => ({

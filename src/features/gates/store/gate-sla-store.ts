@@ -2,9 +2,10 @@
 // and gate_sla_alert (INSERT … ON CONFLICT DO NOTHING RETURNING: a breach alerted once whatever the concurrency).
 import { and, asc, eq, gte, inArray, notInArray } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { breachKey, type GateSlaStore, type SlaBreach } from "../../ports/gate-sla-store";
-import { auditInsert } from "./audit-log";
-import { gateSlaAlerts, gates, teamGateSla } from "./schema";
+import { gates } from "../../../adapters/d1/schema";
+import { breachKey, type GateSlaStore, type SlaBreach } from "../../../ports/gate-sla-store";
+import { auditInsert } from "../../audit";
+import { gateSlaAlerts, teamGateSla } from "./tables";
 
 /** gate kinds no person decides: never under an SLA (src/features/gates/sla.ts slaApplies) */
 const MACHINE_KINDS = ["auto", "soft", "deny"];
@@ -22,7 +23,8 @@ const slaColumns = {
   decided_at: gates.decidedAt,
 };
 
-export function createD1GateSlaStore(db: DrizzleD1Database): GateSlaStore {
+/** a team's SLA settings (team_gate_sla), written with their audit row */
+function gateSlaSettings(db: DrizzleD1Database): Pick<GateSlaStore, "get" | "put"> {
   return {
     async get(teamId) {
       const rows = await db
@@ -50,7 +52,14 @@ export function createD1GateSlaStore(db: DrizzleD1Database): GateSlaStore {
         auditInsert(db, audit),
       ]);
     },
+  };
+}
 
+/** the gates an SLA sweep looks at and the breaches already alerted */
+function gateSlaBreaches(
+  db: DrizzleD1Database,
+): Pick<GateSlaStore, "gatesOpenedSince" | "openGates" | "alerted" | "claimAlerts"> {
+  return {
     async gatesOpenedSince(teamId, since, limit) {
       return db
         .select(slaColumns)
@@ -88,4 +97,8 @@ export function createD1GateSlaStore(db: DrizzleD1Database): GateSlaStore {
       return rows.map((r) => breachKey(r.gateId, r.breach as SlaBreach));
     },
   };
+}
+
+export function createD1GateSlaStore(db: DrizzleD1Database): GateSlaStore {
+  return { ...gateSlaSettings(db), ...gateSlaBreaches(db) };
 }

@@ -2,16 +2,16 @@
 // the teams' retention settings (artifact_retention) the sweep reads.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { batchAll } from "../../../adapters/d1/batch";
 import {
   ARTIFACT_KINDS,
   type ArtifactKind,
   type ArtifactRow,
   type ArtifactStatus,
   type ArtifactStore,
-} from "../../ports/artifacts";
-import { auditInsert } from "./audit-log";
-import { batchAll } from "./batch";
-import { artifactRetention, artifacts } from "./schema";
+} from "../../../ports/artifacts";
+import { auditInsert } from "../../audit";
+import { artifactRetention, artifacts } from "./tables";
 
 /** the row's uri names the bucket's object: "r2://artifacts/" + key */
 const URI_PREFIX = "r2://artifacts/";
@@ -44,7 +44,10 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-export function createD1ArtifactStore(db: DrizzleD1Database): ArtifactStore {
+/** artifact rows: the quota-checked insert, status and gate changes, deletes */
+function artifactRowWrites(
+  db: DrizzleD1Database,
+): Pick<ArtifactStore, "insertWithinQuota" | "release" | "setGate" | "deleteRows"> {
   return {
     async insertWithinQuota(a, quotaBytes) {
       const res = await db.run(sql`
@@ -57,6 +60,29 @@ export function createD1ArtifactStore(db: DrizzleD1Database): ArtifactStore {
           <= ${quotaBytes}`);
       return (res.meta.changes ?? 0) === 1;
     },
+    async release(teamId, artifactId) {
+      await db
+        .update(artifacts)
+        .set({ status: "released" })
+        .where(and(eq(artifacts.teamId, teamId), eq(artifacts.artifactId, artifactId)));
+    },
+    async setGate(teamId, artifactId, gateId) {
+      await db
+        .update(artifacts)
+        .set({ gateId })
+        .where(and(eq(artifacts.teamId, teamId), eq(artifacts.artifactId, artifactId)));
+    },
+    async deleteRows(ids) {
+      for (const part of chunks(ids)) await db.delete(artifacts).where(inArray(artifacts.artifactId, part));
+    },
+  };
+}
+
+/** artifact rows read by team, run, id or R2 key, and the bytes a team uses */
+function artifactRowReads(
+  db: DrizzleD1Database,
+): Pick<ArtifactStore, "get" | "ownedBy" | "listForRun" | "usedBytes" | "keysWithRows"> {
+  return {
     async get(teamId, artifactId) {
       const rows = await db
         .select()
@@ -92,18 +118,28 @@ export function createD1ArtifactStore(db: DrizzleD1Database): ArtifactStore {
         .where(eq(artifacts.teamId, teamId));
       return Number(rows[0]?.used ?? 0);
     },
-    async release(teamId, artifactId) {
-      await db
-        .update(artifacts)
-        .set({ status: "released" })
-        .where(and(eq(artifacts.teamId, teamId), eq(artifacts.artifactId, artifactId)));
+    async keysWithRows(keys) {
+      const found = new Set<string>();
+      for (const part of chunks(keys)) {
+        const rows = await db
+          .select({ uri: artifacts.uri })
+          .from(artifacts)
+          .where(
+            inArray(
+              artifacts.uri,
+              part.map((k) => URI_PREFIX + k),
+            ),
+          );
+        for (const r of rows) found.add(r.uri.slice(URI_PREFIX.length));
+      }
+      return found;
     },
-    async setGate(teamId, artifactId, gateId) {
-      await db
-        .update(artifacts)
-        .set({ gateId })
-        .where(and(eq(artifacts.teamId, teamId), eq(artifacts.artifactId, artifactId)));
-    },
+  };
+}
+
+/** per-team retention settings and the artifacts past them */
+function artifactRetentionRows(db: DrizzleD1Database): Pick<ArtifactStore, "expired" | "retentionOf" | "putRetention"> {
+  return {
     async expired(now, limit) {
       // two indexed passes: past their own expires_at, or older than their team's shorter setting for the kind
       const byTeam = db
@@ -125,25 +161,6 @@ export function createD1ArtifactStore(db: DrizzleD1Database): ArtifactStore {
         .limit(limit);
       return rows.map(fromRow);
     },
-    async deleteRows(ids) {
-      for (const part of chunks(ids)) await db.delete(artifacts).where(inArray(artifacts.artifactId, part));
-    },
-    async keysWithRows(keys) {
-      const found = new Set<string>();
-      for (const part of chunks(keys)) {
-        const rows = await db
-          .select({ uri: artifacts.uri })
-          .from(artifacts)
-          .where(
-            inArray(
-              artifacts.uri,
-              part.map((k) => URI_PREFIX + k),
-            ),
-          );
-        for (const r of rows) found.add(r.uri.slice(URI_PREFIX.length));
-      }
-      return found;
-    },
     async retentionOf(teamId) {
       const rows = await db.select().from(artifactRetention).where(eq(artifactRetention.teamId, teamId));
       return Object.fromEntries(
@@ -161,4 +178,8 @@ export function createD1ArtifactStore(db: DrizzleD1Database): ArtifactStore {
       await batchAll(db, [...upserts, auditInsert(db, audit)]);
     },
   };
+}
+
+export function createD1ArtifactStore(db: DrizzleD1Database): ArtifactStore {
+  return { ...artifactRowWrites(db), ...artifactRowReads(db), ...artifactRetentionRows(db) };
 }

@@ -1,9 +1,9 @@
 // GateRuleStore over D1 with drizzle: versioned gate rule sets per team, activated by a guarded batch.
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { GateRuleStore, StoredGateRules } from "../../ports/gate-rule-store";
-import { nextVersion } from "./next-version";
-import { gateRules } from "./schema";
+import { nextVersion } from "../../../adapters/d1/next-version";
+import type { GateRuleStore, StoredGateRules } from "../../../ports/gate-rule-store";
+import { gateRules } from "./tables";
 
 type Row = typeof gateRules.$inferSelect;
 const toStored = (r: Row): StoredGateRules => ({
