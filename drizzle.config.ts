@@ -3,6 +3,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./src/adapters/d1/schema.ts", "./src/features/*/store/tables.ts"],
+  schema: "./src/features/*/store/tables.ts",
   out: "./migrations",
 });

@@ -1,8 +1,8 @@
 // RouteLedger over D1 with drizzle: session episodes joined with their activation, route overrides, pending pins.
 import { and, asc, count, eq, gte, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { memActivations, routeOverrides, routePinRequests, sessionEvents } from "../../features/memory/store/tables";
 import type { RouteLedger, RouteOverrideRow } from "../../ports/route-ledger";
-import { memActivations, routeOverrides, routePinRequests, sessionEvents } from "./schema";
 
 export function createD1RouteLedger(db: DrizzleD1Database): RouteLedger {
   return {

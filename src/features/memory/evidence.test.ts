@@ -4,9 +4,9 @@ import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memoryHarness } from "../../../test/memory-harness";
-import { createD1ArtifactStore } from "../artifacts/store/artifact-store";
 import { mintToken } from "../../auth/mint";
 import type { ArtifactRow } from "../../ports/artifacts";
+import { createD1ArtifactStore } from "../artifacts/store/artifact-store";
 
 const tok = (teamId: string) =>
   mintToken({

@@ -2,9 +2,9 @@
 // and gate_sla_alert (INSERT … ON CONFLICT DO NOTHING RETURNING: a breach alerted once whatever the concurrency).
 import { and, asc, eq, gte, inArray, notInArray } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { gates } from "../../../adapters/d1/schema";
 import { breachKey, type GateSlaStore, type SlaBreach } from "../../../ports/gate-sla-store";
 import { auditInsert } from "../../audit";
+import { gates } from "../../runs/store/tables";
 import { gateSlaAlerts, teamGateSla } from "./tables";
 
 /** gate kinds no person decides: never under an SLA (src/features/gates/sla.ts slaApplies) */

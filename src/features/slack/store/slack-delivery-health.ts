@@ -8,8 +8,9 @@ import {
   SLACK_OUTAGE_AFTER_FAILURES,
   type SlackDeliveryHealth,
   type SlackHealth,
-} from "../../ports/slack";
-import { approvalEvents, slackDeliveryHealth } from "./schema";
+} from "../../../ports/slack";
+import { approvalEvents } from "../../runs/store/tables";
+import { slackDeliveryHealth } from "./tables";
 
 const t = slackDeliveryHealth;
 

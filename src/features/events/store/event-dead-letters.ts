@@ -1,8 +1,8 @@
 // EventDeadLetterStore over D1 (drizzle, typed rows): one row per dead-lettered EVENTS message, one insert per DLQ batch.
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { EventDeadLetterStore } from "../../ports/event-dead-letters";
-import { batchAll } from "./batch";
-import { eventDeadLetters } from "./schema";
+import { batchAll } from "../../../adapters/d1/batch";
+import type { EventDeadLetterStore } from "../../../ports/event-dead-letters";
+import { eventDeadLetters } from "./tables";
 
 /** D1 caps bound parameters per statement at 100; 7 columns per row → 14 rows per insert. */
 const ROWS_PER_INSERT = 14;

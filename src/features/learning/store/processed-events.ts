@@ -1,8 +1,8 @@
 // processed_event (D1, drizzle): the ids of queue events already applied, written in the batch of their effect.
 import { inArray } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { batchAll } from "./batch";
-import { processedEvents } from "./schema";
+import { batchAll } from "../../../adapters/d1/batch";
+import { processedEvents } from "./tables";
 
 /** D1 binds at most 100 parameters per statement. */
 const IN_CHUNK = 90;

@@ -2,8 +2,8 @@
 // atomic batches the port promises, and turns a batch that lost a race into a LearningConflict.
 import type { BatchItem } from "drizzle-orm/batch";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
-import { auditInsert } from "../../features/audit";
-import { err, ok, type Result } from "../../lib/result";
+import { batchAll } from "../../../adapters/d1/batch";
+import { err, ok, type Result } from "../../../lib/result";
 import {
   entryKey,
   type LearningCommit,
@@ -11,8 +11,8 @@ import {
   type LearningState,
   type LearningStore,
   type TaskSignalWrite,
-} from "../../ports/learning-store";
-import { batchAll } from "./batch";
+} from "../../../ports/learning-store";
+import { auditInsert } from "../../audit";
 import { recordGateMetrics } from "./gate-metrics";
 import {
   entryByIdQuery,

@@ -3,9 +3,10 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, not, notInArray, or, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { GATE_OUTCOMES, HUMAN_CHANNELS, OUTAGE_APPROVER } from "../../lib/gate-outcome";
-import { STOP_ABORT_REASON } from "../../ports/run-record";
-import { approvalEvents, gateMetrics } from "./schema";
+import { GATE_OUTCOMES, HUMAN_CHANNELS, OUTAGE_APPROVER } from "../../../lib/gate-outcome";
+import { STOP_ABORT_REASON } from "../../../ports/run-record";
+import { gateMetrics } from "../../learning/store/tables";
+import { approvalEvents } from "../../runs/store/tables";
 
 /** approvers that are not people: the policy, a soft gate's timer, the system, the approval-outage fallback */
 const AUTOMATIC_APPROVERS = ["policy", "timer", "system", OUTAGE_APPROVER];

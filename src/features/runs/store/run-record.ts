@@ -3,11 +3,12 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { auditInsert } from "../../features/audit";
-import { log } from "../../lib/log";
-import type { RecordOp, RunRecordStore } from "../../ports/run-record";
+import { log } from "../../../lib/log";
+import type { RecordOp, RunRecordStore } from "../../../ports/run-record";
+import { auditInsert } from "../../audit";
+import { retryAdjustments } from "../../learning/store/tables";
 import { gateColumns } from "./run-index";
-import { approvalEvents, attempts, deadLetters, gates, retryAdjustments, runs, workOrders } from "./schema";
+import { approvalEvents, attempts, deadLetters, gates, runs, workOrders } from "./tables";
 
 type Op<T extends RecordOp["t"]> = Extract<RecordOp, { t: T }>;
 

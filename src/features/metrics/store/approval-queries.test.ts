@@ -3,10 +3,11 @@
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { STOP_ABORT_REASON } from "../../ports/run-record";
+import { STOP_ABORT_REASON } from "../../../ports/run-record";
+import { gateMetrics } from "../../learning/store/tables";
+import { createD1OverviewStore } from "../../pages/store/overview-store";
+import { approvalEvents } from "../../runs/store/tables";
 import { createD1MetricsStore } from "./metrics-store";
-import { createD1OverviewStore } from "./overview-store";
-import { approvalEvents, gateMetrics } from "./schema";
 
 const NOW = 1_800_000_000_000;
 

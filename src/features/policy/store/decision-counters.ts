@@ -1,8 +1,8 @@
 // DecisionCounterStore over D1: the decision log's counters, its batch manifest and its outage counter (issue 27).
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { DecisionCounterStore, DecisionFlush } from "../../ports/decision-log";
-import { decisionCounters, decisionLogBatches, decisionLogOutages } from "./schema";
+import type { DecisionCounterStore, DecisionFlush } from "../../../ports/decision-log";
+import { decisionCounters, decisionLogBatches, decisionLogOutages } from "./tables";
 
 const HOUR_MS = 3_600_000;
 

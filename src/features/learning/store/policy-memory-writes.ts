@@ -2,8 +2,8 @@
 // row followed by the state it records, plus the retention sweep's archiving of decayed entries.
 import { and, eq, lt, notExists, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { EntryWrite, RetryWrite } from "../../ports/learning-store";
-import { policyMemoryEntries, policyMemoryLedger, retryAdjustments } from "./schema";
+import type { EntryWrite, RetryWrite } from "../../../ports/learning-store";
+import { policyMemoryEntries, policyMemoryLedger, retryAdjustments } from "./tables";
 
 /**
  * The ledger row's entry_id, or NULL when the stored state is no longer what the write expects (`none`: no row yet;

@@ -3,14 +3,13 @@
 // task-outcomes.ts, policy-store.ts).
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { auditInsert } from "../../features/audit";
-import type { SweepStore } from "../../ports/sweep-store";
-import { batchAll } from "./batch";
-import { archivePolicyMemoryStatement } from "./policy-memory-writes";
-import { lowerCeilingStatement } from "./policy-store";
-import { deleteApprovalEventsPageStatement } from "./run-record";
-import { sweepLeases } from "./schema";
-import { pruneStagedTasksStatement } from "./task-outcomes";
+import { batchAll } from "../../../adapters/d1/batch";
+import type { SweepStore } from "../../../ports/sweep-store";
+import { auditInsert } from "../../audit";
+import { archivePolicyMemoryStatement, pruneStagedTasksStatement } from "../../learning";
+import { lowerCeilingStatement } from "../../policy";
+import { deleteApprovalEventsPageStatement } from "../../runs";
+import { sweepLeases } from "./tables";
 
 const DELETE_PAGE = 5000;
 

@@ -1,8 +1,8 @@
 // D1 adapter of response_url use counts (Slack's 5-in-30-minutes limit): one atomic upsert per use.
 import { sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { SlackResponseUrls } from "../../ports/slack";
-import { slackResponseUrlUses } from "./schema";
+import type { SlackResponseUrls } from "../../../ports/slack";
+import { slackResponseUrlUses } from "./tables";
 
 const t = slackResponseUrlUses;
 

@@ -1,8 +1,8 @@
 // gate_metric writes (D1, drizzle): gate.opened / gate.decided as seen on EVENTS, merged per (team, gate).
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { batchAll } from "./batch";
-import { gateMetrics } from "./schema";
-import { incomingElseStored, storedElseIncoming } from "./upsert";
+import { batchAll } from "../../../adapters/d1/batch";
+import { incomingElseStored, storedElseIncoming } from "../../../adapters/d1/upsert";
+import { gateMetrics } from "./tables";
 
 /**
  * Upserts the rows in one batch. Events of a gate arrive in any order, so each column keeps its known value: the

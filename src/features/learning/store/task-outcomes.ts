@@ -2,9 +2,9 @@
 // often each failure signature recurred.
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { StagedTaskRow, TaskSignalWrite } from "../../ports/learning-store";
-import { failureSignatures, runTaskOutcomes } from "./schema";
-import { added, incomingElseStored, larger, storedElseIncoming } from "./upsert";
+import { added, incomingElseStored, larger, storedElseIncoming } from "../../../adapters/d1/upsert";
+import type { StagedTaskRow, TaskSignalWrite } from "../../../ports/learning-store";
+import { failureSignatures, runTaskOutcomes } from "./tables";
 
 /**
  * Stages one task.* event into its task's row. The merge does not depend on the order events arrive in: counters

@@ -2,10 +2,11 @@
 import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
-import type { PolicyStore, ProfileStatus, StoredProfile } from "../../ports/policy-store";
-import { nextVersion } from "./next-version";
-import { modeCeilingRequests, policyDecisions, policyProfiles, retryAdjustments, teamModes } from "./schema";
+import type { MemrlMode, MemrlPolicyProfile } from "../../../../contracts/memrl-policy";
+import { nextVersion } from "../../../adapters/d1/next-version";
+import type { PolicyStore, ProfileStatus, StoredProfile } from "../../../ports/policy-store";
+import { retryAdjustments } from "../../learning/store/tables";
+import { modeCeilingRequests, policyDecisions, policyProfiles, teamModes } from "./tables";
 
 type ProfileRow = typeof policyProfiles.$inferSelect;
 

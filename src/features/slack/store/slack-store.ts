@@ -1,6 +1,7 @@
 // D1 adapter for the Slack tables (drizzle, typed rows): installations with roster, posted messages, inbound dedupe.
 import { and, eq, max, ne, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { TokenCipher } from "../../../adapters/slack/token-cipher";
 import type {
   SlackApprover,
   SlackChannels,
@@ -8,9 +9,8 @@ import type {
   SlackInstallation,
   SlackSettings,
   SlackStore,
-} from "../../ports/slack";
-import type { TokenCipher } from "../slack/token-cipher";
-import { slackApprovers, slackChangeRequests, slackInbound, slackInstallations, slackMessages } from "./schema";
+} from "../../../ports/slack";
+import { slackApprovers, slackChangeRequests, slackInbound, slackInstallations, slackMessages } from "./tables";
 
 /** An OAuth grant is stored as an installation row whose channels are `{}` (none set yet): nothing posts to it. */
 const GRANT_CHANNELS = {};

@@ -2,9 +2,9 @@
 // slack_alert_occurrence (insert-or-ignore by id, counted per team, kind and window).
 import { and, count, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { FeedStep, SlackFeedStore } from "../../ports/slack-feed";
-import { runInBatches } from "./batch";
-import { slackAlertOccurrences, slackFeedRuns } from "./schema";
+import { runInBatches } from "../../../adapters/d1/batch";
+import type { FeedStep, SlackFeedStore } from "../../../ports/slack-feed";
+import { slackAlertOccurrences, slackFeedRuns } from "./tables";
 
 const feed = slackFeedRuns;
 const alerts = slackAlertOccurrences;
