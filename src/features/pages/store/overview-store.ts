@@ -211,7 +211,8 @@ function toMode([[mode], [rollback]]: Rows<ReturnType<typeof modeQueries>>) {
   };
 }
 
-export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
+/** the team overview and one run's attempts */
+function teamAndRunViews(db: DrizzleD1Database): Pick<OverviewStore, "teamOverview" | "runAttempts"> {
   return {
     async teamOverview(teamId, since) {
       // one round trip; the slices are the three groups of queries, in order
@@ -260,6 +261,12 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
       }));
     },
 
+  };
+}
+
+/** the gate cards of the pages (each gate with its run, order and Slack message) */
+function gateCardViews(db: DrizzleD1Database): Pick<OverviewStore, "gateCards"> {
+  return {
     async gateCards(teamId, gateIds) {
       if (gateIds.length === 0) return [];
       const keys = gateIds.slice(0, MAX_LIST * 2).map((id) => `gate:${id}`);
@@ -281,4 +288,8 @@ export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
       }));
     },
   };
+}
+
+export function createD1OverviewStore(db: DrizzleD1Database): OverviewStore {
+  return { ...teamAndRunViews(db), ...gateCardViews(db) };
 }

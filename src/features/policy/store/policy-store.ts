@@ -45,8 +45,17 @@ export function lowerCeilingStatement(
     });
 }
 
-export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
-  const store: PolicyStore = {
+/** sets a team's mode ceiling (insert or replace), from the admin route or an approved request */
+async function setCeiling(db: DrizzleD1Database, teamId: string, ceiling: MemrlMode, reason: string, now: number) {
+  await db
+    .insert(teamModes)
+    .values({ teamId, ceiling, reason, updatedAt: now })
+    .onConflictDoUpdate({ target: teamModes.teamId, set: { ceiling, reason, updatedAt: now } });
+}
+
+/** a team's policy profiles by version: the active one, one version */
+function profileRows(db: DrizzleD1Database): Pick<PolicyStore, "activeProfile" | "getProfile"> {
+  return {
     async activeProfile(teamId) {
       const [row] = await db
         .select()
@@ -64,7 +73,12 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
         .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.version, version)));
       return row ? toStored(row) : null;
     },
+  };
+}
 
+/** new profile versions: a pending one added, a pending one activated (the active one retired) */
+function profileVersions(db: DrizzleD1Database): Pick<PolicyStore, "addPendingProfile" | "activateProfile"> {
+  return {
     async addPendingProfile(teamId, body, createdBy, now) {
       // The primary key (team_id, version) makes a concurrent writer's insert fail instead of overwriting.
       for (let attempt = 0; attempt < 5; attempt++) {
@@ -107,7 +121,17 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
       void retire;
       return activate.meta.changes === 1;
     },
+  };
+}
 
+/** a team's mode ceiling and the admin requests to change it */
+function ceilingRows(
+  db: DrizzleD1Database,
+): Pick<
+  PolicyStore,
+  "modeCeiling" | "modeCeilingReason" | "setModeCeiling" | "addCeilingRequest" | "applyCeilingRequest"
+> {
+  return {
     async modeCeiling(teamId) {
       const [row] = await db.select({ ceiling: teamModes.ceiling }).from(teamModes).where(eq(teamModes.teamId, teamId));
       return (row?.ceiling as MemrlMode | undefined) ?? "enforce";
@@ -119,10 +143,7 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
     },
 
     async setModeCeiling(teamId, ceiling, reason, now) {
-      await db
-        .insert(teamModes)
-        .values({ teamId, ceiling, reason, updatedAt: now })
-        .onConflictDoUpdate({ target: teamModes.teamId, set: { ceiling, reason, updatedAt: now } });
+      await setCeiling(db, teamId, ceiling, reason, now);
     },
 
     async addCeilingRequest(teamId, ceiling, requestedBy, now) {
@@ -153,11 +174,16 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
       const [request] = await db.select().from(modeCeilingRequests).where(where);
       if (!request) return false;
       // Setting the ceiling first makes a retried activation safe: it sets the same value again.
-      await store.setModeCeiling(teamId, request.ceiling as MemrlMode, `admin request v${version} approved`, now);
+      await setCeiling(db, teamId, request.ceiling as MemrlMode, `admin request v${version} approved`, now);
       const marked = await db.update(modeCeilingRequests).set({ status: "applied", appliedAt: now }).where(where);
       return marked.meta.changes === 1;
     },
+  };
+}
 
+/** learned max-attempts overrides and the old decision table (read only) */
+function learnedAndLoggedRows(db: DrizzleD1Database): Pick<PolicyStore, "maxAttemptsOverrides" | "loggedDecisions"> {
+  return {
     async maxAttemptsOverrides(teamId) {
       const rows = await db
         .select({ failureClass: retryAdjustments.failureClass, override: retryAdjustments.maxAttemptsOverride })
@@ -198,5 +224,8 @@ export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
       });
     },
   };
-  return store;
+}
+
+export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
+  return { ...profileRows(db), ...profileVersions(db), ...ceilingRows(db), ...learnedAndLoggedRows(db) };
 }

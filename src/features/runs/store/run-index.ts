@@ -20,7 +20,8 @@ export const gateColumns = {
   outcome: gates.outcome,
 };
 
-export function createD1RunIndex(db: DrizzleD1Database): RunIndex {
+/** the team-wide lists of runs and gates */
+function runAndGateLists(db: DrizzleD1Database): Pick<RunIndex, "listRuns" | "listGates"> {
   return {
     async listRuns(teamId, q) {
       const where: (SQL | undefined)[] = [eq(runs.teamId, teamId)];
@@ -54,6 +55,12 @@ export function createD1RunIndex(db: DrizzleD1Database): RunIndex {
         .limit(q.limit);
     },
 
+  };
+}
+
+/** one gate, and the acknowledgements of several */
+function gateReads(db: DrizzleD1Database): Pick<RunIndex, "gate" | "gateAcks"> {
+  return {
     async gate(teamId, gateId) {
       const rows = await db
         .select(gateColumns)
@@ -81,6 +88,12 @@ export function createD1RunIndex(db: DrizzleD1Database): RunIndex {
       );
     },
 
+  };
+}
+
+/** the orders a team's workers may lease, and a task's orders */
+function orderLists(db: DrizzleD1Database): Pick<RunIndex, "availableOrders" | "taskOrders"> {
+  return {
     async availableOrders(teamId, q) {
       const where: (SQL | undefined)[] = [
         eq(workOrders.teamId, teamId),
@@ -124,4 +137,8 @@ export function createD1RunIndex(db: DrizzleD1Database): RunIndex {
         .limit(limit);
     },
   };
+}
+
+export function createD1RunIndex(db: DrizzleD1Database): RunIndex {
+  return { ...runAndGateLists(db), ...gateReads(db), ...orderLists(db) };
 }

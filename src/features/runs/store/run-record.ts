@@ -171,28 +171,29 @@ function auditStatement(db: DrizzleD1Database, r: Op<"audit">["row"]): BatchItem
   });
 }
 
-export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
-  /** one idempotent statement per record (insert-or-ignore, or a guarded upsert/update) */
-  function statement(op: RecordOp): BatchItem<"sqlite"> {
-    switch (op.t) {
-      case "run":
-        return upsertRun(db, op.row);
-      case "order":
-        return upsertOrder(db, op.row);
-      case "gate":
-        return upsertGate(db, op.row);
-      case "attempt":
-        return insertAttempt(db, op.row);
-      case "approval":
-        return insertApproval(db, op.row);
-      case "dead_letter":
-        return insertDeadLetter(db, op.row);
-      case "dead_letter_resolved":
-        return resolveDeadLetter(db, op);
-      case "audit":
-        return auditStatement(db, op.row);
-    }
+/** one idempotent statement per record (insert-or-ignore, or a guarded upsert/update) */
+function recordStatement(db: DrizzleD1Database, op: RecordOp): BatchItem<"sqlite"> {
+  switch (op.t) {
+    case "run":
+      return upsertRun(db, op.row);
+    case "order":
+      return upsertOrder(db, op.row);
+    case "gate":
+      return upsertGate(db, op.row);
+    case "attempt":
+      return insertAttempt(db, op.row);
+    case "approval":
+      return insertApproval(db, op.row);
+    case "dead_letter":
+      return insertDeadLetter(db, op.row);
+    case "dead_letter_resolved":
+      return resolveDeadLetter(db, op);
+    case "audit":
+      return auditStatement(db, op.row);
   }
+}
+
+export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
 
   return {
     /** The owner of `gate` records the first acknowledgement of a pending gate and reads the row back in one batch. */
@@ -214,7 +215,7 @@ export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
 
     async write(ops) {
       if (ops.length === 0) return;
-      const [first, ...rest] = ops.map(statement);
+      const [first, ...rest] = ops.map((op) => recordStatement(db, op));
       const results = (await db.batch([first as BatchItem<"sqlite">, ...rest])) as unknown as {
         meta?: { changes?: number };
       }[];

@@ -54,7 +54,10 @@ const isStill = (expected: OutageOverride | null): SQL | undefined =>
           : eq(t.overrideConfirmedBy, expected.confirmed_by),
       );
 
-export function createD1SlackDeliveryHealth(db: DrizzleD1Database): SlackDeliveryHealth {
+/** failed deliveries in a row per team, counted and reset by the outbox */
+function deliveryCounts(
+  db: DrizzleD1Database,
+): Pick<SlackDeliveryHealth, "recordFailure" | "recordSuccess" | "health"> {
   return {
     async recordFailure(teamId, error, now) {
       // one statement, so concurrent consumer invocations never lose a count
@@ -88,6 +91,14 @@ export function createD1SlackDeliveryHealth(db: DrizzleD1Database): SlackDeliver
       const [row] = await db.select().from(t).where(eq(t.teamId, teamId));
       return row ? view(row) : HEALTHY;
     },
+  };
+}
+
+/** the approval outage a count starts, its operator override, and the gates it denied */
+function approvalOutage(
+  db: DrizzleD1Database,
+): Pick<SlackDeliveryHealth, "outage" | "writeOverride" | "fallbackDenials"> {
+  return {
     async outage(teamId): Promise<ApprovalOutage | null> {
       const [row] = await db
         .select()
@@ -134,4 +145,8 @@ export function createD1SlackDeliveryHealth(db: DrizzleD1Database): SlackDeliver
       return { count: total[0]?.n ?? 0, gates: rows };
     },
   };
+}
+
+export function createD1SlackDeliveryHealth(db: DrizzleD1Database): SlackDeliveryHealth {
+  return { ...deliveryCounts(db), ...approvalOutage(db) };
 }

@@ -9,7 +9,8 @@ import { slackAlertOccurrences, slackFeedRuns } from "./tables";
 const feed = slackFeedRuns;
 const alerts = slackAlertOccurrences;
 
-export function createD1SlackFeedStore(db: DrizzleD1Database): SlackFeedStore {
+/** the run feed's per-run state (steps, status version, mute) */
+function feedRuns(db: DrizzleD1Database): Pick<SlackFeedStore, "feedRun" | "saveFeedRun" | "setMuted"> {
   return {
     async feedRun(runId) {
       const [row] = await db.select().from(feed).where(eq(feed.runId, runId));
@@ -54,6 +55,12 @@ export function createD1SlackFeedStore(db: DrizzleD1Database): SlackFeedStore {
         .onConflictDoUpdate({ target: feed.runId, set })
         .run();
     },
+  };
+}
+
+/** operator-alert occurrences, counted once per id */
+function alertOccurrences(db: DrizzleD1Database): Pick<SlackFeedStore, "recordAlerts"> {
+  return {
     async recordAlerts(occurrences) {
       await runInBatches(
         db,
@@ -84,4 +91,8 @@ export function createD1SlackFeedStore(db: DrizzleD1Database): SlackFeedStore {
       return counts;
     },
   };
+}
+
+export function createD1SlackFeedStore(db: DrizzleD1Database): SlackFeedStore {
+  return { ...feedRuns(db), ...alertOccurrences(db) };
 }

@@ -13,7 +13,8 @@ import { sweepLeases } from "./tables";
 
 const DELETE_PAGE = 5000;
 
-export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
+/** the sweep leases (sweep_lease): who runs a sweep until when */
+function sweepLeaseRows(db: DrizzleD1Database): Pick<SweepStore, "acquireLease" | "releaseLease"> {
   return {
     async acquireLease(name, slot, holder, now, ttlMs) {
       const result = await db
@@ -40,6 +41,12 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
         .run();
     },
 
+  };
+}
+
+/** the approval retention pass and the runs the learning reconciliation re-sends */
+function retentionReads(db: DrizzleD1Database): Pick<SweepStore, "deleteApprovalEventsBefore" | "unlearnedRuns"> {
+  return {
     async deleteApprovalEventsBefore(cutoff) {
       let deleted = 0;
       for (;;) {
@@ -69,6 +76,12 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
       return rows.map((r) => ({ runId: r.run_id, teamId: r.team_id }));
     },
 
+  };
+}
+
+/** changes the sweeps make to other owners' tables, each through its owner's statement */
+function ownerStatements(db: DrizzleD1Database): Pick<SweepStore, "archivePolicyMemory" | "pruneStagedTasks" | "lowerCeiling"> {
+  return {
     async archivePolicyMemory(cutoff, now, auditId) {
       const results = await archivePolicyMemoryStatement(db, cutoff);
       const byTeam = new Map<string, string[]>();
@@ -119,4 +132,8 @@ export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
       return (upsert?.meta.changes ?? 0) === 1;
     },
   };
+}
+
+export function createD1SweepStore(db: DrizzleD1Database): SweepStore {
+  return { ...sweepLeaseRows(db), ...retentionReads(db), ...ownerStatements(db) };
 }
