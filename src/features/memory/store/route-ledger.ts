@@ -1,10 +1,11 @@
 // RouteLedger over D1 with drizzle: session episodes joined with their activation, route overrides, pending pins.
 import { and, asc, count, eq, gte, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { memActivations, routeOverrides, routePinRequests, sessionEvents } from "../../features/memory/store/tables";
-import type { RouteLedger, RouteOverrideRow } from "../../ports/route-ledger";
+import type { RouteLedger, RouteOverrideRow } from "../../../ports/route-ledger";
+import { memActivations, routeOverrides, routePinRequests, sessionEvents } from "./tables";
 
-export function createD1RouteLedger(db: DrizzleD1Database): RouteLedger {
+/** session episodes joined with their activation: route outcome totals, sessions that served routes */
+function episodeReads(db: DrizzleD1Database): Pick<RouteLedger, "routeOutcomeTotals" | "sessionsWithServes"> {
   return {
     async routeOutcomeTotals(teamId, since) {
       const rows = await db
@@ -54,7 +55,12 @@ export function createD1RouteLedger(db: DrizzleD1Database): RouteLedger {
         return { ...r, activation_found: found, served_route_id: found ? act_route : null };
       });
     },
+  };
+}
 
+/** one activation of a team, as the route ledger reads it */
+function activationRows(db: DrizzleD1Database): Pick<RouteLedger, "activation"> {
+  return {
     async activation(teamId, activationId) {
       const [row] = await db
         .select({ needFingerprint: memActivations.needFingerprint, routeId: memActivations.routeId })
@@ -62,7 +68,12 @@ export function createD1RouteLedger(db: DrizzleD1Database): RouteLedger {
         .where(and(eq(memActivations.teamId, teamId), eq(memActivations.id, activationId)));
       return row ?? null;
     },
+  };
+}
 
+/** an operator's retired or pinned routes per need */
+function overrideRows(db: DrizzleD1Database): Pick<RouteLedger, "overrides" | "retire" | "clear"> {
+  return {
     async overrides(teamId, needs) {
       const rows = await db
         .select({
@@ -102,7 +113,12 @@ export function createD1RouteLedger(db: DrizzleD1Database): RouteLedger {
         );
       return r.meta.changes > 0;
     },
+  };
+}
 
+/** pins waiting behind their deploy gate, and their application */
+function pinRequestRows(db: DrizzleD1Database): Pick<RouteLedger, "addPinRequest" | "applyPinRequest"> {
+  return {
     async addPinRequest(teamId, need, route, by, now) {
       // the version is computed inside the insert, so two concurrent requests cannot take the same one
       const next = db
@@ -151,4 +167,8 @@ export function createD1RouteLedger(db: DrizzleD1Database): RouteLedger {
       return marked.meta.changes === 1;
     },
   };
+}
+
+export function createD1RouteLedger(db: DrizzleD1Database): RouteLedger {
+  return { ...episodeReads(db), ...activationRows(db), ...overrideRows(db), ...pinRequestRows(db) };
 }
