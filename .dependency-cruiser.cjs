@@ -6,14 +6,14 @@ module.exports = {
       name: "domain-is-pure",
       comment:
         "Inside a feature only the HTTP layer (routes.ts, routes/) and the public entry (index.ts) may import hono, " +
-        "drizzle or cloudflare:*; use-cases and domain files reach storage and the runtime through ports.",
+        "or cloudflare:*; use-cases and domain files reach storage and the runtime through ports (drizzle: drizzle-only-in-stores).",
       severity: "error",
       from: {
         path: "^src/features/",
         pathNot: "^src/features/[^/]+/(routes\\.ts|routes/|index\\.ts$)",
       },
       to: {
-        path: "^(hono|@hono/|drizzle-orm|cloudflare:)",
+        path: "^(hono|@hono/|cloudflare:)",
         dependencyTypes: ["npm", "core", "unknown", "undetermined"],
       },
     },
@@ -25,18 +25,49 @@ module.exports = {
         path: "^src/features/",
         pathNot: "^src/features/[^/]+/(routes\\.ts|routes/|index\\.ts$)",
       },
-      to: { path: "node_modules/(hono|@hono/|drizzle-orm)/" },
+      to: { path: "node_modules/(hono|@hono/)/" },
+    },
+    {
+      name: "drizzle-only-in-stores",
+      comment:
+        "drizzle (the D1 query builder) is imported only by the store adapters of a feature (src/features/<name>/store/), " +
+        "the shared D1 helpers and the memory adapters (src/adapters/d1/) and the composition root that opens the database.",
+      severity: "error",
+      from: {
+        path: "^(src|durable-objects)/",
+        pathNot: "^(src/features/[^/]+/store/|src/adapters/d1/|src/infra\\.ts$)",
+      },
+      to: { path: "(^|node_modules/)drizzle-orm" },
+    },
+    {
+      name: "tables-are-definitions",
+      comment:
+        "A feature's tables (store/tables.ts) are drizzle definitions only: they import drizzle's column builders and the " +
+        "shared column helpers, nothing of a feature, so any store may read them without coupling to the feature's services.",
+      severity: "error",
+      from: { path: "^src/features/[^/]+/store/tables\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/adapters/d1/columns\\.ts$" },
+    },
+    {
+      name: "store-through-public-entry",
+      comment:
+        "A feature's store adapters are reached from outside the feature only through its public entry (index.ts) or by " +
+        "the composition root (src/infra.ts); its tables (store/tables.ts) are readable by every store.",
+      severity: "error",
+      from: { path: "^src/", pathNot: ["^src/features/", "^src/infra\\.ts$", "^src/adapters/d1/"] },
+      to: { path: "^src/features/[^/]+/store/" },
     },
     {
       name: "feature-public-entry",
       comment:
         "A feature imports another feature only through its public entries: src/features/<name>/index.ts (routes, " +
-        "services, wiring) or src/features/<name>/domain.ts (its pure part: types and functions, no I/O).",
+        "services, wiring), src/features/<name>/domain.ts (its pure part: types and functions, no I/O) or its drizzle " +
+        "tables src/features/<name>/store/tables.ts (definitions only, for the stores that read them).",
       severity: "error",
       from: { path: "^src/features/([^/]+)/" },
       to: {
         path: "^src/features/[^/]+/",
-        pathNot: ["^src/features/$1/", "^src/features/[^/]+/(index|domain)\\.ts$"],
+        pathNot: ["^src/features/$1/", "^src/features/[^/]+/(index|domain|store/tables)\\.ts$"],
       },
     },
     {
@@ -69,10 +100,12 @@ module.exports = {
     },
     {
       name: "adapters-not-features",
-      comment: "Adapters implement ports; they never import a feature (shared types belong in ports/ or contracts/).",
+      comment:
+        "Adapters implement ports; they never import a feature (shared types belong in ports/ or contracts/), except a " +
+        "feature's table definitions (store/tables.ts) that the memory adapters still in src/adapters/d1/ read.",
       severity: "error",
       from: { path: "^src/adapters/" },
-      to: { path: "^src/features/" },
+      to: { path: "^src/features/", pathNot: "^src/features/[^/]+/store/tables\\.ts$" },
     },
     {
       name: "ports-not-features",
@@ -110,8 +143,10 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    // Tests may reach inside features to build fixtures; the rules are about production code.
-    exclude: { path: "(^|/)node_modules/|^\\.wrangler/|\\.test\\.ts$" },
+    // Tests (and the contract suites they run, *.contract.ts) may reach inside features to build fixtures; the rules are
+    // about production code.
+    // node_modules are left out but drizzle-orm, which drizzle-only-in-stores must see (excluded, it is invisible)
+    exclude: { path: "(^|/)node_modules/(?!drizzle-orm/)|^\\.wrangler/|\\.test\\.ts$|\\.contract\\.ts$" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

@@ -1,12 +1,8 @@
-// drizzle-kit: generates SQL migrations for D1 from the schema into migrations/.
+// drizzle-kit: generates SQL migrations for D1 from every feature's tables (src/features/*/store/tables.ts) into migrations/.
 import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: [
-    "./src/adapters/d1/schema.ts",
-    "./src/adapters/d1/schema-memory-home.ts",
-    "./src/adapters/d1/event-delivery-table.ts",
-  ],
+  schema: "./src/features/*/store/tables.ts",
   out: "./migrations",
 });

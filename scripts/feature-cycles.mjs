@@ -1,7 +1,8 @@
 // `npm test` check: no import cycle between feature folders (src/features/<name>/), counting every production import
 // (type-only ones too: they couple the folders all the same). A folder's pure entry `domain.ts` and the files it
 // reaches inside the folder are a layer of their own, "<name>/domain" (below every service layer: dependency-cruiser's
-// domain-below-services rule), so "runs uses gates' pure machine while gates' routes drive runs" is one-way.
+// domain-below-services rule), so "runs uses gates' pure machine while gates' routes drive runs" is one-way. A
+// folder's drizzle tables `store/tables.ts` are one too, "<name>/tables" (definitions only: tables-are-definitions).
 // Prints each cycle's layers and one import per edge.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -61,6 +62,7 @@ export function featureGraph() {
     const folder = featureOf(file);
     if (!folder) return undefined;
     if (!pure.has(folder)) pure.set(folder, domainFiles(folder));
+    if (relative(join(FEATURES, folder), file) === "store/tables.ts") return `${folder}/tables`;
     return pure.get(folder).has(file) ? `${folder}/domain` : folder;
   };
   for (const file of sources(FEATURES)) {
@@ -71,7 +73,8 @@ export function featureGraph() {
       const [top, ...rest] = relative(FEATURES, target).split("/");
       if (!top || !statSync(join(FEATURES, top), { throwIfNoEntry: false })?.isDirectory()) continue;
       if (top === featureOf(file)) continue; // inside one folder: its layers are checked by dependency-cruiser
-      const to = rest.join("/") === "domain" ? `${top}/domain` : top;
+      const inner = rest.join("/");
+      const to = inner === "domain" ? `${top}/domain` : inner === "store/tables" ? `${top}/tables` : top;
       if (!edges.has(from)) edges.set(from, new Map());
       if (!edges.get(from).has(to)) edges.get(from).set(to, `${relative(ROOT, file)} → ${spec}`);
     }
@@ -116,7 +119,7 @@ export function cycles(edges) {
 /** `--strict`: a folder and its pure layer as one node (for figures: the folder-level knot domain.ts files break). */
 const merged = (edges) => {
   const out = new Map();
-  const folder = (layer) => layer.replace(/\/domain$/, "");
+  const folder = (layer) => layer.replace(/\/(domain|tables)$/, "");
   for (const [from, tos] of edges)
     for (const [to, example] of tos) {
       if (folder(from) === folder(to)) continue;

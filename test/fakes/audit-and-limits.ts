@@ -1,6 +1,7 @@
 // In-memory fakes of the AuditLogStore, TeamLimitStore and DeployApproverStore ports, held to the same contract suites
 // as the D1 adapters.
-import { type AuditEntry, type AuditLogStore, decodeAuditCursor, encodeAuditCursor } from "../../src/ports/audit-log";
+import { decodeAuditCursor, encodeAuditCursor } from "../../src/features/audit/domain";
+import type { AuditEntry, AuditLogStore } from "../../src/ports/audit-log";
 import type { DeployApproverStore } from "../../src/ports/deploy-approvers";
 import type { TeamLimitRow, TeamLimitStore } from "../../src/ports/team-limits";
 

@@ -1,12 +1,12 @@
 // The D1 contract against the Node stand-in, and the store contracts of the D1 adapters run over it: the adapters'
 // own code, in Node, with the schema of every migration.
 import { drizzle } from "drizzle-orm/d1";
-import { createD1AuditLog } from "../../src/adapters/d1/audit-log";
-import { auditLogContract } from "../../src/adapters/d1/audit-log.contract";
-import { createD1DeployApproverStore } from "../../src/adapters/d1/deploy-approvers";
-import { deployApproverStoreContract } from "../../src/adapters/d1/deploy-approvers.contract";
-import { createD1TeamLimitStore } from "../../src/adapters/d1/team-limits";
-import { teamLimitStoreContract } from "../../src/adapters/d1/team-limits.contract";
+import { createD1AuditLog } from "../../src/features/audit/store/audit-log";
+import { auditLogContract } from "../../src/features/audit/store/audit-log.contract";
+import { createD1DeployApproverStore } from "../../src/features/gates/store/deploy-approvers";
+import { deployApproverStoreContract } from "../../src/features/gates/store/deploy-approvers.contract";
+import { createD1TeamLimitStore } from "../../src/features/limits/store/team-limits";
+import { teamLimitStoreContract } from "../../src/features/limits/store/team-limits.contract";
 import { nodeD1 } from "./d1";
 import { d1Contract } from "./d1-contract";
 

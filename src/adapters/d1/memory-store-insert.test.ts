@@ -3,9 +3,9 @@ import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { freshTeam } from "../../../test/memory-harness";
+import { memActorImportance, memDocs } from "../../features/memory/store/tables";
 import type { MemDoc } from "../../ports/memory-store";
 import { createD1MemoryStore } from "./memory-store";
-import { memActorImportance, memDocs } from "./schema";
 
 const doc = (teamId: string, i: number, over: Partial<MemDoc> = {}): MemDoc => ({
   id: `mem_ins_${teamId}_${i}`,

@@ -4,9 +4,15 @@ import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lte, or,
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { alias } from "drizzle-orm/sqlite-core";
+import {
+  memActivations,
+  memActorImportance,
+  memDocs,
+  memUseEvents,
+  sessionEvents,
+} from "../../features/memory/store/tables";
 import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../../lib/memory-vocabulary";
 import type { MemDoc, MemoryClass, MemoryStore, SessionEventRow, Tier } from "../../ports/memory-store";
-import { memActivations, memActorImportance, memDocs, memUseEvents, sessionEvents } from "./schema";
 
 type DocRow = typeof memDocs.$inferSelect;
 

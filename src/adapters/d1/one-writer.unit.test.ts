@@ -3,15 +3,29 @@
 import { describe, expect, it } from "vitest";
 import storageDoc from "../../../docs/storage.md?raw";
 
-/** this folder's modules as text, by file name (Vite reads them at import; no fs, so tsc checks this file too) */
+/**
+ * The D1 modules as text, by path from the repo root: the stores of every feature (src/features/<name>/store/) and the
+ * shared D1 folder (Vite reads them at import; no fs, so tsc checks this file too).
+ */
 const SOURCES = new Map(
-  Object.entries(import.meta.glob<string>("./*.ts", { query: "?raw", import: "default", eager: true }))
+  Object.entries({
+    ...import.meta.glob<string>("./*.ts", { query: "?raw", import: "default", eager: true }),
+    ...import.meta.glob<string>("../../features/*/store/*.ts", { query: "?raw", import: "default", eager: true }),
+  })
     .filter(([path]) => !path.includes(".test."))
-    .map(([path, text]) => [path.slice(2), text]),
+    .map(([path, text]) => [path.startsWith("./") ? `src/adapters/d1/${path.slice(2)}` : `src/${path.slice(6)}`, text]),
 );
 const read = (file: string) => SOURCES.get(file) ?? "";
+const isTables = (file: string) => /\/(schema|tables)\.ts$/.test(file);
+const baseName = (file: string) => file.slice(file.lastIndexOf("/") + 1);
 
-/** drizzle variable → SQL table name, from schema.ts */
+/**
+ * Writers still in src/adapters/d1/: the two memory adapters (their tables are in src/features/memory/store/tables.ts;
+ * they move with the memory feature's own change). Every other writer sits in its owner feature's store folder.
+ */
+const NOT_YET_IN_FEATURE = new Set(["memory-store.ts", "memory-maintenance.ts"]);
+
+/** drizzle variable → SQL table name, from a tables file */
 function tablesOfSchema(schema: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const m of schema.matchAll(/export const (\w+) = sqliteTable\(\s*"(\w+)"/g)) out.set(m[1] ?? "", m[2] ?? "");
@@ -37,14 +51,17 @@ export function tablesWrittenBy(source: string, tables: Map<string, string>): Se
   return written;
 }
 
-/** table → the modules that write it */
+/** table → the modules that write it (paths from the repo root) */
 function writersByTable(): Map<string, string[]> {
-  const tables = tablesOfSchema(read("schema.ts"));
+  const tables = new Map([...SOURCES.keys()].filter(isTables).flatMap((file) => [...tablesOfSchema(read(file))]));
   const writers = new Map<string, string[]>([...tables.values()].map((t) => [t, []]));
-  const modules = [...SOURCES.keys()].filter((f) => f !== "schema.ts");
+  const modules = [...SOURCES.keys()].filter((f) => !isTables(f));
   for (const file of modules) for (const t of tablesWrittenBy(read(file), tables)) writers.get(t)?.push(file);
   return writers;
 }
+
+/** the feature a table's owner text names first ("runs (`run-record.ts`)", "policy's decision log (…)") */
+const ownerFeature = (ownerText: string) => /^\s*([a-z-]+)/.exec(ownerText.replace(/'s\b/, ""))?.[1] ?? "";
 
 /**
  * table → where docs/storage.md ("D1 tables") names its owner: the row's Owner cell, plus the section's opening text
@@ -85,15 +102,32 @@ describe("one writer per D1 table", () => {
     const owners = ownerTexts();
     const wrong = [...writers]
       // named as `memory-store.ts` or `src/adapters/d1/memory-store.ts`
-      .filter(([table, [file]]) => !new RegExp(`[\`/]${file}\``).test(owners.get(table) ?? ""))
+      .filter(([table, [file = ""]]) => !new RegExp(`[\`/]${baseName(file)}\``).test(owners.get(table) ?? ""))
       .map(([table, [file]]) => `${table}: written by ${file}, storage.md names no such owner`);
     expect(wrong).toEqual([]);
   });
 
+  it("the writer sits in the store folder of the feature storage.md names as the table's owner", () => {
+    const owners = ownerTexts();
+    const misplaced = [...writers]
+      .filter(([, [file = ""]]) => !(file.startsWith("src/adapters/d1/") && NOT_YET_IN_FEATURE.has(baseName(file))))
+      .filter(
+        ([table, [file = ""]]) => !file.startsWith(`src/features/${ownerFeature(owners.get(table) ?? "")}/store/`),
+      )
+      .map(([table, [file]]) => `${table}: written by ${file}, owner "${ownerFeature(owners.get(table) ?? "")}"`);
+    expect(misplaced).toEqual([]);
+  });
+
   it("the memory sweep writes its tables only through memory-store.ts", () => {
-    expect(writers.get("mem_doc")).toEqual(["memory-store.ts"]);
-    expect(writers.get("mem_actor_importance")).toEqual(["memory-store.ts"]);
-    expect(writers.get("approval_event")).toEqual(["run-record.ts"]);
+    expect(writers.get("mem_doc")).toEqual(["src/adapters/d1/memory-store.ts"]);
+    expect(writers.get("mem_actor_importance")).toEqual(["src/adapters/d1/memory-store.ts"]);
+    expect(writers.get("approval_event")?.map(baseName)).toEqual(["run-record.ts"]);
+  });
+
+  it("reads the owner feature off the owner text", () => {
+    expect(ownerFeature("runs (`run-record.ts`)")).toBe("runs");
+    expect(ownerFeature(" policy's decision log (`decision-counters.ts`)")).toBe("policy");
+    expect(ownerFeature(" dead-letters (`x.ts`)")).toBe("dead-letters");
   });
 
   it("the scanner sees drizzle writes through aliases and raw SQL writes", () => {

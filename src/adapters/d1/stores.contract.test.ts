@@ -2,12 +2,12 @@
 // (test/fakes/stores.contract.unit.test.ts).
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
-import { createD1AuditLog } from "./audit-log";
-import { auditLogContract } from "./audit-log.contract";
-import { createD1DeployApproverStore } from "./deploy-approvers";
-import { deployApproverStoreContract } from "./deploy-approvers.contract";
-import { createD1TeamLimitStore } from "./team-limits";
-import { teamLimitStoreContract } from "./team-limits.contract";
+import { createD1AuditLog } from "../../features/audit";
+import { auditLogContract } from "../../features/audit/store/audit-log.contract";
+import { createD1DeployApproverStore } from "../../features/gates/store/deploy-approvers";
+import { deployApproverStoreContract } from "../../features/gates/store/deploy-approvers.contract";
+import { createD1TeamLimitStore } from "../../features/limits/store/team-limits";
+import { teamLimitStoreContract } from "../../features/limits/store/team-limits.contract";
 
 auditLogContract("D1", () => createD1AuditLog(drizzle(env.DB)));
 teamLimitStoreContract("D1", () => ({

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { createD1MemoryStore } from "../d1/memory-store";
-import { createD1MemoryTeamRegistry } from "../d1/memory-team-registry";
+import { createD1MemoryTeamRegistry } from "../../features/memory/store/memory-team-registry";
 import { memoryStoreContract } from "./memory-store.contract";
 import { createTeamMemoryStore } from "./team-memory-store";
 

@@ -3,7 +3,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonResponse } from "../../http/openapi";
-import { decodeAuditCursor } from "../../ports/audit-log";
+import { decodeAuditCursor } from "../audit/domain";
 import { listAudit } from "./audit";
 import type { EventsNeeds } from "./needs";
 

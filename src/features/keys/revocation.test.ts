@@ -4,10 +4,10 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { token } from "../../../test/helpers";
-import { createD1ApiKeyStore } from "../../adapters/d1/api-key-store";
 import { createApp } from "../../app";
 import { createApiKeyAuth, REVOCATION_RECHECK_MS } from "../../auth/api-keys";
 import { makeDeps } from "../../deps";
+import { createD1ApiKeyStore } from "./store/api-key-store";
 
 const decide = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 

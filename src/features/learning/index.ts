@@ -10,6 +10,8 @@ export type { LearningNeeds } from "./needs";
 export { archiveCutoff } from "./policy-memory";
 export { learningRoutes } from "./routes";
 export { rankForRouting, snapshotPolicyMemory } from "./snapshot";
+export { archivePolicyMemoryStatement } from "./store/policy-memory-writes";
+export { pruneStagedTasksStatement } from "./store/task-outcomes";
 
 /** Learning: events in, policy memory and routing ranks out; the policy-memory snapshot runs and decisions read. */
 export const learningFeature = defineFeature({

@@ -32,6 +32,7 @@ export { policyRoutes } from "./routes";
 export type { RouteOverrideNeeds } from "./routes/route-overrides";
 export { decideDepsOf } from "./run-snapshot";
 export { DecideBody } from "./schemas";
+export { lowerCeilingStatement } from "./store/policy-store";
 export { createTeamPolicyCache } from "./team-policy-cache";
 
 /** What the policy routes need besides the HTTP basics: the decide use-case's needs and the run objects (deploys). */

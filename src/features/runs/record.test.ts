@@ -14,8 +14,8 @@ import {
   startRun,
   teamTokens,
 } from "../../../test/run-helpers";
-import { createD1RunRecord } from "../../adapters/d1/run-record";
 import type { RecordOp } from "../../ports/run-record";
+import { createD1RunRecord } from "./store/run-record";
 
 const attempt = (id: string): RecordOp => ({
   t: "attempt",

@@ -5,11 +5,11 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack";
 import { remoteSlackApi } from "../../../test/slack-api-remote";
-import { createD1SlackDeliveryHealth } from "../../adapters/d1/slack-delivery-health";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
 import { SLACK_OUTAGE_AFTER_FAILURES } from "../../ports/slack";
 import { backoffSeconds, consumeSlackOutbox } from "./outbox";
+import { createD1SlackDeliveryHealth } from "./store/slack-delivery-health";
 
 const health = () => createD1SlackDeliveryHealth(drizzle(env.DB));
 

@@ -8,12 +8,12 @@ import { call, token } from "../../../test/helpers";
 import { drainAll, rows, setClock, startRun, teamTokens } from "../../../test/run-helpers";
 import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack";
 import { remoteSlackApi } from "../../../test/slack-api-remote";
-import { createD1SlackDeliveryHealth } from "../../adapters/d1/slack-delivery-health";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
 import { SLACK_OUTAGE_AFTER_FAILURES, type SlackOutboxMessage } from "../../ports/slack";
 import { OUTAGE_APPROVER } from "../gates";
 import { consumeSlackOutbox } from "./outbox";
+import { createD1SlackDeliveryHealth } from "./store/slack-delivery-health";
 
 const health = () => createD1SlackDeliveryHealth(drizzle(env.DB));
 /** the team's Slack deliveries failed often enough to count as an outage (as the outbox consumer records them) */

@@ -7,7 +7,7 @@ import { call, token } from "../../../test/helpers";
 import { DAY, deliver, rows, runCompleted, testDeps } from "../../../test/learning";
 import { drainAll } from "../../../test/run-helpers";
 import { teamMemoryRows } from "../../../test/team-memory";
-import { createD1MemoryTeamRegistry } from "../../adapters/d1/memory-team-registry";
+import { createD1MemoryTeamRegistry } from "../memory/store/memory-team-registry";
 import worker from "../../index";
 import type { TeamMemoryMaintenance } from "../../ports/memory-maintenance";
 import { DEFAULT_PROFILE } from "../policy/default-profile";

@@ -1,0 +1,85 @@
+// TeamLimitStore over D1 (team_limit rows, one per team and route class; admin changes batched with their audit row;
+// increases pending behind a hard gate in team_limit_request).
+import { and, eq } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { batchAll } from "../../../adapters/d1/batch";
+import { nextVersion } from "../../../adapters/d1/next-version";
+import type { TeamLimitRow, TeamLimitStore } from "../../../ports/team-limits";
+import { auditInsert } from "../../audit";
+import { teamLimitRequests, teamLimits } from "./tables";
+
+/** the statement that sets one route class's limits of a team (insert or replace) */
+function upsertLimit(db: DrizzleD1Database, teamId: string, row: TeamLimitRow, now: number) {
+  const values = { teamId, ...row, updatedAt: now };
+  return db
+    .insert(teamLimits)
+    .values(values)
+    .onConflictDoUpdate({ target: [teamLimits.teamId, teamLimits.routeClass], set: values });
+}
+
+/** a team's limits per route class, read and written directly */
+function teamLimitRows(db: DrizzleD1Database): Pick<TeamLimitStore, "forTeam" | "put" | "putAll"> {
+  return {
+    async forTeam(teamId) {
+      const rows = await db.select().from(teamLimits).where(eq(teamLimits.teamId, teamId));
+      return rows.map((r) => ({
+        routeClass: r.routeClass,
+        perTeam: r.perTeam,
+        perSubject: r.perSubject,
+        periodS: r.periodS,
+      }));
+    },
+    async put(teamId, row, now) {
+      await upsertLimit(db, teamId, row, now);
+    },
+    async putAll(teamId, rows, now, audit) {
+      await batchAll(db, [...rows.map((r) => upsertLimit(db, teamId, r, now)), auditInsert(db, audit)]);
+    },
+  };
+}
+
+/** limit raises waiting behind a deploy gate, and their application */
+function teamLimitRequestRows(db: DrizzleD1Database): Pick<TeamLimitStore, "addRequest" | "applyRequest"> {
+  return {
+    async addRequest(teamId, rows, requestedBy, now) {
+      const limits = JSON.stringify(rows);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const [inserted] = await db
+          .insert(teamLimitRequests)
+          .values({
+            teamId,
+            version: nextVersion(teamLimitRequests, teamId),
+            limits,
+            status: "pending",
+            requestedBy,
+            createdAt: now,
+          })
+          .onConflictDoNothing()
+          .returning({ version: teamLimitRequests.version });
+        if (inserted) return inserted.version;
+      }
+      throw new Error(`team ${teamId}: no free limit-request version after 5 attempts`);
+    },
+    async applyRequest(teamId, version, now, audit) {
+      const where = and(
+        eq(teamLimitRequests.teamId, teamId),
+        eq(teamLimitRequests.version, version),
+        eq(teamLimitRequests.status, "pending"),
+      );
+      const [request] = await db.select().from(teamLimitRequests).where(where);
+      if (!request) return false;
+      const rows = JSON.parse(request.limits) as TeamLimitRow[];
+      // one batch: a second activation finds the request applied and writes nothing
+      const [marked] = await batchAll(db, [
+        db.update(teamLimitRequests).set({ status: "applied", appliedAt: now }).where(where),
+        ...rows.map((r) => upsertLimit(db, teamId, r, now)),
+        auditInsert(db, audit),
+      ]);
+      return (marked as { meta: { changes: number } }).meta.changes === 1;
+    },
+  };
+}
+
+export function createD1TeamLimitStore(db: DrizzleD1Database): TeamLimitStore {
+  return { ...teamLimitRows(db), ...teamLimitRequestRows(db) };
+}

@@ -1,0 +1,25 @@
+// MemoryTeamRegistry over D1 (memory_team): which teams hold memory in their team object, and when each was swept.
+import { asc, eq, lt } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { MemoryTeamRegistry } from "../../../ports/memory-home";
+import { memoryTeams } from "./tables";
+
+export function createD1MemoryTeamRegistry(db: DrizzleD1Database): MemoryTeamRegistry {
+  return {
+    async register(teamId, now) {
+      await db.insert(memoryTeams).values({ teamId, registeredAt: now }).onConflictDoNothing();
+    },
+    async due(sweptBefore, limit) {
+      const rows = await db
+        .select({ teamId: memoryTeams.teamId })
+        .from(memoryTeams)
+        .where(lt(memoryTeams.sweptAt, sweptBefore))
+        .orderBy(asc(memoryTeams.sweptAt), asc(memoryTeams.teamId))
+        .limit(limit);
+      return rows.map((r) => r.teamId);
+    },
+    async markSwept(teamId, now) {
+      await db.update(memoryTeams).set({ sweptAt: now }).where(eq(memoryTeams.teamId, teamId));
+    },
+  };
+}

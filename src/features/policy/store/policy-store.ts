@@ -1,0 +1,231 @@
+// PolicyStore over D1 with drizzle: profiles, mode ceilings, retry overrides and the pre-R2 decision log (read only).
+import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { MemrlMode, MemrlPolicyProfile } from "../../../../contracts/memrl-policy";
+import { nextVersion } from "../../../adapters/d1/next-version";
+import type { PolicyStore, ProfileStatus, StoredProfile } from "../../../ports/policy-store";
+import { retryAdjustments } from "../../learning/store/tables";
+import { modeCeilingRequests, policyDecisions, policyProfiles, teamModes } from "./tables";
+
+type ProfileRow = typeof policyProfiles.$inferSelect;
+
+const toStored = (row: ProfileRow): StoredProfile => ({
+  teamId: row.teamId,
+  version: row.version,
+  status: row.status as ProfileStatus,
+  body: row.body as MemrlPolicyProfile,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt,
+});
+
+/** a mode's rank (enforce > observe > off); a `sql` CASE because drizzle's builder has no CASE expression */
+const rank = (column: SQLiteColumn | SQL) =>
+  sql`(CASE ${column} WHEN 'enforce' THEN 2 WHEN 'observe' THEN 1 ELSE 0 END)`;
+
+/**
+ * The one guarded lowering of a team's mode ceiling (team_mode is this module's table), as a statement the rollback
+ * sweep puts in its own db.batch with the audit row: upserts only when `to` ranks below the current ceiling.
+ */
+export function lowerCeilingStatement(
+  db: DrizzleD1Database,
+  c: { teamId: string; to: string; reason: string; now: number },
+) {
+  return db
+    .insert(teamModes)
+    .values({ teamId: c.teamId, ceiling: c.to, reason: c.reason, updatedAt: c.now })
+    .onConflictDoUpdate({
+      target: teamModes.teamId,
+      set: {
+        ceiling: sql`excluded.ceiling`,
+        reason: sql`excluded.reason`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+      setWhere: sql`${rank(teamModes.ceiling)} > ${rank(sql`excluded.ceiling`)}`,
+    });
+}
+
+/** sets a team's mode ceiling (insert or replace), from the admin route or an approved request */
+async function setCeiling(db: DrizzleD1Database, teamId: string, ceiling: MemrlMode, reason: string, now: number) {
+  await db
+    .insert(teamModes)
+    .values({ teamId, ceiling, reason, updatedAt: now })
+    .onConflictDoUpdate({ target: teamModes.teamId, set: { ceiling, reason, updatedAt: now } });
+}
+
+/** a team's policy profiles by version: the active one, one version */
+function profileRows(db: DrizzleD1Database): Pick<PolicyStore, "activeProfile" | "getProfile"> {
+  return {
+    async activeProfile(teamId) {
+      const [row] = await db
+        .select()
+        .from(policyProfiles)
+        .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.status, "active")))
+        .orderBy(desc(policyProfiles.version))
+        .limit(1);
+      return row ? toStored(row) : null;
+    },
+
+    async getProfile(teamId, version) {
+      const [row] = await db
+        .select()
+        .from(policyProfiles)
+        .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.version, version)));
+      return row ? toStored(row) : null;
+    },
+  };
+}
+
+/** new profile versions: a pending one added, a pending one activated (the active one retired) */
+function profileVersions(db: DrizzleD1Database): Pick<PolicyStore, "addPendingProfile" | "activateProfile"> {
+  return {
+    async addPendingProfile(teamId, body, createdBy, now) {
+      // The primary key (team_id, version) makes a concurrent writer's insert fail instead of overwriting.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const inserted = await db
+          .insert(policyProfiles)
+          .values({
+            teamId,
+            version: nextVersion(policyProfiles, teamId),
+            status: "pending",
+            body,
+            createdBy,
+            createdAt: now,
+          })
+          .onConflictDoNothing()
+          .returning({ version: policyProfiles.version });
+        if (inserted[0]) return inserted[0].version;
+      }
+      throw new Error("could not allocate a profile version");
+    },
+
+    async activateProfile(teamId, version, now) {
+      // retire the active version only while the target is still pending: a repeated activation changes nothing
+      const targetPending = sql`exists (select 1 from ${policyProfiles} where ${policyProfiles.teamId} = ${teamId} and ${policyProfiles.version} = ${version} and ${policyProfiles.status} = 'pending')`;
+      const [retire, activate] = await db.batch([
+        db
+          .update(policyProfiles)
+          .set({ status: "retired" })
+          .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.status, "active"), targetPending)),
+        db
+          .update(policyProfiles)
+          .set({ status: "active", activatedAt: now })
+          .where(
+            and(
+              eq(policyProfiles.teamId, teamId),
+              eq(policyProfiles.version, version),
+              eq(policyProfiles.status, "pending"),
+            ),
+          ),
+      ]);
+      void retire;
+      return activate.meta.changes === 1;
+    },
+  };
+}
+
+/** a team's mode ceiling and the admin requests to change it */
+function ceilingRows(
+  db: DrizzleD1Database,
+): Pick<
+  PolicyStore,
+  "modeCeiling" | "modeCeilingReason" | "setModeCeiling" | "addCeilingRequest" | "applyCeilingRequest"
+> {
+  return {
+    async modeCeiling(teamId) {
+      const [row] = await db.select({ ceiling: teamModes.ceiling }).from(teamModes).where(eq(teamModes.teamId, teamId));
+      return (row?.ceiling as MemrlMode | undefined) ?? "enforce";
+    },
+
+    async modeCeilingReason(teamId) {
+      const [row] = await db.select().from(teamModes).where(eq(teamModes.teamId, teamId));
+      return row ? { ceiling: row.ceiling as MemrlMode, reason: row.reason, updated_at: row.updatedAt } : null;
+    },
+
+    async setModeCeiling(teamId, ceiling, reason, now) {
+      await setCeiling(db, teamId, ceiling, reason, now);
+    },
+
+    async addCeilingRequest(teamId, ceiling, requestedBy, now) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const inserted = await db
+          .insert(modeCeilingRequests)
+          .values({
+            teamId,
+            version: nextVersion(modeCeilingRequests, teamId),
+            ceiling,
+            status: "pending",
+            requestedBy,
+            createdAt: now,
+          })
+          .onConflictDoNothing()
+          .returning({ version: modeCeilingRequests.version });
+        if (inserted[0]) return inserted[0].version;
+      }
+      throw new Error("could not allocate a ceiling request version");
+    },
+
+    async applyCeilingRequest(teamId, version, now) {
+      const where = and(
+        eq(modeCeilingRequests.teamId, teamId),
+        eq(modeCeilingRequests.version, version),
+        eq(modeCeilingRequests.status, "pending"),
+      );
+      const [request] = await db.select().from(modeCeilingRequests).where(where);
+      if (!request) return false;
+      // Setting the ceiling first makes a retried activation safe: it sets the same value again.
+      await setCeiling(db, teamId, request.ceiling as MemrlMode, `admin request v${version} approved`, now);
+      const marked = await db.update(modeCeilingRequests).set({ status: "applied", appliedAt: now }).where(where);
+      return marked.meta.changes === 1;
+    },
+  };
+}
+
+/** learned max-attempts overrides and the old decision table (read only) */
+function learnedAndLoggedRows(db: DrizzleD1Database): Pick<PolicyStore, "maxAttemptsOverrides" | "loggedDecisions"> {
+  return {
+    async maxAttemptsOverrides(teamId) {
+      const rows = await db
+        .select({ failureClass: retryAdjustments.failureClass, override: retryAdjustments.maxAttemptsOverride })
+        .from(retryAdjustments)
+        .where(eq(retryAdjustments.teamId, teamId));
+      const out: Record<string, number> = {};
+      for (const r of rows) if (r.override !== null) out[r.failureClass] = r.override;
+      return out;
+    },
+
+    async loggedDecisions(teamId, sinceMs, limit) {
+      const rows = await db
+        .select()
+        .from(policyDecisions)
+        .where(and(eq(policyDecisions.teamId, teamId), gte(policyDecisions.createdAt, sinceMs)))
+        .orderBy(asc(policyDecisions.createdAt), asc(policyDecisions.decisionId))
+        .limit(limit);
+      return rows.map((r) => {
+        const { _ceiling, ...inputs } = r.inputs as Record<string, unknown>;
+        return {
+          decision_id: r.decisionId,
+          team_id: r.teamId,
+          run_id: r.runId,
+          task_id: r.taskId,
+          inputs,
+          inputs_digest: r.inputsDigest,
+          profile_version: r.profileVersion,
+          requested_mode: r.requestedMode as MemrlMode,
+          effective_mode: r.effectiveMode as MemrlMode,
+          ceiling: (_ceiling as MemrlMode | undefined) ?? "enforce",
+          failure_class: r.failureClass,
+          attempt_bucket: r.attemptBucket,
+          rule_id: r.ruleId,
+          raw_action: r.rawAction,
+          selected_action: r.selectedAction,
+          created_at: r.createdAt,
+        };
+      });
+    },
+  };
+}
+
+export function createD1PolicyStore(db: DrizzleD1Database): PolicyStore {
+  return { ...profileRows(db), ...profileVersions(db), ...ceilingRows(db), ...learnedAndLoggedRows(db) };
+}
