@@ -85,7 +85,7 @@ describe("the logger is the only console caller", () => {
       .flatMap((f) =>
         readFileSync(f, "utf8")
           .split("\n")
-          .flatMap((line, i) => (/\bconsole\s*\.\s*\w+/.test(line) ? [`${relative(ROOT, f)}:${i + 1}`] : [])),
+          .flatMap((line, i) => (/\bconsole\s*(\.\s*\w+|\[)/.test(line) ? [`${relative(ROOT, f)}:${i + 1}`] : [])),
       );
     expect(offenders).toEqual([]);
   });

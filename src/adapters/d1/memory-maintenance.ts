@@ -3,8 +3,8 @@
 
 import { and, asc, eq, gt, isNotNull, isNull, like, lte, max, or, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { decayed, halfLifeOf } from "../../lib/memory-decay";
 import { memActorImportance, memDocs } from "../../features/memory/store/tables";
+import { decayed, halfLifeOf } from "../../lib/memory-decay";
 import { DAY_MS } from "../../lib/time";
 import type { LeftIndex, MemoryMaintenance, TierRules } from "../../ports/memory-maintenance";
 import { runInBatches } from "./batch";

@@ -1,8 +1,8 @@
 // The MemoryStore contract against both memory homes: D1 (until a team is migrated) and the team object.
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
-import { createD1MemoryStore } from "../d1/memory-store";
 import { createD1MemoryTeamRegistry } from "../../features/memory/store/memory-team-registry";
+import { createD1MemoryStore } from "../d1/memory-store";
 import { memoryStoreContract } from "./memory-store.contract";
 import { createTeamMemoryStore } from "./team-memory-store";
 

@@ -1,5 +1,5 @@
-// MemRL escalate decisions reach audit_log through both write paths: the deciding isolate's log writer (POST
-// /v1/policy/decide) and the EVENTS consumer (a run's completion, or a group the writer handed to the queue).
+// MemRL escalate decisions reach audit_log through the EVENTS consumer, the decision log's one writer: from
+// POST /v1/policy/decide (which answers once its decision is on the queue) and from a run's completion.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { apiRequest, readResponse, token } from "../../../test/helpers";
@@ -14,8 +14,9 @@ const audits = (teamId: string) =>
   );
 
 describe("MemRL escalations in audit_log", () => {
-  it("audits a decide that escalates (final attempt), not one that retries", async () => {
-    const deps = makeDeps(env);
+  it("audits a decide that escalates (final attempt), not one that retries, once its event is consumed", async () => {
+    const queued: unknown[] = [];
+    const deps = makeDeps(env, { events: { publish: async (e) => void queued.push(...e) } });
     const app = createApp();
     const t = await token("team-esc-audit");
     const ctx = createExecutionContext();
@@ -34,6 +35,8 @@ describe("MemRL escalations in audit_log", () => {
     const escalate = await decide(3);
     expect([retry.json.selected_action, escalate.json.selected_action]).toEqual(["retry", "escalate"]);
     await waitOnExecutionContext(ctx);
+    expect(await audits("team-esc-audit")).toEqual([]);
+    expect((await deliver(deps, queued)).retried).toEqual([]);
     const rowsNow = await audits("team-esc-audit");
     expect(rowsNow.map((r) => [r.id, r.subject_id])).toEqual([[`aud_memrl_${escalate.json.decision_id}`, "run_esc"]]);
     expect(JSON.parse(rowsNow[0]?.metadata ?? "{}")).toMatchObject({

@@ -2,6 +2,7 @@
 
 import type { EventOf, RunCompletedEvent, TaskSignalEvent } from "../../../contracts/internal-events";
 import { sha256Hex } from "../../lib/digest";
+import { log } from "../../lib/log";
 import { ok, type Result } from "../../lib/result";
 import type { WardenEvent } from "../../ports/event-bus";
 import type { LearningCommit, LearningConflict, LearningStore, TaskSignalWrite } from "../../ports/learning-store";
@@ -27,9 +28,6 @@ export type HandlerContext = { applied(eventId: string): void };
 
 export const contextHash = async (context: string | null | undefined) =>
   context ? sha256Hex(context) : DEFAULT_CONTEXT_HASH;
-
-const log = (level: "warn" | "error" | "info", msg: string, fields: Record<string, unknown>) =>
-  console[level === "info" ? "log" : level](JSON.stringify({ level, msg, ...fields }));
 
 export type TaskBatchMode = "batch" | "per-message";
 
@@ -107,13 +105,13 @@ async function writeSignals(
     try {
       batch = await deps.learningStore.applyTaskSignals(writes, now);
     } catch (e) {
-      log("warn", "events consumer: batch write failed; applying one by one", { error: String(e) });
+      log.warn("events consumer: batch write failed; applying one by one", { error: String(e) });
     }
     if (batch?.ok) {
       for (const w of writes) ctx.applied(w.eventId);
       return batch.value;
     }
-    if (batch) log("warn", "events consumer: batch write failed; applying one by one", { error: batch.error.message });
+    if (batch) log.warn("events consumer: batch write failed; applying one by one", { error: batch.error.message });
   }
   for (const w of writes) {
     const written = await writeSignalAlone(w, deps, ctx, now);
@@ -146,7 +144,7 @@ async function writeSignalAlone(
   } catch (e) {
     error = e;
   }
-  log("error", "events consumer: task event failed", { event_id: w.eventId, error: String(error) });
+  log.error("events consumer: task event failed", { event_id: w.eventId, error: String(error) });
   return "failed";
 }
 
@@ -179,11 +177,11 @@ async function storeTaskMemories(
       }
     } catch (e) {
       // Best-effort (YARLI): a memory backend failure never changes the consumer's outcome.
-      log("warn", "events consumer: memory write failed", { event_id: w.eventId, error: String(e) });
+      log.warn("events consumer: memory write failed", { event_id: w.eventId, error: String(e) });
     }
   }
   if (refusals.length > 0) {
-    await deps.events.publish(refusals).catch((e) => log("warn", "memory_store_failed publish failed", { e: `${e}` }));
+    await deps.events.publish(refusals).catch((e) => log.warn("memory_store_failed publish failed", { e: `${e}` }));
   }
 }
 
@@ -215,7 +213,7 @@ export async function applyRunCompletions(
     } catch (e) {
       error = e;
     }
-    log("error", "events consumer: run learning failed", { event_id: run.eventId, error: String(error) });
+    log.error("events consumer: run learning failed", { event_id: run.eventId, error: String(error) });
     failed.add(run.eventId);
   }
   return failed;
@@ -265,7 +263,7 @@ export function learningAudit(
 function logPlan(run: RunCompletion, plan: RunLearningPlan) {
   const where = { team_id: run.teamId, run_id: run.runId };
   if (plan.kind === "abort") {
-    log("error", "policy memory: ledger/state mismatch; learning aborted for run", {
+    log.error("policy memory: ledger/state mismatch; learning aborted for run", {
       ...where,
       event_id: run.eventId,
       entry: plan.ledgerKey,
@@ -274,7 +272,7 @@ function logPlan(run: RunCompletion, plan: RunLearningPlan) {
   }
   for (const w of plan.warnings) {
     const reset = w.startsWith(STRAT_RESET_CODE);
-    log(reset ? "error" : "warn", "policy memory", {
+    log[reset ? "error" : "warn"]("policy memory", {
       code: reset ? STRAT_RESET_CODE : undefined,
       ...where,
       warning: w,

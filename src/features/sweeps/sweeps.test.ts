@@ -7,9 +7,9 @@ import { call, token } from "../../../test/helpers";
 import { DAY, deliver, rows, runCompleted, testDeps } from "../../../test/learning";
 import { drainAll } from "../../../test/run-helpers";
 import { teamMemoryRows } from "../../../test/team-memory";
-import { createD1MemoryTeamRegistry } from "../memory/store/memory-team-registry";
 import worker from "../../index";
 import type { TeamMemoryMaintenance } from "../../ports/memory-maintenance";
+import { createD1MemoryTeamRegistry } from "../memory/store/memory-team-registry";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
 import { DAILY_CRON, MEMORY_TEAMS_PER_TICK, ROLLBACK_CRON, runScheduled } from "./scheduled";
 

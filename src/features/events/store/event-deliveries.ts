@@ -1,8 +1,8 @@
 // EventDeliveries over D1 (drizzle): the delivery keys (event_id + subscriber) of EVENTS messages being retried.
 import { inArray } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { EventDeliveries } from "../../../ports/event-bus";
 import { batchAll } from "../../../adapters/d1/batch";
+import type { EventDeliveries } from "../../../ports/event-bus";
 import { eventDeliveries } from "./tables";
 
 /** D1 binds at most 100 parameters per statement: 90 ids per read or delete, 30 rows (3 columns) per insert. */

@@ -260,7 +260,6 @@ function teamAndRunViews(db: DrizzleD1Database): Pick<OverviewStore, "teamOvervi
         ended_at: r.endedAt,
       }));
     },
-
   };
 }
 

@@ -54,7 +54,6 @@ function runAndGateLists(db: DrizzleD1Database): Pick<RunIndex, "listRuns" | "li
         .orderBy(asc(gates.openedAt), asc(gates.gateId))
         .limit(q.limit);
     },
-
   };
 }
 
@@ -87,7 +86,6 @@ function gateReads(db: DrizzleD1Database): Pick<RunIndex, "gate" | "gateAcks"> {
         rows.map(({ gateId, by, at, ...facts }) => [gateId, { acked_by: by ?? "", acked_at: at ?? 0, ...facts }]),
       );
     },
-
   };
 }
 

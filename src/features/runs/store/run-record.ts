@@ -194,7 +194,6 @@ function recordStatement(db: DrizzleD1Database, op: RecordOp): BatchItem<"sqlite
 }
 
 export function createD1RunRecord(db: DrizzleD1Database): RunRecordStore {
-
   return {
     /** The owner of `gate` records the first acknowledgement of a pending gate and reads the row back in one batch. */
     async ackGate(teamId, gateId, by, now) {

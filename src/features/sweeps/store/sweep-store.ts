@@ -40,7 +40,6 @@ function sweepLeaseRows(db: DrizzleD1Database): Pick<SweepStore, "acquireLease" 
         .where(and(eq(sweepLeases.name, name), eq(sweepLeases.holder, holder)))
         .run();
     },
-
   };
 }
 
@@ -75,12 +74,13 @@ function retentionReads(db: DrizzleD1Database): Pick<SweepStore, "deleteApproval
         ORDER BY r.updated_at LIMIT ${limit}`);
       return rows.map((r) => ({ runId: r.run_id, teamId: r.team_id }));
     },
-
   };
 }
 
 /** changes the sweeps make to other owners' tables, each through its owner's statement */
-function ownerStatements(db: DrizzleD1Database): Pick<SweepStore, "archivePolicyMemory" | "pruneStagedTasks" | "lowerCeiling"> {
+function ownerStatements(
+  db: DrizzleD1Database,
+): Pick<SweepStore, "archivePolicyMemory" | "pruneStagedTasks" | "lowerCeiling"> {
   return {
     async archivePolicyMemory(cutoff, now, auditId) {
       const results = await archivePolicyMemoryStatement(db, cutoff);
