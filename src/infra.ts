@@ -11,6 +11,7 @@ import { createD1EventDeadLetterStore } from "./adapters/d1/event-dead-letters";
 import { createD1GateRuleStore } from "./adapters/d1/gate-rule-store";
 import { createD1GateSlaStore } from "./adapters/d1/gate-sla-store";
 import { createD1LearningStore } from "./adapters/d1/learning-store";
+import { createD1MemoryMigrationSource } from "./adapters/d1/memory-migration-store";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createD1MemoryTeamRegistry } from "./adapters/d1/memory-team-registry";
 import { createD1MetricsStore } from "./adapters/d1/metrics-store";
@@ -28,7 +29,12 @@ import { createD1SweepStore } from "./adapters/d1/sweep-store";
 import { createD1TeamLimitStore } from "./adapters/d1/team-limits";
 import { createDurableBoardGateway } from "./adapters/do/board-gateway";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
-import { createTeamMemoryMaintenance, createTeamMemoryStore } from "./adapters/do/team-memory-store";
+import {
+  createTeamMemoryImport,
+  createTeamMemoryMaintenance,
+  createTeamMemoryStore,
+} from "./adapters/do/team-memory-store";
+import { createSwitchingMemoryStore } from "./adapters/memory-rows-switch";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createR2ArtifactObjects } from "./adapters/r2/artifact-objects";
 import { createR2DecisionObjects } from "./adapters/r2/decision-objects";
@@ -48,6 +54,7 @@ import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { LearningStore } from "./ports/learning-store";
 import type { TeamMemoryMaintenance } from "./ports/memory-maintenance";
+import type { MemoryMigrationTarget } from "./ports/memory-migration";
 import type { MemoryStore } from "./ports/memory-store";
 import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
 import type { SlackOAuthApi } from "./ports/slack-oauth";
@@ -81,6 +88,8 @@ const D1_STORES = {
   d1MemoryStore: createD1MemoryStore,
   /** the teams whose memory lives in their team object, for the daily memory sweep */
   memoryTeams: createD1MemoryTeamRegistry,
+  /** the copy of D1's memory rows into the team objects (memory_migration: cursor, verification, switch) */
+  memoryMigrationSource: createD1MemoryMigrationSource,
   /** failed Slack deliveries per team (approval outage, RB-06) */
   slackHealth: createD1SlackDeliveryHealth,
   /** the run feed's per-run state (status steps, mute) and operator-alert occurrences */
@@ -111,6 +120,8 @@ export type Infra = HttpNeeds &
     memoryStore: MemoryStore;
     /** the memory lifecycle per team object (the memory feature adds card refreshes: `memoryMaintenance`) */
     memoryMaintenanceStore: TeamMemoryMaintenance;
+    /** the copy job's target: D1's memory rows imported into each team object */
+    memoryMigrationTarget: MemoryMigrationTarget;
     vectorIndex: VectorIndex;
     embedder: Embedder;
     /** the per-run Durable Objects */
@@ -161,9 +172,10 @@ export function infra(env: Env, o: Partial<Infra> = {}): Infra {
     apiKeys: o.apiKeys ?? createApiKeyAuth(stores.apiKeyStore),
     events: o.events ?? createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>),
     learningStore: o.learningStore ?? createD1LearningStore(env.DB),
-    memoryStore: o.memoryStore ?? createTeamMemoryStore(env.VECTOR_INDEX, stores.d1MemoryStore, stores.memoryTeams),
+    memoryStore: o.memoryStore ?? buildMemoryStore(config, env, stores),
     memoryMaintenanceStore:
       o.memoryMaintenanceStore ?? createTeamMemoryMaintenance(env.VECTOR_INDEX, stores.memoryTeams),
+    memoryMigrationTarget: o.memoryMigrationTarget ?? createTeamMemoryImport(env.VECTOR_INDEX),
     vectorIndex: o.vectorIndex ?? buildVectorIndex(config, env),
     embedder: o.embedder ?? buildEmbedder(config, env),
     runs: o.runs ?? createDurableRunGateway(env.RUN, config.WARDEN_JWT_SECRET),
@@ -181,6 +193,18 @@ export function infra(env: Env, o: Partial<Infra> = {}): Infra {
       teamQuotaBytes: config.ARTIFACT_TEAM_QUOTA_BYTES,
     },
   };
+}
+
+/** The memory rows' home: the team objects, or per team D1 until its copy is switched (MEMORY_ROWS). */
+function buildMemoryStore(config: Config, env: Env, stores: D1Stores): MemoryStore {
+  const inObject = createTeamMemoryStore(env.VECTOR_INDEX, stores.d1MemoryStore, stores.memoryTeams);
+  if (config.MEMORY_ROWS === "team-object") return inObject;
+  const source = stores.memoryMigrationSource;
+  return createSwitchingMemoryStore(
+    inObject,
+    stores.d1MemoryStore,
+    async (teamId) => (await source.state(teamId)).switchedAt !== null,
+  );
 }
 
 /** The SLACK_OUTBOX producer: one sendBatch per call, nothing sent for an empty list. */

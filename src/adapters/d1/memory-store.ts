@@ -10,7 +10,7 @@ import { memActivations, memActorImportance, memDocs, memUseEvents, sessionEvent
 
 type DocRow = typeof memDocs.$inferSelect;
 
-const toDoc = (r: DocRow): MemDoc => ({
+export const toDoc = (r: DocRow): MemDoc => ({
   id: r.id,
   teamId: r.teamId,
   namespace: r.namespace,
