@@ -41,6 +41,7 @@ export interface MemoryMigrationSource {
   digest(teamId: string): Promise<MemoryRowsDigest>;
   /** records a copied page (the cursor only moves forward; a repeated page leaves it where it is) */
   advance(teamId: string, cursor: string, copied: number): Promise<void>;
+  /** sets switched_at and lists the team in memory_team (the daily sweep walks it) */
   markSwitched(teamId: string, verifiedHash: string, now: number): Promise<void>;
   /** back to the first page, keeping what was copied (a verification that failed copies again) */
   restart(teamId: string): Promise<void>;

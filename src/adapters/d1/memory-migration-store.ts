@@ -5,7 +5,7 @@ import { memoryRowsHash } from "../../lib/memory-rows-hash";
 import type { MemoryMigrationSource } from "../../ports/memory-migration";
 import { toDoc } from "./memory-store";
 import { memActorImportance, memDocs, memUseEvents } from "./schema";
-import { memoryMigrations } from "./schema-memory-home";
+import { memoryMigrations, memoryTeams } from "./schema-memory-home";
 
 export function createD1MemoryMigrationSource(db: DrizzleD1Database): MemoryMigrationSource {
   const ensure = (teamId: string) => db.insert(memoryMigrations).values({ teamId }).onConflictDoNothing();
@@ -58,8 +58,10 @@ export function createD1MemoryMigrationSource(db: DrizzleD1Database): MemoryMigr
       ]);
     },
     async markSwitched(teamId, verifiedHash, now) {
+      // listed for the daily sweep at once: a switched team that never writes again still has its rows swept
       await db.batch([
         ensure(teamId),
+        db.insert(memoryTeams).values({ teamId, registeredAt: now }).onConflictDoNothing(),
         db.update(memoryMigrations).set({ verifiedHash, switchedAt: now }).where(eq(memoryMigrations.teamId, teamId)),
       ]);
     },

@@ -123,6 +123,8 @@ describe("POST /v1/admin/memory/migrate", () => {
     expect(sides.object).toEqual(sides.d1);
     expect(sides.object.uses).toHaveLength(2);
     expect(await migrationRow(team)).toMatchObject({ switched_at: h.now(), verified_hash: last.json.verified_hash });
+    const swept = await env.DB.prepare("SELECT team_id FROM memory_team WHERE team_id = ?").bind(team).first();
+    expect(swept).toEqual({ team_id: team });
 
     h.advance(60_000);
     const again = await migrate(500);

@@ -7,7 +7,9 @@ import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../
 import type { MemoryMigrationNeeds } from "./index";
 
 /** no team_id: the team is the verified token's, so no body can name another team */
-const MigrateBody = z.strictObject({ batch: z.number().int().min(1).max(500) });
+const MigrateBody = z
+  .strictObject({ batch: z.number().int().min(1).max(500).describe("memories to copy in this call") })
+  .meta({ id: "MemoryMigrateRequest", example: { batch: 200 } });
 const MigrateResponse = z.object({
   copied: z.number().int().describe("memories copied into the team object so far"),
   total: z.number().int().describe("the team's memories in D1"),
