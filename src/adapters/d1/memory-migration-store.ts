@@ -1,5 +1,5 @@
 // The copy job's D1 side: a team's mem_* rows by page, their digest, and the memory_migration progress row.
-import { and, asc, count, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { memoryRowsHash } from "../../lib/memory-rows-hash";
 import type { MemoryMigrationSource } from "../../ports/memory-migration";
@@ -23,9 +23,11 @@ export function createD1MemoryMigrationSource(db: DrizzleD1Database): MemoryMigr
         .limit(limit);
       const ids = docs.map((d) => d.id);
       if (!ids.length) return { docs: [], importance: [], uses: [] };
+      // the ids travel as one JSON parameter: a page of 500 ids is one bound parameter (D1 allows 100 a statement)
+      const idList = sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
       const [importance, uses] = await Promise.all([
-        db.select().from(memActorImportance).where(inArray(memActorImportance.docId, ids)),
-        db.select().from(memUseEvents).where(inArray(memUseEvents.docId, ids)),
+        db.select().from(memActorImportance).where(sql`${memActorImportance.docId} IN ${idList}`),
+        db.select().from(memUseEvents).where(sql`${memUseEvents.docId} IN ${idList}`),
       ]);
       return { docs: docs.map(toDoc), importance, uses };
     },

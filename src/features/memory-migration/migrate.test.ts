@@ -152,6 +152,21 @@ describe("POST /v1/admin/memory/migrate", () => {
     expect(sides.object).toEqual(sides.d1);
   });
 
+  it("copies a full page of 500 (one statement per table on either side) and then the rest", async () => {
+    const h = memoryHarness();
+    const team = freshTeam("big");
+    const ids = Array.from({ length: 501 }, (_, i) => `mem_${team}_${String(i).padStart(4, "0")}`);
+    await d1Memory().insertDocs(ids.map((id, i) => doc(team, id, i)));
+    const token = await adminToken(team);
+    const migrate = () => h.call("POST", "/v1/admin/memory/migrate", { token, body: { batch: 500 } });
+    expect((await migrate()).json).toEqual({ copied: 500, total: 501, done: false });
+    expect((await migrate()).json).toEqual({ copied: 501, total: 501, done: false });
+    expect((await migrate()).json).toMatchObject({ copied: 501, total: 501, done: true });
+    const sides = await bothSides(team);
+    expect(sides.object.importance).toHaveLength(501);
+    expect(sides.object).toEqual(sides.d1);
+  });
+
   it("copies only the token's own team, and refuses bad bodies and missing scopes", async () => {
     const h = memoryHarness();
     const [a, b] = [freshTeam("a"), freshTeam("b")];
