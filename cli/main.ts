@@ -7,6 +7,7 @@ import { decodeJwt } from "jose";
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { parseApiKey } from "../src/auth/key-format.ts";
 import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
+import { registerAdminCommands } from "./admin-commands.ts";
 import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
 import { registerBoardCommands } from "./board-commands.ts";
 import { allLogins, credentialsPath, fileTokenCache, type Login, removeLogin, saveLogin } from "./credentials.ts";
@@ -206,6 +207,9 @@ export function buildProgram(): Command {
   const runs = registerRunCommands(program, context);
   registerBoardCommands(program, runs, context);
   registerDeadLetterCommands(program, context);
+  registerAdminCommands(program, context, async (cmd) =>
+    teamOf((await credentialsFor(globals(cmd), target(cmd))).token),
+  );
 
   // policy
   const policy = program.command("policy").description("MemRL policy: decide, show, replay, deploy");

@@ -1,5 +1,7 @@
 // A team's memory rows (mem_doc, mem_actor_importance, mem_use_event) in its team object's SQLite: schema and operations.
+import { memoryRowsHash } from "../src/lib/memory-rows-hash";
 import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../src/lib/memory-vocabulary";
+import type { ImportanceRow, MemoryRowsDigest, UseEventRow } from "../src/ports/memory-migration";
 import type { MemDoc, MemoryClass, Tier, UseRecord } from "../src/ports/memory-store";
 
 /** A memory as the team object holds it: no team id, the object is the team (the Worker adds it back). */
@@ -114,8 +116,24 @@ export class TeamMemoryRows {
   insertDocs(docs: TeamDoc[]): void {
     this.storage.transactionSync(() => {
       for (const d of docs) {
+        this.insertDoc(d, "");
         this.sql.exec(
-          `INSERT INTO mem_doc (${DOC_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO mem_actor_importance (doc_id, actor_key, raw_score, last_update_at) VALUES (?, 'team', ?, ?)
+           ON CONFLICT DO NOTHING`,
+          d.id,
+          d.importance,
+          d.createdAt,
+        );
+      }
+    });
+  }
+
+  /** one mem_doc row; `onConflict` "ON CONFLICT DO NOTHING" for an import that may repeat; true when inserted */
+  private insertDoc(d: TeamDoc, onConflict: "" | "ON CONFLICT DO NOTHING"): boolean {
+    return (
+      this.sql
+        .exec(
+          `INSERT INTO mem_doc (${DOC_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${onConflict} RETURNING id`,
           d.id,
           d.namespace,
           d.cls,
@@ -133,16 +151,52 @@ export class TeamMemoryRows {
           d.refreshedAt,
           d.reinforceCount,
           d.contentHash,
-        );
+        )
+        .toArray().length > 0
+    );
+  }
+
+  /** a page copied from D1 (POST /v1/admin/memory/migrate), insert-or-ignore, in one transaction; docs inserted */
+  importRows(page: { docs: TeamDoc[]; importance: ImportanceRow[]; uses: UseEventRow[] }): number {
+    return this.storage.transactionSync(() => {
+      let inserted = 0;
+      for (const d of page.docs) if (this.insertDoc(d, "ON CONFLICT DO NOTHING")) inserted++;
+      for (const i of page.importance)
         this.sql.exec(
-          `INSERT INTO mem_actor_importance (doc_id, actor_key, raw_score, last_update_at) VALUES (?, 'team', ?, ?)
-           ON CONFLICT DO NOTHING`,
-          d.id,
-          d.importance,
-          d.createdAt,
+          `INSERT INTO mem_actor_importance (doc_id, actor_key, raw_score, last_update_at, last_used_at, use_7d, use_30d)
+           VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          i.docId,
+          i.actorKey,
+          i.rawScore,
+          i.lastUpdateAt,
+          i.lastUsedAt,
+          i.use7d,
+          i.use30d,
         );
-      }
+      for (const u of page.uses)
+        this.sql.exec(
+          `INSERT INTO mem_use_event (id, doc_id, actor_key, run_id, ts, weight) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT DO NOTHING`,
+          u.id,
+          u.docId,
+          u.actorKey,
+          u.runId,
+          u.ts,
+          u.weight,
+        );
+      return inserted;
     });
+  }
+
+  /** the count and content hash of every memory in the object (the copy's verification) */
+  async digest(): Promise<MemoryRowsDigest> {
+    const rows = this.sql
+      .exec<{ id: string; content_hash: string | null; tier: string; importance: number }>(
+        "SELECT id, content_hash, tier, importance FROM mem_doc",
+      )
+      .toArray()
+      .map((r) => ({ id: r.id, contentHash: r.content_hash, tier: r.tier, importance: r.importance }));
+    return { count: rows.length, hash: await memoryRowsHash(rows) };
   }
 
   /** deletes memories with their importance rows and use events; the memories deleted */

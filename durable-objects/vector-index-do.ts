@@ -24,6 +24,8 @@ export const MEMORY_OPS = [
   "setTier",
   "importanceChangedSince",
   "hotDocsPage",
+  "importRows",
+  "digest",
 ] as const;
 export type MemoryOp = (typeof MEMORY_OPS)[number];
 type Ops = Pick<TeamMemoryRows, MemoryOp>;

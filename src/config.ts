@@ -54,6 +54,11 @@ export const Config = z.object({
   /** one artifact's largest body, and the bytes a team may keep in artifacts (docs/artifacts.md) */
   ARTIFACT_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_ARTIFACT_MAX_BYTES),
   ARTIFACT_TEAM_QUOTA_BYTES: z.coerce.number().int().positive().default(DEFAULT_TEAM_QUOTA_BYTES),
+  /**
+   * where each team's memory rows are read and written: "team-object" (its VectorIndexDO), or "d1-until-migrated" for
+   * a deployment with memories in D1: a team stays on D1's mem_* tables until its copy job switches it (docs/scaling.md)
+   */
+  MEMORY_ROWS: z.enum(["team-object", "d1-until-migrated"]).default("team-object"),
   MEMORY_SUMMARY_MAX_CHARS: z.coerce.number().int().min(100).max(20_000).default(2000),
   /** Slack's signing secret; without it every /slack/* request is refused (401) */
   SLACK_SIGNING_SECRET: z.string().min(16).optional(),

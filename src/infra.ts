@@ -4,7 +4,12 @@ import { buildEmbedder, buildRateLimiter, buildVectorIndex, buildVerifier } from
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createDurableBoardGateway } from "./adapters/do/board-gateway";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
-import { createTeamMemoryMaintenance, createTeamMemoryStore } from "./adapters/do/team-memory-store";
+import {
+  createTeamMemoryImport,
+  createTeamMemoryMaintenance,
+  createTeamMemoryStore,
+} from "./adapters/do/team-memory-store";
+import { createSwitchingMemoryStore } from "./adapters/memory-rows-switch";
 import { createQueueEventBus } from "./adapters/queue/event-bus";
 import { createR2ArtifactObjects } from "./adapters/r2/artifact-objects";
 import { createR2DecisionObjects } from "./adapters/r2/decision-objects";
@@ -24,6 +29,7 @@ import { createD1GateSlaStore } from "./features/gates/store/gate-sla-store";
 import { createD1ApiKeyStore } from "./features/keys/store/api-key-store";
 import { createD1LearningStore } from "./features/learning/store/learning-store";
 import { createD1TeamLimitStore } from "./features/limits/store/team-limits";
+import { createD1MemoryMigrationSource } from "./features/memory/store/memory-migration-store";
 import { createD1MemoryTeamRegistry } from "./features/memory/store/memory-team-registry";
 import { createD1RouteLedger } from "./features/memory/store/route-ledger";
 import { createD1RunMessageStore } from "./features/messages/store/run-message-store";
@@ -49,6 +55,7 @@ import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { LearningStore } from "./ports/learning-store";
 import type { TeamMemoryMaintenance } from "./ports/memory-maintenance";
+import type { MemoryMigrationTarget } from "./ports/memory-migration";
 import type { MemoryStore } from "./ports/memory-store";
 import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
 import type { SlackOAuthApi } from "./ports/slack-oauth";
@@ -84,6 +91,8 @@ const D1_STORES = {
   d1MemoryStore: createD1MemoryStore,
   /** the teams whose memory lives in their team object, for the daily memory sweep */
   memoryTeams: createD1MemoryTeamRegistry,
+  /** the copy of D1's memory rows into the team objects (memory_migration: cursor, verification, switch) */
+  memoryMigrationSource: createD1MemoryMigrationSource,
   /** failed Slack deliveries per team (approval outage, RB-06) */
   slackHealth: createD1SlackDeliveryHealth,
   /** the run feed's per-run state (status steps, mute) and operator-alert occurrences */
@@ -114,6 +123,8 @@ export type Infra = HttpNeeds &
     memoryStore: MemoryStore;
     /** the memory lifecycle per team object (the memory feature adds card refreshes: `memoryMaintenance`) */
     memoryMaintenanceStore: TeamMemoryMaintenance;
+    /** the copy job's target: D1's memory rows imported into each team object */
+    memoryMigrationTarget: MemoryMigrationTarget;
     vectorIndex: VectorIndex;
     embedder: Embedder;
     /** the per-run Durable Objects */
@@ -164,9 +175,10 @@ export function infra(env: Env, o: Partial<Infra> = {}): Infra {
     apiKeys: o.apiKeys ?? createApiKeyAuth(stores.apiKeyStore),
     events: o.events ?? createQueueEventBus(env.EVENTS as unknown as Queue<WardenEvent>),
     learningStore: o.learningStore ?? createD1LearningStore(env.DB),
-    memoryStore: o.memoryStore ?? createTeamMemoryStore(env.VECTOR_INDEX, stores.d1MemoryStore, stores.memoryTeams),
+    memoryStore: o.memoryStore ?? buildMemoryStore(config, env, stores),
     memoryMaintenanceStore:
       o.memoryMaintenanceStore ?? createTeamMemoryMaintenance(env.VECTOR_INDEX, stores.memoryTeams),
+    memoryMigrationTarget: o.memoryMigrationTarget ?? createTeamMemoryImport(env.VECTOR_INDEX),
     vectorIndex: o.vectorIndex ?? buildVectorIndex(config, env),
     embedder: o.embedder ?? buildEmbedder(config, env),
     runs: o.runs ?? createDurableRunGateway(env.RUN, config.WARDEN_JWT_SECRET),
@@ -184,6 +196,18 @@ export function infra(env: Env, o: Partial<Infra> = {}): Infra {
       teamQuotaBytes: config.ARTIFACT_TEAM_QUOTA_BYTES,
     },
   };
+}
+
+/** The memory rows' home: the team objects, or per team D1 until its copy is switched (MEMORY_ROWS). */
+function buildMemoryStore(config: Config, env: Env, stores: D1Stores): MemoryStore {
+  const inObject = createTeamMemoryStore(env.VECTOR_INDEX, stores.d1MemoryStore, stores.memoryTeams);
+  if (config.MEMORY_ROWS === "team-object") return inObject;
+  const source = stores.memoryMigrationSource;
+  return createSwitchingMemoryStore(
+    inObject,
+    stores.d1MemoryStore,
+    async (teamId) => (await source.state(teamId)).switchedAt !== null,
+  );
 }
 
 /** The SLACK_OUTBOX producer: one sendBatch per call, nothing sent for an empty list. */

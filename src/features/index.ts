@@ -12,6 +12,7 @@ import { learningFeature } from "./learning";
 import { limitsFeature } from "./limits";
 import { mcpFeature } from "./mcp";
 import { memoryFeature } from "./memory";
+import { memoryMigrationFeature } from "./memory-migration";
 import { messagesFeature } from "./messages";
 import { metricsFeature } from "./metrics";
 import { pagesFeature } from "./pages";
@@ -29,6 +30,7 @@ export const FEATURES = [
   runsFeature,
   gatesFeature,
   memoryFeature,
+  memoryMigrationFeature,
   eventsFeature,
   messagesFeature,
   slackFeature,

@@ -16,7 +16,7 @@ import type { MemDoc, MemoryClass, MemoryStore, SessionEventRow, Tier } from "..
 
 type DocRow = typeof memDocs.$inferSelect;
 
-const toDoc = (r: DocRow): MemDoc => ({
+export const toDoc = (r: DocRow): MemDoc => ({
   id: r.id,
   teamId: r.teamId,
   namespace: r.namespace,

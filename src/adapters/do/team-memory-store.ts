@@ -4,6 +4,7 @@ import type { TeamDoc, TeamMemoryRows } from "../../../durable-objects/team-memo
 import type { MemoryOp, VectorIndexDO } from "../../../durable-objects/vector-index-do";
 import type { MemoryTeamRegistry } from "../../ports/memory-home";
 import type { TeamMemoryMaintenance, TierRules } from "../../ports/memory-maintenance";
+import type { MemoryMigrationTarget } from "../../ports/memory-migration";
 import type { MemDoc, MemoryStore } from "../../ports/memory-store";
 
 type Call = <K extends MemoryOp>(op: K, args: Parameters<TeamMemoryRows[K]>) => Promise<ReturnType<TeamMemoryRows[K]>>;
@@ -103,5 +104,14 @@ export function createTeamMemoryMaintenance(
       await registry.markSwept(teamId, now);
       return counts;
     },
+  };
+}
+
+/** The copy job's target: a page of D1's rows into the team's object (insert-or-ignore), and the object's digest. */
+export function createTeamMemoryImport(ns: DurableObjectNamespace<VectorIndexDO>): MemoryMigrationTarget {
+  return {
+    importRows: (teamId, page) =>
+      teamObject(ns, teamId).call("importRows", [{ ...page, docs: page.docs.map(withoutTeam) }]),
+    digest: async (teamId) => await teamObject(ns, teamId).call("digest", []),
   };
 }

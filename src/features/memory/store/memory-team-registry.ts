@@ -4,10 +4,14 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { MemoryTeamRegistry } from "../../../ports/memory-home";
 import { memoryTeams } from "./tables";
 
+/** Lists a team for the daily sweep (insert-or-ignore): the owner's statement, also run in the copy job's batch. */
+export const registerTeamStatement = (db: DrizzleD1Database, teamId: string, now: number) =>
+  db.insert(memoryTeams).values({ teamId, registeredAt: now }).onConflictDoNothing();
+
 export function createD1MemoryTeamRegistry(db: DrizzleD1Database): MemoryTeamRegistry {
   return {
     async register(teamId, now) {
-      await db.insert(memoryTeams).values({ teamId, registeredAt: now }).onConflictDoNothing();
+      await registerTeamStatement(db, teamId, now);
     },
     async due(sweptBefore, limit) {
       const rows = await db
