@@ -14,7 +14,7 @@ function sources(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sources(path);
-    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith(".d.ts") ? [path] : [];
+    return /\.tsx?$/.test(name) && !/\.(test|contract)\.tsx?$/.test(name) && !name.endsWith(".d.ts") ? [path] : [];
   });
 }
 

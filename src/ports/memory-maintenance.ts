@@ -17,24 +17,6 @@ export type TierRules = {
   halfLifeDays: Record<string, number | null>;
 };
 
-/** Memories that left the hot tier (or were deleted while hot), per team: they must leave the vector index. */
-export type LeftIndex = { teamId: string; ids: string[] }[];
-
-export type TierReport = {
-  decayed: number;
-  toWarm: number;
-  toCold: number;
-  deleted: number;
-  leftIndex: LeftIndex;
-};
-
-export interface MemoryMaintenance {
-  /** decays importance (half-life per class, never pinned), then moves hot → warm → cold → delete */
-  decayAndTier(now: number, rules: TierRules): Promise<TierReport>;
-  /** deletes memories past expires_at, and task-namespace memories older than the task TTL */
-  expireTaskNamespaces(now: number, rules: TierRules): Promise<{ deleted: number; leftIndex: LeftIndex }>;
-}
-
 /** What one team's sweep did; `tierLeftIndex` and `expiryLeftIndex` are the hot memories that must leave the index. */
 export type TeamSweepCounts = {
   decayed: number;

@@ -93,7 +93,7 @@ export interface MemoryStore {
     createdAt: number;
   }): Promise<void>;
 
-  // ---- tier moves and index maintenance (the daily sweep itself is the learning feature's MemoryMaintenance) ----
+  // ---- tier moves and index maintenance (the daily sweep itself runs in each team object: TeamMemoryMaintenance) ----
   setTier(teamId: string, ids: string[], tier: Tier, now: number): Promise<void>;
   /** the team's hot docs whose team importance row changed at or after `since`, in doc id order after `afterId` */
   importanceChangedSince(teamId: string, since: number, afterId: string, limit: number): Promise<string[]>;

@@ -20,10 +20,10 @@ const isTables = (file: string) => /\/(schema|tables)\.ts$/.test(file);
 const baseName = (file: string) => file.slice(file.lastIndexOf("/") + 1);
 
 /**
- * Writers still in src/adapters/d1/: the two memory adapters (their tables are in src/features/memory/store/tables.ts;
- * they move with the memory feature's own change). Every other writer sits in its owner feature's store folder.
+ * Writers still in src/adapters/d1/: the D1 memory store, the older memory home (its tables are in
+ * src/features/memory/store/tables.ts). Every other writer sits in its owner feature's store folder.
  */
-const NOT_YET_IN_FEATURE = new Set(["memory-store.ts", "memory-maintenance.ts"]);
+const NOT_YET_IN_FEATURE = new Set(["memory-store.ts"]);
 
 /** drizzle variable → SQL table name, from a tables file */
 function tablesOfSchema(schema: string): Map<string, string> {

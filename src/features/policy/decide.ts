@@ -69,6 +69,54 @@ function snapshotOverrides(snapshot: PolicySnapshot): Record<string, number> {
   return out;
 }
 
+/** The decision as the log keeps it (its inputs digest is the consumer's to compute). */
+function loggedDecision(
+  decision_id: string,
+  principal: Principal,
+  request: DecideRequest,
+  inputs: Record<string, unknown>,
+  decision: Decision,
+  profileVersion: number,
+  ceiling: MemrlMode,
+  now: number,
+): LoggedDecision {
+  return {
+    decision_id,
+    team_id: principal.teamId,
+    run_id: request.run_id ?? principal.runId ?? null,
+    task_id: request.task_id ?? principal.taskId ?? null,
+    inputs,
+    inputs_digest: "",
+    profile_version: profileVersion,
+    requested_mode: decision.requested_mode,
+    effective_mode: decision.memrl_mode,
+    ceiling,
+    failure_class: decision.failure_class,
+    attempt_bucket: decision.attempt_bucket,
+    rule_id: decision.rule_id,
+    raw_action: decision.action,
+    selected_action: decision.selected_action,
+    created_at: now,
+  };
+}
+
+/** Puts the decision on EVENTS (one coalesced send); a refusal is `unavailable`: nothing may be acknowledged. */
+async function handToLog(deps: DecideDeps, d: LoggedDecision): Promise<Result<void, AppError>> {
+  try {
+    await deps.decisionEvents.publish([
+      { event_id: d.decision_id, type: "policy.decided", team_id: d.team_id, occurred_at: d.created_at, decision: d },
+    ]);
+    return ok(undefined);
+  } catch (e) {
+    log.warn("decision not logged: EVENTS refused it", { error: String(e) });
+    return err({
+      code: "unavailable",
+      retryAfterSeconds: 1,
+      message: "the decision log is unavailable; retry shortly",
+    });
+  }
+}
+
 /**
  * Decides, then waits until the decision's `policy.decided` event is on the EVENTS queue (coalesced with the isolate's
  * concurrent decisions into one send): an acknowledged decision is durable, and the queue's consumer writes it to the
@@ -102,36 +150,9 @@ export async function decidePolicy(
   if (maxAttemptsOverrides && request.failure_class && maxAttemptsOverrides[request.failure_class] !== undefined) {
     inputs.max_attempts = maxAttemptsOverrides[request.failure_class];
   }
-  const logged: LoggedDecision = {
-    decision_id,
-    team_id: principal.teamId,
-    run_id: request.run_id ?? principal.runId ?? null,
-    task_id: request.task_id ?? principal.taskId ?? null,
-    inputs,
-    inputs_digest: "",
-    profile_version: compiled.version,
-    requested_mode: decision.requested_mode,
-    effective_mode: decision.memrl_mode,
-    ceiling,
-    failure_class: decision.failure_class,
-    attempt_bucket: decision.attempt_bucket,
-    rule_id: decision.rule_id,
-    raw_action: decision.action,
-    selected_action: decision.selected_action,
-    created_at: now,
-  };
-  try {
-    await deps.decisionEvents.publish([
-      { event_id: decision_id, type: "policy.decided", team_id: principal.teamId, occurred_at: now, decision: logged },
-    ]);
-  } catch (e) {
-    log.warn("decision not logged: EVENTS refused it", { error: String(e) });
-    return err({
-      code: "unavailable",
-      retryAfterSeconds: 1,
-      message: "the decision log is unavailable; retry shortly",
-    });
-  }
+  const logged = loggedDecision(decision_id, principal, request, inputs, decision, compiled.version, ceiling, now);
+  const handed = await handToLog(deps, logged);
+  if (!handed.ok) return handed;
   return ok({
     decision_id,
     ...decision,

@@ -1,4 +1,4 @@
-// The memory lifecycle rules (decay, hot→warm→cold→archived, task namespace expiry) as numbers for MemoryMaintenance.
+// The memory lifecycle rules (decay, hot→warm→cold→archived, task namespace expiry) as numbers for each team object's sweep.
 import { DAY_MS } from "../../lib/time";
 
 export { DAY_MS };
