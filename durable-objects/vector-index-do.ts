@@ -30,6 +30,9 @@ export const MEMORY_OPS = [
 export type MemoryOp = (typeof MEMORY_OPS)[number];
 type Ops = Pick<TeamMemoryRows, MemoryOp>;
 
+/** What `memoryCall` answers: the operation's value, or the message of the error that refused it. */
+export type MemoryCallOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
+
 /** One SIMD scan kernel per object (its own linear memory); JavaScript scanning when WebAssembly SIMD is unavailable. */
 function makeKernel(): ScanKernel | undefined {
   try {
@@ -124,10 +127,22 @@ export class VectorIndexDO extends DurableObject<Env> {
   }
 
   /** One memory operation of this team (the object is the team: its name is the verified token's team id). */
-  memoryCall<K extends MemoryOp>(op: K, args: Parameters<Ops[K]>): ReturnType<Ops[K]> {
-    if (!MEMORY_OPS.includes(op)) throw new Error(`unknown memory operation: ${String(op)}`);
+  /**
+   * One MemoryStore operation on this team's rows. A refused statement (a constraint, a rolled-back transaction) comes
+   * back as a value, not a throw: workerd reports an RPC method's throw as an uncaught exception of the object, and
+   * the Worker-side adapter rethrows it to its caller anyway.
+   */
+  async memoryCall<K extends MemoryOp>(
+    op: K,
+    args: Parameters<Ops[K]>,
+  ): Promise<MemoryCallOutcome<Awaited<ReturnType<Ops[K]>>>> {
+    if (!MEMORY_OPS.includes(op)) return { ok: false, error: `unknown memory operation: ${String(op)}` };
     const fn = this.memory[op] as (...a: unknown[]) => ReturnType<Ops[K]>;
-    return fn.apply(this.memory, args);
+    try {
+      return { ok: true, value: await fn.apply(this.memory, args) };
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
   }
 
   /** The daily memory lifecycle for this team: decay, tier moves, deletes and TTL expiry, in one transaction. */

@@ -1,7 +1,7 @@
 // MemoryStore and the memory sweep over the team objects (VECTOR_INDEX, idFromName(team_id)): one RPC per port call.
 
 import type { TeamDoc, TeamMemoryRows } from "../../../durable-objects/team-memory-rows";
-import type { MemoryOp, VectorIndexDO } from "../../../durable-objects/vector-index-do";
+import type { MemoryCallOutcome, MemoryOp, VectorIndexDO } from "../../../durable-objects/vector-index-do";
 import type { MemoryTeamRegistry } from "../../ports/memory-home";
 import type { TeamMemoryMaintenance, TierRules } from "../../ports/memory-maintenance";
 import type { MemoryMigrationTarget } from "../../ports/memory-migration";
@@ -12,7 +12,17 @@ type Call = <K extends MemoryOp>(op: K, args: Parameters<TeamMemoryRows[K]>) => 
 /** The team object of `teamId`: the name is the team id the caller passes, which comes from a verified token only. */
 function teamObject(ns: DurableObjectNamespace<VectorIndexDO>, teamId: string) {
   const stub = ns.get(ns.idFromName(teamId));
-  const call: Call = (op, args) => (stub as unknown as { memoryCall: Call }).memoryCall(op, args);
+  const rpc = stub as unknown as {
+    memoryCall<K extends MemoryOp>(
+      op: K,
+      args: Parameters<TeamMemoryRows[K]>,
+    ): Promise<MemoryCallOutcome<Awaited<ReturnType<TeamMemoryRows[K]>>>>;
+  };
+  const call: Call = async (op, args) => {
+    const outcome = await rpc.memoryCall(op, args);
+    if (!outcome.ok) throw new Error(`team memory ${op}: ${outcome.error}`);
+    return outcome.value;
+  };
   return { call, sweep: (now: number, rules: TierRules) => stub.memorySweep(now, rules) };
 }
 
