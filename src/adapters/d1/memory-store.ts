@@ -87,7 +87,14 @@ const toEvent = (r: typeof sessionEvents.$inferSelect): SessionEventRow => ({
   outcome: r.outcome as SessionEventRow["outcome"],
 });
 
-export function createD1MemoryStore(db: DrizzleD1Database & { $client: D1Database }): MemoryStore {
+/** Runs drizzle statements as one D1 batch (nothing for none). */
+async function batchAll(db: DrizzleD1Database, items: BatchItem<"sqlite">[]) {
+  if (items.length === 0) return;
+  await db.batch(items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}
+
+/** Inserts of memories with their team importance rows: two prepared statements, all rows as one JSON parameter. */
+function docInserts(db: DrizzleD1Database & { $client: D1Database }): Pick<MemoryStore, "insertDocs"> {
   let statements: { docs: D1PreparedStatement; importance: D1PreparedStatement } | undefined;
   const prepared = () => {
     statements ??= {
@@ -95,10 +102,6 @@ export function createD1MemoryStore(db: DrizzleD1Database & { $client: D1Databas
       importance: db.$client.prepare(INSERT_TEAM_IMPORTANCE_SQL),
     };
     return statements;
-  };
-  const batch = async (items: BatchItem<"sqlite">[]) => {
-    if (items.length === 0) return;
-    await db.batch(items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   };
 
   return {
@@ -110,12 +113,91 @@ export function createD1MemoryStore(db: DrizzleD1Database & { $client: D1Databas
         statements.importance.bind(JSON.stringify(docs.map((d) => [d.id, d.importance, d.createdAt]))),
       ]);
     },
+  };
+}
 
+/** Deletes, reinforcements and validated uses of a team's memories. */
+function docUpdates(db: DrizzleD1Database): Pick<MemoryStore, "deleteDocs" | "reinforce" | "recordUses"> {
+  const batch = (items: BatchItem<"sqlite">[]) => batchAll(db, items);
+  return {
     async deleteDocs(teamId, ids) {
       if (!ids.length) return;
       await batch([...deleteDocsStatements(db, ids, teamId)]);
     },
 
+    async reinforce(teamId, id, now) {
+      await batch([
+        db
+          .insert(memActorImportance)
+          .values({
+            docId: id,
+            actorKey: "team",
+            rawScore: Math.min(IMPORTANCE_CAP, BASE_IMPORTANCE + USE_BOOST),
+            lastUpdateAt: now,
+          })
+          .onConflictDoUpdate({
+            target: [memActorImportance.docId, memActorImportance.actorKey],
+            set: { rawScore: sql`min(${IMPORTANCE_CAP}, raw_score + ${USE_BOOST})`, lastUpdateAt: now },
+          }),
+        db
+          .update(memDocs)
+          .set({
+            refreshedAt: now,
+            reinforceCount: sql`${memDocs.reinforceCount} + 1`,
+            importance: sql`max(${memDocs.importance}, (SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = ${id}))`,
+          })
+          .where(and(eq(memDocs.teamId, teamId), eq(memDocs.id, id))),
+      ]);
+    },
+
+    async recordUses(teamId, uses, now) {
+      if (!uses.length) return [];
+      // 1) the use events; a repeated event id (same doc, actor and run) is ignored
+      const fresh = await insertUseEvents(db, uses, now);
+      const boosted = uses.filter((u) => fresh.has(u.eventId));
+      if (!boosted.length) return [];
+      // 2) importance per (doc, actor), and the doc's importance and last use
+      await batch(boosted.flatMap((u) => useBoostStatements(db, teamId, u, now)));
+      return [...new Set(boosted.map((u) => u.docId))];
+    },
+  };
+}
+
+/** Archiving a namespace's rigid memories and moving memories between tiers. */
+function tierMoves(db: DrizzleD1Database): Pick<MemoryStore, "archiveRigid" | "setTier"> {
+  return {
+    async archiveRigid(teamId, namespace, kind, now) {
+      const rows = await db
+        .update(memDocs)
+        .set({ tier: "archived", tierChangedAt: now })
+        .where(
+          and(
+            eq(memDocs.teamId, teamId),
+            eq(memDocs.namespace, namespace),
+            eq(memDocs.class, "rigid"),
+            sql`${memDocs.tier} != 'archived'`,
+            sql`json_extract(${memDocs.metadata}, '$.rigid_kind') = ${kind}`,
+          ),
+        )
+        .returning({ id: memDocs.id });
+      return rows.map((r) => r.id);
+    },
+
+    async setTier(teamId, ids, tier, now) {
+      if (!ids.length) return;
+      await db
+        .update(memDocs)
+        .set({ tier, tierChangedAt: now })
+        .where(and(eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`));
+    },
+  };
+}
+
+/** Lookups of a team's memories: by id, for an actor, by content hash. */
+function docReads(
+  db: DrizzleD1Database,
+): Pick<MemoryStore, "getDocs" | "getHotDocsForActor" | "findByContentHash" | "findByContentHashes"> {
+  return {
     async getDocs(teamId, ids) {
       if (!ids.length) return [];
       const rows = await db
@@ -178,43 +260,12 @@ export function createD1MemoryStore(db: DrizzleD1Database & { $client: D1Databas
       for (const r of rows) if (r.contentHash && !out.has(r.contentHash)) out.set(r.contentHash, toDoc(r));
       return out;
     },
+  };
+}
 
-    async reinforce(teamId, id, now) {
-      await batch([
-        db
-          .insert(memActorImportance)
-          .values({
-            docId: id,
-            actorKey: "team",
-            rawScore: Math.min(IMPORTANCE_CAP, BASE_IMPORTANCE + USE_BOOST),
-            lastUpdateAt: now,
-          })
-          .onConflictDoUpdate({
-            target: [memActorImportance.docId, memActorImportance.actorKey],
-            set: { rawScore: sql`min(${IMPORTANCE_CAP}, raw_score + ${USE_BOOST})`, lastUpdateAt: now },
-          }),
-        db
-          .update(memDocs)
-          .set({
-            refreshedAt: now,
-            reinforceCount: sql`${memDocs.reinforceCount} + 1`,
-            importance: sql`max(${memDocs.importance}, (SELECT max(raw_score) FROM mem_actor_importance WHERE doc_id = ${id}))`,
-          })
-          .where(and(eq(memDocs.teamId, teamId), eq(memDocs.id, id))),
-      ]);
-    },
-
-    async recordUses(teamId, uses, now) {
-      if (!uses.length) return [];
-      // 1) the use events; a repeated event id (same doc, actor and run) is ignored
-      const fresh = await insertUseEvents(db, uses, now);
-      const boosted = uses.filter((u) => fresh.has(u.eventId));
-      if (!boosted.length) return [];
-      // 2) importance per (doc, actor), and the doc's importance and last use
-      await batch(boosted.flatMap((u) => useBoostStatements(db, teamId, u, now)));
-      return [...new Set(boosted.map((u) => u.docId))];
-    },
-
+/** Pages of a team's memories: rigid ones, importance changes since a time, hot ones for reindexing. */
+function docPages(db: DrizzleD1Database): Pick<MemoryStore, "rigidDocs" | "importanceChangedSince" | "hotDocsPage"> {
+  return {
     async rigidDocs(teamId, limit) {
       const rows = await db
         .select()
@@ -225,23 +276,46 @@ export function createD1MemoryStore(db: DrizzleD1Database & { $client: D1Databas
       return rows.map(toDoc);
     },
 
-    async archiveRigid(teamId, namespace, kind, now) {
+    async importanceChangedSince(teamId, since, afterId, limit) {
+      const a = memActorImportance;
       const rows = await db
-        .update(memDocs)
-        .set({ tier: "archived", tierChangedAt: now })
+        .select({ docId: a.docId })
+        .from(a)
+        .innerJoin(memDocs, eq(memDocs.id, a.docId))
         .where(
           and(
+            eq(a.actorKey, "team"),
             eq(memDocs.teamId, teamId),
-            eq(memDocs.namespace, namespace),
-            eq(memDocs.class, "rigid"),
-            sql`${memDocs.tier} != 'archived'`,
-            sql`json_extract(${memDocs.metadata}, '$.rigid_kind') = ${kind}`,
+            gte(a.lastUpdateAt, since),
+            eq(memDocs.tier, "hot"),
+            gt(a.docId, afterId),
           ),
         )
-        .returning({ id: memDocs.id });
-      return rows.map((r) => r.id);
+        .orderBy(asc(a.docId))
+        .limit(limit);
+      return rows.map((r) => r.docId);
     },
 
+    async hotDocsPage(teamId, afterId, limit) {
+      const rows = await db
+        .select()
+        .from(memDocs)
+        .where(and(eq(memDocs.teamId, teamId), eq(memDocs.tier, "hot"), sql`${memDocs.id} > ${afterId}`))
+        .orderBy(asc(memDocs.id))
+        .limit(limit);
+      return rows.map(toDoc);
+    },
+  };
+}
+
+/** Session episodes and activations (D1 whatever the memory home). */
+function sessionRows(
+  db: DrizzleD1Database,
+): Pick<
+  MemoryStore,
+  "insertSessionEvent" | "sessionEventsForFingerprints" | "recentSessionEvents" | "recordActivation"
+> {
+  return {
     async insertSessionEvent(e) {
       await db.insert(sessionEvents).values(e);
     },
@@ -279,44 +353,17 @@ export function createD1MemoryStore(db: DrizzleD1Database & { $client: D1Databas
     async recordActivation(a) {
       await db.insert(memActivations).values(a);
     },
+  };
+}
 
-    async setTier(teamId, ids, tier, now) {
-      if (!ids.length) return;
-      await db
-        .update(memDocs)
-        .set({ tier, tierChangedAt: now })
-        .where(and(eq(memDocs.teamId, teamId), sql`${memDocs.id} IN ${idList(ids)}`));
-    },
-
-    async importanceChangedSince(teamId, since, afterId, limit) {
-      const a = memActorImportance;
-      const rows = await db
-        .select({ docId: a.docId })
-        .from(a)
-        .innerJoin(memDocs, eq(memDocs.id, a.docId))
-        .where(
-          and(
-            eq(a.actorKey, "team"),
-            eq(memDocs.teamId, teamId),
-            gte(a.lastUpdateAt, since),
-            eq(memDocs.tier, "hot"),
-            gt(a.docId, afterId),
-          ),
-        )
-        .orderBy(asc(a.docId))
-        .limit(limit);
-      return rows.map((r) => r.docId);
-    },
-
-    async hotDocsPage(teamId, afterId, limit) {
-      const rows = await db
-        .select()
-        .from(memDocs)
-        .where(and(eq(memDocs.teamId, teamId), eq(memDocs.tier, "hot"), sql`${memDocs.id} > ${afterId}`))
-        .orderBy(asc(memDocs.id))
-        .limit(limit);
-      return rows.map(toDoc);
-    },
+export function createD1MemoryStore(db: DrizzleD1Database & { $client: D1Database }): MemoryStore {
+  return {
+    ...docInserts(db),
+    ...docUpdates(db),
+    ...tierMoves(db),
+    ...docReads(db),
+    ...docPages(db),
+    ...sessionRows(db),
   };
 }
 
