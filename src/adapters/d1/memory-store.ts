@@ -12,7 +12,7 @@ import {
   sessionEvents,
 } from "../../features/memory/store/tables";
 import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../../lib/memory-vocabulary";
-import type { MemDoc, MemoryClass, MemoryStore, SessionEventRow, Tier } from "../../ports/memory-store";
+import type { MemDoc, MemDocForActor, MemoryClass, MemoryStore, SessionEventRow, Tier } from "../../ports/memory-store";
 
 type DocRow = typeof memDocs.$inferSelect;
 
@@ -193,6 +193,39 @@ function tierMoves(db: DrizzleD1Database): Pick<MemoryStore, "archiveRigid" | "s
   };
 }
 
+/** Hot, unexpired docs by id with the importance the actor sees (its own row, else the team row, else the doc's). */
+async function hotDocsForActor(
+  db: DrizzleD1Database,
+  teamId: string,
+  ids: string[],
+  actorKey: string,
+  now: number,
+): Promise<MemDocForActor[]> {
+  if (!ids.length) return [];
+  const actor = alias(memActorImportance, "a");
+  const team = alias(memActorImportance, "t");
+  // CROSS JOIN keeps json_each as the outer loop: one primary-key lookup per id, whatever the team's size
+  // (json_each is a table-valued function, which the builder has no table for: a `sql` source)
+  const rows = await db
+    .select({ doc: memDocs, actorScore: actor.rawScore, teamScore: team.rawScore })
+    .from(sql`json_each(${JSON.stringify(ids)}) AS j`)
+    .crossJoin(memDocs)
+    .leftJoin(actor, and(eq(actor.docId, memDocs.id), eq(actor.actorKey, actorKey)))
+    .leftJoin(team, and(eq(team.docId, memDocs.id), eq(team.actorKey, "team")))
+    .where(
+      and(
+        sql`${memDocs.id} = j.value`,
+        eq(memDocs.teamId, teamId),
+        eq(memDocs.tier, "hot"),
+        or(isNull(memDocs.expiresAt), gt(memDocs.expiresAt, now)),
+      ),
+    );
+  return rows.map((r) => ({
+    ...toDoc(r.doc),
+    actorImportance: r.actorScore ?? r.teamScore ?? r.doc.importance,
+  }));
+}
+
 /** Lookups of a team's memories: by id, for an actor, by content hash. */
 function docReads(
   db: DrizzleD1Database,
@@ -207,31 +240,7 @@ function docReads(
       return rows.map(toDoc);
     },
 
-    async getHotDocsForActor(teamId, ids, actorKey, now) {
-      if (!ids.length) return [];
-      const actor = alias(memActorImportance, "a");
-      const team = alias(memActorImportance, "t");
-      // CROSS JOIN keeps json_each as the outer loop: one primary-key lookup per id, whatever the team's size
-      // (json_each is a table-valued function, which the builder has no table for: a `sql` source)
-      const rows = await db
-        .select({ doc: memDocs, actorScore: actor.rawScore, teamScore: team.rawScore })
-        .from(sql`json_each(${JSON.stringify(ids)}) AS j`)
-        .crossJoin(memDocs)
-        .leftJoin(actor, and(eq(actor.docId, memDocs.id), eq(actor.actorKey, actorKey)))
-        .leftJoin(team, and(eq(team.docId, memDocs.id), eq(team.actorKey, "team")))
-        .where(
-          and(
-            sql`${memDocs.id} = j.value`,
-            eq(memDocs.teamId, teamId),
-            eq(memDocs.tier, "hot"),
-            or(isNull(memDocs.expiresAt), gt(memDocs.expiresAt, now)),
-          ),
-        );
-      return rows.map((r) => ({
-        ...toDoc(r.doc),
-        actorImportance: r.actorScore ?? r.teamScore ?? r.doc.importance,
-      }));
-    },
+    getHotDocsForActor: (teamId, ids, actorKey, now) => hotDocsForActor(db, teamId, ids, actorKey, now),
 
     async findByContentHash(teamId, hash) {
       const [row] = await db

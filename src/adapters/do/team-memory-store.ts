@@ -29,6 +29,40 @@ function teamObject(ns: DurableObjectNamespace<VectorIndexDO>, teamId: string) {
 const withTeam = <T extends TeamDoc>(teamId: string, d: T) => ({ ...d, teamId });
 const withoutTeam = ({ teamId: _team, ...d }: MemDoc): TeamDoc => d;
 
+/** Inserts docs team by team, each team listed in the registry before its first insert of this isolate. */
+async function insertByTeam(
+  docs: MemDoc[],
+  registered: Set<string>,
+  registry: MemoryTeamRegistry,
+  team: (teamId: string) => Call,
+) {
+  const byTeam = new Map<string, TeamDoc[]>();
+  for (const d of docs) byTeam.set(d.teamId, [...(byTeam.get(d.teamId) ?? []), withoutTeam(d)]);
+  for (const [teamId, rows] of byTeam) {
+    if (!registered.has(teamId)) {
+      await registry.register(teamId, Math.min(...rows.map((r) => r.createdAt)));
+      registered.add(teamId);
+    }
+    await team(teamId)("insertDocs", [rows]);
+  }
+}
+
+/** Session episodes and activations stay in D1: the D1 MemoryStore serves those calls. */
+function sessionCalls(
+  rows: MemoryStore,
+): Pick<
+  MemoryStore,
+  "insertSessionEvent" | "sessionEventsForFingerprints" | "recentSessionEvents" | "recordActivation"
+> {
+  return {
+    insertSessionEvent: (e) => rows.insertSessionEvent(e),
+    sessionEventsForFingerprints: (teamId, fingerprints, limit) =>
+      rows.sessionEventsForFingerprints(teamId, fingerprints, limit),
+    recentSessionEvents: (teamId, filter, limit) => rows.recentSessionEvents(teamId, filter, limit),
+    recordActivation: (a) => rows.recordActivation(a),
+  };
+}
+
 /**
  * The memory rows of each team in its own object; session events and activations stay in D1 (`sessionRows`, the D1
  * MemoryStore, serves those calls). A team is listed in the registry before its first write (once per isolate), so
@@ -43,21 +77,7 @@ export function createTeamMemoryStore(
   const team = (teamId: string) => teamObject(ns, teamId).call;
 
   return {
-    async insertDocs(docs) {
-      const byTeam = new Map<string, TeamDoc[]>();
-      for (const d of docs) {
-        const rows = byTeam.get(d.teamId) ?? [];
-        rows.push(withoutTeam(d));
-        byTeam.set(d.teamId, rows);
-      }
-      for (const [teamId, rows] of byTeam) {
-        if (!registered.has(teamId)) {
-          await registry.register(teamId, Math.min(...rows.map((r) => r.createdAt)));
-          registered.add(teamId);
-        }
-        await team(teamId)("insertDocs", [rows]);
-      }
-    },
+    insertDocs: (docs) => insertByTeam(docs, registered, registry, team),
     async deleteDocs(teamId, ids) {
       if (ids.length) await team(teamId)("deleteDocs", [ids]);
     },
@@ -86,11 +106,7 @@ export function createTeamMemoryStore(
       return (await team(teamId)("rigidDocs", [limit])).map((d) => withTeam(teamId, d));
     },
     archiveRigid: (teamId, namespace, kind, now) => team(teamId)("archiveRigid", [namespace, kind, now]),
-    insertSessionEvent: (e) => sessionRows.insertSessionEvent(e),
-    sessionEventsForFingerprints: (teamId, fingerprints, limit) =>
-      sessionRows.sessionEventsForFingerprints(teamId, fingerprints, limit),
-    recentSessionEvents: (teamId, filter, limit) => sessionRows.recentSessionEvents(teamId, filter, limit),
-    recordActivation: (a) => sessionRows.recordActivation(a),
+    ...sessionCalls(sessionRows),
     async setTier(teamId, ids, tier, now) {
       if (ids.length) await team(teamId)("setTier", [ids, tier, now]);
     },

@@ -7,6 +7,25 @@ import type { MemoryMigrationSource } from "../../../ports/memory-migration";
 import { registerTeamStatement } from "./memory-team-registry";
 import { memActorImportance, memDocs, memoryMigrations, memUseEvents } from "./tables";
 
+/** The next page of a team's D1 docs after `afterId`, by id, with their importance rows and use events. */
+async function pageOf(db: DrizzleD1Database, teamId: string, afterId: string, limit: number) {
+  const docs = await db
+    .select()
+    .from(memDocs)
+    .where(and(eq(memDocs.teamId, teamId), gt(memDocs.id, afterId)))
+    .orderBy(asc(memDocs.id))
+    .limit(limit);
+  const ids = docs.map((d) => d.id);
+  if (!ids.length) return { docs: [], importance: [], uses: [] };
+  // the ids travel as one JSON parameter: a page of 500 ids is one bound parameter (D1 allows 100 a statement)
+  const idList = sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  const [importance, uses] = await Promise.all([
+    db.select().from(memActorImportance).where(sql`${memActorImportance.docId} IN ${idList}`),
+    db.select().from(memUseEvents).where(sql`${memUseEvents.docId} IN ${idList}`),
+  ]);
+  return { docs: docs.map(toDoc), importance, uses };
+}
+
 export function createD1MemoryMigrationSource(db: DrizzleD1Database): MemoryMigrationSource {
   const ensure = (teamId: string) => db.insert(memoryMigrations).values({ teamId }).onConflictDoNothing();
   return {
@@ -14,23 +33,7 @@ export function createD1MemoryMigrationSource(db: DrizzleD1Database): MemoryMigr
       const [row] = await db.select().from(memoryMigrations).where(eq(memoryMigrations.teamId, teamId));
       return row ?? { cursor: "", copied: 0, verifiedHash: null, switchedAt: null };
     },
-    async page(teamId, afterId, limit) {
-      const docs = await db
-        .select()
-        .from(memDocs)
-        .where(and(eq(memDocs.teamId, teamId), gt(memDocs.id, afterId)))
-        .orderBy(asc(memDocs.id))
-        .limit(limit);
-      const ids = docs.map((d) => d.id);
-      if (!ids.length) return { docs: [], importance: [], uses: [] };
-      // the ids travel as one JSON parameter: a page of 500 ids is one bound parameter (D1 allows 100 a statement)
-      const idList = sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-      const [importance, uses] = await Promise.all([
-        db.select().from(memActorImportance).where(sql`${memActorImportance.docId} IN ${idList}`),
-        db.select().from(memUseEvents).where(sql`${memUseEvents.docId} IN ${idList}`),
-      ]);
-      return { docs: docs.map(toDoc), importance, uses };
-    },
+    page: (teamId, afterId, limit) => pageOf(db, teamId, afterId, limit),
     async count(teamId) {
       const [row] = await db.select({ n: count() }).from(memDocs).where(eq(memDocs.teamId, teamId));
       return row?.n ?? 0;
