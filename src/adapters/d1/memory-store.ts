@@ -1,18 +1,13 @@
-// MemoryStore over D1 with drizzle: docs, actor importance, use events, session episodes, activations, tier moves;
-// the one writer of its tables, so the tier sweep's writes are statements exported here.
-import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
+// MemoryStore over D1 with drizzle, the older memory home (docs, actor importance, use events, tier moves) and the
+// session rows every home keeps in D1 (`memory-session-rows.ts`); the one writer of its tables.
+import { and, asc, eq, getTableColumns, gt, gte, isNull, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { alias } from "drizzle-orm/sqlite-core";
-import {
-  memActivations,
-  memActorImportance,
-  memDocs,
-  memUseEvents,
-  sessionEvents,
-} from "../../features/memory/store/tables";
+import { memActorImportance, memDocs, memUseEvents } from "../../features/memory/store/tables";
 import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../../lib/memory-vocabulary";
-import type { MemDoc, MemDocForActor, MemoryClass, MemoryStore, SessionEventRow, Tier } from "../../ports/memory-store";
+import type { MemDoc, MemDocForActor, MemoryClass, MemoryStore, Tier } from "../../ports/memory-store";
+import { sessionRows } from "./memory-session-rows";
 
 type DocRow = typeof memDocs.$inferSelect;
 
@@ -81,11 +76,6 @@ const docValues = (d: MemDoc) => {
 const USE_ROWS_PER_INSERT = 16;
 /** ids travel as one JSON parameter (json_each), so any number fits one statement */
 const idList = (ids: string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-
-const toEvent = (r: typeof sessionEvents.$inferSelect): SessionEventRow => ({
-  ...r,
-  outcome: r.outcome as SessionEventRow["outcome"],
-});
 
 /** Runs drizzle statements as one D1 batch (nothing for none). */
 async function batchAll(db: DrizzleD1Database, items: BatchItem<"sqlite">[]) {
@@ -317,54 +307,6 @@ function docPages(db: DrizzleD1Database): Pick<MemoryStore, "rigidDocs" | "impor
   };
 }
 
-/** Session episodes and activations (D1 whatever the memory home). */
-function sessionRows(
-  db: DrizzleD1Database,
-): Pick<
-  MemoryStore,
-  "insertSessionEvent" | "sessionEventsForFingerprints" | "recentSessionEvents" | "recordActivation"
-> {
-  return {
-    async insertSessionEvent(e) {
-      await db.insert(sessionEvents).values(e);
-    },
-
-    async sessionEventsForFingerprints(teamId, fingerprints, limit) {
-      const where = fingerprints
-        ? and(eq(sessionEvents.teamId, teamId), inArray(sessionEvents.needFingerprint, fingerprints.slice(0, 90)))
-        : eq(sessionEvents.teamId, teamId);
-      // newest `limit`, returned oldest first
-      const rows = await db
-        .select()
-        .from(sessionEvents)
-        .where(where)
-        .orderBy(desc(sessionEvents.createdAt), desc(sessionEvents.id))
-        .limit(limit);
-      return rows.reverse().map(toEvent);
-    },
-
-    async recentSessionEvents(teamId, filter, limit) {
-      const rows = await db
-        .select()
-        .from(sessionEvents)
-        .where(
-          and(
-            eq(sessionEvents.teamId, teamId),
-            filter.sessionKind ? eq(sessionEvents.sessionKind, filter.sessionKind) : undefined,
-            filter.needFingerprint ? eq(sessionEvents.needFingerprint, filter.needFingerprint) : undefined,
-          ),
-        )
-        .orderBy(desc(sessionEvents.createdAt), desc(sessionEvents.id))
-        .limit(limit);
-      return rows.map(toEvent);
-    },
-
-    async recordActivation(a) {
-      await db.insert(memActivations).values(a);
-    },
-  };
-}
-
 export function createD1MemoryStore(db: DrizzleD1Database & { $client: D1Database }): MemoryStore {
   return {
     ...docInserts(db),
@@ -438,63 +380,14 @@ function useBoostStatements(db: DrizzleD1Database, teamId: string, u: Use, now: 
   ];
 }
 
-// mem_doc, mem_actor_importance and mem_use_event have one writer, this module: the tier sweep
-// (`memory-maintenance.ts`) selects what to change and runs the statements below, in its own batches.
-
-/** rows per multi-row UPDATE: 4 parameters each, plus one, stays under D1's 100 bound parameters */
-const DECAY_ROWS_PER_UPDATE = 24;
-
-/**
- * Sets each row's decayed score, one statement per 24 rows; a row whose `last_update_at` moved since it was read
- * (a use-boost racing the sweep) is left alone, so the boost wins.
- */
-export function decayScoreStatements(
-  db: DrizzleD1Database,
-  rows: { docId: string; actorKey: string; rawScore: number; seenAt: number }[],
-  now: number,
-): BatchItem<"sqlite">[] {
-  const a = memActorImportance;
-  // a different value per row in one statement: UPDATE … FROM (VALUES …); the builder has no VALUES list, so the
-  // rows are a `sql` fragment (SQLite names its columns column1…column4: doc, actor, score, seen)
-  const v = (n: number) => sql.raw(`v.column${n}`);
-  const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < rows.length; i += DECAY_ROWS_PER_UPDATE) {
-    const values = sql.join(
-      rows.slice(i, i + DECAY_ROWS_PER_UPDATE).map((r) => sql`(${r.docId}, ${r.actorKey}, ${r.rawScore}, ${r.seenAt})`),
-      sql`, `,
-    );
-    statements.push(
-      db
-        .update(a)
-        .set({ rawScore: sql`${v(3)}`, lastUpdateAt: now })
-        .from(sql`(VALUES ${values}) AS v`)
-        .where(and(eq(a.docId, v(1)), eq(a.actorKey, v(2)), eq(a.lastUpdateAt, v(4)))),
-    );
-  }
-  return statements;
-}
-
-/** Moves the memories among `ids` (any number: one statement) to tier `to`; with `from`, only those still in it. */
-export function moveTierStatement(db: DrizzleD1Database, ids: string[], to: Tier, now: number, from?: Tier) {
-  return db
-    .update(memDocs)
-    .set({ tier: to, tierChangedAt: now })
-    .where(and(from === undefined ? undefined : eq(memDocs.tier, from), sql`${memDocs.id} IN ${idList(ids)}`));
-}
-
-/** warm → cold for every unpinned memory that has been warm since before `warmBefore`. */
-export function coolWarmStatement(db: DrizzleD1Database, warmBefore: number, now: number) {
-  return db
-    .update(memDocs)
-    .set({ tier: "cold", tierChangedAt: now })
-    .where(and(eq(memDocs.tier, "warm"), eq(memDocs.pinned, false), lte(memDocs.tierChangedAt, warmBefore)));
-}
+// mem_doc, mem_actor_importance and mem_use_event have one writer in D1, this module (the older memory home: the daily
+// sweep runs in each team object now).
 
 /**
  * Deletes memories with their importance rows and use events: three statements for one batch, the memories last
  * (its changes are the memories deleted). With `teamId`, only that team's memories among `ids`.
  */
-export function deleteDocsStatements(db: DrizzleD1Database, ids: string[], teamId?: string) {
+function deleteDocsStatements(db: DrizzleD1Database, ids: string[], teamId?: string) {
   const ofTeam = (column: typeof memActorImportance.docId | typeof memUseEvents.docId) =>
     teamId === undefined ? sql`` : sql` AND ${column} IN (SELECT id FROM mem_doc WHERE team_id = ${teamId})`;
   return [
