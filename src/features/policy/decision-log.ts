@@ -80,10 +80,3 @@ export async function recordDecisionEvents(
   await appendDecisions(decisions, deps);
   return undefined;
 }
-
-/**
- * How long a deciding isolate gathers concurrent decisions before sending them to EVENTS as one batch: decide waits
- * for that send (an acknowledged decision is on the queue), so the window is a few milliseconds, not the consumer's
- * second.
- */
-export const DECISION_SEND_DELAY_MS = 2;

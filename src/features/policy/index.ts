@@ -1,7 +1,6 @@
 // The policy feature's public entry: the /v1/policy routes, the decision log consumer step, the policy cache and
 // everything of domain.ts (the pure part the run reducer uses). Other features import policy only from here or,
 // for the pure part only, from domain.ts.
-import { createBufferedEventBus } from "../../adapters/queue/buffered-event-bus";
 import type { EventBus } from "../../ports/event-bus";
 import type { PolicyMemoryReader } from "../../ports/policy-memory";
 import type { PolicyStore } from "../../ports/policy-store";
@@ -10,7 +9,7 @@ import { defineFeature } from "../feature";
 import type { RunsService } from "../runs";
 import { classesRoutes } from "./classes-routes";
 import type { DecideDeps } from "./decide";
-import { DECISION_SEND_DELAY_MS, type DecisionLogNeeds } from "./decision-log";
+import type { DecisionLogNeeds } from "./decision-log";
 import { countDecisions } from "./decision-log-reader";
 import { type PromotionEvidenceNeeds, trendGate } from "./promotion-evidence";
 import { policyRoutes } from "./routes";
@@ -21,7 +20,6 @@ export { decidePolicy } from "./decide";
 export { decisionEscalationAudits } from "./decision-audit";
 export {
   appendDecisions,
-  DECISION_SEND_DELAY_MS,
   type DecisionLogNeeds,
   recordDecisionEvents,
 } from "./decision-log";
@@ -44,14 +42,18 @@ export type PolicyNeeds = DecideDeps &
     routeLedger: Pick<RouteLedger, "sessionsWithServes">;
   };
 
-/** Policy: decisions, profiles, classes and route overrides; the team policy cache and the decision log's buffer. */
+/** Policy: decisions, profiles, classes and route overrides; the team policy cache. */
 export const policyFeature = defineFeature({
   name: "policy",
   routes: [policyRoutes, routeOverrideRoutes, classesRoutes],
   build: {
     policies: (d: { policyStore: PolicyStore }) => createTeamPolicyCache(d.policyStore),
-    /** coalesces the isolate's concurrent decisions into one EVENTS send (the consumer writes the decision log) */
-    decisionEvents: (d: { events: EventBus }) => createBufferedEventBus(d.events, 100, DECISION_SEND_DELAY_MS),
+    /**
+     * EVENTS itself: each decide sends its own event and answers when the send resolved. Requests of one isolate may
+     * not wait on a send another request started (workerd runs the waiter's continuation in the sender's I/O context:
+     * "Cannot perform I/O on behalf of a different request"), so decisions are not coalesced across requests.
+     */
+    decisionEvents: (d: { events: EventBus }) => d.events,
     /**
      * evaluation_trend_regression_gate for the routing changes of features policy may not be imported by (gate rules:
      * the gates feature's routes; policy already imports gates), handed over here instead of imported
