@@ -106,7 +106,6 @@ say(
     `p95 ${pct(latency.decide, 0.95)} ms), ${writes} memory writes (${(writes / drivenS).toFixed(1)}/s, p50 ` +
     `${pct(latency.write, 0.5)} ms, p95 ${pct(latency.write, 0.95)} ms), ${limited} answers 429`,
 );
-await sleep(5_000); // the EVENTS consumer writes what is still on the queue (1 s batches)
 
 /** Calls `f` for every item, `width` at a time. */
 async function each<T>(items: T[], width: number, f: (x: T) => Promise<void>) {
@@ -117,6 +116,32 @@ async function each<T>(items: T[], width: number, f: (x: T) => Promise<void>) {
     }),
   );
 }
+
+/** The decisions the log's reader counts for a team since the load began (POST /v1/policy/replay `total`). */
+async function readerTotal(team: Team): Promise<number> {
+  const profile = await api(team, "GET", "/v1/policy/profile");
+  const replay = await api(team, "POST", "/v1/policy/replay", {
+    profile: profile.json,
+    since: new Date(start - 60_000).toISOString(),
+  });
+  return replay.json.total;
+}
+
+// the EVENTS consumer writes what is still on the queue: wait until the reader counts every acknowledged decision (or
+// stops moving for two rounds, or 180 s pass); the local queue drops what it still holds when the runtime stops
+const drainStart = Date.now();
+for (let last = -1, still = 0; Date.now() - drainStart < 180_000; ) {
+  let counted = 0;
+  await each(teams, 8, async (team) => {
+    counted += await readerTotal(team);
+  });
+  if (counted >= decisions) break;
+  still = counted === last ? still + 1 : 0;
+  if (still >= 2) break;
+  last = counted;
+  await sleep(2_000);
+}
+say(`queue drained for ${((Date.now() - drainStart) / 1000).toFixed(0)} s`);
 
 const problems: string[] = [];
 const owner = new Map(teams.flatMap((t) => t.memories.map((m) => [m.id, t.id] as const)));
@@ -131,12 +156,7 @@ await each(teams, 8, async (team) => {
     for (const id of ids) if (owner.get(id) !== team.id) problems.push(`${team.id} sees ${id} of ${owner.get(id)}`);
   }
   found.set(team.id, mine);
-  const profile = await api(team, "GET", "/v1/policy/profile");
-  const replay = await api(team, "POST", "/v1/policy/replay", {
-    profile: profile.json,
-    since: new Date(start - 60_000).toISOString(),
-  });
-  readerTotals.set(team.id, replay.json.total);
+  readerTotals.set(team.id, await readerTotal(team));
 });
 // another team's token never reaches a team's memory: its namespace is refused
 await each(teams, 8, async (team) => {
