@@ -3,7 +3,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { ExactIndex, type ScanKernel } from "../src/adapters/vector/exact-index";
 import { log } from "../src/lib/log";
-import { EMBEDDING_DIMENSIONS } from "../src/ports/embedder";
+import { EMBEDDING_DIMENSIONS } from "../src/lib/vector-math";
 import type { TeamSweepCounts, TierRules } from "../src/ports/memory-maintenance";
 import type { VectorCard, VectorCardMatch, VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
 import { migrateMemoryTables, TeamMemoryRows } from "./team-memory-rows";

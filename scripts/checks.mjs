@@ -13,6 +13,8 @@ const CHECKS = [
   ["tsc (node)", ["tsc", "--noEmit", "-p", "tsconfig.node.json", ...tscIncremental("tsc-node")]],
   // no import cycle between feature folders (a folder's pure domain.ts is a layer below every folder's services)
   ["feature cycles", ["node", "scripts/feature-cycles.mjs"]],
+  // src/ports/ exports types only (values live in src/lib/ or a feature's domain.ts)
+  ["ports are types", ["node", "scripts/ports-are-types.mjs"]],
   // no production function over 60 lines (closure-modules included)
   ["function length", ["node", "scripts/function-length.mjs"]],
   // the suite's one time limit is the config's (no test sets its own)

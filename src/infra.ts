@@ -47,7 +47,7 @@ import { createD1SlackStore } from "./features/slack/store/slack-store";
 import { createD1SweepStore } from "./features/sweeps/store/sweep-store";
 import { createTeamLimits, DEFAULT_LIMITS } from "./http/rate-limits";
 import type { HttpNeeds } from "./http/types";
-import type { ArtifactObjects } from "./ports/artifacts";
+import type { ArtifactObjects } from "./ports/artifact-objects";
 import type { BoardGateway } from "./ports/board";
 import type { Clock } from "./ports/clock";
 import type { DecisionCounterStore, DecisionObjects } from "./ports/decision-log";

@@ -6,7 +6,8 @@ import { token } from "../../test/helpers";
 import { createMemoryRateLimiter } from "../adapters/ratelimit/memory";
 import { createApp } from "../app";
 import { type Deps, makeDeps } from "../deps";
-import { type RateLimiter, RateLimiterUnavailable } from "../ports/rate-limiter";
+import { RateLimiterUnavailable } from "../lib/rate-limit";
+import type { RateLimiter } from "../ports/rate-limiter";
 import { type ClassLimits, DEFAULT_LIMITS, limiterOutages, type RouteClass } from "./rate-limits";
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };

@@ -2,7 +2,8 @@
 
 import { AppFailure } from "../errors";
 import { log } from "../lib/log";
-import { type LimitRule, type RateLimiter, RateLimiterUnavailable, type RateLimitResult } from "../ports/rate-limiter";
+import { RateLimiterUnavailable } from "../lib/rate-limit";
+import type { LimitRule, RateLimiter, RateLimitResult } from "../ports/rate-limiter";
 import type { TeamLimitStore } from "../ports/team-limits";
 
 export const ROUTE_CLASSES = [

@@ -29,3 +29,6 @@ export const OUTAGE_APPROVER = "system:approval-outage";
 
 /** The decider the rollback matrix records when it denies a ceiling change its rollback would undo (channel rollback). */
 export const ROLLBACK_APPROVER = "system:rollback";
+
+/** The approval_event reason of a gate aborted by stopping its run: not a human approval (GET /v1/metrics). */
+export const STOP_ABORT_REASON = "run stopped";

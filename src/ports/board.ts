@@ -1,7 +1,9 @@
 // Port: the team's work board (one BoardDO per team): the dispatch view of every graph item, personas, settings.
 // Types only; the run objects sync their items to it and lease-next, personas and GET /v1/board go through it.
 import type { AppError } from "../errors";
-import type { AlertOccurrence } from "./slack-feed";
+import type { AlertOccurrence, BoardAlertKind } from "../lib/alert-kinds";
+
+export type { BoardAlertKind };
 
 export type BoardItemState = "waiting" | "ready" | "leased" | "passed" | "dead_letter" | "skipped" | "cancelled";
 
@@ -66,10 +68,6 @@ export interface BoardGateway {
   /** the team's board, addressed as idFromName("board:" + team_id) */
   forTeam(teamId: string): BoardOps;
 }
-
-/** The ops alerts a board raises (RB-03, RB-04, a disabled persona's items waiting), one per kind per window. */
-export const BOARD_ALERT_KINDS = ["board_backpressure", "board_token_rate", "board_persona_waiting"] as const;
-export type BoardAlertKind = (typeof BOARD_ALERT_KINDS)[number];
 
 /** Where a board sends its ops alerts: the one alerts path (recorded, coalesced per team, kind and window). */
 export type BoardAlertSink = {

@@ -32,6 +32,3 @@ export interface GateSlaStore {
   /** records these breaches as alerted; answers the ones not recorded before (each breach is alerted once) */
   claimAlerts(breaches: { team_id: string; gate_id: string; breach: SlaBreach }[], now: number): Promise<string[]>;
 }
-
-/** The key claimAlerts answers for a gate's breach. */
-export const breachKey = (gateId: string, breach: SlaBreach) => `${gateId}:${breach}`;

@@ -35,9 +35,6 @@ export type RetryState = {
   updated_at: number;
 };
 
-/** The ledger's entry_id for a team's retry adjustment of one failure class. */
-export const retryEntryId = (teamId: string, failureClass: string) => `retry_adjustment:${teamId}:${failureClass}`;
-
 /** A task.* event as stored: staged for its run's learning, and counted by failure signature. */
 export type TaskSignalWrite = {
   eventId: string;
@@ -74,9 +71,6 @@ export type StagedTaskRow = {
 export type LedgerHead = { seq: number; after: Record<string, unknown> | null };
 
 export type StoredWithLedger = { row: Record<string, unknown>; head: LedgerHead | null };
-
-/** The key of LearningState.entries: skill and context hash. */
-export const entryKey = (skill: string, contextHash: string) => `${skill}\u0000${contextHash}`;
 
 export type LearningState = {
   /** ledger skill_name keys this run already changed (W4) */

@@ -2,9 +2,6 @@
 
 import type { GateIndexRow } from "./run-index";
 
-/** The approval_event reason of a gate aborted by stopping its run: not a human approval (GET /v1/metrics). */
-export const STOP_ABORT_REASON = "run stopped";
-
 /** One approval_event row: a decision on a gate (or an approval that arrived before it). */
 export type ApprovalRow = {
   id: string;

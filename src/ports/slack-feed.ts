@@ -6,25 +6,9 @@ export type FeedStep = { seq: number; at: number; line: string; order_id?: strin
 /** A run's feed as stored: the steps its status reply shows, that reply's content version, the mute. */
 export type FeedRun = { run_id: string; team_id: string; steps: FeedStep[]; version: number; muted: boolean };
 
-/** The kinds of operator alert the ops channel shows, one coalesced message per kind per window. */
-export const ALERT_KINDS = [
-  "rollback_demotion",
-  "dead_letters",
-  "budget_breach",
-  "soft_gate_timeout",
-  "queue_dead_letters",
-  "slack_delivery_failed",
-  "gate_ack_sla_breach",
-  "gate_resolve_sla_breach",
-  // the work board (ports/board.ts BOARD_ALERT_KINDS)
-  "board_backpressure",
-  "board_token_rate",
-  "board_persona_waiting",
-] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+import type { AlertKind, AlertOccurrence } from "../lib/alert-kinds";
 
-/** One thing worth an operator's attention; `id` makes it count once however often it is reported. */
-export type AlertOccurrence = { id: string; team_id: string; kind: AlertKind; at: number; detail: string };
+export type { AlertKind, AlertOccurrence };
 
 export interface SlackFeedStore {
   feedRun(runId: string): Promise<FeedRun | null>;

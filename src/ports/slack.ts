@@ -107,9 +107,6 @@ export interface SlackOutbox {
   send(messages: SlackOutboxMessage[]): Promise<void>;
 }
 
-/** Failed outbox deliveries in a row (no success between) after which a team counts as in an approval outage (RB-06). */
-export const SLACK_OUTAGE_AFTER_FAILURES = 5;
-
 /** A team's Slack delivery health as the outbox consumer records it. */
 export type SlackHealth = { consecutive_failures: number; outage_since: number | null };
 
@@ -148,10 +145,6 @@ export interface SlackDeliveryHealth {
   recordSuccess(teamId: string, now: number): Promise<SlackHealth>;
   health(teamId: string): Promise<SlackHealth>;
 }
-
-/** Slack's documented limit on a response_url: used at most 5 times, within 30 minutes of being issued. */
-export const RESPONSE_URL_MAX_USES = 5;
-export const RESPONSE_URL_WINDOW_MS = 30 * 60_000;
 
 /** Uses of each response_url (by its sha256), counted by the SLACK_OUTBOX consumer before it answers one. */
 export interface SlackResponseUrls {

@@ -1,7 +1,8 @@
 // A fake Vectorize binding honouring the documented limits: topK ≤ 100, ≤ 20 with metadata/values, namespaces, filters.
 import type { VectorizeBinding } from "../../src/adapters/vector/vectorize";
-import { cosine } from "../../src/ports/embedder";
-import { matchesFilter, type VectorFilter, type VectorMetadata } from "../../src/ports/vector-index";
+import { matchesFilter } from "../../src/lib/vector-filter";
+import { cosine } from "../../src/lib/vector-math";
+import type { VectorFilter, VectorMetadata } from "../../src/ports/vector-index";
 
 type Stored = { id: string; values: number[]; namespace?: string; metadata?: VectorMetadata };
 

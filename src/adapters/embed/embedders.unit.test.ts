@@ -1,7 +1,7 @@
 // Embedders: the hashing embedder's determinism and geometry; the Workers AI adapter against a fake AI binding.
 import { describe, expect, it } from "vitest";
 import { createFakeAi } from "../../../test/fakes/vectorize";
-import { cosine } from "../../ports/embedder";
+import { cosine } from "../../lib/vector-math";
 import { createHashingEmbedder, hashEmbed } from "./hashing";
 import { BGE_SMALL, createWorkersAiEmbedder } from "./workers-ai";
 

@@ -1,5 +1,7 @@
 // Embedder: deterministic feature hashing (words, word bigrams, character trigrams) into 384 signed buckets, L2-normalised.
-import { EMBEDDING_DIMENSIONS, type Embedder, l2normalize } from "../../ports/embedder";
+
+import { EMBEDDING_DIMENSIONS, l2normalize } from "../../lib/vector-math";
+import type { Embedder } from "../../ports/embedder";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 

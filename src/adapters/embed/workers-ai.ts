@@ -1,5 +1,7 @@
 // Embedder over the Workers AI binding: @cf/baai/bge-small-en-v1.5 (384-d), batched, re-normalised.
-import { EMBEDDING_DIMENSIONS, type Embedder, l2normalize } from "../../ports/embedder";
+
+import { EMBEDDING_DIMENSIONS, l2normalize } from "../../lib/vector-math";
+import type { Embedder } from "../../ports/embedder";
 
 export const BGE_SMALL = "@cf/baai/bge-small-en-v1.5";
 /** texts per AI.run call (the model accepts a batch; keep requests small) */

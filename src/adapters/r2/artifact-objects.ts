@@ -1,5 +1,5 @@
 // ArtifactObjects over an R2 bucket (the ARTIFACTS binding): one object per artifact, SHA-256 checked by R2 on put.
-import type { ArtifactObjects } from "../../ports/artifacts";
+import type { ArtifactObjects } from "../../ports/artifact-objects";
 
 /** R2 deletes at most 1000 keys per call */
 const DELETE_CHUNK = 1000;

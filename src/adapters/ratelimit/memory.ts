@@ -1,5 +1,7 @@
 // RateLimiter in isolate memory: a sliding window (two fixed windows, weighted), the embedded local default.
-import { type RateLimiter, refused } from "../../ports/rate-limiter";
+
+import { refused } from "../../lib/rate-limit";
+import type { RateLimiter } from "../../ports/rate-limiter";
 
 /**
  * Exact for one isolate (what `npm start` runs); in production each isolate would count alone, which is why

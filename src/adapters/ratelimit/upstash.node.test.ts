@@ -1,7 +1,7 @@
 // The RateLimiter contract against @upstash/ratelimit running its own Lua scripts on a real redis-server (via the bridge).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstashLike } from "../../../test/redis/server";
-import { RateLimiterUnavailable } from "../../ports/rate-limiter";
+import { RateLimiterUnavailable } from "../../lib/rate-limit";
 import { createMemoryRateLimiter } from "./memory";
 import { rateLimiterContract } from "./rate-limiter.contract";
 import { createUpstashRateLimiter } from "./upstash";

@@ -1,7 +1,8 @@
 // RateLimiter over @upstash/ratelimit (sliding window in Redis over Upstash's REST API): shared counters for production.
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis/cloudflare";
-import { type LimitRule, type RateLimiter, RateLimiterUnavailable, refused } from "../../ports/rate-limiter";
+import { RateLimiterUnavailable, refused } from "../../lib/rate-limit";
+import type { LimitRule, RateLimiter } from "../../ports/rate-limiter";
 
 export type UpstashOptions = {
   url: string;

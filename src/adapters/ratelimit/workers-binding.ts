@@ -1,5 +1,7 @@
 // RateLimiter over the Workers rate-limiting binding (production: counters local to the Cloudflare machine).
-import { type RateLimiter, RateLimiterUnavailable, refused } from "../../ports/rate-limiter";
+
+import { RateLimiterUnavailable, refused } from "../../lib/rate-limit";
+import type { RateLimiter } from "../../ports/rate-limiter";
 
 /**
  * The binding's limit and period are fixed in wrangler.toml per namespace; the rule is passed along (miniflare

@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import cosineWasm from "../../../durable-objects/wasm/cosine.wasm";
 import { seededRandom as rng } from "../../../test/seeded-random";
-import { cosine } from "../../ports/embedder";
+import { cosine } from "../../lib/vector-math";
 import { ExactIndex, type ScanKernel } from "./exact-index";
 
 const DIM = 384;

@@ -1,12 +1,8 @@
 // ExactIndex: an in-memory brute-force cosine index (used by VectorIndexDO). Rows live in one contiguous f32 block —
 // WebAssembly memory scanned with the SIMD kernel when one is given, else a Float32Array scanned in JavaScript.
-import {
-  MAX_TOP_K,
-  matchesFilter,
-  type VectorFilter,
-  type VectorMatch,
-  type VectorMetadata,
-} from "../../ports/vector-index";
+
+import { MAX_TOP_K, matchesFilter } from "../../lib/vector-filter";
+import type { VectorFilter, VectorMatch, VectorMetadata } from "../../ports/vector-index";
 
 /** The exports of durable-objects/wasm/cosine.wasm. */
 export type ScanKernel = {

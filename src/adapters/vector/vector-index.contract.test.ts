@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createFakeVectorize } from "../../../test/fakes/vectorize";
 import { seededRandom as rng } from "../../../test/seeded-random";
-import { cosine } from "../../ports/embedder";
+import { cosine } from "../../lib/vector-math";
 import type { VectorIndex } from "../../ports/vector-index";
 import { createDoVectorIndex } from "./durable-object";
 import { createPerTeamVectorIndex } from "./per-team";

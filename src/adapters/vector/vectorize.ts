@@ -1,5 +1,7 @@
 // VectorIndex over a Vectorize binding (cosine metric, 384-d): one Vectorize namespace per shard, ids scoped per shard.
-import { MAX_TOP_K, type VectorFilter, type VectorIndex, type VectorMatch } from "../../ports/vector-index";
+
+import { MAX_TOP_K } from "../../lib/vector-filter";
+import type { VectorFilter, VectorIndex, VectorMatch } from "../../ports/vector-index";
 
 /** Vectorize limits (developers.cloudflare.com/vectorize/platform/limits). */
 export const VECTORIZE_LIMITS = {

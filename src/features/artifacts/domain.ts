@@ -1,7 +1,12 @@
 // Pure artifact rules: upload headers, size limits, R2 keys, retention per kind, text chunks for the guard, verdicts.
 import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
-import { ARTIFACT_KINDS, type ArtifactKind } from "../../ports/artifacts";
+
+export type { ArtifactRow, ArtifactStatus, ArtifactStore } from "./store/artifact-store-port";
+
+/** The kinds of artifact a run may attach (each with its own retention). */
+export const ARTIFACT_KINDS = ["log", "json", "blob", "trace"] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 export const MIB = 1024 * 1024;
 /** the per-artifact limit (413 above it), checked from Content-Length and again while the body streams */

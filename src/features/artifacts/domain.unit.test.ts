@@ -2,8 +2,9 @@
 // a team's retention bounded by the deployment default.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ARTIFACT_KINDS, type ArtifactKind } from "../../ports/artifacts";
 import {
+  ARTIFACT_KINDS,
+  type ArtifactKind,
   artifactKey,
   checkRetention,
   DAY_MS,

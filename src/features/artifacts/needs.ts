@@ -1,6 +1,8 @@
 // What the artifacts feature needs: the run objects (access, pii gate), the artifact rows and objects, ids, limits.
-import type { ArtifactObjects, ArtifactStore } from "../../ports/artifacts";
+
+import type { ArtifactObjects } from "../../ports/artifact-objects";
 import type { RunsService } from "../runs";
+import type { ArtifactStore } from "./store/artifact-store-port";
 
 export type ArtifactLimits = { maxBytes: number; teamQuotaBytes: number };
 

@@ -1,8 +1,9 @@
 // Read use-cases: one artifact's row and bytes for a reader of its team (held ones only once their gate allows), a run's list.
 import { AppFailure } from "../../errors";
-import type { ArtifactRow, StoredObject } from "../../ports/artifacts";
+import type { StoredObject } from "../../ports/artifact-objects";
 import { callRun, type RunActor } from "../runs";
 import type { ArtifactsNeeds } from "./needs";
+import type { ArtifactRow } from "./store/artifact-store-port";
 
 /** Who reads: the team, the run a token or link is bound to (if any), and the actor the run object checks. */
 export type Reader = { teamId: string; boundRunId?: string; actor: RunActor };

@@ -3,8 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { ARTIFACT_KINDS, type ArtifactKind } from "../../ports/artifacts";
-import { checkRetention, DEFAULT_RETENTION_DAYS, retentionDays } from "./domain";
+import { ARTIFACT_KINDS, type ArtifactKind, checkRetention, DEFAULT_RETENTION_DAYS, retentionDays } from "./domain";
 import type { ArtifactsNeeds } from "./needs";
 
 const Days = z.int().min(1).describe("days an artifact of this kind is kept, ≥ 1 and ≤ the deployment default");

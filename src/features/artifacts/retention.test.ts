@@ -4,9 +4,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { makeDeps } from "../../deps";
-import type { ArtifactKind, ArtifactObjects, ArtifactRow } from "../../ports/artifacts";
+import type { ArtifactObjects } from "../../ports/artifact-objects";
+import type { ArtifactKind } from "./domain";
 import { artifactKey, DAY_MS, DEFAULT_RETENTION_DAYS, expiresAt } from "./domain";
 import { ORPHAN_GRACE_MS, sweepArtifacts } from "./retention";
+import type { ArtifactRow } from "./store/artifact-store-port";
 
 const deps = () => makeDeps(env);
 

@@ -1,6 +1,8 @@
 // The artifact retention sweep: expired rows go first, then their objects; objects left without a row are orphans.
-import type { ArtifactObjects, ArtifactStore } from "../../ports/artifacts";
+
+import type { ArtifactObjects } from "../../ports/artifact-objects";
 import { ARTIFACT_KEY_PREFIX } from "./domain";
+import type { ArtifactStore } from "./store/artifact-store-port";
 
 export type ArtifactRetentionNeeds = { artifactStore: ArtifactStore; artifactObjects: ArtifactObjects };
 export type ArtifactSweepReport = { expired: number; orphans: number };

@@ -1,7 +1,6 @@
 // Upload use-case: check the caller, read the body within the limit, verify its hash, scan text, store object then row.
 import type { Principal } from "../../auth/tokens";
 import { AppFailure, orFail } from "../../errors";
-import type { ArtifactRow } from "../../ports/artifacts";
 import { scanFields } from "../memory";
 import { actorOf, callRun } from "../runs";
 import {
@@ -21,6 +20,7 @@ import {
   type UploadHeaders,
 } from "./domain";
 import type { ArtifactsNeeds } from "./needs";
+import type { ArtifactRow } from "./store/artifact-store-port";
 
 export type UploadRequest = {
   runId: string;

@@ -1,6 +1,8 @@
 // The gates feature's pure entry for the run reducer: gate state, the gate state machine, gate views, gate rules and
 // the deploy-target registry. No I/O and no routes, so the runs domain can use it without importing the HTTP side.
 
+import type { SlaBreach } from "../../ports/gate-sla-store";
+
 export type { ApprovalRow } from "../../ports/run-record";
 export {
   DEPLOY_TARGET_SPECS,
@@ -58,3 +60,6 @@ export {
   slaFigures,
 } from "./sla";
 export { earlyView, gateOpenView, gateView } from "./views";
+
+/** The key claimAlerts answers for a gate's breach. */
+export const breachKey = (gateId: string, breach: SlaBreach) => `${gateId}:${breach}`;

@@ -1,13 +1,6 @@
 // Pure planning of one run's learning: W2 ledger-first writes with guards, W4 bounds, desync and corruption handling.
-import {
-  type EntryWrite,
-  entryKey,
-  type LearningState,
-  type LedgerWrite,
-  type RetryWrite,
-  retryEntryId,
-  type StoredWithLedger,
-} from "../../ports/learning-store";
+import type { EntryWrite, LearningState, LedgerWrite, RetryWrite, StoredWithLedger } from "../../ports/learning-store";
+import { entryKey, retryEntryId } from "./domain";
 import {
   applyOutcome,
   applyRetryObservation,

@@ -4,8 +4,8 @@ import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { freshTeam, memDocCount, memoryHarness, memoryToken } from "../../../test/memory-harness";
-import type { ArtifactRow } from "../../ports/artifacts";
 import { createD1ArtifactStore } from "../artifacts/store/artifact-store";
+import type { ArtifactRow } from "../artifacts/store/artifact-store-port";
 
 /** An artifact row of the team (through the real D1 adapter; its bytes do not matter here). */
 async function artifactOf(teamId: string, artifactId: string) {

@@ -1,7 +1,7 @@
 // Memory evidence: `metadata.evidence` lists artifact ids a memory summarizes; each must be an artifact of the team.
 import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
-import type { ArtifactStore } from "../../ports/artifacts";
+import type { ArtifactStore } from "../artifacts/domain";
 
 /** the most artifacts one memory may point back to */
 export const MAX_EVIDENCE = 20;

@@ -1,7 +1,7 @@
 // Group commit planning (pure): each write of a group decided in arrival order, exactly as one write at a time would be.
 
 import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../../lib/memory-vocabulary";
-import { cosine } from "../../ports/embedder";
+import { cosine } from "../../lib/vector-math";
 import type { Tier } from "../../ports/memory-store";
 import type { VectorMatch } from "../../ports/vector-index";
 import { CONTRADICTION_COSINE, classifyWrite, type Neighbour } from "./content";

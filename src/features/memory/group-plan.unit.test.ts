@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../../lib/memory-vocabulary";
-import { cosine } from "../../ports/embedder";
+import { cosine } from "../../lib/vector-math";
 import type { Tier } from "../../ports/memory-store";
 import { classifyWrite } from "./content";
 import { closeIds, NEAR_TOP_K, type Planned, type PlanWrite, planGroup, reinforcedAtBirth } from "./group-plan";

@@ -1,6 +1,6 @@
 // What the memory feature's routes need from the composition root: its own service and the session episodes.
 
-import type { ArtifactStore } from "../../ports/artifacts";
+import type { ArtifactStore } from "../artifacts/domain";
 import type { MemoryService } from "./service";
 import type { Sessions } from "./sessions";
 

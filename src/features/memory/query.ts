@@ -1,7 +1,7 @@
 // Memory query use-case: nearest neighbours from the index, re-ranked by importance and recency, fenced per caller.
 import type { AppError } from "../../errors";
 import { ok, type Result } from "../../lib/result";
-import { MAX_TOP_K } from "../../ports/vector-index";
+import { MAX_TOP_K } from "../../lib/vector-filter";
 import { scopeKey } from "./content";
 import {
   fromCard,

@@ -1,7 +1,7 @@
 // Run lifecycle steps of the reducer (pure): create a run, who may touch it, its timers (tick), stop, and settling
 // it (a run ends when every order is settled and no gate is pending).
 import type { AppError } from "../../errors";
-import { STOP_ABORT_REASON } from "../../ports/run-record";
+import { STOP_ABORT_REASON } from "../../lib/gate-outcome";
 import { applyDecision, DEAD_LETTER_REVIEW, escalate, nextEscalation } from "../gates/domain";
 import { gateHost } from "./gate-ops";
 import { cancelItems, putItems, releaseItems, summaries } from "./items";

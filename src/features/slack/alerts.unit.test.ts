@@ -2,7 +2,8 @@
 // the message per group keyed by window with its count as version; which events raise which kind.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ALERT_KINDS, type AlertOccurrence } from "../../ports/slack-feed";
+import { ALERT_KINDS } from "../../lib/alert-kinds";
+import type { AlertOccurrence } from "../../ports/slack-feed";
 import { ALERT_WINDOW_MS, alertKey, alertMessage, alertsOfEvent, coalesceAlerts, windowStartOf } from "./alerts";
 
 const occurrence = fc.record({

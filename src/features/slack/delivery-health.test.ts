@@ -7,7 +7,7 @@ import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack
 import { remoteSlackApi } from "../../../test/slack-api-remote";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
-import { SLACK_OUTAGE_AFTER_FAILURES } from "../../ports/slack";
+import { SLACK_OUTAGE_AFTER_FAILURES } from "./domain";
 import { backoffSeconds, consumeSlackOutbox } from "./outbox";
 import { createD1SlackDeliveryHealth } from "./store/slack-delivery-health";
 

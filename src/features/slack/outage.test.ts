@@ -10,8 +10,9 @@ import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack
 import { remoteSlackApi } from "../../../test/slack-api-remote";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
-import { SLACK_OUTAGE_AFTER_FAILURES, type SlackOutboxMessage } from "../../ports/slack";
+import type { SlackOutboxMessage } from "../../ports/slack";
 import { OUTAGE_APPROVER } from "../gates";
+import { SLACK_OUTAGE_AFTER_FAILURES } from "./domain";
 import { consumeSlackOutbox } from "./outbox";
 import { createD1SlackDeliveryHealth } from "./store/slack-delivery-health";
 

@@ -4,16 +4,15 @@
 import { log, messageCorrelation, withLogContext } from "../../lib/log";
 import { sha256HexSync } from "../../lib/sha256";
 import type { Clock } from "../../ports/clock";
-import {
-  RESPONSE_URL_MAX_USES,
-  RESPONSE_URL_WINDOW_MS,
-  type SlackApi,
-  type SlackApiResult,
-  type SlackDeliveryHealth,
-  type SlackOutboxMessage,
-  type SlackResponseUrls,
-  type SlackStore,
+import type {
+  SlackApi,
+  SlackApiResult,
+  SlackDeliveryHealth,
+  SlackOutboxMessage,
+  SlackResponseUrls,
+  SlackStore,
 } from "../../ports/slack";
+import { RESPONSE_URL_MAX_USES, RESPONSE_URL_WINDOW_MS } from "./domain";
 import { denyWaitingGates, type OutageSweepNeeds, queueOutageOverAlert } from "./outage";
 
 export type SlackOutboxNeeds = {

@@ -1,8 +1,9 @@
 // The gate SLA breach sweep (every 5 minutes, with the rollback cron): each open gate past its acknowledge or resolve
 // SLA raises one ops-channel alert, once per gate and breach — a second sweep past due alerts nothing more.
-import { breachKey, type SlaGateRow } from "../../ports/gate-sla-store";
+import type { SlaGateRow } from "../../ports/gate-sla-store";
 import type { AlertOccurrence } from "../../ports/slack-feed";
 import { type GateSlaNeeds, measureGates, openBreaches, severityFor, teamSla } from "../gates";
+import { breachKey } from "../gates/domain";
 import { raiseAlerts, type SlackAlertNeeds } from "./alerts-enqueue";
 
 /** Open gates read per sweep (oldest first); more wait for the next sweep. */

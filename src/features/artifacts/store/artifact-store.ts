@@ -3,14 +3,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { batchAll } from "../../../adapters/d1/batch";
-import {
-  ARTIFACT_KINDS,
-  type ArtifactKind,
-  type ArtifactRow,
-  type ArtifactStatus,
-  type ArtifactStore,
-} from "../../../ports/artifacts";
 import { auditInsert } from "../../audit";
+import { ARTIFACT_KINDS, type ArtifactKind } from "../domain";
+import type { ArtifactRow, ArtifactStatus, ArtifactStore } from "./artifact-store-port";
 import { artifactRetention, artifacts } from "./tables";
 
 /** the row's uri names the bucket's object: "r2://artifacts/" + key */

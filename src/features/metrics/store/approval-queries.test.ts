@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { STOP_ABORT_REASON } from "../../../ports/run-record";
+import { STOP_ABORT_REASON } from "../../../lib/gate-outcome";
 import { gateMetrics } from "../../learning/store/tables";
 import { createD1OverviewStore } from "../../pages/store/overview-store";
 import { approvalEvents } from "../../runs/store/tables";

@@ -3,8 +3,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, not, notInArray, or, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { GATE_OUTCOMES, HUMAN_CHANNELS, OUTAGE_APPROVER } from "../../../lib/gate-outcome";
-import { STOP_ABORT_REASON } from "../../../ports/run-record";
+import { GATE_OUTCOMES, HUMAN_CHANNELS, OUTAGE_APPROVER, STOP_ABORT_REASON } from "../../../lib/gate-outcome";
 import { gateMetrics } from "../../learning/store/tables";
 import { approvalEvents } from "../../runs/store/tables";
 

@@ -1,8 +1,7 @@
-// The artifact ports: rows in D1 (what, whose, how big, until when) and bytes in R2 (the object under the row's key).
-import type { AuditEntry } from "./audit-log";
+// Port of the artifact rows in D1 (what, whose, how big, until when); the bytes are src/ports/artifact-objects.ts.
+import type { AuditEntry } from "../../../ports/audit-log";
+import type { ArtifactKind } from "../domain";
 
-export const ARTIFACT_KINDS = ["log", "json", "blob", "trace"] as const;
-export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 /** held: personal data found, waiting for the run's pii_detected gate; released: readable */
 export type ArtifactStatus = "held" | "released";
 
@@ -52,19 +51,4 @@ export type ArtifactStore = {
   retentionOf(teamId: string): Promise<Partial<Record<ArtifactKind, number>>>;
   /** Upserts the team's days for the named kinds and appends the audit entry in one atomic write: all or none. */
   putRetention(teamId: string, days: Partial<Record<ArtifactKind, number>>, audit: AuditEntry): Promise<void>;
-};
-
-export type StoredObject = { body: ReadableStream<Uint8Array>; size: number };
-
-export type ArtifactObjects = {
-  /** stores the bytes under `key`; R2 checks the SHA-256 again on its side */
-  put(key: string, bytes: Uint8Array, meta: { contentType: string; sha256: string; uploadedAt: number }): Promise<void>;
-  get(key: string): Promise<StoredObject | null>;
-  delete(keys: string[]): Promise<void>;
-  /** a page of keys under `prefix` with their upload time (the orphan pass) */
-  list(
-    prefix: string,
-    cursor: string | undefined,
-    limit: number,
-  ): Promise<{ objects: { key: string; uploadedAt: number }[]; cursor: string | undefined }>;
 };
