@@ -27,6 +27,7 @@ import { createD1DeployApproverStore } from "./features/gates/store/deploy-appro
 import { createD1GateRuleStore } from "./features/gates/store/gate-rule-store";
 import { createD1GateSlaStore } from "./features/gates/store/gate-sla-store";
 import { createD1ApiKeyStore } from "./features/keys/store/api-key-store";
+import type { LearningStore } from "./features/learning/domain";
 import { createD1LearningStore } from "./features/learning/store/learning-store";
 import { createD1TeamLimitStore } from "./features/limits/store/team-limits";
 import { createD1MemoryMigrationSource } from "./features/memory/store/memory-migration-store";
@@ -53,7 +54,6 @@ import type { Clock } from "./ports/clock";
 import type { DecisionCounterStore, DecisionObjects } from "./ports/decision-log";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
-import type { LearningStore } from "./ports/learning-store";
 import type { TeamMemoryMaintenance } from "./ports/memory-maintenance";
 import type { MemoryMigrationTarget } from "./ports/memory-migration";
 import type { MemoryStore } from "./ports/memory-store";

@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { makeDeps } from "../src/deps";
 import { appendDecisions } from "../src/features/policy";
 import { decodeDecisions, teamPrefix } from "../src/features/policy/decision-log-layout";
-import type { LoggedDecision } from "../src/ports/policy-store";
+import type { LoggedDecision } from "../src/features/policy/store/policy-store-port";
 
 /** A logged decision of `team` with sensible defaults (an enforce retry of vibe_fail). */
 export function loggedDecision(team: string, id: string, createdAt: number, o: Partial<LoggedDecision> = {}) {

@@ -1,8 +1,8 @@
 // In-memory fakes of the AuditLogStore, TeamLimitStore and DeployApproverStore ports, held to the same contract suites
 // as the D1 adapters.
 import { decodeAuditCursor, encodeAuditCursor } from "../../src/features/audit/domain";
+import type { DeployApproverStore } from "../../src/features/gates/store/deploy-approvers-port";
 import type { AuditEntry, AuditLogStore } from "../../src/ports/audit-log";
-import type { DeployApproverStore } from "../../src/ports/deploy-approvers";
 import type { TeamLimitRow, TeamLimitStore } from "../../src/ports/team-limits";
 
 /** Newest first by created_at, then id, as D1's ORDER BY created_at DESC, id DESC (ids compared byte-wise). */

@@ -1,12 +1,12 @@
 // A RunEngine harness for pure tests: storage in memory (with injectable faults) and fake ports that record what they get.
 
 import { DEFAULT_ACTIVE_GATE_RULES } from "../../src/features/gates/rules";
+import type { MemoryHint } from "../../src/features/memory/hints-port";
 import { DEFAULT_COMPILED } from "../../src/features/policy/team-policy-cache";
 import type { EngineDeps } from "../../src/features/runs/engine";
+import type { RunStorage } from "../../src/features/runs/run-storage-port";
+import type { RecordOp } from "../../src/features/runs/store/run-record-port";
 import type { WardenEvent } from "../../src/ports/event-bus";
-import type { MemoryHint } from "../../src/ports/hints";
-import type { RecordOp } from "../../src/ports/run-record";
-import type { RunStorage } from "../../src/ports/run-storage";
 
 export class MemoryStorage implements RunStorage {
   data = new Map<string, unknown>();

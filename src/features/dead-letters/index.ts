@@ -1,8 +1,9 @@
 // The dead-letters feature's public entry: the team-wide list of dead letters and one with its review's evidence.
-import type { DeadLetterIndex } from "../../ports/dead-letter-index";
+
 import { defineFeature } from "../feature";
 import type { RunsService } from "../runs";
 import { deadLetterRoutes } from "./routes";
+import type { DeadLetterIndex } from "./store/dead-letter-index-port";
 
 export { deadLetterRoutes };
 

@@ -1,9 +1,9 @@
 // Reading the team's dead letters: the D1 rows as the wire shows them, and one with its review gate's evidence.
 import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
-import type { DeadLetterIndex, DeadLetterQuery, DeadLetterRow } from "../../ports/dead-letter-index";
 import { DEAD_LETTER_REVIEW } from "../gates/domain";
 import { callRun, type RunActor, type RunOpReply, type RunsService } from "../runs";
+import type { DeadLetterIndex, DeadLetterQuery, DeadLetterRow } from "./store/dead-letter-index-port";
 
 const text = (v: unknown) => (typeof v === "string" ? v : null);
 

@@ -1,8 +1,8 @@
 // The warden-events-dlq consumer: records every message that exhausted its retries, raises the queue-dead-letter
 // operator alert of its team, then acks it.
 import { log, messageCorrelation, withLogContext } from "../../lib/log";
-import type { EventDeadLetter, EventDeadLetterStore } from "../../ports/event-dead-letters";
 import { raiseAlerts, type SlackFeedNeeds } from "../slack";
+import type { EventDeadLetter, EventDeadLetterStore } from "./store/event-dead-letters-port";
 
 export const DEAD_LETTER_BODY_MAX = 8 * 1024;
 

@@ -1,6 +1,7 @@
 // The resolve SLA due times of acknowledged gates, for the escalation ladder (quiet on an acknowledged gate until then).
-import type { GateAck } from "../../ports/run-index";
+
 import { type GateSlaNeeds, resolveDueAt, severityFor, slaApplies, teamSla } from "../gates";
+import type { GateAck } from "../runs/domain";
 
 /** Reads the team's SLAs and rules only when some gate of the batch was acknowledged. */
 export async function acknowledgedResolveDue(

@@ -2,8 +2,8 @@
 // and its resolve SLA is not due yet.
 import type { InternalEvent } from "../../../contracts/internal-events";
 import type { AuditEntry } from "../../ports/audit-log";
-import type { GateAck } from "../../ports/run-index";
 import { escalationPings } from "../gates/domain";
+import type { GateAck } from "../runs/domain";
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 

@@ -1,10 +1,10 @@
 // What the events feature needs from the composition root: the audit log for refused writes and GET /v1/audit.
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { EventDeliveries } from "../../ports/event-bus";
-import type { RunIndex } from "../../ports/run-index";
 import type { GateSlaNeeds } from "../gates";
 import type { LearningNeeds } from "../learning";
 import type { DecisionLogNeeds } from "../policy";
+import type { RunIndex } from "../runs/domain";
 import type { SlackFeedNeeds } from "../slack";
 
 export type EventsNeeds = { auditLog: AuditLogStore };

@@ -3,7 +3,7 @@
 import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
 import type { AuditLogStore } from "../../ports/audit-log";
-import type { RunRecordStore } from "../../ports/run-record";
+import type { RunRecordStore } from "../runs/domain";
 import { resolveDueAt, slaApplies } from "./sla";
 import { type GateSlaNeeds, severityFor, teamSla } from "./sla-use-cases";
 

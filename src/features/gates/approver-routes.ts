@@ -7,10 +7,10 @@ import { WireId } from "../../../contracts/wire-id";
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import type { DeployApproverStore } from "../../ports/deploy-approvers";
 import type { RunsService } from "../runs";
 import { proposeDeploy, teamWideProposer } from "./deploy";
 import { DeployAccepted } from "./schemas";
+import type { DeployApproverStore } from "./store/deploy-approvers-port";
 
 export type ApproverNeeds = {
   runs: RunsService;

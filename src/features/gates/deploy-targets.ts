@@ -3,12 +3,12 @@
 // table, how a pending version is activated and which caches then go stale.
 
 import type { AuditEntry } from "../../ports/audit-log";
-import type { DeployApproverStore } from "../../ports/deploy-approvers";
-import type { GateRuleStore } from "../../ports/gate-rule-store";
-import type { PolicyStore } from "../../ports/policy-store";
-import type { RouteLedger } from "../../ports/route-ledger";
 import type { SlackStore } from "../../ports/slack";
 import type { TeamLimitRequests } from "../../ports/team-limits";
+import type { RouteLedger } from "../memory/domain";
+import type { PolicyStore } from "../policy/domain";
+import type { DeployApproverStore } from "./store/deploy-approvers-port";
+import type { GateRuleStore } from "./store/gate-rule-store-port";
 
 /** The only list of deploy targets: everything else is typed and dispatched from it. */
 export const DEPLOY_TARGETS = ["profile", "gates", "ceiling", "route_pin", "slack", "limits", "approvers"] as const;

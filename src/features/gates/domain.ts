@@ -1,9 +1,9 @@
 // The gates feature's pure entry for the run reducer: gate state, the gate state machine, gate views, gate rules and
 // the deploy-target registry. No I/O and no routes, so the runs domain can use it without importing the HTTP side.
 
-import type { SlaBreach } from "../../ports/gate-sla-store";
+import type { SlaBreach } from "./store/gate-sla-store-port";
 
-export type { ApprovalRow } from "../../ports/run-record";
+export type { ApprovalRow } from "../runs/domain";
 export {
   DEPLOY_TARGET_SPECS,
   DEPLOY_TARGETS,
@@ -63,3 +63,5 @@ export { earlyView, gateOpenView, gateView } from "./views";
 
 /** The key claimAlerts answers for a gate's breach. */
 export const breachKey = (gateId: string, breach: SlaBreach) => `${gateId}:${breach}`;
+export type * from "./store/deploy-approvers-port";
+export type * from "./store/gate-sla-store-port";

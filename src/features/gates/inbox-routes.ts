@@ -5,8 +5,8 @@ import { APPROVAL_DECISIONS, DIGEST, REVIEW_PATCH } from "../../../contracts/app
 import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import type { RunIndex } from "../../ports/run-index";
 import { actorOf, runErrors } from "../runs";
+import type { RunIndex } from "../runs/domain";
 import { type AckNeeds, acknowledgeGate } from "./ack";
 import { type AckAnnounceNeeds, announceAcknowledgement } from "./ack-announce";
 import { GateList, GateListQuery } from "./inbox-schemas";

@@ -2,7 +2,6 @@
 // call, and everything of domain.ts (the pure part the run reducer uses). Other features import gates only from here
 // or, for the pure part only, from domain.ts.
 
-import type { GateRuleStore } from "../../ports/gate-rule-store";
 import type { SlackDeliveryHealth } from "../../ports/slack";
 import { defineFeature } from "../feature";
 import type { RunsService } from "../runs";
@@ -12,6 +11,7 @@ import type { GateRuleCache } from "./gate-rule-cache";
 import { createGateRuleCache } from "./gate-rule-cache";
 import { gateInboxRoutes } from "./inbox-routes";
 import { gatesRoutes } from "./routes";
+import type { GateRuleStore } from "./store/gate-rule-store-port";
 
 export { type AckNeeds, type Acknowledger, acknowledgeGate, type GateAckAnswer } from "./ack";
 export { proposeDeploy, type TrendGateCheck, teamWideProposer } from "./deploy";

@@ -3,7 +3,7 @@
 import type { EventFields, TaskRef } from "../../../contracts/event-fields";
 import type { AppError } from "../../errors";
 import { stableId } from "../../lib/hash";
-import type { ApprovalRow } from "../../ports/run-record";
+import type { ApprovalRow } from "../runs/domain";
 import { missingAcks } from "./deploy-acks";
 import { gateDigest } from "./digest";
 import type { EarlyApproval, Gate, GateDecision, GateStatus, GateSubject } from "./model";

@@ -1,7 +1,6 @@
 // Use-cases of gate SLAs: a team's settings (stored or the defaults), changing them (audited), and a window's figures.
 import { log } from "../../lib/log";
 import type { AuditEntry } from "../../ports/audit-log";
-import type { GateSlaStore, SlaGateRow } from "../../ports/gate-sla-store";
 import type { GateRuleCache } from "./gate-rule-cache";
 import {
   DEFAULT_GATE_SLA,
@@ -12,6 +11,7 @@ import {
   severityOf,
   slaFigures,
 } from "./sla";
+import type { GateSlaStore, SlaGateRow } from "./store/gate-sla-store-port";
 
 export type GateSlaNeeds = { gateSla: GateSlaStore; gateRules: Pick<GateRuleCache, "get"> };
 

@@ -1,8 +1,8 @@
 // Warden's own denials of open gates (the approval-outage fallback, a rollback): each through its run's decide_gate,
 // the path POST /v1/gates/:gate_id/decision takes, so the run applies it like any decision.
 import { log } from "../../lib/log";
-import type { GateIndexRow, RunIndex } from "../../ports/run-index";
 import type { RunsService } from "../runs";
+import type { GateIndexRow, RunIndex } from "../runs/domain";
 
 /** At most this many of a team's open gates are looked at per call (the oldest first). */
 export const SYSTEM_DENY_SCAN_LIMIT = 200;

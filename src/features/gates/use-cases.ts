@@ -2,8 +2,8 @@
 import type { z } from "zod";
 import type { Principal } from "../../auth/tokens";
 import { AppFailure } from "../../errors";
-import type { RunIndex } from "../../ports/run-index";
 import { actorOf, callRun, guardStored, type RunOpReply, type RunOpRequest, type RunsService } from "../runs";
+import type { RunIndex } from "../runs/domain";
 import { DEPLOY_TARGET_SPECS, type DeployNeeds } from "./deploy-targets";
 import type { GateListItem, GateListQuery } from "./inbox-schemas";
 import { MAX_CONTEXT_BYTES, type OpenGateBody } from "./schemas";

@@ -1,8 +1,8 @@
 // Use-case: an admin restarts learning for a policy-memory entry the circular-learning breaker stopped (ledger + audit).
 import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
-import type { LearningStore } from "../../ports/learning-store";
 import { planBreakerReset } from "./plan";
+import type { LearningStore } from "./store/learning-store-port";
 
 export type BreakerReset = {
   entry_id: string;

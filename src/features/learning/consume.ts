@@ -5,7 +5,6 @@ import { sha256Hex } from "../../lib/digest";
 import { log } from "../../lib/log";
 import { ok, type Result } from "../../lib/result";
 import type { WardenEvent } from "../../ports/event-bus";
-import type { LearningCommit, LearningConflict, LearningStore, TaskSignalWrite } from "../../ports/learning-store";
 import {
   type RunCompletion,
   retryObservations,
@@ -18,6 +17,7 @@ import {
 import type { LearningNeeds } from "./needs";
 import { planRunLearning, type RunLearningPlan } from "./plan";
 import { DEFAULT_CONTEXT_HASH, STRAT_RESET_CODE } from "./policy-memory";
+import type { LearningCommit, LearningConflict, LearningStore, TaskSignalWrite } from "./store/learning-store-port";
 import { planTaskMemory, signatureText } from "./task-memory";
 
 /** The consumer handlers' dependencies: the feature's declared needs. */

@@ -5,3 +5,6 @@ export const retryEntryId = (teamId: string, failureClass: string) => `retry_adj
 
 /** The key of LearningState.entries: skill and context hash. */
 export const entryKey = (skill: string, contextHash: string) => `${skill}\u0000${contextHash}`;
+export type * from "./policy-memory-port";
+export type * from "./store/learning-store-port";
+export type * from "./task-memory-port";

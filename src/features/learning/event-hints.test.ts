@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { call, token } from "../../../test/helpers";
 import { callApp, testDeps } from "../../../test/learning";
-import type { HintsProvider, MemoryHint } from "../../ports/hints";
+import type { HintsProvider, MemoryHint } from "../memory/hints-port";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const HINT: MemoryHint = { id: "mem_1", namespace: "team/t/org", class: "semantic", text: "lesson", score: 0.9 };

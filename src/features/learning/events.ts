@@ -4,8 +4,8 @@ import {
   TASK_SIGNAL_EVENT_TYPES,
   type TaskSignalEvent,
 } from "../../../contracts/internal-events";
-import type { StagedTaskRow, TaskSignalWrite } from "../../ports/learning-store";
 import type { RetryObservation } from "./policy-memory";
+import type { StagedTaskRow, TaskSignalWrite } from "./store/learning-store-port";
 
 export const TASK_SIGNAL_TYPES = TASK_SIGNAL_EVENT_TYPES;
 export type TaskSignalType = (typeof TASK_SIGNAL_TYPES)[number];

@@ -1,9 +1,10 @@
 // The learning feature's public entry: its routes, queue handlers (task.*, run.completed, gate.*), policy-memory reads.
-import type { LearningStore } from "../../ports/learning-store";
-import type { PolicyMemoryReader } from "../../ports/policy-memory";
+
 import { defineFeature } from "../feature";
+import type { PolicyMemoryReader } from "./policy-memory-port";
 import { learningRoutes } from "./routes";
 import { snapshotPolicyMemory } from "./snapshot";
+import type { LearningStore } from "./store/learning-store-port";
 
 export { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "./consume";
 export type { LearningNeeds } from "./needs";

@@ -1,8 +1,8 @@
 // What the learning feature needs from the composition root: its store, the memory sink, the event bus, ids, a clock.
 import type { EventBus } from "../../ports/event-bus";
-import type { HintsProvider } from "../../ports/hints";
-import type { LearningStore } from "../../ports/learning-store";
-import type { TaskMemorySink } from "../../ports/task-memory";
+import type { HintsProvider } from "../memory/domain";
+import type { LearningStore } from "./store/learning-store-port";
+import type { TaskMemorySink } from "./task-memory-port";
 
 export type LearningNeeds = {
   learningStore: LearningStore;

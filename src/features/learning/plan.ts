@@ -1,5 +1,5 @@
 // Pure planning of one run's learning: W2 ledger-first writes with guards, W4 bounds, desync and corruption handling.
-import type { EntryWrite, LearningState, LedgerWrite, RetryWrite, StoredWithLedger } from "../../ports/learning-store";
+
 import { entryKey, retryEntryId } from "./domain";
 import {
   applyOutcome,
@@ -13,6 +13,7 @@ import {
   type SkillOutcome,
   STRAT_RESET_CODE,
 } from "./policy-memory";
+import type { EntryWrite, LearningState, LedgerWrite, RetryWrite, StoredWithLedger } from "./store/learning-store-port";
 
 export type RunLearningInput = {
   teamId: string;

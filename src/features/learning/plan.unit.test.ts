@@ -2,7 +2,6 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LearningState } from "../../ports/learning-store";
 import {
   changeHeader,
   entryKey,
@@ -14,6 +13,7 @@ import {
   seqAfterReset,
 } from "./plan";
 import { DEFAULT_CONTEXT_HASH, type SkillOutcome } from "./policy-memory";
+import type { LearningState } from "./store/learning-store-port";
 
 const NOW = 1_790_000_000_000;
 const skill = (over: Partial<SkillOutcome> = {}): SkillOutcome => ({

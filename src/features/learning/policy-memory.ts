@@ -4,8 +4,8 @@ import { DAY_MS } from "../../lib/time";
 export { DAY_MS };
 
 import { z } from "zod";
-import type { EntryState, RetryState } from "../../ports/learning-store";
-import type { PolicyMemoryEntryView } from "../../ports/policy-memory";
+import type { PolicyMemoryEntryView } from "./policy-memory-port";
+import type { EntryState, RetryState } from "./store/learning-store-port";
 
 export type { EntryState, RetryState };
 

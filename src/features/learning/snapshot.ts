@@ -1,8 +1,8 @@
 // Use-cases over policy memory: the start-of-run snapshot (R1) and routing by effective weight.
 import { log } from "../../lib/log";
-import type { LearningStore } from "../../ports/learning-store";
 import { contextHash } from "./consume";
 import { buildSnapshot, type PolicyMemorySnapshot, type RankedSkill, rankSkills } from "./policy-memory";
+import type { LearningStore } from "./store/learning-store-port";
 
 /**
  * The team's policy memory as of `now` (decay applied, sorted, defaults for anything missing). Runs call this once

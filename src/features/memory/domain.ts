@@ -10,6 +10,7 @@ export {
   stabilizedRoutes,
 } from "./activation";
 export { orderEpisodes } from "./episode-order";
+export type * from "./hints-port";
 export {
   PRIOR_HISTORY_MS,
   type RouteOutcomeTotals,
@@ -19,3 +20,4 @@ export {
   teamPrior,
   wilsonLowerBound,
 } from "./route-confidence";
+export type * from "./store/route-ledger-port";

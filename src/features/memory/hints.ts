@@ -1,7 +1,7 @@
 // HintsProvider over memory (YARLI run/task observer hints): best-effort with a time budget; failures are logged, never thrown.
 import { log } from "../../lib/log";
 import { within } from "../../lib/within";
-import type { HintsProvider, MemoryHint } from "../../ports/hints";
+import type { HintsProvider, MemoryHint } from "./hints-port";
 import { teamCaller } from "./namespaces";
 import type { MemoryService } from "./service";
 

@@ -2,13 +2,13 @@
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { Clock } from "../../ports/clock";
 import type { TeamMemoryMaintenance } from "../../ports/memory-maintenance";
-import type { RouteLedger } from "../../ports/route-ledger";
 import { defineFeature } from "../feature";
 import { createMemoryHints } from "./hints";
 import { createCardRefreshingMaintenance, createIndexSync, createTaskMemorySink } from "./learning-hooks";
 import { memoryRoutes } from "./routes";
 import { createMemoryService, type MemoryService, type MemoryServiceDeps } from "./service";
 import { createSessions } from "./sessions";
+import type { RouteLedger } from "./store/route-ledger-port";
 
 export { metadataFields, scanFields } from "./guard/guard";
 export { createMemoryHints, DEFAULT_PROJECT, HINTS_TOP_K } from "./hints";

@@ -1,8 +1,8 @@
 // Connects the learning feature's memory ports to memory: YARLI task memories, vector index sync, card refresh after decay.
 import { log } from "../../lib/log";
 import type { MemoryIndexSync, TeamMemoryMaintenance } from "../../ports/memory-maintenance";
-import type { TaskMemorySink } from "../../ports/task-memory";
 import type { VectorIndex } from "../../ports/vector-index";
+import type { TaskMemorySink } from "../learning/domain";
 import { teamCaller } from "./namespaces";
 import type { MemoryService } from "./service";
 

@@ -1,5 +1,5 @@
 // Route confidence (pure): a Wilson lower bound on a route's resolve rate, its prior taken from the team's history.
-import type { RouteOutcomeTotals } from "../../ports/route-ledger";
+import type { RouteOutcomeTotals } from "./store/route-ledger-port";
 
 export type { RouteOutcomeTotals };
 

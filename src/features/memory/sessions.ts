@@ -8,7 +8,6 @@ import { err, ok, type Result } from "../../lib/result";
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { EventBus } from "../../ports/event-bus";
 import type { MemoryStore, SessionEventRow } from "../../ports/memory-store";
-import type { RouteLedger } from "../../ports/route-ledger";
 import { normalizeFingerprint, stabilizedRoutes } from "./activation";
 import { orderEpisodes } from "./episode-order";
 import { type GuardVerdict, scanFields } from "./guard/guard";
@@ -16,6 +15,7 @@ import type { Caller } from "./namespaces";
 import { PRIOR_HISTORY_MS } from "./route-confidence";
 import type { Defer, MemoryService, QueryResult } from "./service";
 import { guardedSessionFields, sessionEventRow, sessionRefusedEvent } from "./session-episode";
+import type { RouteLedger } from "./store/route-ledger-port";
 
 const HISTORY_LIMIT = 5000;
 const RECENT_LIMIT = 20;

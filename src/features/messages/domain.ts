@@ -1,5 +1,5 @@
 // The pure part of run messages: what a worker's message says in Slack, and the outbox keys of a run's threads.
-import type { RunMessage } from "../../ports/run-messages";
+import type { RunMessage } from "./store/run-messages-port";
 
 /** the posted-message key of a run's thread root: the feed channel's (the run feed's root) or a DM's */
 export const threadKeys = {
@@ -15,3 +15,4 @@ export function threadText(m: Pick<RunMessage, "text" | "run_id" | "task_id">): 
 
 /** The wire view of a stored message (ISO time). */
 export const messageView = (m: RunMessage) => ({ ...m, created_at: new Date(m.created_at).toISOString() });
+export type * from "./store/run-messages-port";

@@ -1,8 +1,8 @@
 // What the messages feature needs from the composition root.
 import type { Clock } from "../../ports/clock";
-import type { RunMessageStore } from "../../ports/run-messages";
 import type { SlackOutbox, SlackStore } from "../../ports/slack";
 import type { RunsService } from "../runs";
+import type { RunMessageStore } from "./store/run-messages-port";
 
 export type MessagesNeeds = {
   runMessages: RunMessageStore;

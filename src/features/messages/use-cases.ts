@@ -2,11 +2,11 @@
 // team reads them after a cursor, and a person's Slack reply is stored as one.
 import type { Principal } from "../../auth/tokens";
 import { AppFailure } from "../../errors";
-import type { RunMessage, RunMessageSource } from "../../ports/run-messages";
 import { actorOf, callRun, guardStored } from "../runs";
 import { messageView, threadKeys, threadText } from "./domain";
 import type { MessagesNeeds } from "./needs";
 import { MAX_MESSAGE_CHARS } from "./schemas";
+import type { RunMessage, RunMessageSource } from "./store/run-messages-port";
 
 type PostBody = { text: string; op_id?: string | undefined; task_id?: string | undefined };
 

@@ -1,8 +1,9 @@
 // Use-case: GET /v1/metrics for one team over a window — counters, approval latency, decision rates, ops-warden.
-import type { TeamMetricsRaw } from "../../ports/metrics-store";
+
 import { metricValue } from "../sweeps/domain";
 import type { MetricsNeeds } from "./needs";
 import { type OpsWardenMetrics, opsWardenMetrics, percentile } from "./ops-warden";
+import type { TeamMetricsRaw } from "./store/metrics-store-port";
 
 /** How far back session history reaches to find a need's earlier resolution. */
 export const SESSION_HISTORY_MS = 30 * 86_400_000;

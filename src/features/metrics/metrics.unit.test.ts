@@ -1,8 +1,8 @@
 // The pure figures of GET /v1/metrics: gates and decisions, routing, rollbacks — each from the raw counters.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { TeamMetricsRaw } from "../../ports/metrics-store";
 import { gateAndDecisionFigures, rollbackFigures, routingFigures } from "./metrics";
+import type { TeamMetricsRaw } from "./store/metrics-store-port";
 
 const raw = (over: Partial<TeamMetricsRaw> = {}): TeamMetricsRaw => ({
   tokensIn: 10,

@@ -1,8 +1,8 @@
 // What the metrics feature needs from the composition root: the metrics read model and the decision log's counts.
 import type { DecisionCounts } from "../../ports/decision-log";
-import type { MetricsStore } from "../../ports/metrics-store";
-import type { RouteLedger } from "../../ports/route-ledger";
 import type { GateSlaNeeds } from "../gates";
+import type { RouteLedger } from "../memory/domain";
+import type { MetricsStore } from "./store/metrics-store-port";
 
 export type MetricsNeeds = {
   metricsStore: MetricsStore;

@@ -1,5 +1,5 @@
 // ops-warden evaluation metrics, pure: served routes, llm_calls_avoided, routing_repeat_accuracy, stale serves.
-import type { ServedSessionRow } from "../../ports/route-ledger";
+import type { ServedSessionRow } from "../memory/domain";
 import { orderEpisodes, RouteBook } from "../memory/domain";
 
 export type { ServedSessionRow };

@@ -4,7 +4,7 @@ import { DAY_MS } from "../../lib/time";
 export { DAY_MS };
 
 import { durationText, isoSeconds } from "../../lib/time-text";
-import type { AttemptSample, GateCard, RunAttempt, TeamOverviewRaw } from "../../ports/overview-store";
+import type { AttemptSample, GateCard, RunAttempt, TeamOverviewRaw } from "./store/overview-store-port";
 
 export const SERIES_DAYS = 7;
 /** the trace page refreshes itself this often while the run is live */

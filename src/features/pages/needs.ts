@@ -1,8 +1,8 @@
 // What the pages feature needs from the composition root: the run objects, the overview read model, the view-token secret.
 import type { BoardGateway } from "../../ports/board";
-import type { OverviewStore } from "../../ports/overview-store";
 import type { GateSlaNeeds } from "../gates";
 import type { RunsService } from "../runs";
+import type { OverviewStore } from "./store/overview-store-port";
 
 export type PagesNeeds = GateSlaNeeds & {
   runs: RunsService;

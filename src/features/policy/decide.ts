@@ -12,10 +12,10 @@ import type { AppError } from "../../errors";
 import { log } from "../../lib/log";
 import { err, ok, type Result } from "../../lib/result";
 import type { EventBus } from "../../ports/event-bus";
-import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
 import type { PolicySnapshot } from "../runs";
 import { type Decision, type DecisionInput, decide, decisionInput } from "./evaluator";
 import type { RunSnapshotReader } from "./run-snapshot";
+import type { LoggedDecision, PolicyStore } from "./store/policy-store-port";
 import type { TeamPolicyCache } from "./team-policy-cache";
 
 export type DecideRequest = DecisionInput & { run_id?: string; task_id?: string };

@@ -1,6 +1,6 @@
 // The decision log's layout on R2 (pure): object keys per (team, UTC hour, batch), NDJSON encoding, batch ids, counters.
 import type { CounterBatch, DecisionCounts } from "../../ports/decision-log";
-import type { LoggedDecision } from "../../ports/policy-store";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 export const HOUR_MS = 3_600_000;
 

@@ -2,7 +2,6 @@
 // and repeats, counters add up to what a per-decision count gives.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LoggedDecision } from "../../ports/policy-store";
 import {
   batchIdOf,
   countersOf,
@@ -18,6 +17,7 @@ import {
   sumCounters,
   teamPrefix,
 } from "./decision-log-layout";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 const T0 = Date.UTC(2026, 10, 27, 14, 0, 0);
 

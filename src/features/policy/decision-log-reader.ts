@@ -1,7 +1,6 @@
 // Use-case: reads a team's decision log — the R2 objects of the hours in a window (plus D1 rows from before the move),
 // and the counts the metrics and the rollback matrix take: whole hours from the counters, the partial first hour exact.
 import type { DecisionCounts } from "../../ports/decision-log";
-import type { LoggedDecision } from "../../ports/policy-store";
 import type { DecisionLogNeeds } from "./decision-log";
 import {
   addCounts,
@@ -16,6 +15,7 @@ import {
   sumCounters,
   teamPrefix,
 } from "./decision-log-layout";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 /** objects fetched at once (a Worker queues connections past six; this bounds what one read holds in memory) */
 const GETS_AT_ONCE = 32;

@@ -15,12 +15,12 @@ import { rows } from "../../../test/learning";
 import { makeDeps } from "../../deps";
 import type { DecisionObjects } from "../../ports/decision-log";
 import type { EventBus, WardenEvent } from "../../ports/event-bus";
-import type { LoggedDecision } from "../../ports/policy-store";
 import { consumeEvents } from "../events/consumer";
 import { consumeDeadLetters } from "../events/dead-letters";
 import { batchIdOf, HOUR_MS, hourName, hourOf } from "./decision-log-layout";
 import { readDecisions } from "./decision-log-reader";
 import { DEFAULT_PROFILE } from "./default-profile";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 

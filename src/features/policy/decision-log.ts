@@ -8,8 +8,8 @@ import { log } from "../../lib/log";
 import type { Clock } from "../../ports/clock";
 import type { CounterBatch, DecisionCounterStore, DecisionFlush, DecisionObjects } from "../../ports/decision-log";
 import type { WardenEvent } from "../../ports/event-bus";
-import type { LoggedDecision, PolicyStore } from "../../ports/policy-store";
 import { batchIdOf, countersOf, encodeDecisions, groupByTeamHour, hourOf, objectKey } from "./decision-log-layout";
+import type { LoggedDecision, PolicyStore } from "./store/policy-store-port";
 
 /** What the log's writer and reader need: the bucket, the counters, a clock, and D1's rows from before the move. */
 export type DecisionLogNeeds = {

@@ -10,4 +10,5 @@ export {
   lowerMode,
 } from "./evaluator";
 export { type ReplayReport, replayDecisions } from "./replay";
+export type * from "./store/policy-store-port";
 export { DEFAULT_COMPILED, type TeamPolicyCache } from "./team-policy-cache";

@@ -2,10 +2,9 @@
 // everything of domain.ts (the pure part the run reducer uses). Other features import policy only from here or,
 // for the pure part only, from domain.ts.
 import type { EventBus } from "../../ports/event-bus";
-import type { PolicyMemoryReader } from "../../ports/policy-memory";
-import type { PolicyStore } from "../../ports/policy-store";
-import type { RouteLedger } from "../../ports/route-ledger";
 import { defineFeature } from "../feature";
+import type { PolicyMemoryReader } from "../learning/domain";
+import type { RouteLedger } from "../memory/domain";
 import type { RunsService } from "../runs";
 import { classesRoutes } from "./classes-routes";
 import type { DecideDeps } from "./decide";
@@ -14,6 +13,7 @@ import { countDecisions } from "./decision-log-reader";
 import { type PromotionEvidenceNeeds, trendGate } from "./promotion-evidence";
 import { policyRoutes } from "./routes";
 import { routeOverrideRoutes } from "./routes/route-overrides";
+import type { PolicyStore } from "./store/policy-store-port";
 import { createTeamPolicyCache } from "./team-policy-cache";
 
 export { decidePolicy } from "./decide";

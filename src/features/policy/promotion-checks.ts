@@ -6,7 +6,6 @@ import {
   type FailureClass,
   type PolicyRule,
 } from "../../../contracts/memrl-policy";
-import type { LoggedDecision } from "../../ports/policy-store";
 import {
   type CompiledProfile,
   type Decision,
@@ -16,6 +15,7 @@ import {
   decisionInput,
 } from "./evaluator";
 import type { ReplayReport } from "./replay";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 /**
  * A failure class whose replay changes more than this many logged decisions needs `ack:<class>` in the approval note

@@ -9,11 +9,11 @@ import {
   type PolicyRule,
 } from "../../../contracts/memrl-policy";
 import example from "../../../contracts/memrl-policy.profile.example.json";
-import type { LoggedDecision } from "../../ports/policy-store";
 import { DEFAULT_PROFILE } from "./default-profile";
 import { compileProfile, decide } from "./evaluator";
 import { ACK_THRESHOLD, acksRequired, CONFORMANCE_CASES, conformanceCheck, parityCheck } from "./promotion-checks";
 import { replayDecisions } from "./replay";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 const enforce: MemrlPolicyProfile = { ...DEFAULT_PROFILE, default_mode: "enforce" };
 

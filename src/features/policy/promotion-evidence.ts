@@ -2,8 +2,7 @@
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
-import type { PolicyStore } from "../../ports/policy-store";
-import type { RouteLedger } from "../../ports/route-ledger";
+import type { RouteLedger } from "../memory/domain";
 import { MAX_SESSION_ROWS, SESSION_HISTORY_MS } from "../metrics";
 import type { DecisionLogNeeds } from "./decision-log";
 import { readDecisions } from "./decision-log-reader";
@@ -25,6 +24,7 @@ import {
   trendWindows,
 } from "./regression-gate";
 import { replayDecisions } from "./replay";
+import type { PolicyStore } from "./store/policy-store-port";
 
 export type PromotionEvidenceNeeds = Pick<DecisionLogNeeds, "decisionObjects"> & {
   policyStore: Pick<PolicyStore, "loggedDecisions">;

@@ -5,8 +5,8 @@ import { logDecisions } from "../../../test/decision-log";
 import { call } from "../../../test/helpers";
 import { teamTokens } from "../../../test/run-helpers";
 import { makeDeps } from "../../deps";
-import type { LoggedDecision } from "../../ports/policy-store";
 import { DEFAULT_PROFILE } from "./default-profile";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 const DAY = 86_400_000;
 const inputs = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };

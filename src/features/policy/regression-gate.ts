@@ -1,7 +1,8 @@
 // evaluation_trend_regression_gate, pure: the baseline and candidate windows' metrics, and whether the candidate regressed.
-import type { LoggedDecision } from "../../ports/policy-store";
-import type { ServedSessionRow } from "../../ports/route-ledger";
+
+import type { ServedSessionRow } from "../memory/domain";
 import { opsWardenMetrics } from "../metrics";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 /** The metrics the gate compares: the same formulas GET /v1/metrics reports (docs/learning.md). */
 export const TREND_METRICS = [

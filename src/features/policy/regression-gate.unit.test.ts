@@ -1,8 +1,7 @@
 // evaluation_trend_regression_gate: the comparison's properties and the windows' formulas.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LoggedDecision } from "../../ports/policy-store";
-import type { ServedSessionRow } from "../../ports/route-ledger";
+import type { ServedSessionRow } from "../memory/store/route-ledger-port";
 import {
   compareTrend,
   DEFAULT_TREND_THRESHOLDS,
@@ -12,6 +11,7 @@ import {
   type TrendWindow,
   trendWindows,
 } from "./regression-gate";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 const rate = fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1, noNaN: true }));
 const windowArb: fc.Arbitrary<TrendWindow> = fc.record(

@@ -1,7 +1,7 @@
 // Use-case: re-evaluate logged decisions under a candidate profile and report what would change.
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
-import type { LoggedDecision } from "../../ports/policy-store";
 import { compileProfile, type DecisionInput, decide, decisionInput, isKnownFailureClass } from "./evaluator";
+import type { LoggedDecision } from "./store/policy-store-port";
 
 export type ReplayChange = {
   decision_id: string;

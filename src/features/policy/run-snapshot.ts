@@ -1,6 +1,6 @@
 // The policy-memory snapshot a decision with a run_id uses: the run's own start snapshot (R1), checked for staleness.
 import type { Principal } from "../../auth/tokens";
-import type { PolicyMemoryReader } from "../../ports/policy-memory";
+import type { PolicyMemoryReader } from "../learning/domain";
 import { actorOf, type PolicySnapshot, type RunsService, staleness } from "../runs";
 import type { DecideDeps } from "./decide";
 

@@ -1,9 +1,9 @@
 // Per-isolate cache of each team's compiled active profile and mode ceiling, so a decision costs no D1 read.
 import type { MemrlMode } from "../../../contracts/memrl-policy";
 import { createTeamCache, type TeamCache } from "../../lib/team-cache";
-import type { PolicyStore } from "../../ports/policy-store";
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_VERSION } from "./default-profile";
 import { type CompiledProfile, compileProfile } from "./evaluator";
+import type { PolicyStore } from "./store/policy-store-port";
 
 export type TeamPolicy = { compiled: CompiledProfile; ceiling: MemrlMode };
 

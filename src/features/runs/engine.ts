@@ -8,8 +8,6 @@ import { own, putOwn } from "../../lib/own";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
 import type { EventBus } from "../../ports/event-bus";
-import type { RunRecordStore } from "../../ports/run-record";
-import type { RunStorage } from "../../ports/run-storage";
 import { DEAD_LETTER_REVIEW, DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import { artifactAccess } from "./artifact-access";
 import { BoardSync } from "./board-sync";
@@ -17,6 +15,7 @@ import type { Activation, CommandOf, ReduceResult, RunMeta, RunState, WardenRunE
 import type { RunOpName, RunOpRequest, RunOpResult, RunReadOp, RunRequest, RunWriteOp } from "./operations";
 import { createPreparers, type Preparer, type PreparerNeeds, type Preparers } from "./preparers";
 import { authorize, reduce, reduceOp } from "./reducer";
+import type { RunStorage } from "./run-storage-port";
 import {
   alarmFor,
   FLUSH_RETRY_MAX_MS,
@@ -28,6 +27,7 @@ import {
   type OutboxItem,
   pad,
 } from "./storage-layout";
+import type { RunRecordStore } from "./store/run-record-port";
 import { explainView, runView } from "./views";
 
 export { fitForQueue } from "./storage-layout";

@@ -1,7 +1,7 @@
 // RunEngine with in-memory storage and fake ports: hints and snapshot at start, outbox retries, restart with pending work.
 import { describe, expect, it } from "vitest";
 import { fakes, MemoryStorage } from "../../../test/fakes/run-engine";
-import type { MemoryHint } from "../../ports/hints";
+import type { MemoryHint } from "../memory/hints-port";
 import { type EngineDeps, fitForQueue, RunEngine } from "./engine";
 import type { WardenRunEvent } from "./model";
 

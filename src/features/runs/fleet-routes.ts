@@ -5,10 +5,10 @@ import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { BoardGateway } from "../../ports/board";
-import type { ListCursor, RunIndex } from "../../ports/run-index";
 import type { RunsNeeds } from "./index";
 import { runErrors } from "./run-call";
 import { LeaseResponse } from "./schemas";
+import type { ListCursor, RunIndex } from "./store/run-index-port";
 import { leaseNext } from "./use-cases";
 
 /** What the fleet routes need: the run routes' needs plus the team-wide index. */

@@ -5,11 +5,11 @@ import type { WorkItemV1 } from "../../../contracts/work-item.v1";
 import type { WorkOrderV1 } from "../../../contracts/work-order.v1";
 import type { AppError } from "../../errors";
 import type { BoardItemState, BoardRow } from "../../ports/board";
-import type { MemoryHint } from "../../ports/hints";
-import type { RecordOp } from "../../ports/run-record";
 import type { ActiveGateRules, DeployTarget, EarlyApproval, Gate } from "../gates/domain";
+import type { MemoryHint } from "../memory/domain";
 import type { RunActor, RunOpRequest, RunWriteOp } from "./operations";
 import type { PolicySnapshot } from "./snapshot";
+import type { RecordOp } from "./store/run-record-port";
 import type { PolicyContext, StepDecision } from "./taxonomy";
 
 export const LEASE_TTL_MS = 30_000;

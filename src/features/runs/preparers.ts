@@ -4,15 +4,14 @@ import { canonicalJson, sha256Hex } from "../../lib/digest";
 import { log } from "../../lib/log";
 import { own } from "../../lib/own";
 import { within } from "../../lib/within";
-import type { DeployApproverStore } from "../../ports/deploy-approvers";
-import type { HintsProvider, MemoryHint } from "../../ports/hints";
-import type { PolicyMemoryReader } from "../../ports/policy-memory";
-import type { RunRecordStore } from "../../ports/run-record";
-import type { GateRuleCache } from "../gates/domain";
+import type { DeployApproverStore, GateRuleCache } from "../gates/domain";
+import type { PolicyMemoryReader } from "../learning/domain";
+import type { HintsProvider, MemoryHint } from "../memory/domain";
 import type { TeamPolicyCache } from "../policy/domain";
 import type { CommandOf, PreparedOp, RunState } from "./model";
 import type { RunOpRequest, RunWriteOp } from "./operations";
 import { buildSnapshot, type PolicySnapshot, withPolicyMemory } from "./snapshot";
+import type { RunRecordStore } from "./store/run-record-port";
 
 /** What the preparers read. */
 export type PreparerNeeds = {

@@ -14,8 +14,8 @@ import {
   startRun,
   teamTokens,
 } from "../../../test/run-helpers";
-import type { RecordOp } from "../../ports/run-record";
 import { createD1RunRecord } from "./store/run-record";
+import type { RecordOp } from "./store/run-record-port";
 
 const attempt = (id: string): RecordOp => ({
   t: "attempt",

@@ -2,8 +2,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
-import type { LoggedDecision } from "../../ports/policy-store";
 import { compileProfile, DEFAULT_PROFILE, replayDecisions } from "../policy/domain";
+import type { LoggedDecision } from "../policy/store/policy-store-port";
 import { buildSnapshot } from "./snapshot";
 import { decisionLogInputs, nextAfterFailure, TAXONOMY_CLASSES } from "./taxonomy";
 

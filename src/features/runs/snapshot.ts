@@ -12,11 +12,11 @@ export type PolicySnapshot = {
   policy_memory?: PolicyMemoryView;
 };
 
-export type { RetryAdjustmentRow } from "../../ports/run-record";
+export type { RetryAdjustmentRow } from "./store/run-record-port";
 
-import type { PolicyMemoryView } from "../../ports/policy-memory";
+import type { PolicyMemoryView } from "../learning/domain";
 
-import type { RetryAdjustmentRow } from "../../ports/run-record";
+import type { RetryAdjustmentRow } from "./store/run-record-port";
 
 export const BACKOFF_MULTIPLIER_BOUNDS = [0.1, 10] as const;
 export const MAX_ATTEMPTS_OVERRIDE_BOUNDS = [1, 20] as const;

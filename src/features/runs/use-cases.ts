@@ -4,7 +4,6 @@ import type { WorkItemV1 } from "../../../contracts/work-item.v1";
 import type { Principal } from "../../auth/tokens";
 import { AppFailure, orFail } from "../../errors";
 import type { BoardGateway, BoardWorker } from "../../ports/board";
-import type { RunIndex } from "../../ports/run-index";
 import type { ArtifactStore } from "../artifacts/domain";
 import { guardStored } from "./guard-stored";
 import { batchFailure } from "./items";
@@ -12,6 +11,7 @@ import { DEFAULT_BUDGET } from "./model";
 import type { RunOpReply } from "./operations";
 import { actorOf, callRun, type RunsService } from "./run-call";
 import { type CompleteBody, type CreateRunBody, MAX_OUTPUT_BYTES } from "./schemas";
+import type { RunIndex } from "./store/run-index-port";
 
 /** how many queued orders one lease-next call tries before answering "nothing now" */
 const LEASE_NEXT_CANDIDATES = 20;

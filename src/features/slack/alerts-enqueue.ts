@@ -2,9 +2,9 @@
 // window)'s ops-channel message with its count on SLACK_OUTBOX, for teams with Slack.
 import { log, messageCorrelation, withLogContext } from "../../lib/log";
 import type { SlackInstallation } from "../../ports/slack";
-import type { AlertOccurrence } from "../../ports/slack-feed";
 import { ALERT_WINDOW_MS, alertMessage, alertsOfEvent, coalesceAlerts } from "./alerts";
 import type { SlackFeedNeeds } from "./needs";
+import type { AlertOccurrence } from "./store/slack-feed-store-port";
 
 export type SlackAlertNeeds = Pick<SlackFeedNeeds, "slackStore" | "slackOutbox" | "slackFeed">;
 

@@ -1,7 +1,8 @@
 // Operator alerts (pure): occurrences from the EVENTS consumer and the dead-letter queues → one ops-channel message per
 // team, kind and window, its count updated in place (RB-05: coalesce, do not flood).
-import type { AlertKind, AlertOccurrence } from "../../ports/slack-feed";
+
 import type { SlackPost } from "./feed";
+import type { AlertKind, AlertOccurrence } from "./store/slack-feed-store-port";
 
 /** One alert message per kind per this window (wall-clock aligned, UTC). */
 export const ALERT_WINDOW_MS = 15 * 60_000;

@@ -3,8 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ALERT_KINDS } from "../../lib/alert-kinds";
-import type { AlertOccurrence } from "../../ports/slack-feed";
 import { ALERT_WINDOW_MS, alertKey, alertMessage, alertsOfEvent, coalesceAlerts, windowStartOf } from "./alerts";
+import type { AlertOccurrence } from "./store/slack-feed-store-port";
 
 const occurrence = fc.record({
   id: fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h"),

@@ -2,8 +2,8 @@
 // edited in place with the last steps (RB-05: a busy run edits, it does not flood), and replies for notable steps only.
 
 import type { SlackOutboxMessage } from "../../ports/slack";
-import type { FeedStep } from "../../ports/slack-feed";
 import { threadKeys } from "../messages/domain";
+import type { FeedStep } from "./store/slack-feed-store-port";
 
 /** A message to post (and edit in place): what every feed and alert message is. */
 export type SlackPost = Extract<SlackOutboxMessage, { kind: "post" }>;

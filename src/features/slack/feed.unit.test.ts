@@ -2,7 +2,6 @@
 // the last N, order-free, idempotent), ids in text and metadata, and which steps get their own reply.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { FeedStep } from "../../ports/slack-feed";
 import {
   FEED_MEM_IDS,
   FEED_STATUS_STEPS,
@@ -13,6 +12,7 @@ import {
   mergeFeedSteps,
   notableMessage,
 } from "./feed";
+import type { FeedStep } from "./store/slack-feed-store-port";
 
 const step = fc.integer({ min: 0, max: 40 }).map((seq): FeedStep => ({ seq, at: seq * 1000, line: `step ${seq}` }));
 const steps = fc.array(step, { maxLength: 30 });

@@ -2,13 +2,13 @@
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
-import type { RunIndex } from "../../ports/run-index";
-import type { RunMessageStore } from "../../ports/run-messages";
 import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
-import type { SlackFeedStore } from "../../ports/slack-feed";
 import type { AckNeeds } from "../gates";
+import type { RunMessageStore } from "../messages/domain";
 import type { RunsService } from "../runs";
+import type { RunIndex } from "../runs/domain";
 import type { SlackOAuthNeeds } from "./oauth";
+import type { SlackFeedStore } from "./store/slack-feed-store-port";
 
 export type SlackNeeds = {
   config: {

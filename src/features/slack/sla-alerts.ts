@@ -1,10 +1,11 @@
 // The gate SLA breach sweep (every 5 minutes, with the rollback cron): each open gate past its acknowledge or resolve
 // SLA raises one ops-channel alert, once per gate and breach — a second sweep past due alerts nothing more.
-import type { SlaGateRow } from "../../ports/gate-sla-store";
-import type { AlertOccurrence } from "../../ports/slack-feed";
+
 import { type GateSlaNeeds, measureGates, openBreaches, severityFor, teamSla } from "../gates";
+import type { SlaGateRow } from "../gates/domain";
 import { breachKey } from "../gates/domain";
 import { raiseAlerts, type SlackAlertNeeds } from "./alerts-enqueue";
+import type { AlertOccurrence } from "./store/slack-feed-store-port";
 
 /** Open gates read per sweep (oldest first); more wait for the next sweep. */
 export const MAX_SWEPT_GATES = 500;

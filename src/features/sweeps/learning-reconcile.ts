@@ -1,8 +1,8 @@
 // The learning reconciliation: finished runs whose run.completed never reached learning get it re-sent by their object.
 import type { RunGateway } from "../../ports/run-gateway";
-import type { SweepStore } from "../../ports/sweep-store";
 import type { RunOperations } from "../runs";
 import { DAY_MS } from "./memory-tiers";
+import type { SweepStore } from "./store/sweep-store-port";
 
 /** a completion younger than this may still be on its way through the queue */
 export const RECONCILE_GRACE_MS = 2 * 60_000;

@@ -4,13 +4,12 @@ import type { MemrlMode, RollbackTrigger } from "../../../contracts/memrl-policy
 import { log } from "../../lib/log";
 import type { DecisionCounterStore, DecisionCounts } from "../../ports/decision-log";
 import type { EventBus } from "../../ports/event-bus";
-import type { PolicyStore } from "../../ports/policy-store";
-import type { SweepStore } from "../../ports/sweep-store";
 import { denyOpenGates, type SystemDenyNeeds } from "../gates";
 import { DEPLOY_POLICY_KEY, isDeployOpOf, ROLLBACK_APPROVER } from "../gates/domain";
-
+import type { PolicyStore } from "../policy/domain";
 import { lowerMode, type TeamPolicyCache } from "../policy/domain";
 import { evaluateTrigger, MAX_WINDOW_MS, parseWindow, type TriggerResult, targetMode } from "./rollback";
+import type { SweepStore } from "./store/sweep-store-port";
 
 export type RollbackDeps = {
   sweepStore: SweepStore;

@@ -2,7 +2,6 @@
 import { log } from "../../lib/log";
 import type { DecisionCounterStore } from "../../ports/decision-log";
 import type { MemoryIndexSync, TeamMemoryMaintenance } from "../../ports/memory-maintenance";
-import type { SweepStore } from "../../ports/sweep-store";
 import { type ArtifactRetentionNeeds, type ArtifactSweepReport, sweepArtifacts } from "../artifacts";
 import type { GateSlaNeeds } from "../gates";
 import { archiveCutoff } from "../learning";
@@ -10,6 +9,7 @@ import { alertGateSlaBreaches, type SlackFeedNeeds } from "../slack";
 import { type ReconcileNeeds, type ReconcileReport, reconcileLearning } from "./learning-reconcile";
 import { DAY_MS, TIER_RULES } from "./memory-tiers";
 import { evaluateRollbackMatrix, type RollbackDeps, type TeamRollback } from "./rollback-matrix";
+import type { SweepStore } from "./store/sweep-store-port";
 
 export const ROLLBACK_CRON = "*/5 * * * *";
 export const DAILY_CRON = "17 3 * * *";

@@ -1,8 +1,8 @@
 // DeadLetterIndex over D1 with drizzle: the dead_letter rows (written by run-record.ts) joined to their review gate.
 import { and, asc, eq, gte, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { DeadLetterIndex, DeadLetterRow } from "../../../ports/dead-letter-index";
 import { deadLetters, gates } from "../../runs/store/tables";
+import type { DeadLetterIndex, DeadLetterRow } from "./dead-letter-index-port";
 
 const columns = {
   dead_letter_id: deadLetters.id,

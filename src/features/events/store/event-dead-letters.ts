@@ -1,7 +1,7 @@
 // EventDeadLetterStore over D1 (drizzle, typed rows): one row per dead-lettered EVENTS message, one insert per DLQ batch.
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { batchAll } from "../../../adapters/d1/batch";
-import type { EventDeadLetterStore } from "../../../ports/event-dead-letters";
+import type { EventDeadLetterStore } from "./event-dead-letters-port";
 import { eventDeadLetters } from "./tables";
 
 /** D1 caps bound parameters per statement at 100; 7 columns per row → 14 rows per insert. */

@@ -1,8 +1,8 @@
 // The DeployApproverStore contract every implementation passes (D1 adapter in workerd, in-memory fake in Node).
 import { describe, expect, it } from "vitest";
 import type { AuditLogStore } from "../../../ports/audit-log";
-import type { DeployApproverStore } from "../../../ports/deploy-approvers";
 import { auditEntry } from "../../audit/store/audit-log.contract";
+import type { DeployApproverStore } from "./deploy-approvers-port";
 
 const team = () => `t-approvers-${crypto.randomUUID()}`;
 

@@ -3,8 +3,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { batchAll } from "../../../adapters/d1/batch";
 import { nextVersion } from "../../../adapters/d1/next-version";
-import type { DeployApproverStore } from "../../../ports/deploy-approvers";
 import { auditInsert } from "../../audit";
+import type { DeployApproverStore } from "./deploy-approvers-port";
 import { deployApproverRequests, deployApprovers } from "./tables";
 
 export function createD1DeployApproverStore(db: DrizzleD1Database): DeployApproverStore {

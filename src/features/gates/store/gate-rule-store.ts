@@ -2,7 +2,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { nextVersion } from "../../../adapters/d1/next-version";
-import type { GateRuleStore, StoredGateRules } from "../../../ports/gate-rule-store";
+import type { GateRuleStore, StoredGateRules } from "./gate-rule-store-port";
 import { gateRules } from "./tables";
 
 type Row = typeof gateRules.$inferSelect;

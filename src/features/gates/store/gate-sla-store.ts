@@ -2,10 +2,10 @@
 // and gate_sla_alert (INSERT … ON CONFLICT DO NOTHING RETURNING: a breach alerted once whatever the concurrency).
 import { and, asc, eq, gte, inArray, notInArray } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { GateSlaStore, SlaBreach } from "../../../ports/gate-sla-store";
 import { auditInsert } from "../../audit";
 import { gates } from "../../runs/store/tables";
 import { breachKey } from "../domain";
+import type { GateSlaStore, SlaBreach } from "./gate-sla-store-port";
 import { gateSlaAlerts, teamGateSla } from "./tables";
 
 /** gate kinds no person decides: never under an SLA (src/features/gates/sla.ts slaApplies) */

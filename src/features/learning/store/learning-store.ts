@@ -4,16 +4,16 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { batchAll } from "../../../adapters/d1/batch";
 import { err, ok, type Result } from "../../../lib/result";
+import { auditInsert } from "../../audit";
+import { entryKey } from "../domain";
+import { recordGateMetrics } from "./gate-metrics";
 import type {
   LearningCommit,
   LearningConflict,
   LearningState,
   LearningStore,
   TaskSignalWrite,
-} from "../../../ports/learning-store";
-import { auditInsert } from "../../audit";
-import { entryKey } from "../domain";
-import { recordGateMetrics } from "./gate-metrics";
+} from "./learning-store-port";
 import {
   entryByIdQuery,
   entryByKeyQuery,

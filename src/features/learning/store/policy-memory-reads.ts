@@ -3,8 +3,8 @@
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { LedgerHead, StoredWithLedger } from "../../../ports/learning-store";
 import { retryEntryId } from "../domain";
+import type { LedgerHead, StoredWithLedger } from "./learning-store-port";
 import { policyMemoryEntries, policyMemoryLedger, retryAdjustments } from "./tables";
 
 const e = policyMemoryEntries;

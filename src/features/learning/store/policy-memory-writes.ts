@@ -2,7 +2,7 @@
 // row followed by the state it records, plus the retention sweep's archiving of decayed entries.
 import { and, eq, lt, notExists, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { EntryWrite, RetryWrite } from "../../../ports/learning-store";
+import type { EntryWrite, RetryWrite } from "./learning-store-port";
 import { policyMemoryEntries, policyMemoryLedger, retryAdjustments } from "./tables";
 
 /**

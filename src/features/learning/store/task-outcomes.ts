@@ -3,7 +3,7 @@
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { added, incomingElseStored, larger, storedElseIncoming } from "../../../adapters/d1/upsert";
-import type { StagedTaskRow, TaskSignalWrite } from "../../../ports/learning-store";
+import type { StagedTaskRow, TaskSignalWrite } from "./learning-store-port";
 import { failureSignatures, runTaskOutcomes } from "./tables";
 
 /**

@@ -1,7 +1,7 @@
 // RouteLedger over D1 with drizzle: session episodes joined with their activation, route overrides, pending pins.
 import { and, asc, count, eq, gte, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { RouteLedger, RouteOverrideRow } from "../../../ports/route-ledger";
+import type { RouteLedger, RouteOverrideRow } from "./route-ledger-port";
 import { memActivations, routeOverrides, routePinRequests, sessionEvents } from "./tables";
 
 /** session episodes joined with their activation: route outcome totals, sessions that served routes */

@@ -2,8 +2,8 @@
 // slack_message, whose writer is the Slack store).
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { RunMessage, RunMessageStore, RunThread } from "../../../ports/run-messages";
 import { slackMessages } from "../../slack/store/tables";
+import type { RunMessage, RunMessageStore, RunThread } from "./run-messages-port";
 import { runMessages } from "./tables";
 
 const m = runMessages;

@@ -2,7 +2,6 @@
 // Conditional sums (`sum(x = 'a')`) have no builder operator, so they are `sql` expressions over typed columns.
 import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { MetricsStore } from "../../../ports/metrics-store";
 import { auditLog } from "../../audit/store/tables";
 import { eventDeadLetters } from "../../events/store/tables";
 import { gateMetrics } from "../../learning/store/tables";
@@ -10,6 +9,7 @@ import { sessionEvents } from "../../memory/store/tables";
 import { teamModes } from "../../policy/store/tables";
 import { attempts, deadLetters, runs } from "../../runs/store/tables";
 import { approvalCountsQuery, countWhere, humanLatenciesQuery } from "./approval-queries";
+import type { MetricsStore } from "./metrics-store-port";
 
 const MAX_LATENCIES = 10_000;
 const MAX_SESSIONS = 20_000;

@@ -1,13 +1,13 @@
 // OverviewStore over D1 with drizzle: the team overview's reads in one db.batch, and one run's attempts for its trace.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { OverviewStore } from "../../../ports/overview-store";
 import { auditLog } from "../../audit/store/tables";
 import { gateMetrics } from "../../learning/store/tables";
 import { approvalCountsQuery, humanLatenciesQuery } from "../../metrics";
 import { teamModes } from "../../policy/store/tables";
 import { attempts, deadLetters, runs, workOrders } from "../../runs/store/tables";
 import { slackInstallations, slackMessages } from "../../slack/store/tables";
+import type { OverviewStore } from "./overview-store-port";
 
 const RECENT_RUNS = 20;
 const MAX_LIST = 50;

@@ -5,12 +5,12 @@ import { requireScope } from "../../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../../http/openapi";
 import type { AuditLogStore } from "../../../ports/audit-log";
 import type { DecisionObjects } from "../../../ports/decision-log";
-import type { PolicyStore } from "../../../ports/policy-store";
-import type { RouteLedger } from "../../../ports/route-ledger";
 import { proposeDeploy, teamWideProposer } from "../../gates";
+import type { RouteLedger } from "../../memory/domain";
 import { normalizeFingerprint } from "../../memory/domain";
 import type { RunsService } from "../../runs";
 import { trendGate } from "../promotion-evidence";
+import type { PolicyStore } from "../store/policy-store-port";
 
 export type RouteOverrideNeeds = {
   routeLedger: Pick<RouteLedger, "retire" | "clear" | "addPinRequest" | "sessionsWithServes">;

@@ -4,8 +4,8 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../../contracts/memrl-policy";
 import { nextVersion } from "../../../adapters/d1/next-version";
-import type { PolicyStore, ProfileStatus, StoredProfile } from "../../../ports/policy-store";
 import { retryAdjustments } from "../../learning/store/tables";
+import type { PolicyStore, ProfileStatus, StoredProfile } from "./policy-store-port";
 import { modeCeilingRequests, policyDecisions, policyProfiles, teamModes } from "./tables";
 
 type ProfileRow = typeof policyProfiles.$inferSelect;

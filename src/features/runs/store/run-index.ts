@@ -1,7 +1,7 @@
 // RunIndex over D1 with drizzle: team-wide lists read from the tables the run outbox writes (runs, gate, work_order).
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { RunIndex } from "../../../ports/run-index";
+import type { RunIndex } from "./run-index-port";
 import { gates, runs, workOrders } from "./tables";
 
 /** The gate index row as the inbox reads it (also read back by the gate owner after an acknowledgement). */

@@ -4,10 +4,10 @@ import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { log } from "../../../lib/log";
-import type { RecordOp, RunRecordStore } from "../../../ports/run-record";
 import { auditInsert } from "../../audit";
 import { retryAdjustments } from "../../learning/store/tables";
 import { gateColumns } from "./run-index";
+import type { RecordOp, RunRecordStore } from "./run-record-port";
 import { approvalEvents, attempts, deadLetters, gates, runs, workOrders } from "./tables";
 
 type Op<T extends RecordOp["t"]> = Extract<RecordOp, { t: T }>;

@@ -3,7 +3,7 @@
 import { and, count, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { runInBatches } from "../../../adapters/d1/batch";
-import type { FeedStep, SlackFeedStore } from "../../../ports/slack-feed";
+import type { FeedStep, SlackFeedStore } from "./slack-feed-store-port";
 import { slackAlertOccurrences, slackFeedRuns } from "./tables";
 
 const feed = slackFeedRuns;

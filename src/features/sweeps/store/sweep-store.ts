@@ -4,11 +4,11 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { batchAll } from "../../../adapters/d1/batch";
-import type { SweepStore } from "../../../ports/sweep-store";
 import { auditInsert } from "../../audit";
 import { archivePolicyMemoryStatement, pruneStagedTasksStatement } from "../../learning";
 import { lowerCeilingStatement } from "../../policy";
 import { deleteApprovalEventsPageStatement } from "../../runs";
+import type { SweepStore } from "./sweep-store-port";
 import { sweepLeases } from "./tables";
 
 const DELETE_PAGE = 5000;

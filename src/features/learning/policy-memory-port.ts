@@ -1,5 +1,5 @@
 // Port: the team's policy memory as a run reads it at start (seed 004 R1): entries, routing weights, decay applied.
-import type { EntryState } from "./learning-store";
+import type { EntryState } from "./store/learning-store-port";
 
 /** One entry as a snapshot shows it: the stored counts, with times as ISO strings and its decayed weight. */
 export type PolicyMemoryEntryView = Pick<

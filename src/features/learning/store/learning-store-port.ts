@@ -1,6 +1,6 @@
 // Port: where the learning consumer keeps idempotency keys, staged task outcomes, failure signatures and policy memory.
 
-import type { Result } from "../lib/result";
+import type { Result } from "../../../lib/result";
 
 /** One policy memory entry (skill × context) as stored: counts, weight, recent outcome signatures, ledger head. */
 export type EntryState = {

@@ -1,5 +1,5 @@
 // Port: a team's gate SLA settings, the gate facts SLAs are measured on, and the once-per-gate record of breach alerts.
-import type { AuditEntry } from "./audit-log";
+import type { AuditEntry } from "../../../ports/audit-log";
 
 /** A gate as its SLA sees it (read from the D1 gate index). */
 export type SlaGateRow = {

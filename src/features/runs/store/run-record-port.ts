@@ -1,6 +1,6 @@
 // Port: the durable, queryable D1 record of runs (index, work orders, attempts, approval events, dead letters, audit).
 
-import type { GateIndexRow } from "./run-index";
+import type { GateIndexRow } from "./run-index-port";
 
 /** One approval_event row: a decision on a gate (or an approval that arrived before it). */
 export type ApprovalRow = {

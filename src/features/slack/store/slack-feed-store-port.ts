@@ -6,7 +6,7 @@ export type FeedStep = { seq: number; at: number; line: string; order_id?: strin
 /** A run's feed as stored: the steps its status reply shows, that reply's content version, the mute. */
 export type FeedRun = { run_id: string; team_id: string; steps: FeedStep[]; version: number; muted: boolean };
 
-import type { AlertKind, AlertOccurrence } from "../lib/alert-kinds";
+import type { AlertKind, AlertOccurrence } from "../../../lib/alert-kinds";
 
 export type { AlertKind, AlertOccurrence };
 

@@ -1,6 +1,6 @@
 // Port: the read model behind the team overview and the trace page's per-step latencies (one team, read-only).
 
-import type { RunListRow } from "./run-index";
+import type { RunListRow } from "../../runs/domain";
 
 export type OverviewRun = RunListRow & {
   tokens_in: number;

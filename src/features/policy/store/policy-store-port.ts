@@ -1,5 +1,5 @@
 // Port: where MemRL profiles, team mode ceilings, policy-memory retry overrides and the decision log live.
-import type { MemrlMode, MemrlPolicyProfile } from "../../contracts/memrl-policy";
+import type { MemrlMode, MemrlPolicyProfile } from "../../../../contracts/memrl-policy";
 
 export type ProfileStatus = "pending" | "active" | "retired";
 

@@ -1,5 +1,5 @@
 // Port: a team's deploy approvers (deploy_approver) and the roster changes pending behind a hard gate.
-import type { AuditEntry } from "./audit-log";
+import type { AuditEntry } from "../../../ports/audit-log";
 
 export interface DeployApproverStore {
   /** the team's roster, sorted; empty when the team never set one (then any second person decides) */

@@ -1,6 +1,6 @@
 // Port: the per-team counters behind GET /v1/metrics, read in one round trip.
-import type { GateOutcome } from "../lib/gate-outcome";
-import type { DecisionCounts } from "./decision-log";
+import type { GateOutcome } from "../../../lib/gate-outcome";
+import type { DecisionCounts } from "../../../ports/decision-log";
 
 /** one ops-warden session_event, as the metrics read it */
 export type SessionRow = {

@@ -1,5 +1,5 @@
 // Port: what the scheduled sweeps read and write — leases, retention, policy-memory archiving, the rollback matrix.
-import type { MemrlMode } from "../../contracts/memrl-policy";
+import type { MemrlMode } from "../../../../contracts/memrl-policy";
 
 export type CeilingChange = {
   teamId: string;
