@@ -1,16 +1,28 @@
 // Layering rules of docs/architecture.md ("Dependency rules"), checked by `npm test` (`npm run deps`).
+
+/**
+ * The files under src/features/ that may import hono, @hono/* and cloudflare:*: a feature's HTTP layer (routes.ts,
+ * routes/, any *-routes.ts) and public entry (index.ts), plus the feature-definition module (feature.ts) and the one
+ * list (index.ts) that compose the route groups.
+ */
+const HTTP_LAYER = [
+  "^src/features/[^/]+/(routes\\.tsx?$|routes/|[^/]+-routes\\.tsx?$|index\\.ts$)",
+  "^src/features/(index|feature)\\.ts$",
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: "domain-is-pure",
       comment:
-        "Inside a feature only the HTTP layer (routes.ts, routes/) and the public entry (index.ts) may import hono, " +
-        "or cloudflare:*; use-cases and domain files reach storage and the runtime through ports (drizzle: drizzle-only-in-stores).",
+        "Inside a feature only the HTTP layer (routes.ts, routes/, *-routes.ts) and the public entry (index.ts) may import " +
+        "hono, @hono/* or cloudflare:*, and of src/features/ itself the feature definition (feature.ts) and the list " +
+        "(index.ts); use-cases and domain files reach storage and the runtime through ports (drizzle: drizzle-only-in-stores).",
       severity: "error",
       from: {
         path: "^src/features/",
-        pathNot: "^src/features/[^/]+/(routes\\.ts|routes/|index\\.ts$)",
+        pathNot: HTTP_LAYER,
       },
       to: {
         path: "^(hono|@hono/|cloudflare:)",
@@ -23,9 +35,9 @@ module.exports = {
       severity: "error",
       from: {
         path: "^src/features/",
-        pathNot: "^src/features/[^/]+/(routes\\.ts|routes/|index\\.ts$)",
+        pathNot: HTTP_LAYER,
       },
-      to: { path: "node_modules/(hono|@hono/)/" },
+      to: { path: "node_modules/(hono|@hono)/" },
     },
     {
       name: "drizzle-only-in-stores",
@@ -145,8 +157,9 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     // Tests (and the contract suites they run, *.contract.ts) may reach inside features to build fixtures; the rules are
     // about production code.
-    // node_modules are left out but drizzle-orm, which drizzle-only-in-stores must see (excluded, it is invisible)
-    exclude: { path: "(^|/)node_modules/(?!drizzle-orm/)|^\\.wrangler/|\\.test\\.ts$|\\.contract\\.ts$" },
+    // node_modules are left out but drizzle-orm and hono, which drizzle-only-in-stores and domain-is-pure must see
+    // (an excluded package is invisible to every rule)
+    exclude: { path: "(^|/)node_modules/(?!drizzle-orm/|hono/|@hono/)|^\\.wrangler/|\\.test\\.ts$|\\.contract\\.ts$" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
