@@ -102,7 +102,7 @@ export const slackChangeRequests = sqliteTable(
 export const slackFeedRuns = sqliteTable("slack_feed_run", {
   runId: text("run_id").primaryKey(),
   teamId: text("team_id").notNull(),
-  /** FeedStep[] (ports/slack-feed.ts), oldest first, at most FEED_STATUS_STEPS */
+  /** FeedStep[] (slack-feed-store-port.ts), oldest first, at most FEED_STATUS_STEPS */
   steps: text("steps", { mode: "json" }).notNull(),
   version: integer("version").notNull().default(0),
   mutedAt: integer("muted_at"),
