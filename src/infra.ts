@@ -41,6 +41,7 @@ import { createD1PolicyStore } from "./features/policy/store/policy-store";
 import type { RunsService } from "./features/runs";
 import { createD1RunIndex } from "./features/runs/store/run-index";
 import { createD1RunRecord } from "./features/runs/store/run-record";
+import type { SlackOutbox, SlackOutboxMessage, SlackStore } from "./features/slack/domain";
 import { createD1SlackDeliveryHealth } from "./features/slack/store/slack-delivery-health";
 import { createD1SlackFeedStore } from "./features/slack/store/slack-feed-store";
 import { createD1SlackResponseUrls } from "./features/slack/store/slack-response-urls";
@@ -57,7 +58,7 @@ import type { EventBus, WardenEvent } from "./ports/event-bus";
 import type { TeamMemoryMaintenance } from "./ports/memory-maintenance";
 import type { MemoryMigrationTarget } from "./ports/memory-migration";
 import type { MemoryStore } from "./ports/memory-store";
-import type { SlackApi, SlackOutbox, SlackOutboxMessage, SlackStore } from "./ports/slack";
+import type { SlackApi } from "./ports/slack-api";
 import type { SlackOAuthApi } from "./ports/slack-oauth";
 import type { VectorIndex } from "./ports/vector-index";
 

@@ -3,7 +3,8 @@ import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { createApp } from "../src/app";
 import { makeDeps } from "../src/deps";
 import { slackSignature } from "../src/features/slack/signature";
-import type { SlackApiResult, SlackOutboxMessage } from "../src/ports/slack";
+import type { SlackOutboxMessage } from "../src/features/slack/store/slack-store-port";
+import type { SlackApiResult } from "../src/ports/slack-api";
 import { call, readResponse, token } from "./helpers";
 
 export const WORKSPACE = "T0TEAMA";

@@ -1,5 +1,5 @@
 // The one outbound Slack client (fetch): Web API methods under a configurable base URL, and response_url posts.
-import type { SlackApi, SlackApiResult } from "../../ports/slack";
+import type { SlackApi, SlackApiResult } from "../../ports/slack-api";
 import type { SlackOAuthApi, SlackOAuthResult } from "../../ports/slack-oauth";
 
 export const SLACK_DEFAULT_API_BASE_URL = "https://slack.com/api/";

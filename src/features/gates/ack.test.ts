@@ -7,7 +7,7 @@ import { deliver } from "../../../test/learning";
 import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
 import { installSlack } from "../../../test/slack";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
+import type { SlackOutboxMessage } from "../slack/store/slack-store-port";
 
 const ack = (tok: string, gateId: string) => call("POST", `/v1/gates/${gateId}/ack`, { token: tok });
 

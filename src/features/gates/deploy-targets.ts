@@ -3,10 +3,10 @@
 // table, how a pending version is activated and which caches then go stale.
 
 import type { AuditEntry } from "../../ports/audit-log";
-import type { SlackStore } from "../../ports/slack";
 import type { TeamLimitRequests } from "../../ports/team-limits";
 import type { RouteLedger } from "../memory/domain";
 import type { PolicyStore } from "../policy/domain";
+import type { SlackStore } from "../slack/domain";
 import type { DeployApproverStore } from "./store/deploy-approvers-port";
 import type { GateRuleStore } from "./store/gate-rule-store-port";
 

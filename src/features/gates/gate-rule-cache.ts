@@ -1,7 +1,7 @@
 // Per-isolate cache of each team's active gate rules and approval outage (1 s TTL, invalidated locally on activation).
 import { log } from "../../lib/log";
 import { createTeamCache, type TeamCache } from "../../lib/team-cache";
-import type { SlackDeliveryHealth } from "../../ports/slack";
+import type { SlackDeliveryHealth } from "../slack/domain";
 import { type ActiveGateRules, DEFAULT_ACTIVE_GATE_RULES, GateRuleSet } from "./rules";
 import type { GateRuleStore } from "./store/gate-rule-store-port";
 

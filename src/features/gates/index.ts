@@ -2,9 +2,9 @@
 // call, and everything of domain.ts (the pure part the run reducer uses). Other features import gates only from here
 // or, for the pure part only, from domain.ts.
 
-import type { SlackDeliveryHealth } from "../../ports/slack";
 import { defineFeature } from "../feature";
 import type { RunsService } from "../runs";
+import type { SlackDeliveryHealth } from "../slack/domain";
 import type { TrendGateCheck } from "./deploy";
 import type { DeployNeeds } from "./deploy-targets";
 import type { GateRuleCache } from "./gate-rule-cache";

@@ -1,5 +1,5 @@
 // The approval-outage fallback (RB-06, pure): which gates it denies, and when it is in force for a team.
-import type { ApprovalOutage } from "../../ports/slack";
+import type { ApprovalOutage } from "../slack/domain";
 import { DEPLOY_TARGET_SPECS } from "./deploy-targets";
 import type { Gate } from "./model";
 

@@ -1,6 +1,6 @@
 // Gate rules (pure): the default approval matrix, team rule sets, and resolving a policy_key to a gate kind.
 import { z } from "zod";
-import type { ApprovalOutage } from "../../ports/slack";
+import type { ApprovalOutage } from "../slack/domain";
 import { SEVERITIES } from "./sla";
 
 export const GATE_KINDS = ["auto", "soft", "hard", "deny"] as const;

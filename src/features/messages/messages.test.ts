@@ -9,8 +9,8 @@ import { loopbackSlack } from "../../../test/slack-loopback";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { createApp } from "../../app";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { consumeSlackOutbox } from "../slack";
+import type { SlackOutboxMessage } from "../slack/store/slack-store-port";
 
 const messagesOf = (runId: string) => `/v1/runs/${runId}/messages`;
 

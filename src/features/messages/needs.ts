@@ -1,7 +1,7 @@
 // What the messages feature needs from the composition root.
 import type { Clock } from "../../ports/clock";
-import type { SlackOutbox, SlackStore } from "../../ports/slack";
 import type { RunsService } from "../runs";
+import type { SlackOutbox, SlackStore } from "../slack/domain";
 import type { RunMessageStore } from "./store/run-messages-port";
 
 export type MessagesNeeds = {

@@ -17,9 +17,9 @@ import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { createApp } from "../../app";
 import { makeDeps } from "../../deps";
 import type { WardenEvent } from "../../ports/event-bus";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { cardKey } from "./blocks";
 import { consumeSlackOutbox } from "./outbox";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const slack = loopbackSlack();
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../../test/helpers";
 import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
 import { installSlack, interactionBody, recordingApp, signedRequest } from "../../../test/slack";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { ACK_ACTION, CARD_VERSION, cardKey } from "./blocks";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const TEAM = "ack-click";
 const cardBlocks = [

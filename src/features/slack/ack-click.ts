@@ -1,10 +1,11 @@
 // The Acknowledge button of a hard gate's card: a roster member says they are on it (the gate records who and when,
 // the escalation pings pause until its resolve SLA); anyone else is told at once; the card shows who acknowledged.
-import type { SlackInstallation } from "../../ports/slack";
+
 import { acknowledgeGate } from "../gates";
 import { ACK_ACTION, acknowledgedBlocks, CARD_VERSION, type CardValue, cardKey, deciderName } from "./blocks";
 import { alreadyDecided, approverOf, type Payload, tell } from "./interactions";
 import type { SlackNeeds } from "./needs";
+import type { SlackInstallation } from "./store/slack-store-port";
 
 const EMPTY = { status: 200 as const, body: null };
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -1,10 +1,10 @@
 // The one alert path's shell: records operator-alert occurrences (D1, once per id) and queues each (team, kind,
 // window)'s ops-channel message with its count on SLACK_OUTBOX, for teams with Slack.
 import { log, messageCorrelation, withLogContext } from "../../lib/log";
-import type { SlackInstallation } from "../../ports/slack";
 import { ALERT_WINDOW_MS, alertMessage, alertsOfEvent, coalesceAlerts } from "./alerts";
 import type { SlackFeedNeeds } from "./needs";
 import type { AlertOccurrence } from "./store/slack-feed-store-port";
+import type { SlackInstallation } from "./store/slack-store-port";
 
 export type SlackAlertNeeds = Pick<SlackFeedNeeds, "slackStore" | "slackOutbox" | "slackFeed">;
 

@@ -1,7 +1,7 @@
 // Block Kit for the Slack front door (pure): gate approval cards (open and decided), the note modal, command replies.
 import { slackDate } from "../../lib/time-text";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { DEAD_LETTER_REVIEW } from "../gates/domain";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 /** What a card shows of a gate: ids, policy key, reason bucket, a trace link; context only when the team shared it. */
 export type GateCardFacts = {

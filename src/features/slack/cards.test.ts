@@ -7,9 +7,9 @@ import { eventLog, fireAlarm, setClock, startRun } from "../../../test/run-helpe
 import { installSlack } from "../../../test/slack";
 import { verifyViewToken } from "../../auth/view-token";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { ESCALATION_AFTER_MS } from "../gates/escalation";
 import { enqueueGateCards } from "./cards";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 function recordingDeps() {
   const sent: SlackOutboxMessage[][] = [];

@@ -1,12 +1,13 @@
 // gate.opened / gate.decided / gate.escalated / gate.acknowledged from the EVENTS queue → private approval cards (updated
 // in place) and their escalation pings on SLACK_OUTBOX, for teams with Slack only.
-import type { SlackInstallation, SlackOutboxMessage } from "../../ports/slack";
+
 import { DEAD_LETTER_REVIEW } from "../gates/domain";
 import { metadataFields, scanFields } from "../memory";
 import { acknowledgedCard, cardKey, decidedCard, type GateCardFacts, openCard, type ReviewFacts } from "./blocks";
 import { escalationMessage } from "./escalation";
 import { signedArtifactLink, signedRunLink } from "./links";
 import type { SlackCardNeeds } from "./needs";
+import type { SlackInstallation, SlackOutboxMessage } from "./store/slack-store-port";
 
 type GateEventLike = { type: string; team_id: string; run_id?: string | null; occurred_at: number } & Record<
   string,

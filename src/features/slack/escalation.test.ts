@@ -9,9 +9,9 @@ import { CHANNELS, installSlack } from "../../../test/slack";
 import { loopbackSlack } from "../../../test/slack-loopback";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { enqueueGateCards } from "./cards";
 import { consumeSlackOutbox } from "./outbox";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const MIN = 60_000;
 

@@ -1,8 +1,8 @@
 // The Slack pings of a hard gate left open (pure): level 1 re-pings the approvers, level 2 calls the escalation target
 // (a user group mentioned in the card's thread, or a channel posted to with a link to the card); the per-team timings.
 import { createTeamCache } from "../../lib/team-cache";
-import type { SlackOutboxMessage, SlackStore } from "../../ports/slack";
 import { cardKey, type GateCardFacts } from "./blocks";
+import type { SlackOutboxMessage, SlackStore } from "./store/slack-store-port";
 
 /** A Slack user-group id: the level-2 ping mentions it in the card's thread. */
 export const USER_GROUP_ID = /^S[A-Z0-9]{2,20}$/;

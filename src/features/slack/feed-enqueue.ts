@@ -1,6 +1,6 @@
 // The run feed's shell: takes a batch's run events into each run's stored feed (D1) and queues the thread's messages
 // on SLACK_OUTBOX, for teams with Slack and runs not muted. Never posts inline.
-import type { SlackInstallation, SlackOutboxMessage } from "../../ports/slack";
+
 import {
   FEED_STATUS_STEPS,
   type FeedEvent,
@@ -13,6 +13,7 @@ import {
 import { signedRunLink } from "./links";
 import type { SlackFeedNeeds } from "./needs";
 import type { FeedRun, FeedStep } from "./store/slack-feed-store-port";
+import type { SlackInstallation, SlackOutboxMessage } from "./store/slack-store-port";
 
 /** Tries of the compare-and-set on a run's feed before the batch is retried (another consumer kept winning). */
 const SAVE_TRIES = 3;

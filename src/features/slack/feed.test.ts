@@ -26,11 +26,11 @@ import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { createApp } from "../../app";
 import { verifyViewToken } from "../../auth/view-token";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { consumeDeadLetters } from "../events/dead-letters";
 import { consumeSlackDeadLetters } from "./alerts-enqueue";
 import { feedKeys } from "./feed";
 import { consumeSlackOutbox, THREAD_WAIT } from "./outbox";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 /** this file's own prefix on the loopback Slack server */
 const slack = loopbackSlack();

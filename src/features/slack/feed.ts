@@ -1,9 +1,9 @@
 // The run feed (pure): a run's queued events → one thread in the feed channel: a root message, one status reply
 // edited in place with the last steps (RB-05: a busy run edits, it does not flood), and replies for notable steps only.
 
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { threadKeys } from "../messages/domain";
 import type { FeedStep } from "./store/slack-feed-store-port";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 /** A message to post (and edit in place): what every feed and alert message is. */
 export type SlackPost = Extract<SlackOutboxMessage, { kind: "post" }>;

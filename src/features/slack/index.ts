@@ -1,12 +1,13 @@
 // The Slack feature's public entry: the /slack/* ingress and installation routes, the SLACK_OUTBOX consumer and its
 // dead-letter consumer, and the producers the EVENTS consumer calls (gate cards, the run feed, operator alerts).
-import type { SlackStore } from "../../ports/slack";
+
 import { defineFeature } from "../feature";
 import { consumeSlackDeadLetters } from "./alerts-enqueue";
 import { createEscalationTimingsCache } from "./escalation";
 import { outageRoutes } from "./outage-routes";
 import { consumeSlackOutbox } from "./outbox";
 import { slackRoutes } from "./routes";
+import type { SlackStore } from "./store/slack-store-port";
 
 export { ALERT_WINDOW_MS } from "./alerts";
 export { consumeSlackDeadLetters, raiseAlerts, raiseEventAlerts } from "./alerts-enqueue";

@@ -2,13 +2,13 @@
 // operation (the API's approval path); roster refusals are audited; answers go to the clicker ephemerally.
 
 import { REVIEW_PATCH } from "../../../contracts/approval-action.v1";
-import type { SlackApprover, SlackInstallation, SlackRole, SlackSettings } from "../../ports/slack";
 import { SLACK_CHANGE_POLICY_KEY } from "../gates/domain";
 import { guardStored } from "../runs";
 import { onAckClick } from "./ack-click";
 import { ACK_ACTION, CARD_ACTIONS, type CardActionId, type CardValue, deciderName, noteModal } from "./blocks";
 import type { SlackNeeds } from "./needs";
 import { hostOf, responseUrlAllowed } from "./response-url";
+import type { SlackApprover, SlackInstallation, SlackRole, SlackSettings } from "./store/slack-store-port";
 
 /** What Slack's interactivity endpoint should answer with (an empty 200 unless a modal needs errors). */
 export type InteractionReply = { status: 200; body: Record<string, unknown> | null };

@@ -2,13 +2,14 @@
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
-import type { SlackApi, SlackOutbox, SlackStore } from "../../ports/slack";
+import type { SlackApi } from "../../ports/slack-api";
 import type { AckNeeds } from "../gates";
 import type { RunMessageStore } from "../messages/domain";
 import type { RunsService } from "../runs";
 import type { RunIndex } from "../runs/domain";
 import type { SlackOAuthNeeds } from "./oauth";
 import type { SlackFeedStore } from "./store/slack-feed-store-port";
+import type { SlackOutbox, SlackStore } from "./store/slack-store-port";
 
 export type SlackNeeds = {
   config: {

@@ -5,10 +5,10 @@ import type { AppError } from "../../errors";
 import { err, ok, type Result } from "../../lib/result";
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { Clock } from "../../ports/clock";
-import type { SlackStore } from "../../ports/slack";
 import type { SlackOAuthApi } from "../../ports/slack-oauth";
 import { teamWideProposer } from "../gates";
 import { authorizeUrl, STATE_TTL_MS, signState, verifyState } from "./oauth-state";
+import type { SlackStore } from "./store/slack-store-port";
 
 /** The bot scopes the install asks for: exactly those of slack/manifest.yaml (a unit test holds them equal). */
 export const SLACK_BOT_SCOPES = ["chat:write", "commands", "channels:history", "groups:history", "im:history"] as const;

@@ -10,11 +10,11 @@ import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack
 import { remoteSlackApi } from "../../../test/slack-api-remote";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { OUTAGE_APPROVER } from "../gates";
 import { SLACK_OUTAGE_AFTER_FAILURES } from "./domain";
 import { consumeSlackOutbox } from "./outbox";
 import { createD1SlackDeliveryHealth } from "./store/slack-delivery-health";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const health = () => createD1SlackDeliveryHealth(drizzle(env.DB));
 /** the team's Slack deliveries failed often enough to count as an outage (as the outbox consumer records them) */

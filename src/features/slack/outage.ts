@@ -4,9 +4,9 @@ import type { AppError } from "../../errors";
 import type { Result } from "../../lib/result";
 import type { AuditLogStore } from "../../ports/audit-log";
 import type { Clock } from "../../ports/clock";
-import type { ApprovalOutage, OutageOverride, SlackDeliveryHealth, SlackOutbox } from "../../ports/slack";
 import { denyOpenGates, type SystemDenyNeeds } from "../gates";
 import { fallbackDeniesIndexed, fallbackNote, OUTAGE_APPROVER } from "../gates/domain";
+import type { ApprovalOutage, OutageOverride, SlackDeliveryHealth, SlackOutbox } from "./store/slack-store-port";
 
 /** The alert lists at most this many denied gates; the count covers all. */
 export const ALERT_GATE_LIMIT = 20;

@@ -2,10 +2,10 @@
 // it denies, the bounded alert text and the response_url limit.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ApprovalOutage, OutageOverride } from "../../ports/slack";
 import { fallbackDeniesIndexed, outageFallbackInForce } from "../gates/domain";
 import { OVERRIDE_REQUEST_VALID_MS, outageOverText, overrideStep } from "./outage";
 import { responseUrlUsable } from "./outbox";
+import type { ApprovalOutage, OutageOverride } from "./store/slack-store-port";
 
 const REQ = { reason: "why", ttl_ms: 60 * 60_000 };
 const outageAt = (since: number, override: OutageOverride | null = null): ApprovalOutage => ({ since, override });

@@ -3,8 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SlackApiServer, startSlackApiServer } from "../../../test/slack-api-server";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
-import type { SlackInstallation, SlackOutboxMessage, SlackStore } from "../../ports/slack";
 import { consumeSlackOutbox } from "./outbox";
+import type { SlackInstallation, SlackOutboxMessage, SlackStore } from "./store/slack-store-port";
 
 const INSTALL: SlackInstallation = {
   workspace_id: "T111",

@@ -4,16 +4,10 @@
 import { log, messageCorrelation, withLogContext } from "../../lib/log";
 import { sha256HexSync } from "../../lib/sha256";
 import type { Clock } from "../../ports/clock";
-import type {
-  SlackApi,
-  SlackApiResult,
-  SlackDeliveryHealth,
-  SlackOutboxMessage,
-  SlackResponseUrls,
-  SlackStore,
-} from "../../ports/slack";
+import type { SlackApi, SlackApiResult } from "../../ports/slack-api";
 import { RESPONSE_URL_MAX_USES, RESPONSE_URL_WINDOW_MS } from "./domain";
 import { denyWaitingGates, type OutageSweepNeeds, queueOutageOverAlert } from "./outage";
+import type { SlackDeliveryHealth, SlackOutboxMessage, SlackResponseUrls, SlackStore } from "./store/slack-store-port";
 
 export type SlackOutboxNeeds = {
   slackStore: SlackStore;

@@ -7,8 +7,8 @@ import { rows } from "../../../test/learning";
 import { addOrder, complete, eventLog, lease, runState, startRun } from "../../../test/run-helpers";
 import { installSlack, interactionBody, recordingApp, signedRequest, WORKSPACE } from "../../../test/slack";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { enqueueGateCards } from "./cards";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const TEAM = "team-review";
 const LOG = "line 1: 40.00\nline 2: 80.00\ntotal printed: 210.00\n";

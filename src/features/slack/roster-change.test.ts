@@ -8,7 +8,7 @@ import { startRun } from "../../../test/run-helpers";
 import { CHANNELS, installSlack, interactionBody, signedRequest } from "../../../test/slack";
 import { createApp } from "../../app";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const roster = (teamId: string) =>
   rows<{ slack_user_id: string; role: string }>(

@@ -6,9 +6,9 @@ import { call } from "../../../test/helpers";
 import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
 import { installSlack } from "../../../test/slack";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
 import { ROLLBACK_CRON, runScheduled } from "../sweeps/scheduled";
 import { alertGateSlaBreaches } from "./sla-alerts";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const MIN = 60_000;
 const TEAM = "sla-alerts";

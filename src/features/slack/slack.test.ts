@@ -18,7 +18,7 @@ import {
 } from "../../../test/slack";
 import { createApp } from "../../app";
 import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "../../ports/slack";
+import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const inboundCount = async () => (await rows<{ n: number }>("SELECT count(*) AS n FROM slack_inbound"))[0]?.n ?? 0;
 

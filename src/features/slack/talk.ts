@@ -2,11 +2,11 @@
 // write back — a reply in a run's thread, or in its DM — stored as the run's messages for the worker to read.
 import { z } from "zod";
 import { log } from "../../lib/log";
-import type { SlackApprover, SlackInstallation } from "../../ports/slack";
 import { scanFields } from "../memory";
 import { appendPersonReply, threadKeys } from "../messages";
 import { DEFAULT_BUDGET } from "../runs";
 import type { SlackNeeds } from "./needs";
+import type { SlackApprover, SlackInstallation } from "./store/slack-store-port";
 
 type Actor = { team_id: string; subject: string };
 export type TalkOpened = { runId: string; order: { order_id: string; task_id: string } };

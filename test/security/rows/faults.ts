@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { makeDeps } from "../../../src/deps";
 import { consumeDeadLetters, consumeEvents } from "../../../src/features/events";
 import { consumeSlackOutbox } from "../../../src/features/slack";
-import type { SlackOutboxMessage } from "../../../src/ports/slack";
+import type { SlackOutboxMessage } from "../../../src/features/slack/store/slack-store-port";
 import { decisionsInR2 } from "../../decision-log";
 import { call } from "../../helpers";
 import {

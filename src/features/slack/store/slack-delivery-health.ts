@@ -2,9 +2,9 @@
 // plus the outage's two-person override (guarded updates) and the gates its fallback denied (read from approval_event).
 import { and, count, desc, eq, gte, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { ApprovalOutage, OutageOverride, SlackDeliveryHealth, SlackHealth } from "../../../ports/slack";
 import { approvalEvents } from "../../runs/store/tables";
 import { SLACK_OUTAGE_AFTER_FAILURES } from "../domain";
+import type { ApprovalOutage, OutageOverride, SlackDeliveryHealth, SlackHealth } from "./slack-store-port";
 import { slackDeliveryHealth } from "./tables";
 
 const t = slackDeliveryHealth;

@@ -1,7 +1,7 @@
 // D1 adapter of response_url use counts (Slack's 5-in-30-minutes limit): one atomic upsert per use.
 import { sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { SlackResponseUrls } from "../../../ports/slack";
+import type { SlackResponseUrls } from "./slack-store-port";
 import { slackResponseUrlUses } from "./tables";
 
 const t = slackResponseUrlUses;

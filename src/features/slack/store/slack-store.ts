@@ -9,7 +9,7 @@ import type {
   SlackInstallation,
   SlackSettings,
   SlackStore,
-} from "../../../ports/slack";
+} from "./slack-store-port";
 import { slackApprovers, slackChangeRequests, slackInbound, slackInstallations, slackMessages } from "./tables";
 
 /** An OAuth grant is stored as an installation row whose channels are `{}` (none set yet): nothing posts to it. */

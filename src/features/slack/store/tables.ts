@@ -11,7 +11,7 @@ export const slackInstallations = sqliteTable(
     teamId: text("team_id").notNull(),
     botTokenEnc: text("bot_token_enc").notNull(),
     channels: text("channels", { mode: "json" }).notNull(),
-    /** SlackSettings (ports/slack.ts): policy keys whose gate context may show on cards, escalation timers and target */
+    /** SlackSettings (slack-store-port.ts): policy keys whose gate context may show on cards, escalation timers and target */
     settings: text("settings", { mode: "json" }).notNull().default("{}"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),

@@ -1,5 +1,5 @@
-// Ports of the Slack front door: installations and rosters, posted-message records, inbound dedupe, the outbox and
-// the Slack Web API client.
+// Ports of the Slack feature's stores: installations and rosters, posted-message records, inbound dedupe, the outbox,
+// delivery health and response_url uses (the Web API client is src/ports/slack-api.ts).
 
 export type SlackChannels = { control: string; approvals: string; feed: string; ops: string };
 export type SlackRole = "approver" | "admin";
@@ -58,20 +58,6 @@ export interface SlackStore {
     m: { key: string; teamId: string; channel: string; ts: string; version: number },
     now: number,
   ): Promise<void>;
-}
-
-export type SlackApiResult =
-  | { ok: true; body: Record<string, unknown> }
-  | { ok: false; retryAfterS: number | null; status: number; error: string };
-
-/** The one outbound Slack client: Web API methods (bot token) and response_url posts. */
-export interface SlackApi {
-  call(
-    method: "chat.postMessage" | "chat.update" | "views.open" | "chat.getPermalink",
-    token: string,
-    body: unknown,
-  ): Promise<SlackApiResult>;
-  respond(responseUrl: string, body: unknown): Promise<SlackApiResult>;
 }
 
 /** One unit of slow Slack work, sent to the SLACK_OUTBOX queue and done by its consumer. */
