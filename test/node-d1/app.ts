@@ -1,7 +1,7 @@
 // The whole Warden app in Node over the D1 stand-in: routes, middleware and the error mapper as the Worker composes them,
-// answered by `app.request()` without workerd — for routes whose services need only D1 (no run or board object, queue
-// or R2 behind them, or only the decision log's bucket and the EVENTS producer, whose stand-ins are in
-// test/fakes/node-stand-ins.ts); the others stay in the workers project.
+// answered by `app.request()` without workerd — for routes whose services need only D1, the decision log's bucket and
+// the queues (stand-ins in test/fakes/: node-stand-ins.ts, queues.ts); routes behind a run or board object or the
+// artifacts bucket stay in the workers project.
 import { readFileSync } from "node:fs";
 import { createApp } from "../../src/app";
 import { mintToken } from "../../src/auth/mint";
@@ -107,8 +107,8 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
  * `call`, `token` and `teamTokens` with the signatures of `test/helpers.ts` and `test/run-helpers.ts`, over one fresh
  * `nodeWarden()`: a feature test file moves from workerd to Node by importing these instead (`await nodeHelpers()`).
  */
-export async function nodeHelpers() {
-  const w = await nodeWarden();
+export async function nodeHelpers(opts: NodeWardenOptions = {}) {
+  const w = await nodeWarden(opts);
   const token = (
     teamId = "team-a",
     scopes: Scope[] = [...SCOPES],
@@ -119,5 +119,5 @@ export async function nodeHelpers() {
     approver: await token(teamId, undefined, { sub: `approver-${teamId}` }),
     admin: await token(teamId, undefined, { sub: `admin-${teamId}` }),
   });
-  return { db: w.db, call: w.call, token, teamTokens };
+  return { db: w.db, env: w.env, deps: w.deps, drain: w.drain, call: w.call, token, teamTokens };
 }
