@@ -4,7 +4,7 @@ import { createApp } from "../src/app";
 import { makeDeps } from "../src/deps";
 import type { SlackApiResult, SlackOutboxMessage } from "../src/ports/slack";
 import { call, readResponse, token } from "./helpers";
-import { CHANNELS, installationBody, type SignOptions, signSlackRequest, WORKSPACE } from "./slack-bodies";
+import { installationBody, type SignOptions, signSlackRequest, WORKSPACE } from "./slack-bodies";
 
 export {
   batchOf,
