@@ -3,8 +3,9 @@
 import { createApp } from "./app";
 import { makeDeps } from "./deps";
 import { FEATURES } from "./features";
-import type { CronHandler, QueueConsumer } from "./features/feature";
+import type { CronHandler } from "./features/feature";
 import { log } from "./lib/log";
+import { dispatchQueue } from "./queue-dispatch";
 
 export { BoardDO } from "../durable-objects/board-do";
 export { RunDO } from "../durable-objects/run-do";
@@ -12,10 +13,6 @@ export { VectorIndexDO } from "../durable-objects/vector-index-do";
 
 const app = createApp();
 
-/** queue name → its consumer, from every feature's `queues` */
-const CONSUMERS = new Map<string, QueueConsumer>(
-  FEATURES.flatMap((f) => ("queues" in f && f.queues ? Object.entries(f.queues) : [])),
-);
 /** the cron handlers, each with the crons it answers */
 const CRONS: { crons: readonly string[]; run: CronHandler }[] = FEATURES.flatMap((f) =>
   "crons" in f ? [f.crons] : [],
@@ -26,15 +23,8 @@ export default {
     return app.fetch(request, { deps: makeDeps(env) }, ctx);
   },
 
-  async queue(batch, env) {
-    const consume = CONSUMERS.get(batch.queue);
-    if (consume) return consume(batch, makeDeps(env));
-    // Other queues: retrying would only delete the message, so it is logged (with its body, to be re-sent by hand)
-    // and acknowledged.
-    for (const m of batch.messages) {
-      log.warn("queue has no consumer; message dropped", { queue: batch.queue, id: m.id, body: m.body });
-      m.ack();
-    }
+  queue(batch, env) {
+    return dispatchQueue(batch, makeDeps(env));
   },
 
   async scheduled(controller, env) {

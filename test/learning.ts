@@ -5,7 +5,7 @@ import { consumeEvents, type SubscriberTable } from "../src/features/events/cons
 import type { WardenEvent } from "../src/ports/event-bus";
 import { apiRequest, type CallOptions, readResponse } from "./helpers";
 
-export const DAY = 86_400_000;
+export { DAY, runCompleted, type TaskSpec, taskEvent } from "./learning-events";
 
 /** Deps over the test D1 with a fixed clock and events captured instead of queued (unless given). */
 export function testDeps(now: number, overrides: Partial<Deps> = {}) {
@@ -41,41 +41,6 @@ export async function deliver(deps: Deps, bodies: unknown[], attempts = 1, table
     retried: result.retryMessages.map((m) => eventOf(m.msgId)),
   };
 }
-
-export type TaskSpec = {
-  skill: string;
-  outcome: "success" | "failure";
-  failure_class?: string;
-  failure_classes?: string[];
-  attempts?: number;
-  cost_units?: number;
-  steps?: number;
-  context?: string;
-};
-
-export const runCompleted = (
-  team: string,
-  run: string,
-  tasks: TaskSpec[],
-  at: number,
-  eventId = `rc-${team}-${run}`,
-) => ({
-  event_id: eventId,
-  type: "run.completed",
-  team_id: team,
-  run_id: run,
-  occurred_at: at,
-  tasks,
-});
-
-export const taskEvent = (
-  type: "task.failed" | "task.blocked" | "task.completed",
-  team: string,
-  run: string,
-  task: string,
-  eventId: string,
-  extra: Record<string, unknown> = {},
-) => ({ event_id: eventId, type, team_id: team, run_id: run, task_id: task, occurred_at: 1, ...extra });
 
 /** a team's policy-memory entry row for one skill */
 export const entryRow = (team: string, skill: string) =>

@@ -15,8 +15,8 @@ export type RemoteSlackApi = {
   reset(): Promise<void>;
 };
 
-export function remoteSlackApi(prefix: string): RemoteSlackApi {
-  const origin = inject("slackApiOrigin");
+/** `origin`: the server's http://127.0.0.1:<port> (a Node test starts its own with startSlackApiServer) */
+export function remoteSlackApi(prefix: string, origin = inject("slackApiOrigin")): RemoteSlackApi {
   const root = `/${prefix}`;
   let seen = 0;
   const all = async () => {

@@ -19,8 +19,8 @@ export type LoopbackSlack = {
   requests(method?: string): Promise<RecordedRequest[]>;
 };
 
-export function loopbackSlack(): LoopbackSlack {
-  const origin = inject("slackApiOrigin");
+/** `origin`: the server's http://127.0.0.1:<port> (a Node test starts its own with startSlackApiServer) */
+export function loopbackSlack(origin = inject("slackApiOrigin")): LoopbackSlack {
   const prefix = `/${crypto.randomUUID()}/api/`;
   return {
     base: `${origin}${prefix}`,

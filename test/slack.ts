@@ -2,54 +2,29 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { createApp } from "../src/app";
 import { makeDeps } from "../src/deps";
-import { slackSignature } from "../src/features/slack/signature";
 import type { SlackOutboxMessage } from "../src/features/slack/store/slack-store-port";
 import type { SlackApiResult } from "../src/ports/slack-api";
 import { call, readResponse, token } from "./helpers";
+import { installationBody, type SignOptions, signSlackRequest, WORKSPACE } from "./slack-bodies";
 
-export const WORKSPACE = "T0TEAMA";
-export const CHANNELS = { control: "C0CTRL", approvals: "C0APPR", feed: "C0FEED", ops: "C0OPS" };
+export {
+  batchOf,
+  CHANNELS,
+  commandBody,
+  installationBody,
+  interactionBody,
+  outboxPost,
+  WORKSPACE,
+} from "./slack-bodies";
 
 /** A request to /slack/* signed with the test signing secret; `skewS` moves its timestamp from now. */
-export async function signedRequest(
-  path: string,
-  body: string,
-  opts: { skewS?: number; secret?: string; headers?: Record<string, string>; contentType?: string } = {},
-): Promise<Request> {
-  const ts = String(Math.floor(Date.now() / 1000) + (opts.skewS ?? 0));
-  const sig = await slackSignature(opts.secret ?? (env.SLACK_SIGNING_SECRET as string), ts, body);
-  return new Request(`https://warden.test${path}`, {
-    method: "POST",
-    headers: {
-      "content-type": opts.contentType ?? "application/x-www-form-urlencoded",
-      "x-slack-request-timestamp": ts,
-      "x-slack-signature": sig,
-      ...opts.headers,
-    },
-    body,
-  });
+export function signedRequest(path: string, body: string, opts: SignOptions = {}): Promise<Request> {
+  return signSlackRequest(env.SLACK_SIGNING_SECRET as string, path, body, opts);
 }
 
-export async function slackCall(path: string, body: string, opts: Parameters<typeof signedRequest>[2] = {}) {
+export async function slackCall(path: string, body: string, opts: SignOptions = {}) {
   return readResponse(await SELF.fetch(await signedRequest(path, body, opts)));
 }
-
-export const commandBody = (text: string, user = "U0ALICE", team = WORKSPACE, trigger = crypto.randomUUID()) =>
-  new URLSearchParams({
-    token: "legacy-unused",
-    team_id: team,
-    team_domain: "acme",
-    channel_id: CHANNELS.control,
-    user_id: user,
-    user_name: user.toLowerCase(),
-    command: "/warden",
-    text,
-    response_url: "https://hooks.slack.com/commands/T0TEAMA/1/abc",
-    trigger_id: trigger,
-  }).toString();
-
-export const interactionBody = (payload: unknown) =>
-  new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 
 /** Installs Slack for a team (once per file) over PUT /v1/slack/installation: alice, bob and the gate-opening worker
  * are on the roster, mallory is not. */
@@ -62,48 +37,11 @@ export async function installSlack(teamId: string, workspace = WORKSPACE, settin
   if (installed) return { team_id: teamId, status: "installed" };
   const res = await call("PUT", "/v1/slack/installation", {
     token: await token(teamId, ["policy:admin"], { sub: "admin" }),
-    body: {
-      workspace_id: workspace,
-      bot_token: "xoxb-1111-2222-abcdefghijkl",
-      channels: CHANNELS,
-      approvers: [
-        { slack_user_id: "U0ALICE", subject: "alice", role: "approver" },
-        { slack_user_id: "U0BOB", subject: "bob", role: "admin" },
-        { slack_user_id: "U0WORKER", subject: "worker", role: "approver" },
-      ],
-      ...(settings ? { settings } : {}),
-    },
+    body: installationBody(workspace, settings),
   });
   if (res.status !== 200) throw new Error(`install → ${res.status} ${res.text}`);
   return res.json;
 }
-
-/** A SLACK_OUTBOX batch for calling the consumer directly: what happened to each message (acks, retries, delays). */
-export function batchOf(bodies: SlackOutboxMessage[]) {
-  const fates = bodies.map(() => ({ acked: 0, retried: 0, delays: [] as (number | undefined)[] }));
-  const messages = bodies.map((body, i) => ({
-    id: `m${i}`,
-    timestamp: new Date(),
-    body,
-    attempts: 1,
-    ack: () => void (fates[i] as { acked: number }).acked++,
-    retry: (o?: { delaySeconds?: number }) => {
-      const f = fates[i] as (typeof fates)[number];
-      f.retried++;
-      f.delays.push(o?.delaySeconds);
-    },
-  }));
-  return { batch: { queue: "warden-slack-outbox", messages } as unknown as MessageBatch<unknown>, fates };
-}
-
-/** A plain outbox post to a team's approvals channel (delivery-health and outage tests). */
-export const outboxPost = (team: string, key: string): SlackOutboxMessage => ({
-  kind: "post",
-  team_id: team,
-  key,
-  channel: "approvals",
-  text: "hello",
-});
 
 /**
  * Opens the "View Trace" link of a Slack message text as a browser would (no bearer token, only the link's `?view=`):

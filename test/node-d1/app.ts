@@ -1,13 +1,15 @@
 // The whole Warden app in Node over the D1 stand-in: routes, middleware and the error mapper as the Worker composes them,
-// answered by `app.request()` without workerd — for routes whose services need only D1 (no run or board object, queue
-// or R2 behind them, or only the decision log's bucket and the EVENTS producer, whose stand-ins are in
-// test/fakes/node-stand-ins.ts); the others stay in the workers project.
+// answered by `app.request()` without workerd — for routes whose services need only D1, the decision log's bucket and
+// the queues (stand-ins in test/fakes/: node-stand-ins.ts, queues.ts); routes behind a run or board object or the
+// artifacts bucket stay in the workers project.
 import { readFileSync } from "node:fs";
 import { createApp } from "../../src/app";
 import { mintToken } from "../../src/auth/mint";
 import { SCOPES, type Scope } from "../../src/auth/tokens";
-import { makeDeps } from "../../src/deps";
+import { type Deps, makeDeps } from "../../src/deps";
+import { dispatchQueue } from "../../src/queue-dispatch";
 import { createMemoryDecisionObjects, createRecordingEventBus } from "../fakes/node-stand-ins";
+import { createMemoryQueues } from "../fakes/queues";
 import { nodeD1 } from "./d1";
 
 const SECRET = "node-test-secret-0123456789abcdef0123456789abcdef";
@@ -20,7 +22,7 @@ function wranglerVars(): Record<string, string> {
 }
 
 /** An ExecutionContext whose waitUntil work the caller can await (`settle`), so a request's deferred writes land. */
-function executionContext() {
+export function executionContext() {
   const pending: Promise<unknown>[] = [];
   return {
     ctx: { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {}, props: {} },
@@ -33,15 +35,48 @@ function executionContext() {
 /** What a test passes to `call`, as `test/helpers.ts` takes it: a bearer token, a JSON body (strings as written). */
 export type CallOptions = { token?: string; body?: unknown; headers?: Record<string, string> };
 
-export async function nodeWarden() {
-  const env = { ...wranglerVars(), DB: await nodeD1(), WARDEN_JWT_SECRET: SECRET } as unknown as Env;
+/**
+ * `queues`: EVENTS and SLACK_OUTBOX are the queue stand-in's producers and `drain()` runs the Worker's consumers over
+ * what was sent (the app's own deps), so a request's consumer effects land; without it EVENTS only records.
+ * `vars`: more env (Slack secrets, SLACK_API_BASE_URL); `deps`: overrides (a fixed clock, ids).
+ */
+export type NodeWardenOptions = {
+  queues?: boolean;
+  vars?: Record<string, string>;
+  /** overrides, or overrides made from the deps the env alone gives (to wrap one of them) */
+  deps?: Partial<Deps> | ((base: Deps) => Partial<Deps>);
+};
+
+export async function nodeWarden(opts: NodeWardenOptions = {}) {
+  const queues = opts.queues ? createMemoryQueues() : null;
+  const env = {
+    ...wranglerVars(),
+    DB: await nodeD1(),
+    WARDEN_JWT_SECRET: SECRET,
+    ...opts.vars,
+    ...queues?.bindings,
+  } as unknown as Env;
   const events = createRecordingEventBus();
-  const deps = makeDeps(env, { events, decisionObjects: createMemoryDecisionObjects() });
+  const deps = makeDeps(env, {
+    ...(queues ? {} : { events }),
+    decisionObjects: createMemoryDecisionObjects(),
+    ...(typeof opts.deps === "function" ? opts.deps(makeDeps(env)) : opts.deps),
+  });
+  queues?.consumeWith((batch) => dispatchQueue(batch, deps));
   const app = createApp();
   return {
     db: env.DB,
-    /** the events the app published to EVENTS (no consumer runs in Node) */
+    env,
+    deps,
+    /** the events the app published to EVENTS (when EVENTS is not the queue stand-in) */
     events,
+    /** the queue stand-in (with `queues: true`) */
+    queues,
+    /** runs the queues' consumers until nothing is left (with `queues: true`) */
+    drain: async () => {
+      if (!queues) throw new Error("nodeWarden: drain() needs { queues: true }");
+      return queues.drain();
+    },
     token: (teamId: string, scopes: Scope[], sub = `user-${teamId}`) =>
       mintToken({ secret: SECRET, teamId, scopes, sub }),
     /** One request through the app; the answer's status, headers and body (JSON when it parses). */
@@ -72,8 +107,8 @@ export async function nodeWarden() {
  * `call`, `token` and `teamTokens` with the signatures of `test/helpers.ts` and `test/run-helpers.ts`, over one fresh
  * `nodeWarden()`: a feature test file moves from workerd to Node by importing these instead (`await nodeHelpers()`).
  */
-export async function nodeHelpers() {
-  const w = await nodeWarden();
+export async function nodeHelpers(opts: NodeWardenOptions = {}) {
+  const w = await nodeWarden(opts);
   const token = (
     teamId = "team-a",
     scopes: Scope[] = [...SCOPES],
@@ -84,5 +119,5 @@ export async function nodeHelpers() {
     approver: await token(teamId, undefined, { sub: `approver-${teamId}` }),
     admin: await token(teamId, undefined, { sub: `admin-${teamId}` }),
   });
-  return { db: w.db, call: w.call, token, teamTokens };
+  return { db: w.db, env: w.env, deps: w.deps, drain: w.drain, call: w.call, token, teamTokens };
 }

@@ -1,5 +1,5 @@
 // The app composed in Node over the D1 stand-in answers as the Worker does: a D1-only route's data, its refusals in
-// the one envelope, and a write that lands in D1.
+// the one envelope, a write that lands in D1, and (with the queue stand-in) a request's events consumed when drained.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "../../src/http/rate-limits";
 import { nodeWarden } from "./app";
@@ -38,5 +38,30 @@ describe("the app in Node over the D1 stand-in", async () => {
       .first<{ n: number }>("n");
     expect(row).toBeGreaterThan(0);
     expect((await w.call("GET", "/v1/limits", { token: admin })).json.limits.decide.per_team).toBe(100);
+  });
+});
+
+describe("the app in Node with the queue stand-in", () => {
+  it("holds a request's events on EVENTS until the test drains them; then its consumers' effects are there", async () => {
+    const w = await nodeWarden({ queues: true });
+    const t = await w.token("t-node-q", ["policy:decide"]);
+    const decided = await w.call("POST", "/v1/policy/decide", {
+      token: t,
+      body: { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 },
+    });
+    expect(decided.status).toBe(200);
+    const logged = () => w.deps.decisionObjects.list("decisions/t-node-q/", "");
+    expect(w.queues?.waiting("warden-events")).toMatchObject([
+      { type: "policy.decided", event_id: decided.json.decision_id },
+    ]);
+    expect(await logged()).toEqual([]);
+    const deliveries = await w.drain();
+    expect(deliveries.map((d) => [d.queue, d.result.explicitAcks.length, d.result.retryMessages.length])).toEqual([
+      ["warden-events", 1, 0],
+    ]);
+    expect(w.queues?.waiting("warden-events")).toEqual([]);
+    const keys = await logged();
+    expect(keys).toHaveLength(1);
+    expect(await w.deps.decisionObjects.get(keys[0] as string)).toContain(decided.json.decision_id);
   });
 });

@@ -1,13 +1,17 @@
 // The revocation bound (issue 16): a token minted from an API key stops within REVOCATION_RECHECK_MS ≤ 60 s after
-// DELETE /v1/keys/:id on another isolate — two app instances, each with its own key cache, the clock passed in.
-import { createExecutionContext, env } from "cloudflare:test";
+// DELETE /v1/keys/:id on another isolate — two app instances, each with its own key cache, the clock passed in; in
+// Node over one D1 stand-in.
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { token } from "../../../test/helpers";
+import { executionContext, nodeHelpers, nodeWarden } from "../../../test/node-d1/app";
 import { createApp } from "../../app";
 import { createApiKeyAuth, REVOCATION_RECHECK_MS } from "../../auth/api-keys";
 import { makeDeps } from "../../deps";
 import { createD1ApiKeyStore } from "./store/api-key-store";
+
+// EVENTS is the queue stand-in (what decide publishes waits there; no consumer runs)
+const { env } = await nodeWarden({ queues: true });
+const { token } = await nodeHelpers();
 
 const decide = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 
@@ -23,7 +27,7 @@ function isolate(clock: { now(): number }) {
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
       { deps },
-      createExecutionContext(),
+      executionContext().ctx,
     );
     return { status: res.status, json: (await res.json()) as any };
   };

@@ -1,8 +1,10 @@
 // The one feature list: every route the app documents comes from a route group of FEATURES, which the typed client's
 // type derives from (so no /v1 route can be missing from the client), and the Worker's queues and crons come from it.
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/helpers";
+import { nodeHelpers } from "../../test/node-d1/app";
 import { FEATURES } from ".";
+
+const { call } = await nodeHelpers();
 
 /** `/v1/runs/{run_id}` (OpenAPI) and `/v1/runs/:run_id` (hono) are one path. */
 const openApiPath = (honoPath: string) => honoPath.replace(/:(\w+)/g, "{$1}");

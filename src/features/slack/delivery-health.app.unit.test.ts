@@ -1,15 +1,18 @@
-// Slack delivery health in workerd with real D1 (RB-06): N failed deliveries in a row start an approval outage, the
+// Slack delivery health in Node over the D1 stand-in (RB-06): N failed deliveries in a row start an approval outage, the
 // next success clears it; the SLACK_OUTBOX consumer records both, posting to the loopback Slack API server.
-import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack";
+import { nodeLoopbackSlack, nodeSlackWarden } from "../../../test/node-d1/slack";
 import { remoteSlackApi } from "../../../test/slack-api-remote";
+import { batchOf, CHANNELS, outboxPost } from "../../../test/slack-bodies";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
 import { SLACK_OUTAGE_AFTER_FAILURES } from "./domain";
 import { backoffSeconds, consumeSlackOutbox } from "./outbox";
 import { createD1SlackDeliveryHealth } from "./store/slack-delivery-health";
+
+const { env, installSlack } = await nodeSlackWarden();
+const loopback = nodeLoopbackSlack();
 
 const health = () => createD1SlackDeliveryHealth(drizzle(env.DB));
 
@@ -43,7 +46,7 @@ describe("Slack delivery health (store)", () => {
 
 describe("the SLACK_OUTBOX consumer records delivery health", () => {
   it("marks the team in outage after N deliveries the Slack API server answered 500 or 429, and clears it when Slack answers again", async () => {
-    const slack = remoteSlackApi("delivery-health");
+    const slack = remoteSlackApi("delivery-health", loopback.origin());
     await slack.reset();
     await installSlack("dh-team", "T0DHTEAM");
     const failures = SLACK_OUTAGE_AFTER_FAILURES;

@@ -1,18 +1,21 @@
-// /slack/* inside workerd: the `slack` rate-limit class per Slack user and team (429 with RateLimit headers, no
+// /slack/* in Node (nodeSlackWarden over the D1 stand-in): the `slack` rate-limit class per Slack user and team (429 with RateLimit headers, no
 // effect), and signing-secret rotation (current and previous secret both accepted, any other refused).
-import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { readResponse } from "../../../test/helpers";
-import { commandBody, installSlack, signedRequest } from "../../../test/slack";
+import { readResponse } from "../../../test/helpers-http";
+import { executionContext } from "../../../test/node-d1/app";
+import { nodeSlackWarden } from "../../../test/node-d1/slack";
+import { commandBody } from "../../../test/slack-bodies";
 import { createMemoryRateLimiter } from "../../adapters/ratelimit/memory";
 import { createApp } from "../../app";
 import { type Deps, makeDeps } from "../../deps";
 import { DEFAULT_LIMITS } from "../../http/rate-limits";
 
+const { env, installSlack, signedRequest } = await nodeSlackWarden();
+
 function app(overrides: Partial<Deps>) {
   const deps = makeDeps(env, overrides);
   const a = createApp();
-  return async (req: Request) => readResponse(await a.fetch(req, { deps }, createExecutionContext()));
+  return async (req: Request) => readResponse(await a.fetch(req, { deps }, executionContext().ctx));
 }
 
 describe("slack rate-limit class", () => {

@@ -1,6 +1,8 @@
-// Independent subscribers on local D1: a failing or slow Slack feed never holds learning, and a retry skips learning.
+// Independent subscribers over the D1 stand-in in Node: a failing or slow Slack feed never holds learning, and a retry
+// skips learning.
 import { describe, expect, it } from "vitest";
-import { deliver, rows, runCompleted, testDeps } from "../../../test/learning";
+import { runCompleted } from "../../../test/learning-events";
+import { nodeTestDeps } from "../../../test/node-d1/consumers";
 import { EVENT_SUBSCRIBERS, type Subscriber, type SubscriberTable } from "./consumer";
 
 const NOW = Date.UTC(2026, 10, 27, 12);
@@ -19,18 +21,18 @@ function countedLearning() {
   return { learning, seen };
 }
 
-const successCounts = (team: string) =>
-  rows<{ success_count: number }>("SELECT success_count FROM policy_memory_entry WHERE team_id = ?", team).then((r) =>
-    r.map((x) => x.success_count),
-  );
-const deliveryKeys = (eventId: string) =>
-  rows<{ subscriber: string }>("SELECT subscriber FROM event_delivery WHERE event_id = ?", eventId).then((r) =>
-    r.map((x) => x.subscriber),
-  );
+type Warden = Awaited<ReturnType<typeof nodeTestDeps>>;
+/** the team's policy-memory success counts, through the learning feature's reader */
+const successCounts = async (w: Warden, team: string) =>
+  (await w.deps.policyMemory.snapshot(team, NOW)).entries.map((e) => e.success_count);
+/** the subscribers a retried event's delivery keys name */
+const deliveryKeys = async (w: Warden, eventId: string) => [
+  ...((await w.deps.eventDeliveries.deliveredAmong([eventId])).get(eventId) ?? []),
+];
 
 describe("independent subscribers", () => {
   it("applies learning although the feed fails, and the retry reaches the feed only", async () => {
-    const { deps } = testDeps(NOW);
+    const w = await nodeTestDeps(NOW);
     const { learning, seen } = countedLearning();
     let feedCalls = 0;
     let feedDown = true;
@@ -45,24 +47,24 @@ describe("independent subscribers", () => {
     const table: SubscriberTable = { ...EVENT_SUBSCRIBERS, "run.completed": [learning, feed] };
     const body = runCompleted("team-sub", "run-1", [{ skill: "s", outcome: "success" }], NOW);
 
-    expect(await deliver(deps, [body], 1, table)).toEqual({ acked: [], retried: [body.event_id] });
-    expect(await successCounts("team-sub")).toEqual([1]);
-    expect(await deliveryKeys(body.event_id)).toEqual(["learning.runs"]);
+    expect(await w.deliver([body], 1, table)).toEqual({ acked: [], retried: [body.event_id] });
+    expect(await successCounts(w, "team-sub")).toEqual([1]);
+    expect(await deliveryKeys(w, body.event_id)).toEqual(["learning.runs"]);
 
     // the redelivery while the feed is still down: learning is skipped by its delivery key
-    expect(await deliver(deps, [body], 2, table)).toEqual({ acked: [], retried: [body.event_id] });
+    expect(await w.deliver([body], 2, table)).toEqual({ acked: [], retried: [body.event_id] });
     feedDown = false;
-    expect(await deliver(deps, [body], 3, table)).toEqual({ acked: [body.event_id], retried: [] });
+    expect(await w.deliver([body], 3, table)).toEqual({ acked: [body.event_id], retried: [] });
 
     expect(seen).toEqual([body.event_id]);
     expect(feedCalls).toBe(3);
-    expect(await successCounts("team-sub")).toEqual([1]);
+    expect(await successCounts(w, "team-sub")).toEqual([1]);
     // acked at last: its delivery keys are dropped
-    expect(await deliveryKeys(body.event_id)).toEqual([]);
+    expect(await deliveryKeys(w, body.event_id)).toEqual([]);
   });
 
   it("lets learning finish while the feed is still at work", async () => {
-    const { deps } = testDeps(NOW);
+    const w = await nodeTestDeps(NOW);
     const { learning } = countedLearning();
     let learned!: () => void;
     const learningDone = new Promise<void>((resolve) => {
@@ -90,20 +92,20 @@ describe("independent subscribers", () => {
     };
     const table: SubscriberTable = { ...EVENT_SUBSCRIBERS, "run.completed": [slowFeed, finishing] };
     const body = runCompleted("team-slow", "run-1", [{ skill: "s", outcome: "success" }], NOW);
-    expect(await deliver(deps, [body], 1, table)).toEqual({ acked: [body.event_id], retried: [] });
+    expect(await w.deliver([body], 1, table)).toEqual({ acked: [body.event_id], retried: [] });
     expect(feedSawLearning).toBe(true);
-    expect(await successCounts("team-slow")).toEqual([1]);
+    expect(await successCounts(w, "team-slow")).toEqual([1]);
   });
 
   it("keeps no delivery key when every subscriber applied the event the first time", async () => {
-    const { deps } = testDeps(NOW);
+    const w = await nodeTestDeps(NOW);
     const body = runCompleted("team-clean", "run-1", [{ skill: "s", outcome: "success" }], NOW);
-    expect(await deliver(deps, [body])).toEqual({ acked: [body.event_id], retried: [] });
-    expect(await deliveryKeys(body.event_id)).toEqual([]);
+    expect(await w.deliver([body])).toEqual({ acked: [body.event_id], retried: [] });
+    expect(await deliveryKeys(w, body.event_id)).toEqual([]);
   });
 
   it("retries a known type whose body does not fit its strict schema, and acks an unknown type", async () => {
-    const { deps } = testDeps(NOW);
+    const w = await nodeTestDeps(NOW);
     const wrong = {
       event_id: "strict-1",
       type: "memory_store_failed",
@@ -115,6 +117,6 @@ describe("independent subscribers", () => {
       unknown_field: "x",
     };
     const unknown = { event_id: "unknown-1", type: "nothing.here", team_id: "t", occurred_at: NOW };
-    expect(await deliver(deps, [wrong, unknown])).toEqual({ acked: ["unknown-1"], retried: ["strict-1"] });
+    expect(await w.deliver([wrong, unknown])).toEqual({ acked: ["unknown-1"], retried: ["strict-1"] });
   });
 });

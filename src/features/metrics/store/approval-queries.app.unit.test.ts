@@ -1,8 +1,8 @@
 // GET /v1/metrics and the team overview read human approvals through one query: same counts, same latencies, and a
-// gate aborted by stopping its run counts in neither.
-import { env } from "cloudflare:test";
+// gate aborted by stopping its run counts in neither. The D1 stores over the D1 stand-in in Node.
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
+import { nodeD1 } from "../../../../test/node-d1/d1";
 import { STOP_ABORT_REASON } from "../../../lib/gate-outcome";
 import { gateMetrics } from "../../learning/store/tables";
 import { createD1OverviewStore } from "../../pages/store/overview-store";
@@ -10,6 +10,7 @@ import { approvalEvents } from "../../runs/store/tables";
 import { createD1MetricsStore } from "./metrics-store";
 
 const NOW = 1_800_000_000_000;
+const env = { DB: await nodeD1() };
 
 async function seed(teamId: string) {
   const db = drizzle(env.DB);

@@ -1,6 +1,8 @@
-// GET /openapi.json and GET /docs: the OpenAPI document and its rendered reference.
+// GET /openapi.json and GET /docs: the OpenAPI document and its rendered reference, over the whole app in Node (nodeWarden).
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { call } = await nodeHelpers();
 
 type Doc = {
   openapi: string;

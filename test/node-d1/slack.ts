@@ -1,0 +1,64 @@
+// Slack in Node tests: nodeWarden with the Slack secrets (and the queue stand-in), an installed test team, signed
+// /slack/* requests through the app, and the loopback Slack Web API server started by the test file itself.
+import { afterAll, beforeAll } from "vitest";
+import { createApp } from "../../src/app";
+import { readResponse } from "../helpers-http";
+import { type SlackApiServer, startSlackApiServer } from "../slack-api-server";
+import { installationBody, type SignOptions, signSlackRequest, WORKSPACE } from "../slack-bodies";
+import { type LoopbackSlack, loopbackSlack } from "../slack-loopback";
+import { executionContext, type NodeWardenOptions, nodeWarden } from "./app";
+
+const SLACK_SIGNING_SECRET = "node-slack-signing-secret-0123456789";
+/** the Slack secrets; SLACK_API_BASE_URL points nowhere unless a test passes its loopback base */
+export const NODE_SLACK_VARS = {
+  SLACK_SIGNING_SECRET,
+  SLACK_TOKEN_KEY: "node-slack-token-key-0123456789abcdef0123",
+  SLACK_API_BASE_URL: "http://127.0.0.1:9/api/",
+};
+
+/** nodeWarden with Slack configured: `installSlack`, `signedRequest`, `send` (a Request through the app) besides. */
+export async function nodeSlackWarden(opts: NodeWardenOptions = {}) {
+  const w = await nodeWarden({ queues: true, ...opts, vars: { ...NODE_SLACK_VARS, ...opts.vars } });
+  const app = createApp();
+  const send = async (req: Request) => {
+    const { ctx, settle } = executionContext();
+    const res = await readResponse(await app.fetch(req, { deps: w.deps }, ctx));
+    await settle();
+    return res;
+  };
+  const signedRequest = (path: string, body: string, o: SignOptions = {}) =>
+    signSlackRequest(SLACK_SIGNING_SECRET, path, body, o);
+  return {
+    ...w,
+    send,
+    signedRequest,
+    slackCall: async (path: string, body: string, o: SignOptions = {}) => send(await signedRequest(path, body, o)),
+    /** PUT /v1/slack/installation for the team, once (a second PUT would wait behind a slack_channel_change gate) */
+    async installSlack(teamId: string, workspace = WORKSPACE, settings?: Record<string, unknown>) {
+      if (await w.deps.slackStore.byTeam(teamId)) return { team_id: teamId, status: "installed" };
+      const res = await w.call("PUT", "/v1/slack/installation", {
+        token: await w.token(teamId, ["policy:admin"], "admin"),
+        body: installationBody(workspace, settings),
+      });
+      if (res.status !== 200) throw new Error(`install → ${res.status} ${res.text}`);
+      return res.json;
+    },
+  };
+}
+
+/**
+ * Starts the loopback Slack Web API server for this file (stopped after it): its `origin()`, and `slack()`, a test's
+ * own prefix on it (test/slack-loopback.ts).
+ */
+export function nodeLoopbackSlack(): { origin: () => string; slack: () => LoopbackSlack } {
+  let server: SlackApiServer | undefined;
+  beforeAll(async () => {
+    server = await startSlackApiServer();
+  });
+  afterAll(() => server?.close());
+  const origin = () => {
+    if (!server) throw new Error("the loopback Slack server is not started yet (use it inside a test)");
+    return new URL(server.url).origin;
+  };
+  return { origin, slack: () => loopbackSlack(origin()) };
+}
