@@ -29,6 +29,8 @@ const REPORT = /(uncaught exception;|Annotating with brokenness;)/;
  */
 const PACKAGE_SOURCEMAP = /^Sourcemap for "[^"]*\/node_modules\/[^"]*" points to missing source files$/;
 const CONTINUATION = /^(\s+at |stack: )/;
+/** vitest's note that it wrote the JSON report npm test reads the failures from (scripts/test.mjs asks for it). */
+const JSON_REPORT_NOTE = /^JSON report written to /;
 
 /**
  * Lines every passing run prints that say nothing about the code under test, by kind: queue messages a consumer test
@@ -75,7 +77,7 @@ export function filterRuntimeReports(sink) {
     const uncoloured = stripVTControlCharacters(text);
     const plain = uncoloured.replace(DOTS, "");
     if (plain !== uncoloured && plain.trim() === "") return;
-    if (PACKAGE_SOURCEMAP.test(plain.trim())) return;
+    if (PACKAGE_SOURCEMAP.test(plain.trim()) || JSON_REPORT_NOTE.test(plain)) return;
     const expected = EXPECTED_NOISE.find((n) => n.pattern.test(plain));
     if (expected) {
       noise[expected.kind] = (noise[expected.kind] ?? 0) + 1;

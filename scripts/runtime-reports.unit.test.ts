@@ -63,6 +63,8 @@ describe("filterRuntimeReports", () => {
       'Sourcemap for "/w/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js" points to missing source files';
     const own = 'Sourcemap for "/w/src/app.ts" points to missing source files';
     expect(filtered(["a", pkg, own, "b"]).lines).toEqual(["a", own, "b"]);
+    // and vitest's note of the JSON report npm test asks for and reads itself
+    expect(filtered(["a", "JSON report written to /tmp/warden-test-x/report.json", "b"]).lines).toEqual(["a", "b"]);
   });
 
   it("passes any other uncaught exception through and counts it", () => {

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { failedTests, formatFailures } from "./failed-tests.mjs";
 import { filterRuntimeReports, noiseSummary } from "./runtime-reports.mjs";
 
@@ -60,7 +61,10 @@ function readFailures() {
   }
 }
 const head = testsOk ? [] : formatFailures(readFailures());
-if (!testsOk && head.length === 0) head.push("vitest failed (its output below says why)");
+// no failed test: vitest's unhandled errors (an uncaught exception or rejection in any project) or a crash
+const unhandled = /Vitest caught \d+ unhandled errors?/.exec(stripVTControlCharacters(shown));
+if (!testsOk && head.length === 0)
+  head.push(unhandled ? `${unhandled[0]} (below)` : "vitest failed (its output below says why)");
 if (!checksOk)
   head.push(
     "static checks failed:",
