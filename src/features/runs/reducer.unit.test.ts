@@ -28,23 +28,22 @@ const KEYS = ["wrong_value", "schema_invalid", "budget_increase", "dead_letter_r
 
 type Step = { dt: number; make: (s: RunState) => Command };
 
+/** The command that creates the test's run `run_p`. */
+const createCommand = (now = 1): Command => ({
+  type: "create",
+  actor: actor("alice"),
+  run_id: "run_p",
+  kind: "agent",
+  goal: "g",
+  template: null,
+  skills: ["s"],
+  budget: { input_tokens: 800, output_tokens: 200, total_tokens: null },
+  hints: [],
+  snapshot: emptySnapshot(now),
+});
+
 const create = (now: number): RunState => {
-  const r = reduce(
-    null,
-    {
-      type: "create",
-      actor: actor("alice"),
-      run_id: "run_p",
-      kind: "agent",
-      goal: "g",
-      template: null,
-      skills: ["s"],
-      budget: { input_tokens: 800, output_tokens: 200, total_tokens: null },
-      hints: [],
-      snapshot: emptySnapshot(now),
-    },
-    now,
-  );
+  const r = reduce(null, createCommand(now), now);
   if (!r.ok) throw new Error("create failed");
   return r.state;
 };
@@ -332,5 +331,35 @@ describe("reduce (examples)", () => {
       ok: false,
       error: { code: "forbidden" },
     });
+  });
+
+  it("returns a step's expected failure as that failure, with the run unchanged and no effects", () => {
+    const s = create(1);
+    const order = (order_id: string): Command => ({
+      type: "add_order",
+      actor: actor("alice"),
+      order: { order_id, task_id: `t-${order_id}`, goal: "g", input_json: {}, output_schema_id: "s", timeout_sec: 5 },
+      skill: null,
+    });
+    const added = reduce(s, order("o1"), 2);
+    if (!added.ok) throw new Error("add_order failed");
+    // a heartbeat on an order nobody leased: the step answers conflict
+    const beat: Command = { type: "heartbeat", actor: actor("alice"), order_id: "o1", lease_id: "none", epoch: 1 };
+    const refused = reduce(added.state, beat, 3);
+    expect(refused).toEqual({ ok: false, error: { code: "conflict", message: expect.stringContaining("o1") } });
+    // a stopped run takes no more orders
+    const stopped = reduce(added.state, { type: "stop", actor: actor("alice"), reason: null }, 4);
+    if (!stopped.ok) throw new Error("stop failed");
+    expect(reduce(stopped.state, order("o2"), 5)).toEqual({
+      ok: false,
+      error: { code: "conflict", message: "run is stopped" },
+    });
+  });
+
+  it("refuses to create a run that already exists, and creates one where there is none", () => {
+    const s = create(1);
+    const again = reduce(s, createCommand(), 2);
+    expect(again).toMatchObject({ ok: false, error: { code: "conflict" } });
+    expect(reduce(null, createCommand(), 2)).toMatchObject({ ok: true, state: { run: { run_id: "run_p" } } });
   });
 });
