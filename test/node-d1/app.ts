@@ -9,6 +9,7 @@ import { SCOPES, type Scope } from "../../src/auth/tokens";
 import { makeDeps } from "../../src/deps";
 import { createMemoryDecisionObjects, createRecordingEventBus } from "../fakes/node-stand-ins";
 import { nodeD1 } from "./d1";
+import { bindNodeObjects, nodeRunHelpers } from "./objects";
 
 const SECRET = "node-test-secret-0123456789abcdef0123456789abcdef";
 
@@ -36,10 +37,13 @@ export type CallOptions = { token?: string; body?: unknown; headers?: Record<str
 export async function nodeWarden() {
   const env = { ...wranglerVars(), DB: await nodeD1(), WARDEN_JWT_SECRET: SECRET } as unknown as Env;
   const events = createRecordingEventBus();
+  const objects = bindNodeObjects(env, events);
   const deps = makeDeps(env, { events, decisionObjects: createMemoryDecisionObjects() });
   const app = createApp();
   return {
     db: env.DB,
+    /** the RUN, BOARD and VECTOR_INDEX namespaces (Node stand-in) the app's objects live in */
+    objects,
     /** the events the app published to EVENTS (no consumer runs in Node) */
     events,
     token: (teamId: string, scopes: Scope[], sub = `user-${teamId}`) =>
@@ -84,5 +88,5 @@ export async function nodeHelpers() {
     approver: await token(teamId, undefined, { sub: `approver-${teamId}` }),
     admin: await token(teamId, undefined, { sub: `admin-${teamId}` }),
   });
-  return { db: w.db, call: w.call, token, teamTokens };
+  return { db: w.db, call: w.call, token, teamTokens, ...nodeRunHelpers(w) };
 }
