@@ -11,17 +11,17 @@ import { createMemoryDecisionObjects, createRecordingEventBus } from "../fakes/n
 import { nodeD1 } from "./d1";
 import { bindNodeObjects, nodeRunHelpers } from "./objects";
 
-const SECRET = "node-test-secret-0123456789abcdef0123456789abcdef";
+export const SECRET = "node-test-secret-0123456789abcdef0123456789abcdef";
 
 /** wrangler.toml's [vars] (the version /healthz reports, the embedder, the limiter kind), as workerd's env has them. */
-function wranglerVars(): Record<string, string> {
+export function wranglerVars(): Record<string, string> {
   const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
   const block = toml.split(/^\[vars\]$/m)[1]?.split(/^\[/m)[0] ?? "";
   return Object.fromEntries([...block.matchAll(/^([A-Z_]+) = "([^"]*)"$/gm)].map((m) => [m[1], m[2]]));
 }
 
 /** An ExecutionContext whose waitUntil work the caller can await (`settle`), so a request's deferred writes land. */
-function executionContext() {
+export function executionContext() {
   const pending: Promise<unknown>[] = [];
   return {
     ctx: { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {}, props: {} },
@@ -42,6 +42,8 @@ export async function nodeWarden() {
   const app = createApp();
   return {
     db: env.DB,
+    /** the services the app is composed over (makeDeps(env) in a workerd test) */
+    deps,
     /** the RUN, BOARD and VECTOR_INDEX namespaces (Node stand-in) the app's objects live in */
     objects,
     /** the events the app published to EVENTS (no consumer runs in Node) */
@@ -88,5 +90,5 @@ export async function nodeHelpers() {
     approver: await token(teamId, undefined, { sub: `approver-${teamId}` }),
     admin: await token(teamId, undefined, { sub: `admin-${teamId}` }),
   });
-  return { db: w.db, call: w.call, token, teamTokens, ...nodeRunHelpers(w) };
+  return { db: w.db, deps: w.deps, call: w.call, token, teamTokens, ...nodeRunHelpers(w) };
 }
