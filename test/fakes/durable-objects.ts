@@ -258,7 +258,7 @@ export const runDurableObjectAlarm = (stub: object): Promise<boolean> => hostOf(
 /** As cloudflare:test's evictDurableObject: the instance is dropped once its gate opens; the next call rebuilds it. */
 export const evictDurableObject = (stub: object): Promise<void> => hostOf(stub).evict();
 
-/** A namespace binding: ids and stubs; and for the test, the objects it made and their due alarms. */
+/** A namespace binding: ids and stubs; and for the test, the objects it made. */
 export class NodeDurableObjectNamespace<T extends object> {
   private readonly hosts = new Map<string, ObjectHost<T>>();
 
@@ -304,14 +304,6 @@ export class NodeDurableObjectNamespace<T extends object> {
       this.hosts.set(key, host);
     }
     return host;
-  }
-
-  /** Runs every alarm set at or before `now` (the test's clock); how many ran. */
-  async runDueAlarms(now: number): Promise<number> {
-    let ran = 0;
-    for (const host of [...this.hosts.values()])
-      if (host.alarm.at !== null && host.alarm.at <= now && (await host.runAlarm())) ran++;
-    return ran;
   }
 
   /** listDurableObjectIds: every object this namespace has made. */
