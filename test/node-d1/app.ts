@@ -90,5 +90,5 @@ export async function nodeHelpers() {
     approver: await token(teamId, undefined, { sub: `approver-${teamId}` }),
     admin: await token(teamId, undefined, { sub: `admin-${teamId}` }),
   });
-  return { db: w.db, deps: w.deps, call: w.call, token, teamTokens, ...nodeRunHelpers(w) };
+  return { db: w.db, deps: w.deps, objects: w.objects, call: w.call, token, teamTokens, ...nodeRunHelpers(w) };
 }
