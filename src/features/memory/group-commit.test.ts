@@ -1,11 +1,11 @@
 // Concurrent single writes of one team go out as group commits: each keeps its own outcome, duplicates (exact or near)
 // and contradictions inside a commit are caught as one write at a time would catch them, the near-duplicate check is
 // one index call per commit, and an index failure leaves no new row behind while reinforcements stand.
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { nodeMemoryTools } from "../../../test/node-d1/memory";
+import { freshTeam, memDocCount, memoryHarness, memoryToken } from "../../../test/memory-harness";
+import { teamMemoryRows } from "../../../test/team-memory";
 import type { VectorIndex } from "../../ports/vector-index";
-
-const { freshTeam, memDocCount, memoryHarness, memoryToken, teamMemoryRows } = await nodeMemoryTools();
 
 const texts = [
   "billing-api timed out after the nightly deploy; raising the pool size fixed it",
