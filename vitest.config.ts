@@ -3,6 +3,7 @@
 // process-level tests (`*.node.test.ts`), the latter against one shared `npm start`. All of them run side by side, two
 // files at a time, longest first (LongestFirst).
 import { statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
@@ -80,6 +81,27 @@ function workersProject(name: string, test: { include: string[]; exclude: string
 }
 
 /**
+ * What lets the Durable Object classes load in the unit project: `cloudflare:workers` is a small shim (its DurableObject
+ * base class) and a `.wasm` import is the compiled module read from its file, as workerd hands it over.
+ */
+const nodeDurableObjects = {
+  resolve: {
+    alias: { "cloudflare:workers": fileURLToPath(new URL("./test/fakes/cloudflare-workers.ts", import.meta.url)) },
+  },
+  plugins: [
+    {
+      name: "wasm-module",
+      enforce: "pre" as const,
+      load(id: string) {
+        if (!id.endsWith(".wasm")) return undefined;
+        return `import { readFileSync } from "node:fs";
+export default new WebAssembly.Module(readFileSync(${JSON.stringify(id)}));`;
+      },
+    },
+  ],
+};
+
+/**
  * The order files start in, longest first so the two slots finish together (vitest's own order is by project name,
  * then by the durations of an earlier run, which a fresh clone does not have): the security fuzz and matrix, then the
  * node-server files (slow, and mostly waiting on processes), the other workerd files, then the quick Node files. Within
@@ -118,6 +140,7 @@ export default defineConfig(async () => ({
       // running (a late queue delivery) can write into their database.
       workersProject("workers-own-runtime", { include: OWN_RUNTIME, exclude: NOT_WORKERS, isolate: true }),
       {
+        ...nodeDurableObjects,
         test: {
           name: "unit",
           environment: "node",

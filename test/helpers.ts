@@ -2,9 +2,9 @@
 import { env, SELF } from "cloudflare:test";
 import { mintToken } from "../src/auth/mint";
 import { SCOPES, type Scope } from "../src/auth/tokens";
-import { apiRequest, type CallOptions, readResponse } from "./helpers-http";
+import { apiRequest, type CallOptions, readResponse } from "./http";
 
-export { apiRequest, type CallOptions, readResponse } from "./helpers-http";
+export { apiRequest, type CallOptions, readResponse } from "./http";
 
 export const ALL_SCOPES: Scope[] = [...SCOPES];
 

@@ -11,11 +11,12 @@ import { dispatchQueue } from "../../src/queue-dispatch";
 import { createMemoryDecisionObjects, createRecordingEventBus } from "../fakes/node-stand-ins";
 import { createMemoryQueues } from "../fakes/queues";
 import { nodeD1 } from "./d1";
+import { bindNodeObjects, nodeRunHelpers } from "./objects";
 
-const SECRET = "node-test-secret-0123456789abcdef0123456789abcdef";
+export const SECRET = "node-test-secret-0123456789abcdef0123456789abcdef";
 
 /** wrangler.toml's [vars] (the version /healthz reports, the embedder, the limiter kind), as workerd's env has them. */
-function wranglerVars(): Record<string, string> {
+export function wranglerVars(): Record<string, string> {
   const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
   const block = toml.split(/^\[vars\]$/m)[1]?.split(/^\[/m)[0] ?? "";
   return Object.fromEntries([...block.matchAll(/^([A-Z_]+) = "([^"]*)"$/gm)].map((m) => [m[1], m[2]]));
@@ -57,6 +58,7 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
     ...queues?.bindings,
   } as unknown as Env;
   const events = createRecordingEventBus();
+  const objects = bindNodeObjects(env, events);
   const deps = makeDeps(env, {
     ...(queues ? {} : { events }),
     decisionObjects: createMemoryDecisionObjects(),
@@ -67,7 +69,10 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
   return {
     db: env.DB,
     env,
+    /** the services the app is composed over (makeDeps(env) in a workerd test) */
     deps,
+    /** the RUN, BOARD and VECTOR_INDEX namespaces (Node stand-in) the app's objects live in */
+    objects,
     /** the events the app published to EVENTS (when EVENTS is not the queue stand-in) */
     events,
     /** the queue stand-in (with `queues: true`) */
@@ -119,5 +124,15 @@ export async function nodeHelpers(opts: NodeWardenOptions = {}) {
     approver: await token(teamId, undefined, { sub: `approver-${teamId}` }),
     admin: await token(teamId, undefined, { sub: `admin-${teamId}` }),
   });
-  return { db: w.db, env: w.env, deps: w.deps, drain: w.drain, call: w.call, token, teamTokens };
+  return {
+    db: w.db,
+    env: w.env,
+    deps: w.deps,
+    objects: w.objects,
+    drain: w.drain,
+    call: w.call,
+    token,
+    teamTokens,
+    ...nodeRunHelpers(w),
+  };
 }

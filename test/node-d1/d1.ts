@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 
 /** node:sqlite prints an ExperimentalWarning on first load; it says nothing about the code under test. */
-async function loadSqlite(): Promise<typeof import("node:sqlite")> {
+export async function loadSqlite(): Promise<typeof import("node:sqlite")> {
   const emit = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     if (!String(warning).includes("SQLite")) (emit as (...a: unknown[]) => void).call(process, warning, ...rest);

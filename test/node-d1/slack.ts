@@ -2,7 +2,7 @@
 // /slack/* requests through the app, and the loopback Slack Web API server started by the test file itself.
 import { afterAll, beforeAll } from "vitest";
 import { createApp } from "../../src/app";
-import { readResponse } from "../helpers-http";
+import { readResponse } from "../http";
 import { type SlackApiServer, startSlackApiServer } from "../slack-api-server";
 import { installationBody, type SignOptions, signSlackRequest, WORKSPACE } from "../slack-bodies";
 import { type LoopbackSlack, loopbackSlack } from "../slack-loopback";

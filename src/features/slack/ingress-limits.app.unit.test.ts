@@ -1,7 +1,7 @@
 // /slack/* in Node (nodeSlackWarden over the D1 stand-in): the `slack` rate-limit class per Slack user and team (429 with RateLimit headers, no
 // effect), and signing-secret rotation (current and previous secret both accepted, any other refused).
 import { describe, expect, it } from "vitest";
-import { readResponse } from "../../../test/helpers-http";
+import { readResponse } from "../../../test/http";
 import { executionContext } from "../../../test/node-d1/app";
 import { nodeSlackWarden } from "../../../test/node-d1/slack";
 import { commandBody } from "../../../test/slack-bodies";

@@ -1,9 +1,9 @@
 // Memory rows live in the team's own object: a token of one team never reaches another's, and D1 holds no memory row.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
-import { d1MemoryRowCount, teamMemoryRows } from "../../../test/team-memory";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
 import { mintToken } from "../../auth/mint";
+
+const { d1MemoryRowCount, env, freshTeam, memoryHarness, teamMemoryRows } = await nodeMemoryTools();
 
 const tok = (teamId: string) =>
   mintToken({

@@ -1,7 +1,9 @@
 // The deploy-approver roster (security 22.2): once set, only its members decide the team's deploys — a non-member, and
 // a key a non-member issued in a member's name, are refused; a new roster is itself a deploy a current member decides.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { call, token } = await nodeHelpers();
 
 const TEAM = "team-roster";
 const person = (sub: string, team = TEAM) =>

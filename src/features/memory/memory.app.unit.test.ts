@@ -1,14 +1,14 @@
 // POST /v1/memory, /query, /use, /bulk, /import over HTTP: guard refusals, ranking factors, dedupe, fences, tiers, TTL.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { freshTeam, memDocCount, memoryHarness, T0 } from "../../../test/memory-harness";
-import { teamMemoryRows } from "../../../test/team-memory";
+import { nodeMemoryTools, T0 } from "../../../test/node-d1/memory";
 import { hashEmbed } from "../../adapters/embed/hashing";
 import { mintToken } from "../../auth/mint";
 import type { Scope } from "../../auth/tokens";
 import { runDailySweep } from "../sweeps/scheduled";
 import { createMemoryHints } from "./hints";
 import { DAY_MS } from "./ranking";
+
+const { env, freshTeam, memDocCount, memoryHarness, teamMemoryRows } = await nodeMemoryTools();
 
 const RW: Scope[] = ["memory:read", "memory:write"];
 const tok = (

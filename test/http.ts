@@ -1,4 +1,4 @@
-// Requests as an API client sends them and answers read once, for workerd and Node tests alike.
+// Requests as an API client sends them and responses read once: shared by the workerd and Node test helpers.
 
 export type CallOptions = { token?: string; body?: unknown; headers?: Record<string, string> };
 

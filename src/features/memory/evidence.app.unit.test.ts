@@ -1,11 +1,12 @@
 // Memory evidence over HTTP: metadata.evidence names the team's artifacts (404 for another team's or an unknown id,
 // 422 for a malformed list, nothing written either way, bulk all or nothing); query results carry the ids.
-import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { freshTeam, memDocCount, memoryHarness, memoryToken } from "../../../test/memory-harness";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
 import { createD1ArtifactStore } from "../artifacts/store/artifact-store";
 import type { ArtifactRow } from "../artifacts/store/artifact-store-port";
+
+const { env, freshTeam, memDocCount, memoryHarness, memoryToken } = await nodeMemoryTools();
 
 /** An artifact row of the team (through the real D1 adapter; its bytes do not matter here). */
 async function artifactOf(teamId: string, artifactId: string) {

@@ -1,7 +1,8 @@
 // Fleet routes over HTTP: GET /v1/runs (team-wide, cursor pages) and POST /v1/orders/lease-next (pull work by skill).
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { addOrder, complete, drainAll, lease, setClock, startRun, teamTokens } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { addOrder, call, complete, drainAll, lease, setClock, startRun, teamTokens, token } = await nodeHelpers();
 
 const listRuns = async (tok: string, query = "") => {
   await drainAll();

@@ -1,8 +1,9 @@
 // PATCH /v1/policy/gates merges (PUT replaces); both show the diff against the active rules, on the answer and the gate.
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import { teamTokens } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
 import { DEFAULT_GATE_RULES } from "./rules";
+
+const { call, teamTokens, token } = await nodeHelpers();
 
 const approveDeploy = (tok: string, p: { run_id: string; op_id: string }) =>
   call("POST", "/v1/approvals", {
@@ -59,7 +60,6 @@ describe("PATCH /v1/policy/gates", () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toContain("rules.0.timeout_ms");
     expect((await call("PATCH", "/v1/policy/gates", { token: t.admin, body: {} })).status).toBe(400);
-    const { token } = await import("../../../test/helpers");
     const worker = await token("patch-bad", ["runs:write"]);
     expect((await call("PATCH", "/v1/policy/gates", { token: worker, body: { rules: [] } })).status).toBe(403);
   });

@@ -1,9 +1,9 @@
-// Escalation of a hard gate left open, end to end in workerd: the run's alarm, the gate view, the event log, the trace page.
-import { SELF } from "cloudflare:test";
+// Escalation of a hard gate left open, end to end in Node: the run's alarm, the gate view, the event log, the trace page.
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import { eventLog, fireAlarm, scheduledAlarm, setClock, startRun, teamTokens } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
 import { ESCALATION_AFTER_MS } from "./escalation";
+
+const { call, eventLog, fireAlarm, scheduledAlarm, setClock, startRun, teamTokens } = await nodeHelpers();
 
 describe("hard gate escalation in the run's alarm", () => {
   it("arms the alarm for each level, fires each once, shows them on the gate and the trace, stops once decided", async () => {
@@ -41,8 +41,8 @@ describe("hard gate escalation in the run's alarm", () => {
     expect(levels).toEqual([1, 2]);
 
     const views = await call("POST", "/v1/views", { token: t.worker, body: { kind: "run", run_id: run.run_id } });
-    const page = await SELF.fetch(String(views.json.url).replace(/^https?:\/\/[^/]+/, "https://warden.test"));
-    const html = await page.text();
+    const page = await call("GET", String(views.json.url).replace(/^https?:\/\/[^/]+/, ""));
+    const html = page.text;
     expect(html).toContain("escalation level 1 (approvers re-pinged)");
     expect(html).toContain("escalation level 2 (escalation target)");
 

@@ -1,14 +1,15 @@
 // The per-team vector index: Vectorize teams (one namespace and id scope each) beside VectorIndexDO teams, isolated.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createFakeVectorize } from "../../../test/fakes/vectorize";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
 import { buildVectorIndex } from "../../adapter-choices";
 import { mintToken } from "../../auth/mint";
 import { parseConfig } from "../../config";
 import { createDoVectorIndex } from "./durable-object";
 import { createPerTeamVectorIndex, parseVectorizeTeams } from "./per-team";
 import { createVectorizeIndex, VECTORIZE_LIMITS, vectorizeId } from "./vectorize";
+
+const { env, freshTeam, memoryHarness } = await nodeMemoryTools();
 
 const DIM = 384;
 const unit = (i: number) => {

@@ -1,8 +1,9 @@
 // A completion's cited memories (`output.used_mem_ids`, seed 003 §10) travel on its task.completed event to the feed.
 import { describe, expect, it } from "vitest";
-import { token } from "../../../test/helpers";
-import { complete, drain, eventLog, leasedOrder } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
 import { feedStepOf } from "../slack/feed";
+
+const { complete, drain, eventLog, leasedOrder, token } = await nodeHelpers();
 
 describe("used_mem_ids on task.completed", () => {
   it("carries the string ids the output cites, and the feed's step line names them", async () => {

@@ -1,13 +1,14 @@
 // The memory feature over the production adapters (Vectorize and Workers AI, as limit-honouring fakes) end to end.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createFakeAi, createFakeVectorize } from "../../../test/fakes/vectorize";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
 import { hashEmbed } from "../../adapters/embed/hashing";
 import { createWorkersAiEmbedder } from "../../adapters/embed/workers-ai";
 import { createVectorizeIndex } from "../../adapters/vector/vectorize";
 import { mintToken } from "../../auth/mint";
 import { runDailySweep } from "../sweeps/scheduled";
+
+const { env, freshTeam, memoryHarness } = await nodeMemoryTools();
 
 describe("memory over Vectorize + Workers AI", () => {
   it("writes, dedupes, queries across scopes, boosts and moves tiers within Vectorize's limits", async () => {

@@ -1,13 +1,14 @@
 // Cards (the local index's read model) stay in step with the memory rows: ranking from cards equals ranking from the rows.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
 import { mintToken } from "../../auth/mint";
 import type { Principal } from "../../auth/tokens";
 import { orFail } from "../../errors";
 import { runDailySweep } from "../sweeps/scheduled";
 import { DAY_MS } from "./ranking";
 import { createMemoryService } from "./service";
+
+const { env, freshTeam, memoryHarness } = await nodeMemoryTools();
 
 describe("memory cards", () => {
   it("rank exactly like D1 after writes, reinforcement, uses, decay, tier moves and reindex", async () => {

@@ -1,7 +1,9 @@
 // A reviewed dead letter of a graph item, reissued: back to ready through the board (persona cap, priority), and the
 // items it had skipped back to waiting, released once the retry passes.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { call, token } = await nodeHelpers();
 
 const item = (item_id: string, extra: Record<string, unknown> = {}) => ({
   item_id,

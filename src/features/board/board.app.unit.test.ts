@@ -1,8 +1,9 @@
 // The team's work board over HTTP: persona caps across runs, priority then fair share, backpressure, board views.
-import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { addOrder, drainAll, rows } from "../../../test/run-helpers";
+import { runInDurableObject } from "../../../test/fakes/durable-objects";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { addOrder, call, deps, drainAll, objects, token } = await nodeHelpers();
 
 const item = (item_id: string, extra: Record<string, unknown> = {}) => ({
   item_id,
@@ -185,7 +186,8 @@ describe("work board", () => {
     expect(refused.headers.get("retry-after")).toBe("5");
     const more = await call("POST", `/v1/runs/${run}/items`, { token: t.worker, body: { items: [item("d")] } });
     expect(more.status).toBe(429);
-    expect(await rows("SELECT run_id FROM runs WHERE team_id = ?", "board-pressure")).toHaveLength(1);
+    await drainAll();
+    expect((await call("GET", "/v1/runs", { token: t.worker })).json.runs).toHaveLength(1);
     const board = await call("GET", "/v1/board", { token: t.worker });
     expect(board.json).toMatchObject({ ready: 2, leased: 0, waiting: 0, backpressure: { on: true, ready_over: true } });
     expect(board.json.oldest_ready).toMatchObject({ run_id: run });
@@ -233,13 +235,10 @@ describe("work board", () => {
     expect(plain.status, plain.text).toBe(201);
     await addOrder(t.worker, plain.json.run_id, "p1");
     await drainAll();
-    const indexed = await rows<{ order_id: string }>(
-      "SELECT order_id FROM work_order WHERE team_id = ? AND status = 'QUEUED' ORDER BY created_at, order_id",
-      team,
-    );
+    const indexed = await deps.runIndex.availableOrders(team, { limit: 10 });
     expect(indexed.map((r) => r.order_id)).toEqual(["g1", "p1"]);
     // another worker's board lease of g1 is in flight: the board reserved it, the run has not granted it yet
-    const board = env.BOARD.get(env.BOARD.idFromName(`board:${team}`));
+    const board = objects.BOARD.get(objects.BOARD.idFromName(`board:${team}`));
     const reserved = await runInDurableObject(board, (_i, state) => {
       const sql = state.storage.sql;
       sql.exec("UPDATE board_item SET state = 'leased', reserved = 1 WHERE run_id = ? AND item_id = 'g1'", graph);

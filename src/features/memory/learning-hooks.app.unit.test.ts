@@ -1,7 +1,6 @@
 // The learning feature's memory ports, connected to memory: YARLI task memories, index sync, and the daily sweep.
 import { describe, expect, it } from "vitest";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
-import { teamMemoryCount } from "../../../test/team-memory";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
 import { hashEmbed } from "../../adapters/embed/hashing";
 import type { Principal } from "../../auth/tokens";
 import { orFail } from "../../errors";
@@ -9,6 +8,8 @@ import { TIER_RULES } from "../sweeps/memory-tiers";
 import { createCardRefreshingMaintenance } from "./learning-hooks";
 import { DAY_MS } from "./ranking";
 import { createMemoryService } from "./service";
+
+const { freshTeam, memoryHarness, teamMemoryCount } = await nodeMemoryTools();
 
 describe("deps.taskMemory (YARLI task memories)", () => {
   it("stores a task.failed lesson through the guarded write, reinforcing a repeat", async () => {

@@ -1,7 +1,8 @@
 // YARLI hints where agents look: run status and explain-exit carry the failure hints; the observer events are logged.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { addOrder, complete, eventLog, lease, startRun } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { addOrder, call, complete, eventLog, lease, startRun, token } = await nodeHelpers();
 
 const team = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}`;
 const idsOf = (hints: { id: string }[]) => hints.map((h) => h.id);

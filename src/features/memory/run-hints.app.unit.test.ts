@@ -1,7 +1,10 @@
 // Memory hints reach runs: POST /v1/runs answers with the team's org memories found by its goal (YARLI run hints).
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
+
+const { call, token } = await nodeHelpers();
+const { freshTeam, memoryHarness } = await nodeMemoryTools();
 
 describe("run.observer.memory_hints", () => {
   it("returns memories matching the goal and skills when a run starts", async () => {

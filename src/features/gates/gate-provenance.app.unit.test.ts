@@ -1,18 +1,17 @@
 // What opened a gate, as the run view and the gate route show it: the gate-rule version that resolved its kind and,
 // for a gate a failed attempt opened, the MemRL profile version whose decision escalated to it.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import { complete, leasedOrder, teamTokens } from "../../../test/run-helpers";
-import { makeDeps } from "../../deps";
+import { nodeHelpers } from "../../../test/node-d1/app";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
+
+const { call, complete, deps, leasedOrder, teamTokens } = await nodeHelpers();
 
 describe("gate provenance", () => {
   it("carries the profile version of the decision that opened a gate onto the gate, its route and the run view", async () => {
     const team = "gate-provenance";
     const t = await teamTokens(team);
     // the team's profile is version 1 (not the built-in 0), so the version shown is the decision's, not a default
-    const { policyStore } = makeDeps(env);
+    const { policyStore } = deps;
     const version = await policyStore.addPendingProfile(team, DEFAULT_PROFILE, "test", Date.now());
     expect(await policyStore.activateProfile(team, version, Date.now())).toBe(true);
     expect(version).toBe(1);

@@ -1,11 +1,12 @@
 // ExactIndex: the WebAssembly SIMD kernel and the JavaScript scan give the brute-force answer through growth and removal.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import cosineWasm from "../../../durable-objects/wasm/cosine.wasm";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
 import { seededRandom as rng } from "../../../test/seeded-random";
 import { cosine } from "../../lib/vector-math";
 import { ExactIndex, type ScanKernel } from "./exact-index";
 
+const { env } = await nodeMemoryTools();
 const DIM = 384;
 const kernel = () => new WebAssembly.Instance(cosineWasm, {}).exports as unknown as ScanKernel;
 
