@@ -1,18 +1,13 @@
 // Operator commands: `admin migrate-memory --team T` loops POST /v1/admin/memory/migrate until the team is switched.
 import type { Command } from "commander";
 import { unwrap } from "../src/client/index.ts";
+import type { MigrateProgress } from "../src/features/memory-migration/migrate.ts";
 import { int } from "./args.ts";
 import type { CommandContext } from "./board-commands.ts";
 import { CliExit, EXIT } from "./io.ts";
 
-/** one answer of the copy route */
-export type MigrateProgress = {
-  copied: number;
-  total: number;
-  done: boolean;
-  verified_hash?: string;
-  switched_at?: number;
-};
+/** one answer of the copy route (the route's own type) */
+export type { MigrateProgress };
 
 /** `[#####     ] 5/10`: the copied share of the team's memories in `width` cells */
 export function progressLine(p: Pick<MigrateProgress, "copied" | "total">, width = 24): string {

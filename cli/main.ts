@@ -6,6 +6,7 @@ import { decodeJwt } from "jose";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs and scripts/token.ts
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { parseApiKey } from "../src/auth/key-format.ts";
+import { SCOPES } from "../src/auth/tokens.ts";
 import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
 import { registerAdminCommands } from "./admin-commands.ts";
 import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
@@ -18,16 +19,7 @@ import { registerMemoryCommands } from "./memory-commands.ts";
 import { registerRunCommands } from "./run-commands.ts";
 import { resolveTarget, type Target } from "./target.ts";
 
-export const ALL_SCOPES: Scope[] = [
-  "policy:decide",
-  "policy:admin",
-  "runs:read",
-  "runs:write",
-  "approvals:decide",
-  "memory:read",
-  "memory:write",
-  "events:write",
-];
+export const ALL_SCOPES: Scope[] = [...SCOPES];
 
 type Globals = { url?: string; token?: string; pretty?: boolean; team?: string; verbose?: boolean };
 

@@ -2,7 +2,7 @@
 // (durable-objects.contract.test.ts) and the same classes hosted by the Node stand-in (durable-objects.contract.unit.test.ts).
 import { describe, expect, it } from "vitest";
 import type { VectorIndexDO } from "../../durable-objects/vector-index-do";
-import { EMBEDDING_DIMENSIONS } from "../../src/ports/embedder";
+import { EMBEDDING_DIMENSIONS } from "../../src/lib/vector-math";
 
 type Stub = { id: DurableObjectId };
 type Namespace<S> = {

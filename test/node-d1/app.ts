@@ -129,7 +129,8 @@ export async function nodeHelpers(opts: NodeWardenOptions = {}) {
     env: w.env,
     deps: w.deps,
     objects: w.objects,
-    drain: w.drain,
+    /** runs the queues' consumers until nothing is left (with `queues: true`) */
+    drainQueues: w.drain,
     call: w.call,
     token,
     teamTokens,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { VectorIndexDO } from "../../../durable-objects/vector-index-do";
 import { createFakeVectorize } from "../../../test/fakes/vectorize";
 import { seededRandom as rng } from "../../../test/seeded-random";
-import { cosine } from "../../ports/embedder";
+import { cosine } from "../../lib/vector-math";
 import type { VectorIndex } from "../../ports/vector-index";
 import { createDoVectorIndex } from "./durable-object";
 import { createPerTeamVectorIndex } from "./per-team";

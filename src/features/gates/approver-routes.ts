@@ -4,11 +4,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { WireId } from "../../../contracts/wire-id";
-import { AppFailure } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { RunsService } from "../runs";
-import { proposeDeploy, teamWideProposer } from "./deploy";
+import { assertTeamWideProposer, proposeDeploy } from "./deploy";
 import { DeployAccepted } from "./schemas";
 import type { DeployApproverStore } from "./store/deploy-approvers-port";
 
@@ -66,8 +65,7 @@ export const approverRoutes = featureApp<ApproverNeeds>()
     async (c) => {
       const { deps } = c.env;
       const principal = c.get("principal");
-      const bound = teamWideProposer(principal);
-      if (bound) throw new AppFailure(bound);
+      assertTeamWideProposer(principal);
       const approvers = [...c.req.valid("json").approvers].sort();
       const version = await deps.deployApproverStore.addRequest(
         principal.teamId,

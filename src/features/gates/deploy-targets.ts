@@ -57,6 +57,23 @@ function activationAudit(action: string, table: string, teamId: string, version:
   };
 }
 
+/** A request table whose store applies a version and writes its activation audit row in the same batch. */
+type AuditedRequestStore = Pick<TeamLimitRequests, "applyRequest"> | Pick<DeployApproverStore, "applyRequest">;
+
+/** A target kept in an audited request table, with no cache of its own for an activation to drop. */
+function auditedRequests(
+  table: string,
+  action: string,
+  store: (needs: DeployNeeds) => AuditedRequestStore,
+): DeployTargetSpec {
+  return {
+    table,
+    activate: (n, team, version, now) =>
+      store(n).applyRequest(team, version, now, activationAudit(action, table, team, version, now)),
+    invalidate: () => {},
+  };
+}
+
 export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
   profile: {
     table: "policy_profile",
@@ -89,29 +106,9 @@ export const DEPLOY_TARGET_SPECS: Record<DeployTarget, DeployTargetSpec> = {
   },
   // rate-limit increases above the defaults (PUT /v1/limits); other isolates read the new limits within their 60 s
   // cache, so there is nothing here to drop
-  limits: {
-    table: "team_limit_request",
-    activate: (n, team, version, now) =>
-      n.teamLimitStore.applyRequest(
-        team,
-        version,
-        now,
-        activationAudit("team_limits.updated", "team_limit_request", team, version, now),
-      ),
-    invalidate: () => {},
-  },
+  limits: auditedRequests("team_limit_request", "team_limits.updated", (n) => n.teamLimitStore),
   // the deploy-approver roster: read from D1 on every control-run decision, so there is no cache to drop
-  approvers: {
-    table: "deploy_approver_request",
-    activate: (n, team, version, now) =>
-      n.deployApproverStore.applyRequest(
-        team,
-        version,
-        now,
-        activationAudit("deploy_approvers.updated", "deploy_approver_request", team, version, now),
-      ),
-    invalidate: () => {},
-  },
+  approvers: auditedRequests("deploy_approver_request", "deploy_approvers.updated", (n) => n.deployApproverStore),
 };
 
 /**

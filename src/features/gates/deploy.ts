@@ -1,6 +1,6 @@
 // Use-case: put a stored pending version of a deploy target behind a policy_deploy hard gate on the team's control run.
 import type { Principal } from "../../auth/tokens";
-import type { AppError } from "../../errors";
+import { type AppError, AppFailure } from "../../errors";
 import type { Result } from "../../lib/result";
 import { actorOf, callRun, type RunsService } from "../runs";
 import type { DeployTarget } from "./deploy-targets";
@@ -34,6 +34,12 @@ export function teamWideProposer(principal: Principal): AppError | null {
     code: "forbidden",
     message: "a run-bound token cannot propose team-wide policy; use an unbound admin token",
   };
+}
+
+/** teamWideProposer as the routes use it: a run-bound proposer is refused (403) before anything is stored. */
+export function assertTeamWideProposer(principal: Principal): void {
+  const bound = teamWideProposer(principal);
+  if (bound) throw new AppFailure(bound);
 }
 
 /**

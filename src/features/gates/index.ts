@@ -14,7 +14,7 @@ import { gatesRoutes } from "./routes";
 import type { GateRuleStore } from "./store/gate-rule-store-port";
 
 export { type AckNeeds, type Acknowledger, acknowledgeGate, type GateAckAnswer } from "./ack";
-export { proposeDeploy, type TrendGateCheck, teamWideProposer } from "./deploy";
+export { assertTeamWideProposer, proposeDeploy, type TrendGateCheck, teamWideProposer } from "./deploy";
 export * from "./domain";
 export { createGateRuleCache } from "./gate-rule-cache";
 export type { GateInboxNeeds } from "./inbox-routes";

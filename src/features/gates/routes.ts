@@ -6,7 +6,7 @@ import { AppFailure, orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import { actorOf, callRun, runErrors } from "../runs";
-import { proposeDeploy, teamWideProposer } from "./deploy";
+import { assertTeamWideProposer, proposeDeploy } from "./deploy";
 import type { GatesNeeds } from "./index";
 import { diffGateRules, mergeGateRules } from "./rule-diff";
 import { GateRuleSet } from "./rules";
@@ -142,8 +142,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
     async (c) => {
       const { deps } = c.env;
       const principal = c.get("principal");
-      const bound = teamWideProposer(principal);
-      if (bound) throw new AppFailure(bound);
+      assertTeamWideProposer(principal);
       const now = deps.clock.now();
       const active = await deps.gateRules.get(principal.teamId, now);
       const merged = { rules: mergeGateRules(active.rules, c.req.valid("json").rules) };
@@ -179,8 +178,7 @@ export const gatesRoutes = featureApp<GatesNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const now = deps.clock.now();
-      const bound = teamWideProposer(principal);
-      if (bound) throw new AppFailure(bound);
+      assertTeamWideProposer(principal);
       const proposed = c.req.valid("json");
       const active = await deps.gateRules.get(principal.teamId, now);
       const diff = diffGateRules(active.rules, proposed.rules);

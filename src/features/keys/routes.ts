@@ -9,11 +9,12 @@ import {
   REVOCATION_RECHECK_MS,
 } from "../../auth/api-keys";
 import { mintToken } from "../../auth/mint";
-import { MAX_TOKEN_LIFETIME_S, SCOPES, type Scope } from "../../auth/tokens";
+import { MAX_TOKEN_LIFETIME_S, type Principal, SCOPES, type Scope } from "../../auth/tokens";
 import { AppFailure } from "../../errors";
 import { applyRateLimits, requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { ApiKeyRow } from "../../ports/api-key-store";
+import type { AuditEntry } from "../../ports/audit-log";
 import type { KeysNeeds } from "./needs";
 
 const Id = z.string().min(1).max(128);
@@ -100,6 +101,24 @@ const view = (r: ApiKeyRow, now: number) => ({
   last_used_at: iso(r.lastUsedAt),
 });
 
+/** the audit row of a key's creation or revocation by the caller, once per key and event */
+const keyAudit = (
+  p: Principal,
+  row: ApiKeyRow,
+  event: "created" | "revoked",
+  at: number,
+  metadata: Record<string, unknown>,
+): AuditEntry => ({
+  id: `aud_key_${event}:${row.id}`,
+  teamId: p.teamId,
+  actor: p.subject,
+  action: `api_key.${event}`,
+  subjectType: "api_key",
+  subjectId: row.id,
+  metadata,
+  createdAt: at,
+});
+
 export const keysRoutes = featureApp<KeysNeeds>()
   .openapi(
     createRoute({
@@ -150,22 +169,13 @@ export const keysRoutes = featureApp<KeysNeeds>()
       };
       await deps.apiKeyStore.insert(row);
       await deps.auditLog.append([
-        {
-          id: `aud_key_created:${row.id}`,
-          teamId: p.teamId,
-          actor: p.subject,
-          action: "api_key.created",
-          subjectType: "api_key",
-          subjectId: row.id,
-          metadata: {
-            prefix,
-            subject: row.subject,
-            scopes: row.scopes,
-            run_id: row.runId,
-            expires_at: iso(row.expiresAt),
-          },
-          createdAt: now,
-        },
+        keyAudit(p, row, "created", now, {
+          prefix,
+          subject: row.subject,
+          scopes: row.scopes,
+          run_id: row.runId,
+          expires_at: iso(row.expiresAt),
+        }),
       ]);
       return c.json({ ...view(row, now), key }, 201);
     },
@@ -206,16 +216,7 @@ export const keysRoutes = featureApp<KeysNeeds>()
       if (!row) throw new AppFailure({ code: "not_found", message: "no such API key in this team" });
       deps.apiKeys.markRevoked(row.id);
       await deps.auditLog.append([
-        {
-          id: `aud_key_revoked:${row.id}`,
-          teamId: p.teamId,
-          actor: p.subject,
-          action: "api_key.revoked",
-          subjectType: "api_key",
-          subjectId: row.id,
-          metadata: { prefix: row.prefix, subject: row.subject },
-          createdAt: row.revokedAt ?? now,
-        },
+        keyAudit(p, row, "revoked", row.revokedAt ?? now, { prefix: row.prefix, subject: row.subject }),
       ]);
       return c.json(view(row, now), 200);
     },

@@ -16,7 +16,7 @@ import {
   type RouteClass,
   ratesAbove,
 } from "../../http/rate-limits";
-import { DeployAccepted, proposeDeploy, teamWideProposer } from "../gates";
+import { assertTeamWideProposer, DeployAccepted, proposeDeploy } from "../gates";
 import type { LimitsNeeds } from "./needs";
 
 const Count = z.int().min(1).max(MAX_LIMIT);
@@ -152,8 +152,7 @@ export const limitsRoutes = featureApp<LimitsNeeds>()
         1,
       ).map((o) => o.path);
       if (raised.length > 0) {
-        const bound = teamWideProposer(p);
-        if (bound) throw new AppFailure(bound);
+        assertTeamWideProposer(p);
         const version = await deps.teamLimitStore.addRequest(p.teamId, rows, p.subject, now);
         const limits = Object.fromEntries(changes);
         const proposed = await proposeDeploy(deps, p, "limits", version, { limits, above_default: raised });

@@ -18,6 +18,9 @@ import {
   LeaseNextBody,
   leaseNext,
   OrderParams,
+  type RunOpName,
+  type RunOpReply,
+  type RunOpRequest,
   RunParams,
   startRun,
 } from "../runs";
@@ -80,7 +83,17 @@ function tool<P extends RouteParts, R extends object>(def: {
 }
 
 const now = (ctx: ToolContext) => ctx.deps.clock.now();
-const actor = (ctx: ToolContext) => actorOf(ctx.principal);
+
+/** one operation on a run's object as the caller; the reply's value, or the run's refusal thrown as the route does */
+async function onRun<K extends RunOpName>(
+  ctx: ToolContext,
+  runId: string,
+  op: K,
+  fields: Omit<RunOpRequest<K>, "actor">,
+): Promise<RunOpReply<K>> {
+  const request = { actor: actorOf(ctx.principal), ...fields } as RunOpRequest<K>;
+  return (await callRun(ctx.deps.runs, runId, op, request)).value;
+}
 
 export const TOOLS: readonly Tool[] = [
   tool({
@@ -108,9 +121,7 @@ export const TOOLS: readonly Tool[] = [
     scopes: ["runs:read", "runs:write", "approvals:decide"],
     description: "A gate and its decision, now.",
     parts: { params: GateParams },
-    call: async (ctx, a) =>
-      (await callRun(ctx.deps.runs, a.params.run_id, "get_gate", { actor: actor(ctx), gate_id: a.params.gate_id }))
-        .value,
+    call: (ctx, a) => onRun(ctx, a.params.run_id, "get_gate", { gate_id: a.params.gate_id }),
     summary: (r) => `gate ${r.gate_id}: ${r.status}`,
   }),
   tool({
@@ -122,11 +133,8 @@ export const TOOLS: readonly Tool[] = [
     call: async (ctx, a) => {
       const rounds = Math.ceil((a.extra.wait_s * 1000) / GATE_WAIT_POLL_MS);
       for (let i = 0; ; i++) {
-        const gate = await callRun(ctx.deps.runs, a.params.run_id, "get_gate", {
-          actor: actor(ctx),
-          gate_id: a.params.gate_id,
-        });
-        if (gate.value.status !== "pending" || i >= rounds) return gate.value;
+        const gate = await onRun(ctx, a.params.run_id, "get_gate", { gate_id: a.params.gate_id });
+        if (gate.status !== "pending" || i >= rounds) return gate;
         await ctx.sleep(GATE_WAIT_POLL_MS);
       }
     },
@@ -164,14 +172,7 @@ export const TOOLS: readonly Tool[] = [
     scopes: ["runs:write"],
     description: "Extends a lease (every 10 s); a stale epoch or an expired lease is refused and changes nothing.",
     parts: { params: OrderParams, body: HeartbeatBody },
-    call: async (ctx, a) =>
-      (
-        await callRun(ctx.deps.runs, a.params.run_id, "heartbeat", {
-          actor: actor(ctx),
-          order_id: a.params.order_id,
-          ...a.body,
-        })
-      ).value,
+    call: (ctx, a) => onRun(ctx, a.params.run_id, "heartbeat", { order_id: a.params.order_id, ...a.body }),
     summary: (r) => `lease ${r.lease_id} extended to ${new Date(r.expires_at).toISOString()}`,
   }),
   tool({
@@ -260,7 +261,7 @@ export const TOOLS: readonly Tool[] = [
     scopes: ["runs:read", "runs:write"],
     description: "A run: status, last 10 steps, orders, gates, hints, budget, dead letters.",
     parts: { params: RunParams },
-    call: async (ctx, a) => (await callRun(ctx.deps.runs, a.params.run_id, "view", { actor: actor(ctx) })).value,
+    call: (ctx, a) => onRun(ctx, a.params.run_id, "view", {}),
     summary: (r) => `run ${r.run_id}: ${r.status}, ${r.steps_total} step(s)`,
   }),
   tool({
@@ -269,7 +270,7 @@ export const TOOLS: readonly Tool[] = [
     scopes: ["runs:read", "runs:write"],
     description: "Why the run ended: terminal step, decisions, gates, hints (ended:false while it runs).",
     parts: { params: RunParams },
-    call: async (ctx, a) => (await callRun(ctx.deps.runs, a.params.run_id, "explain", { actor: actor(ctx) })).value,
+    call: (ctx, a) => onRun(ctx, a.params.run_id, "explain", {}),
     summary: (r) =>
       r.ended ? `run ${r.run_id} ended ${r.status}: ${r.reason}` : `run ${r.run_id} is still ${r.status}`,
   }),

@@ -2,10 +2,10 @@
 
 import { createRoute } from "@hono/zod-openapi";
 import { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
-import { AppFailure, orFail } from "../../errors";
+import { orFail } from "../../errors";
 import { requireScope } from "../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
-import { proposeDeploy, teamWideProposer } from "../gates";
+import { assertTeamWideProposer, proposeDeploy } from "../gates";
 import { decidePolicy } from "./decide";
 import { readDecisions } from "./decision-log-reader";
 import { DEFAULT_PROFILE } from "./default-profile";
@@ -114,8 +114,7 @@ export const policyRoutes = featureApp<PolicyNeeds>()
     async (c) => {
       const { deps } = c.env;
       const principal = c.get("principal");
-      const bound = teamWideProposer(principal);
-      if (bound) throw new AppFailure(bound);
+      assertTeamWideProposer(principal);
       const profile = c.req.valid("json");
       const now = deps.clock.now();
       // promotion to enforce carries replay, parity, conformance and trend evidence to its gate, or is refused
@@ -189,8 +188,7 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       const { deps } = c.env;
       const principal = c.get("principal");
       const { ceiling } = c.req.valid("json");
-      const bound = teamWideProposer(principal);
-      if (bound) throw new AppFailure(bound);
+      assertTeamWideProposer(principal);
       const now = deps.clock.now();
       // raising the ceiling to enforce is a promotion too: the active profile replayed under the raised ceiling
       let evidence: Record<string, unknown> | undefined;

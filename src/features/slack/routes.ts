@@ -5,7 +5,7 @@ import { AppFailure } from "../../errors";
 import { applyRateLimits, requireScope } from "../../http/middleware";
 import { bearer, commonErrors, featureApp, jsonBody, jsonResponse } from "../../http/openapi";
 import type { FeatureEnv } from "../../http/types";
-import { DeployAccepted, proposeDeploy, teamWideProposer } from "../gates";
+import { assertTeamWideProposer, DeployAccepted, proposeDeploy } from "../gates";
 import { handleCommand } from "./commands";
 import { ESCALATION_MINUTES_MAX, ESCALATION_TARGET } from "./escalation";
 import { handleInteraction } from "./interactions";
@@ -159,8 +159,7 @@ export const slackRoutes = featureApp<SlackNeeds>()
       // change is stored pending and applied when an admin approves its slack_channel_change hard gate (deploy target
       // `slack` on the team's control run).
       if (current) {
-        const bound = teamWideProposer(principal);
-        if (bound) throw new AppFailure(bound);
+        assertTeamWideProposer(principal);
         const version = await deps.slackStore.proposeChange(inst, principal.subject, deps.clock.now());
         const context = { workspace_id: body.workspace_id, channels: body.channels, approvers: body.approvers };
         return c.json(await proposeDeploy(deps, principal, "slack", version, context), 202);

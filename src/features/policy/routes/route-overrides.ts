@@ -1,11 +1,11 @@
 // POST /v1/routes/overrides: an operator retires a memory route (audited) or pins one (trend gate, then a hard gate).
 import { createRoute, z } from "@hono/zod-openapi";
-import { AppFailure, orFail } from "../../../errors";
+import { orFail } from "../../../errors";
 import { requireScope } from "../../../http/middleware";
 import { bearer, commonErrors, ErrorEnvelope, featureApp, jsonBody, jsonResponse } from "../../../http/openapi";
 import type { AuditLogStore } from "../../../ports/audit-log";
 import type { DecisionObjects } from "../../../ports/decision-log";
-import { proposeDeploy, teamWideProposer } from "../../gates";
+import { assertTeamWideProposer, proposeDeploy } from "../../gates";
 import type { RouteLedger } from "../../memory/domain";
 import { normalizeFingerprint } from "../../memory/domain";
 import type { RunsService } from "../../runs";
@@ -73,8 +73,7 @@ export const routeOverrideRoutes = featureApp<RouteOverrideNeeds>().openapi(
     const now = deps.clock.now();
     const base = { need_fingerprint: need, route_id: body.route_id };
     if (body.action === "pin") {
-      const bound = teamWideProposer(principal);
-      if (bound) throw new AppFailure(bound);
+      assertTeamWideProposer(principal);
       // a pin changes routing: it passes evaluation_trend_regression_gate first (409 regression, nothing stored)
       const { trend } = orFail(await trendGate(deps, principal.teamId, now));
       const version = await deps.routeLedger.addPinRequest(

@@ -90,6 +90,14 @@ function gateReads(db: DrizzleD1Database): Pick<RunIndex, "gate" | "gateAcks"> {
 }
 
 /** the orders a team's workers may lease, and a task's orders */
+/** the order's reference (AvailableOrderRow): which run, order and task, and the skill it asks for */
+const orderRefColumns = {
+  run_id: workOrders.runId,
+  order_id: workOrders.orderId,
+  task_id: workOrders.taskId,
+  skill: workOrders.skill,
+};
+
 function orderLists(db: DrizzleD1Database): Pick<RunIndex, "availableOrders" | "taskOrders"> {
   return {
     async availableOrders(teamId, q) {
@@ -107,12 +115,7 @@ function orderLists(db: DrizzleD1Database): Pick<RunIndex, "availableOrders" | "
       if (q.runId !== undefined) where.push(eq(workOrders.runId, q.runId));
       if (q.taskId !== undefined) where.push(eq(workOrders.taskId, q.taskId));
       return db
-        .select({
-          run_id: workOrders.runId,
-          order_id: workOrders.orderId,
-          task_id: workOrders.taskId,
-          skill: workOrders.skill,
-        })
+        .select(orderRefColumns)
         .from(workOrders)
         .innerJoin(runs, eq(runs.runId, workOrders.runId))
         .where(and(...where))
@@ -122,13 +125,7 @@ function orderLists(db: DrizzleD1Database): Pick<RunIndex, "availableOrders" | "
 
     async taskOrders(teamId, taskId, limit) {
       return db
-        .select({
-          run_id: workOrders.runId,
-          order_id: workOrders.orderId,
-          task_id: workOrders.taskId,
-          skill: workOrders.skill,
-          status: workOrders.status,
-        })
+        .select({ ...orderRefColumns, status: workOrders.status })
         .from(workOrders)
         .where(and(eq(workOrders.teamId, teamId), eq(workOrders.taskId, taskId)))
         .orderBy(desc(workOrders.createdAt))

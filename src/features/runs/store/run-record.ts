@@ -3,6 +3,7 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { camelKeys } from "../../../lib/camel-keys";
 import { log } from "../../../lib/log";
 import { auditInsert } from "../../audit";
 import { retryAdjustments } from "../../learning/store/tables";
@@ -16,15 +17,7 @@ type Op<T extends RecordOp["t"]> = Extract<RecordOp, { t: T }>;
 function upsertRun(db: DrizzleD1Database, r: Op<"run">["row"]): BatchItem<"sqlite"> {
   return db
     .insert(runs)
-    .values({
-      runId: r.run_id,
-      teamId: r.team_id,
-      goal: r.goal,
-      status: r.status,
-      kind: r.kind,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    })
+    .values(camelKeys(r))
     .onConflictDoUpdate({
       target: runs.runId,
       set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
@@ -36,18 +29,7 @@ function upsertRun(db: DrizzleD1Database, r: Op<"run">["row"]): BatchItem<"sqlit
 function upsertOrder(db: DrizzleD1Database, r: Op<"order">["row"]): BatchItem<"sqlite"> {
   return db
     .insert(workOrders)
-    .values({
-      orderId: r.order_id,
-      runId: r.run_id,
-      teamId: r.team_id,
-      taskId: r.task_id,
-      goal: r.goal,
-      status: r.status,
-      body: r.body,
-      skill: r.skill,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    })
+    .values(camelKeys(r))
     .onConflictDoUpdate({
       target: [workOrders.runId, workOrders.orderId],
       set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
@@ -59,22 +41,7 @@ function upsertOrder(db: DrizzleD1Database, r: Op<"order">["row"]): BatchItem<"s
 function upsertGate(db: DrizzleD1Database, r: Op<"gate">["row"]): BatchItem<"sqlite"> {
   return db
     .insert(gates)
-    .values({
-      gateId: r.gate_id,
-      teamId: r.team_id,
-      runId: r.run_id,
-      opId: r.op_id,
-      policyKey: r.policy_key,
-      kind: r.kind,
-      status: r.status,
-      openedBy: r.opened_by,
-      openedAt: r.opened_at,
-      deadlineAt: r.deadline_at,
-      decidedBy: r.decided_by,
-      decidedAt: r.decided_at,
-      outcome: r.outcome,
-      updatedAt: r.updated_at,
-    })
+    .values(camelKeys(r))
     .onConflictDoUpdate({
       target: gates.gateId,
       set: {
@@ -90,63 +57,17 @@ function upsertGate(db: DrizzleD1Database, r: Op<"gate">["row"]): BatchItem<"sql
 
 /** one attempt, once per op_id */
 function insertAttempt(db: DrizzleD1Database, r: Op<"attempt">["row"]): BatchItem<"sqlite"> {
-  return db
-    .insert(attempts)
-    .values({
-      attemptId: r.attempt_id,
-      runId: r.run_id,
-      orderId: r.order_id,
-      opId: r.op_id,
-      outcome: r.outcome,
-      failureClass: r.failure_class,
-      next: r.next,
-      tokensIn: r.tokens_in,
-      tokensOut: r.tokens_out,
-      holder: r.holder,
-      personaId: r.persona_id,
-      startedAt: r.started_at,
-      endedAt: r.ended_at,
-    })
-    .onConflictDoNothing();
+  return db.insert(attempts).values(camelKeys(r)).onConflictDoNothing();
 }
 
 /** one gate decision, once */
 function insertApproval(db: DrizzleD1Database, r: Op<"approval">["row"]): BatchItem<"sqlite"> {
-  return db
-    .insert(approvalEvents)
-    .values({
-      id: r.id,
-      teamId: r.team_id,
-      runId: r.run_id,
-      opId: r.op_id,
-      gateId: r.gate_id,
-      policyKey: r.policy_key,
-      decision: r.decision,
-      approver: r.approver,
-      reason: r.reason,
-      note: r.note,
-      dedupeKey: r.dedupe_key,
-      outcome: r.outcome,
-      channel: r.channel,
-      createdAt: r.created_at,
-    })
-    .onConflictDoNothing();
+  return db.insert(approvalEvents).values(camelKeys(r)).onConflictDoNothing();
 }
 
 /** a dead-lettered order, once */
 function insertDeadLetter(db: DrizzleD1Database, r: Op<"dead_letter">["row"]): BatchItem<"sqlite"> {
-  return db
-    .insert(deadLetters)
-    .values({
-      id: r.id,
-      teamId: r.team_id,
-      runId: r.run_id,
-      opId: r.op_id,
-      reasonCode: r.reason_code,
-      payload: r.payload,
-      createdAt: r.created_at,
-    })
-    .onConflictDoNothing();
+  return db.insert(deadLetters).values(camelKeys(r)).onConflictDoNothing();
 }
 
 /** marks a dead letter resolved, unless it already is */
