@@ -1,9 +1,24 @@
 // Test helpers for the decision log on R2 (issue 27): log decisions through the real writer, read back what R2 holds.
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { makeDeps } from "../src/deps";
 import { appendDecisions } from "../src/features/policy";
 import { decodeDecisions, teamPrefix } from "../src/features/policy/decision-log-layout";
 import type { LoggedDecision } from "../src/ports/policy-store";
+
+/** The team object of `team` (VECTOR_INDEX, idFromName(team_id)): memory rows and decision journal. */
+export const teamObject = (team: string) => env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(team));
+
+/** The decisions waiting in the team's journal, oldest first. */
+export async function journalRows(team: string): Promise<LoggedDecision[]> {
+  return runInDurableObject(teamObject(team), (o) => o.journalRows());
+}
+
+/** Runs the team object's alarm until its journal is empty (each run flushes one batch), as the runtime would. */
+export async function flushJournal(team: string): Promise<void> {
+  for (let i = 0; i < 50 && (await journalRows(team)).length > 0; i++) await runDurableObjectAlarm(teamObject(team));
+  const left = (await journalRows(team)).length;
+  if (left > 0) throw new Error(`team ${team}: ${left} decisions still in the journal after 50 alarms`);
+}
 
 /** A logged decision of `team` with sensible defaults (an enforce retry of vibe_fail). */
 export function loggedDecision(team: string, id: string, createdAt: number, o: Partial<LoggedDecision> = {}) {

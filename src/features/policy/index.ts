@@ -1,7 +1,6 @@
 // The policy feature's public entry: the /v1/policy routes, the decision log consumer step, the policy cache and
 // everything of domain.ts (the pure part the run reducer uses). Other features import policy only from here or,
 // for the pure part only, from domain.ts.
-import type { EventBus } from "../../ports/event-bus";
 import type { PolicyMemoryReader } from "../../ports/policy-memory";
 import type { PolicyStore } from "../../ports/policy-store";
 import type { RouteLedger } from "../../ports/route-ledger";
@@ -18,11 +17,7 @@ import { createTeamPolicyCache } from "./team-policy-cache";
 
 export { decidePolicy } from "./decide";
 export { decisionEscalationAudits } from "./decision-audit";
-export {
-  appendDecisions,
-  type DecisionLogNeeds,
-  recordDecisionEvents,
-} from "./decision-log";
+export { appendDecisions, type DecisionLogNeeds } from "./decision-log";
 export { HOUR_MS, hourOf } from "./decision-log-layout";
 export { countDecisions, readDecisions } from "./decision-log-reader";
 export * from "./domain";
@@ -48,12 +43,6 @@ export const policyFeature = defineFeature({
   routes: [policyRoutes, routeOverrideRoutes, classesRoutes],
   build: {
     policies: (d: { policyStore: PolicyStore }) => createTeamPolicyCache(d.policyStore),
-    /**
-     * EVENTS itself: each decide sends its own event and answers when the send resolved. Requests of one isolate may
-     * not wait on a send another request started (workerd runs the waiter's continuation in the sender's I/O context:
-     * "Cannot perform I/O on behalf of a different request"), so decisions are not coalesced across requests.
-     */
-    decisionEvents: (d: { events: EventBus }) => d.events,
     /**
      * evaluation_trend_regression_gate for the routing changes of features policy may not be imported by (gate rules:
      * the gates feature's routes; policy already imports gates), handed over here instead of imported
