@@ -1,8 +1,9 @@
 // Test helpers for the decision log on R2 (issue 27): log decisions through the real writer, read back what R2 holds.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { makeDeps } from "../src/deps";
+import { makeDeps, makeJournalFlushNeeds } from "../src/deps";
 import { appendDecisions } from "../src/features/policy";
 import { decodeDecisions, teamPrefix } from "../src/features/policy/decision-log-layout";
+import type { EventBus } from "../src/ports/event-bus";
 import type { LoggedDecision } from "../src/ports/policy-store";
 
 /** The team object of `team` (VECTOR_INDEX, idFromName(team_id)): memory rows and decision journal. */
@@ -11,6 +12,12 @@ export const teamObject = (team: string) => env.VECTOR_INDEX.get(env.VECTOR_INDE
 /** The decisions waiting in the team's journal, oldest first. */
 export async function journalRows(team: string): Promise<LoggedDecision[]> {
   return runInDurableObject(teamObject(team), (o) => o.journalRows());
+}
+
+/** One journal flush of the team's object with its events sent to `events` instead of EVENTS (what subscribers get). */
+export async function flushJournalTo(team: string, events: EventBus): Promise<void> {
+  const needs = { ...makeJournalFlushNeeds(env), events };
+  await runInDurableObject(teamObject(team), (o) => o.flushDecisions(needs));
 }
 
 /** Runs the team object's alarm until its journal is empty (each run flushes one batch), as the runtime would. */
