@@ -5,12 +5,13 @@ import { DurableObject } from "cloudflare:workers";
 import { ExactIndex, type ScanKernel } from "../src/adapters/vector/exact-index";
 import { makeJournalFlushNeeds } from "../src/deps";
 import {
+  flushJournal,
   JOURNAL_DONE_TTL_MS,
   JOURNAL_FLUSH_DELAY_MS,
   JOURNAL_FLUSH_LIMIT,
+  type JournalFlushNeeds,
   journalRetryDelay,
-} from "../src/features/policy/journal-batch";
-import { flushJournal, type JournalFlushNeeds } from "../src/features/policy/journal-flush";
+} from "../src/features/policy";
 import { log } from "../src/lib/log";
 import { EMBEDDING_DIMENSIONS } from "../src/ports/embedder";
 import type { TeamSweepCounts, TierRules } from "../src/ports/memory-maintenance";

@@ -1,6 +1,6 @@
 // makeDeps(env): the infra (config and shared adapters) plus every feature's services, composed from FEATURES once per isolate.
 import { FEATURES, type FeatureNeeds, type FeatureServices } from "./features";
-import type { JournalFlushNeeds } from "./features/policy/journal-flush";
+import type { JournalFlushNeeds } from "./features/policy";
 import type { RunEngineNeeds } from "./features/runs";
 import { type Infra, infra } from "./infra";
 

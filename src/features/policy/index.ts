@@ -21,6 +21,13 @@ export { appendDecisions, type DecisionLogNeeds } from "./decision-log";
 export { HOUR_MS, hourOf } from "./decision-log-layout";
 export { countDecisions, readDecisions } from "./decision-log-reader";
 export * from "./domain";
+export {
+  JOURNAL_DONE_TTL_MS,
+  JOURNAL_FLUSH_DELAY_MS,
+  JOURNAL_FLUSH_LIMIT,
+  journalRetryDelay,
+} from "./journal-batch";
+export { flushJournal, type JournalFlushNeeds } from "./journal-flush";
 export { policyRoutes } from "./routes";
 export type { RouteOverrideNeeds } from "./routes/route-overrides";
 export { decideDepsOf } from "./run-snapshot";

@@ -334,8 +334,8 @@ export class RunEngine {
   private async handOver(events: QueuedRunEvent[]): Promise<void> {
     // the modes are MemrlMode values: logDecision (attempts.ts) writes the event from a typed StepDecision
     const decisions = events.flatMap((e) => (e.type === "policy.decided" ? [e.decision as LoggedDecision] : []));
-    const teamId = this.state?.run.team_id;
-    if (decisions.length && teamId) await this.deps.decisionJournal.append(teamId, decisions);
+    const teamId = decisions[0]?.team_id;
+    if (teamId !== undefined) await this.deps.decisionJournal.append(teamId, decisions);
     const queued = events.filter((e) => e.type !== "policy.decided").map(fitForQueue);
     if (queued.length) await this.deps.events.publish(queued);
   }
