@@ -6,6 +6,8 @@ import { decodeDecisions, teamPrefix } from "../src/features/policy/decision-log
 import type { EventBus } from "../src/ports/event-bus";
 import type { LoggedDecision } from "../src/ports/policy-store";
 
+export { loggedDecision } from "./decision-log-fixture";
+
 /** The team object of `team` (VECTOR_INDEX, idFromName(team_id)): memory rows and decision journal. */
 export const teamObject = (team: string) => env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(team));
 
@@ -25,29 +27,6 @@ export async function flushJournal(team: string): Promise<void> {
   for (let i = 0; i < 50 && (await journalRows(team)).length > 0; i++) await runDurableObjectAlarm(teamObject(team));
   const left = (await journalRows(team)).length;
   if (left > 0) throw new Error(`team ${team}: ${left} decisions still in the journal after 50 alarms`);
-}
-
-/** A logged decision of `team` with sensible defaults (an enforce retry of vibe_fail). */
-export function loggedDecision(team: string, id: string, createdAt: number, o: Partial<LoggedDecision> = {}) {
-  return {
-    decision_id: id,
-    team_id: team,
-    run_id: null,
-    task_id: null,
-    inputs: { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 },
-    inputs_digest: "d".repeat(64),
-    profile_version: 0,
-    requested_mode: "enforce",
-    effective_mode: "enforce",
-    ceiling: "enforce",
-    failure_class: "vibe_fail",
-    attempt_bucket: "middle",
-    rule_id: "enforce.vibe_fail.middle",
-    raw_action: "retry",
-    selected_action: "retry",
-    created_at: createdAt,
-    ...o,
-  } satisfies LoggedDecision;
 }
 
 /** Writes decisions through the log's writer (R2 objects, counters, manifest), as the deciding isolate would. */

@@ -1,13 +1,17 @@
 // The whole Warden app in Node over the D1 stand-in: routes, middleware and the error mapper as the Worker composes them,
 // answered by `app.request()` without workerd — for routes whose services need only D1 (no run or board object, queue
-// or R2 behind them, or only the decision log's bucket and the EVENTS producer, whose stand-ins are in
-// test/fakes/node-stand-ins.ts); the others stay in the workers project.
+// or R2 behind them, or only the decision log's bucket, the teams' decision journals and the EVENTS producer, whose
+// stand-ins are in test/fakes/node-stand-ins.ts); the others stay in the workers project.
 import { readFileSync } from "node:fs";
 import { createApp } from "../../src/app";
 import { mintToken } from "../../src/auth/mint";
 import { SCOPES, type Scope } from "../../src/auth/tokens";
 import { makeDeps } from "../../src/deps";
-import { createMemoryDecisionObjects, createRecordingEventBus } from "../fakes/node-stand-ins";
+import {
+  createMemoryDecisionJournal,
+  createMemoryDecisionObjects,
+  createRecordingEventBus,
+} from "../fakes/node-stand-ins";
 import { nodeD1 } from "./d1";
 
 const SECRET = "node-test-secret-0123456789abcdef0123456789abcdef";
@@ -36,12 +40,15 @@ export type CallOptions = { token?: string; body?: unknown; headers?: Record<str
 export async function nodeWarden() {
   const env = { ...wranglerVars(), DB: await nodeD1(), WARDEN_JWT_SECRET: SECRET } as unknown as Env;
   const events = createRecordingEventBus();
-  const deps = makeDeps(env, { events, decisionObjects: createMemoryDecisionObjects() });
+  const decisionJournal = createMemoryDecisionJournal();
+  const deps = makeDeps(env, { events, decisionObjects: createMemoryDecisionObjects(), decisionJournal });
   const app = createApp();
   return {
     db: env.DB,
     /** the events the app published to EVENTS (no consumer runs in Node) */
     events,
+    /** the decisions decide handed to their teams' journals (no team object or alarm in Node) */
+    decisionJournal,
     token: (teamId: string, scopes: Scope[], sub = `user-${teamId}`) =>
       mintToken({ secret: SECRET, teamId, scopes, sub }),
     /** One request through the app; the answer's status, headers and body (JSON when it parses). */
