@@ -63,6 +63,8 @@ export class VectorIndexDO extends DurableObject<Env> {
   private readonly journal: DecisionJournalRows;
   /** failed journal flushes in a row (the retry's backoff; a new instance starts again from 1 s) */
   private journalFailures = 0;
+  /** an alarm is known to be armed since the last one ran: an append need not look (one storage call less each) */
+  private flushArmed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -177,8 +179,11 @@ export class VectorIndexDO extends DurableObject<Env> {
     if (foreign) return { ok: false, error: `decision ${foreign.decision_id} is not of team ${teamId}` };
     try {
       const added = this.journal.append(decisions);
-      if (added > 0 && (await this.ctx.storage.getAlarm()) === null)
-        await this.ctx.storage.setAlarm(Date.now() + JOURNAL_FLUSH_DELAY_MS);
+      if (added > 0 && !this.flushArmed) {
+        if ((await this.ctx.storage.getAlarm()) === null)
+          await this.ctx.storage.setAlarm(Date.now() + JOURNAL_FLUSH_DELAY_MS);
+        this.flushArmed = true;
+      }
       return { ok: true, value: added };
     } catch (e) {
       return { ok: false, error: e instanceof Error ? e.message : String(e) };
@@ -192,6 +197,7 @@ export class VectorIndexDO extends DurableObject<Env> {
 
   /** The one alarm: flush the decision journal (the object has no other timer). */
   override async alarm(): Promise<void> {
+    this.flushArmed = false;
     await this.flushDecisions(makeJournalFlushNeeds(this.env));
   }
 
@@ -204,12 +210,16 @@ export class VectorIndexDO extends DurableObject<Env> {
       const { more } = await flushJournal(this.journal, needs, JOURNAL_FLUSH_LIMIT);
       this.journalFailures = 0;
       this.journal.pruneDone(needs.clock.now() - JOURNAL_DONE_TTL_MS);
-      if (more) await this.ctx.storage.setAlarm(Date.now());
+      if (more) {
+        await this.ctx.storage.setAlarm(Date.now());
+        this.flushArmed = true;
+      }
     } catch (e) {
       this.journalFailures++;
       const delay = journalRetryDelay(this.journalFailures);
       log.error("decision journal flush failed; retrying by alarm", { delay_ms: delay, error: String(e) });
       await this.ctx.storage.setAlarm(Date.now() + delay);
+      this.flushArmed = true;
     }
   }
 
