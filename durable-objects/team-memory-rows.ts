@@ -3,6 +3,7 @@ import { memoryRowsHash } from "../src/lib/memory-rows-hash";
 import { BASE_IMPORTANCE, IMPORTANCE_CAP, USE_BOOST } from "../src/lib/memory-vocabulary";
 import type { ImportanceRow, MemoryRowsDigest, UseEventRow } from "../src/ports/memory-migration";
 import type { MemDoc, MemoryClass, Tier, UseRecord } from "../src/ports/memory-store";
+import { JOURNAL_SCHEMA_STEP } from "./decision-journal-rows";
 
 /** A memory as the team object holds it: no team id, the object is the team (the Worker adds it back). */
 export type TeamDoc = Omit<MemDoc, "teamId">;
@@ -30,6 +31,8 @@ const SCHEMA_STEPS: string[][] = [
       ts INTEGER NOT NULL, weight REAL NOT NULL)`,
     "CREATE INDEX mem_use_event_doc ON mem_use_event (doc_id)",
   ],
+  // 2: the team's decision journal (decide's durable hand-off to the decision log, decision-journal-rows.ts)
+  JOURNAL_SCHEMA_STEP,
 ];
 
 /** Brings the object's memory tables to the newest schema step (each step in one transaction). */

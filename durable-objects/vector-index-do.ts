@@ -1,11 +1,23 @@
-// VectorIndexDO, the team object: one per team, its vector index (vectors in SQLite, scanned in memory) and memory rows.
+// VectorIndexDO, the team object: one per team, its vector index (vectors in SQLite, scanned in memory), memory rows and
+// decision journal (flushed to the decision log by the object's one alarm).
 
 import { DurableObject } from "cloudflare:workers";
 import { ExactIndex, type ScanKernel } from "../src/adapters/vector/exact-index";
+import { makeJournalFlushNeeds } from "../src/deps";
+import {
+  flushJournal,
+  JOURNAL_DONE_TTL_MS,
+  JOURNAL_FLUSH_DELAY_MS,
+  JOURNAL_FLUSH_LIMIT,
+  type JournalFlushNeeds,
+  journalRetryDelay,
+} from "../src/features/policy";
 import { log } from "../src/lib/log";
 import { EMBEDDING_DIMENSIONS } from "../src/lib/vector-math";
 import type { TeamSweepCounts, TierRules } from "../src/ports/memory-maintenance";
+import type { LoggedDecision } from "../src/ports/policy-store";
 import type { VectorCard, VectorCardMatch, VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
+import { DecisionJournalRows } from "./decision-journal-rows";
 import { migrateMemoryTables, TeamMemoryRows } from "./team-memory-rows";
 import { sweepTeamMemory } from "./team-memory-sweep";
 import cosineWasm from "./wasm/cosine.wasm";
@@ -48,13 +60,21 @@ export type DoVectorRecord = { id: string; values: Float32Array; metadata: Vecto
 export class VectorIndexDO extends DurableObject<Env> {
   private index!: ExactIndex;
   private readonly memory: TeamMemoryRows;
+  private readonly journal: DecisionJournalRows;
+  /** failed journal flushes in a row (the retry's backoff; a new instance starts again from 1 s) */
+  private journalFailures = 0;
+  /** an alarm is known to be armed since the last one ran: an append need not look (one storage call less each) */
+  private flushArmed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.memory = new TeamMemoryRows(ctx.storage);
+    this.journal = new DecisionJournalRows(ctx.storage);
     ctx.blockConcurrencyWhile(async () => {
       const sql = ctx.storage.sql;
       migrateMemoryTables(ctx.storage);
+      // a journal left waiting (a runtime killed before its alarm fired) is flushed as soon as the object wakes
+      if (this.journal.pending() > 0 && (await ctx.storage.getAlarm()) === null) await ctx.storage.setAlarm(Date.now());
       sql.exec("CREATE TABLE IF NOT EXISTS vec (id TEXT PRIMARY KEY, meta TEXT NOT NULL, v BLOB NOT NULL, card TEXT)");
       // objects created before cards existed
       const columns = [...sql.exec<{ name: string }>("PRAGMA table_info(vec)")].map((c) => c.name);
@@ -148,6 +168,59 @@ export class VectorIndexDO extends DurableObject<Env> {
   /** The daily memory lifecycle for this team: decay, tier moves, deletes and TTL expiry, in one transaction. */
   memorySweep(now: number, rules: TierRules): TeamSweepCounts {
     return sweepTeamMemory(this.ctx.storage, this.memory, now, rules);
+  }
+
+  /**
+   * Appends the team's acknowledged decisions to its journal and arms the flush; durable when it returns (the row
+   * and the alarm commit together). Refusals come back as values, like memoryCall's.
+   */
+  async journalAppend(teamId: string, decisions: LoggedDecision[]): Promise<MemoryCallOutcome<number>> {
+    const foreign = decisions.find((d) => d.team_id !== teamId);
+    if (foreign) return { ok: false, error: `decision ${foreign.decision_id} is not of team ${teamId}` };
+    try {
+      const added = this.journal.append(decisions);
+      if (added > 0 && !this.flushArmed) {
+        if ((await this.ctx.storage.getAlarm()) === null)
+          await this.ctx.storage.setAlarm(Date.now() + JOURNAL_FLUSH_DELAY_MS);
+        this.flushArmed = true;
+      }
+      return { ok: true, value: added };
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** The decisions waiting in the journal, oldest first (tests and inspection). */
+  journalRows(): LoggedDecision[] {
+    return this.journal.list();
+  }
+
+  /** The one alarm: flush the decision journal (the object has no other timer). */
+  override async alarm(): Promise<void> {
+    this.flushArmed = false;
+    await this.flushDecisions(makeJournalFlushNeeds(this.env));
+  }
+
+  /**
+   * One flush of the journal into the decision log; re-arms at once while rows remain, with backoff after a failure
+   * (the rows stay; an R2 refusal is counted as an outage by the writer). Flushed ids older than a day are forgotten.
+   */
+  async flushDecisions(needs: JournalFlushNeeds): Promise<void> {
+    try {
+      const { more } = await flushJournal(this.journal, needs, JOURNAL_FLUSH_LIMIT);
+      this.journalFailures = 0;
+      this.journal.pruneDone(needs.clock.now() - JOURNAL_DONE_TTL_MS);
+      if (more) {
+        await this.ctx.storage.setAlarm(Date.now());
+        this.flushArmed = true;
+      }
+    } catch (e) {
+      this.journalFailures++;
+      const delay = journalRetryDelay(this.journalFailures);
+      log.error("decision journal flush failed; retrying by alarm", { delay_ms: delay, error: String(e) });
+      await this.ctx.storage.setAlarm(Date.now() + delay);
+      this.flushArmed = true;
+    }
   }
 
   size(): number {

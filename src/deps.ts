@@ -1,5 +1,6 @@
 // makeDeps(env): the infra (config and shared adapters) plus every feature's services, composed from FEATURES once per isolate.
 import { FEATURES, type FeatureNeeds, type FeatureServices } from "./features";
+import type { JournalFlushNeeds } from "./features/policy";
 import type { RunEngineNeeds } from "./features/runs";
 import { type Infra, infra } from "./infra";
 
@@ -57,6 +58,7 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     routeLedger: d.routeLedger,
     runRecord: d.runRecord,
     events: d.events,
+    decisionJournal: d.decisionJournal,
     hints: d.hints,
     policyMemory: d.policyMemory,
     newId: d.newId,
@@ -68,5 +70,22 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     deployApproverStore: d.deployApproverStore,
   };
   engineCache.set(env, needs);
+  return needs;
+}
+
+const journalCache = new WeakMap<object, JournalFlushNeeds>();
+
+/** What a team object's journal flush uses (the decision log's writer and EVENTS); built once per isolate. */
+export function makeJournalFlushNeeds(env: Env): JournalFlushNeeds {
+  const cached = journalCache.get(env);
+  if (cached) return cached;
+  const i = infra(env);
+  const needs: JournalFlushNeeds = {
+    decisionObjects: i.decisionObjects,
+    decisionCounters: i.decisionCounters,
+    clock: i.clock,
+    events: i.events,
+  };
+  journalCache.set(env, needs);
   return needs;
 }

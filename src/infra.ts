@@ -3,6 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { buildEmbedder, buildRateLimiter, buildVectorIndex, buildVerifier } from "./adapter-choices";
 import { createD1MemoryStore } from "./adapters/d1/memory-store";
 import { createDurableBoardGateway } from "./adapters/do/board-gateway";
+import { createTeamDecisionJournal } from "./adapters/do/decision-journal";
 import { createDurableRunGateway } from "./adapters/do/run-gateway";
 import {
   createTeamMemoryImport,
@@ -52,6 +53,7 @@ import type { HttpNeeds } from "./http/types";
 import type { ArtifactObjects } from "./ports/artifact-objects";
 import type { BoardGateway } from "./ports/board";
 import type { Clock } from "./ports/clock";
+import type { DecisionJournal } from "./ports/decision-journal";
 import type { DecisionCounterStore, DecisionObjects } from "./ports/decision-log";
 import type { Embedder } from "./ports/embedder";
 import type { EventBus, WardenEvent } from "./ports/event-bus";
@@ -146,6 +148,8 @@ export type Infra = HttpNeeds &
     /** the decision log's objects (R2 DECISION_LOG) and its counters, manifest and outage counter (D1) */
     decisionObjects: DecisionObjects;
     decisionCounters: DecisionCounterStore;
+    /** each team's decision journal in its team object (VECTOR_INDEX): decide's durable hand-off to the log */
+    decisionJournal: DecisionJournal;
   };
 
 /** Every field is the override when one is given, else built; what is built over another field uses the final one. */
@@ -192,6 +196,7 @@ export function infra(env: Env, o: Partial<Infra> = {}): Infra {
     artifactObjects: o.artifactObjects ?? createR2ArtifactObjects(env.ARTIFACTS),
     decisionObjects: o.decisionObjects ?? createR2DecisionObjects(env.DECISION_LOG),
     decisionCounters: o.decisionCounters ?? createD1DecisionCounterStore(env.DB, db),
+    decisionJournal: o.decisionJournal ?? createTeamDecisionJournal(env.VECTOR_INDEX),
     artifactLimits: o.artifactLimits ?? {
       maxBytes: config.ARTIFACT_MAX_BYTES,
       teamQuotaBytes: config.ARTIFACT_TEAM_QUOTA_BYTES,

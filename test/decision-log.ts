@@ -1,31 +1,32 @@
 // Test helpers for the decision log on R2 (issue 27): log decisions through the real writer, read back what R2 holds.
-import { env } from "cloudflare:test";
-import { makeDeps } from "../src/deps";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { makeDeps, makeJournalFlushNeeds } from "../src/deps";
 import { appendDecisions } from "../src/features/policy";
 import { decodeDecisions, teamPrefix } from "../src/features/policy/decision-log-layout";
 import type { LoggedDecision } from "../src/features/policy/store/policy-store-port";
+import type { EventBus } from "../src/ports/event-bus";
 
-/** A logged decision of `team` with sensible defaults (an enforce retry of vibe_fail). */
-export function loggedDecision(team: string, id: string, createdAt: number, o: Partial<LoggedDecision> = {}) {
-  return {
-    decision_id: id,
-    team_id: team,
-    run_id: null,
-    task_id: null,
-    inputs: { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 },
-    inputs_digest: "d".repeat(64),
-    profile_version: 0,
-    requested_mode: "enforce",
-    effective_mode: "enforce",
-    ceiling: "enforce",
-    failure_class: "vibe_fail",
-    attempt_bucket: "middle",
-    rule_id: "enforce.vibe_fail.middle",
-    raw_action: "retry",
-    selected_action: "retry",
-    created_at: createdAt,
-    ...o,
-  } satisfies LoggedDecision;
+export { loggedDecision } from "./decision-log-fixture";
+
+/** The team object of `team` (VECTOR_INDEX, idFromName(team_id)): memory rows and decision journal. */
+export const teamObject = (team: string) => env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(team));
+
+/** The decisions waiting in the team's journal, oldest first. */
+export async function journalRows(team: string): Promise<LoggedDecision[]> {
+  return runInDurableObject(teamObject(team), (o) => o.journalRows());
+}
+
+/** One journal flush of the team's object with its events sent to `events` instead of EVENTS (what subscribers get). */
+export async function flushJournalTo(team: string, events: EventBus): Promise<void> {
+  const needs = { ...makeJournalFlushNeeds(env), events };
+  await runInDurableObject(teamObject(team), (o) => o.flushDecisions(needs));
+}
+
+/** Runs the team object's alarm until its journal is empty (each run flushes one batch), as the runtime would. */
+export async function flushJournal(team: string): Promise<void> {
+  for (let i = 0; i < 50 && (await journalRows(team)).length > 0; i++) await runDurableObjectAlarm(teamObject(team));
+  const left = (await journalRows(team)).length;
+  if (left > 0) throw new Error(`team ${team}: ${left} decisions still in the journal after 50 alarms`);
 }
 
 /** Writes decisions through the log's writer (R2 objects, counters, manifest), as the deciding isolate would. */

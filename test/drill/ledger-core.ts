@@ -11,46 +11,33 @@ export type LedgerObservation = {
   ackedMemories: { namespace: string; id: string }[];
   /** namespace → the ids POST /v1/memory/query finds there */
   foundMemories: Map<string, string[]>;
-  /** when the runtime was killed (ms) */
-  kills: number[];
 };
-
-/**
- * How far before a kill an acknowledged decision may still sit on the EVENTS queue unconsumed. Decide answers once the
- * decision is on the queue, which Cloudflare Queues keep; the local runtime's queue holds messages in memory, so a
- * kill of the local runtime loses what its consumer had not yet written (its 1 s batch timeout plus the R2 put and D1
- * batch). `strict` refuses that loss too.
- */
-export type DecisionRule = { bufferWindowMs: number; strict: boolean };
-
-/** the local queue's batch timeout (wrangler.toml: 1 s) plus 2 s for the consumer's R2 put and D1 batch under load */
-export const LOCAL_QUEUE_WINDOW_MS = 3_000;
 
 export type LedgerFigures = {
   decisionsAcked: number;
   decisionsLogged: number;
-  /** lines beyond the first for a decision_id (objects a failed attempt left behind; readers skip them) */
+  /** lines beyond the first for a decision_id (each one is a problem: a flush retried writes the same object) */
   repeatedLines: number;
   memoriesAcked: number;
-  /** acknowledged decisions missing from the log that were acknowledged within the queue window before a kill */
-  lostInBuffer: number;
+  /** acknowledged decisions the objects do not hold (each one is a problem: no window is tolerated) */
+  decisionsLost: number;
 };
 
-/** The acknowledged decisions the objects do not hold, split by whether a kill came within the queue window. */
-function missingDecisions(o: LedgerObservation, rule: DecisionRule) {
-  const inBuffer: string[] = [];
+/**
+ * The acknowledged decisions the objects do not hold. Decide answers once the decision is a row of its team object's
+ * journal (SQLite, durable before the answer), so a kill of the local runtime loses none: every one is a loss.
+ */
+function missingDecisions(o: LedgerObservation): string[] {
   const lost: string[] = [];
-  for (const [id, at] of o.ackedDecisions) {
-    if (o.logged.has(id)) continue;
-    const killedSoon = o.kills.some((k) => k >= at && k - at <= rule.bufferWindowMs);
-    (killedSoon && !rule.strict ? inBuffer : lost).push(`${id} (acknowledged at ${new Date(at).toISOString()})`);
-  }
-  return { inBuffer, lost };
+  for (const [id, at] of o.ackedDecisions)
+    if (!o.logged.has(id)) lost.push(`${id} (acknowledged at ${new Date(at).toISOString()})`);
+  return lost;
 }
 
-/** One line per problem (empty: nothing acknowledged was lost and nothing was counted twice). */
-export function ledgerProblems(o: LedgerObservation, rule: DecisionRule): string[] {
-  const problems = missingDecisions(o, rule).lost.map((d) => `lost decision: ${d}`);
+/** One line per problem (empty: nothing acknowledged was lost and nothing was logged or counted twice). */
+export function ledgerProblems(o: LedgerObservation): string[] {
+  const problems = missingDecisions(o).map((d) => `lost decision: ${d}`);
+  for (const [id, n] of o.logged) if (n > 1) problems.push(`decision ${id} is in the log ${n} times`);
   if (o.readerTotal !== o.logged.size)
     problems.push(`decision log reader counts ${o.readerTotal}, the objects hold ${o.logged.size} distinct decisions`);
   for (const m of o.ackedMemories) {
@@ -61,7 +48,7 @@ export function ledgerProblems(o: LedgerObservation, rule: DecisionRule): string
   return problems;
 }
 
-export function ledgerFigures(o: LedgerObservation, rule: DecisionRule): LedgerFigures {
+export function ledgerFigures(o: LedgerObservation): LedgerFigures {
   let repeatedLines = 0;
   for (const n of o.logged.values()) repeatedLines += n - 1;
   return {
@@ -69,6 +56,6 @@ export function ledgerFigures(o: LedgerObservation, rule: DecisionRule): LedgerF
     decisionsLogged: o.logged.size,
     repeatedLines,
     memoriesAcked: o.ackedMemories.length,
-    lostInBuffer: missingDecisions(o, rule).inBuffer.length,
+    decisionsLost: missingDecisions(o).length,
   };
 }

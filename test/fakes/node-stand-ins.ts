@@ -1,7 +1,9 @@
 // In-memory stand-ins for what nodeWarden() has no D1 for: the decision log's bucket (held to the DecisionObjects
 // contract the R2 adapter passes in workerd) and an EVENTS producer that records what the app published.
+import type { DecisionJournal } from "../../src/ports/decision-journal";
 import type { DecisionObjects } from "../../src/ports/decision-log";
 import type { EventBus, WardenEvent } from "../../src/ports/event-bus";
+import type { LoggedDecision } from "../../src/ports/policy-store";
 
 /** A bucket as a sorted map; bodies are strings, so what is stored cannot be changed by a caller. */
 export function createMemoryDecisionObjects(): DecisionObjects {
@@ -29,6 +31,23 @@ export function createRecordingEventBus(): EventBus & { published(): WardenEvent
     published: () => structuredClone(sent),
     async publish(events) {
       sent.push(...structuredClone(events));
+    },
+  };
+}
+
+/**
+ * The team objects' decision journals in memory (no team object in Node): each team's appended decisions in order, a
+ * repeated decision id skipped as the object skips it; nothing flushes them (no alarm runs in Node).
+ */
+export function createMemoryDecisionJournal(): DecisionJournal & { journaled(teamId: string): LoggedDecision[] } {
+  const byTeam = new Map<string, LoggedDecision[]>();
+  return {
+    journaled: (teamId) => structuredClone(byTeam.get(teamId) ?? []),
+    async append(teamId, decisions) {
+      if (decisions.some((d) => d.team_id !== teamId)) throw new Error(`a decision is not of team ${teamId}`);
+      const rows = byTeam.get(teamId) ?? [];
+      for (const d of decisions) if (!rows.some((r) => r.decision_id === d.decision_id)) rows.push(structuredClone(d));
+      byTeam.set(teamId, rows);
     },
   };
 }

@@ -1,6 +1,6 @@
 // The whole Warden app in Node over the D1 stand-in: routes, middleware and the error mapper as the Worker composes them,
-// answered by `app.request()` without workerd — for routes whose services need only D1, the decision log's bucket and
-// the queues (stand-ins in test/fakes/: node-stand-ins.ts, queues.ts); routes behind a run or board object or the
+// answered by `app.request()` without workerd — for routes whose services need only D1, the decision log's bucket, the
+// teams' decision journals and the queues (stand-ins in test/fakes/: node-stand-ins.ts, queues.ts); routes behind a run or board object or the
 // artifacts bucket stay in the workers project.
 import { readFileSync } from "node:fs";
 import { createApp } from "../../src/app";
@@ -8,7 +8,11 @@ import { mintToken } from "../../src/auth/mint";
 import { SCOPES, type Scope } from "../../src/auth/tokens";
 import { type Deps, makeDeps } from "../../src/deps";
 import { dispatchQueue } from "../../src/queue-dispatch";
-import { createMemoryDecisionObjects, createRecordingEventBus } from "../fakes/node-stand-ins";
+import {
+  createMemoryDecisionJournal,
+  createMemoryDecisionObjects,
+  createRecordingEventBus,
+} from "../fakes/node-stand-ins";
 import { createMemoryQueues } from "../fakes/queues";
 import { nodeD1 } from "./d1";
 import { bindNodeObjects, nodeRunHelpers } from "./objects";
@@ -58,10 +62,12 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
     ...queues?.bindings,
   } as unknown as Env;
   const events = createRecordingEventBus();
+  const decisionJournal = createMemoryDecisionJournal();
   const objects = bindNodeObjects(env, events);
   const deps = makeDeps(env, {
     ...(queues ? {} : { events }),
     decisionObjects: createMemoryDecisionObjects(),
+    decisionJournal,
     ...(typeof opts.deps === "function" ? opts.deps(makeDeps(env)) : opts.deps),
   });
   queues?.consumeWith((batch) => dispatchQueue(batch, deps));
@@ -82,6 +88,8 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
       if (!queues) throw new Error("nodeWarden: drain() needs { queues: true }");
       return queues.drain();
     },
+    /** the decisions decide handed to their teams' journals (no team object or alarm in Node) */
+    decisionJournal,
     token: (teamId: string, scopes: Scope[], sub = `user-${teamId}`) =>
       mintToken({ secret: SECRET, teamId, scopes, sub }),
     /** One request through the app; the answer's status, headers and body (JSON when it parses). */

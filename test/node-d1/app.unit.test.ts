@@ -44,24 +44,20 @@ describe("the app in Node over the D1 stand-in", async () => {
 describe("the app in Node with the queue stand-in", () => {
   it("holds a request's events on EVENTS until the test drains them; then its consumers' effects are there", async () => {
     const w = await nodeWarden({ queues: true });
-    const t = await w.token("t-node-q", ["policy:decide"]);
-    const decided = await w.call("POST", "/v1/policy/decide", {
+    const t = await w.token("t-node-q", ["events:write", "runs:read", "policy:admin", "memory:read"]);
+    const sent = await w.call("POST", "/v1/events", {
       token: t,
-      body: { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 },
+      body: { event_id: "e-node-q", type: "run.completed", run_id: "r-node-q", skill: "node.skill", outcome: "success" },
     });
-    expect(decided.status).toBe(200);
-    const logged = () => w.deps.decisionObjects.list("decisions/t-node-q/", "");
-    expect(w.queues?.waiting("warden-events")).toMatchObject([
-      { type: "policy.decided", event_id: decided.json.decision_id },
-    ]);
-    expect(await logged()).toEqual([]);
+    expect(sent.status).toBe(202);
+    const learned = async () => (await w.call("GET", "/v1/policy-memory", { token: t })).json.entries;
+    expect(w.queues?.waiting("warden-events")).toMatchObject([{ type: "run.completed" }]);
+    expect(await learned()).toEqual([]);
     const deliveries = await w.drain();
     expect(deliveries.map((d) => [d.queue, d.result.explicitAcks.length, d.result.retryMessages.length])).toEqual([
       ["warden-events", 1, 0],
     ]);
     expect(w.queues?.waiting("warden-events")).toEqual([]);
-    const keys = await logged();
-    expect(keys).toHaveLength(1);
-    expect(await w.deps.decisionObjects.get(keys[0] as string)).toContain(decided.json.decision_id);
+    expect(await learned()).toMatchObject([{ skill_name: "node.skill", success_count: 1, failure_count: 0 }]);
   });
 });

@@ -1,7 +1,8 @@
-// MemRL escalate decisions reach audit_log through the EVENTS consumer, the decision log's one writer: from
-// POST /v1/policy/decide (which answers once its decision is on the queue) and from a run's completion.
+// MemRL escalate decisions reach audit_log through the EVENTS consumer: from POST /v1/policy/decide (whose decision
+// the team object's journal flush logs, then publishes) and from a run's completion.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { flushJournalTo } from "../../../test/decision-log";
 import { apiRequest, readResponse, token } from "../../../test/helpers";
 import { deliver, rows } from "../../../test/learning";
 import { createApp } from "../../app";
@@ -14,9 +15,9 @@ const audits = (teamId: string) =>
   );
 
 describe("MemRL escalations in audit_log", () => {
-  it("audits a decide that escalates (final attempt), not one that retries, once its event is consumed", async () => {
+  it("audits a decide that escalates (final attempt), not one that retries, once its flushed event is consumed", async () => {
     const queued: unknown[] = [];
-    const deps = makeDeps(env, { events: { publish: async (e) => void queued.push(...e) } });
+    const deps = makeDeps(env);
     const app = createApp();
     const t = await token("team-esc-audit");
     const ctx = createExecutionContext();
@@ -35,6 +36,8 @@ describe("MemRL escalations in audit_log", () => {
     const escalate = await decide(3);
     expect([retry.json.selected_action, escalate.json.selected_action]).toEqual(["retry", "escalate"]);
     await waitOnExecutionContext(ctx);
+    await flushJournalTo("team-esc-audit", { publish: async (e) => void queued.push(...e) });
+    expect(queued).toHaveLength(2);
     expect(await audits("team-esc-audit")).toEqual([]);
     expect((await deliver(deps, queued)).retried).toEqual([]);
     const rowsNow = await audits("team-esc-audit");

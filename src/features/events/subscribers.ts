@@ -1,7 +1,7 @@
 // The EVENTS queue's subscribers: per event type, the independent parties that act on it (learning, Slack, audit…).
 import type { EventOf, InternalEventType, RefusedWriteEvent } from "../../../contracts/internal-events";
 import { applyRunCompletions, applyTaskEvents, type HandlerContext, recordGateEvents } from "../learning";
-import { decisionEscalationAudits, recordDecisionEvents } from "../policy";
+import { decisionEscalationAudits } from "../policy";
 import { enqueueGateCards, enqueueRunFeed, raiseEventAlerts } from "../slack";
 import { recordRefusals } from "./audit";
 import { acknowledgedResolveDue } from "./escalation-sla";
@@ -70,11 +70,6 @@ const escalations: Subscriber<"gate.escalated"> = {
     return undefined;
   },
 };
-/** the decision log, idempotent by decision_id */
-const decisionLog: Subscriber<"policy.decided"> = {
-  name: "policy.decision_log",
-  apply: (events, deps) => recordDecisionEvents(events, deps),
-};
 /** an audit row per escalate decision (seed 003 §14), its id derived from the decision_id */
 const decisionAudit: Subscriber<"policy.decided"> = {
   name: "policy.decision_audit",
@@ -100,7 +95,8 @@ export const EVENT_SUBSCRIBERS: { [T in InternalEventType]: readonly Subscriber<
   "gate.escalated": [escalations],
   // an acknowledgement through the API or CLI updates the card in place (the audit row was written with it)
   "gate.acknowledged": [gateCards],
-  "policy.decided": [decisionAudit, decisionLog],
+  // the decision log is not written here: the team object's journal flush writes it, then publishes these events
+  "policy.decided": [decisionAudit],
   "policy.rollback": [slackAlerts],
   memory_store_failed: [refusalAudit],
   "task.memory_store_failed": [refusalAudit],

@@ -1,4 +1,4 @@
-// Use-case: decide retry/escalate for a failed step; the answer leaves only once the decision is on the EVENTS queue.
+// Use-case: decide retry/escalate for a failed step; the answer leaves only once the decision is in the team's journal.
 
 import {
   isMemrlFailureClass,
@@ -11,7 +11,7 @@ import type { Principal } from "../../auth/tokens";
 import type { AppError } from "../../errors";
 import { log } from "../../lib/log";
 import { err, ok, type Result } from "../../lib/result";
-import type { EventBus } from "../../ports/event-bus";
+import type { DecisionJournal } from "../../ports/decision-journal";
 import type { PolicySnapshot } from "../runs";
 import { type Decision, type DecisionInput, decide, decisionInput } from "./evaluator";
 import type { RunSnapshotReader } from "./run-snapshot";
@@ -23,8 +23,8 @@ export type DecideRequest = DecisionInput & { run_id?: string; task_id?: string 
 export type DecideDeps = {
   policies: TeamPolicyCache;
   policyStore: PolicyStore;
-  /** EVENTS, coalescing concurrent decisions of the isolate into one send */
-  decisionEvents: EventBus;
+  /** the team's decision journal (its team object): the durable hand-off to the decision log */
+  decisionJournal: DecisionJournal;
   newId: (prefix: string) => string;
   /** a decision with a run_id reads that run's start snapshot instead of live policy memory (seed 004 R1) */
   runSnapshot?: RunSnapshotReader;
@@ -100,15 +100,13 @@ function loggedDecision(
   };
 }
 
-/** Puts the decision on EVENTS (one coalesced send); a refusal is `unavailable`: nothing may be acknowledged. */
+/** Appends the decision to the team's journal; a refusal is `unavailable`: nothing may be acknowledged. */
 async function handToLog(deps: DecideDeps, d: LoggedDecision): Promise<Result<void, AppError>> {
   try {
-    await deps.decisionEvents.publish([
-      { event_id: d.decision_id, type: "policy.decided", team_id: d.team_id, occurred_at: d.created_at, decision: d },
-    ]);
+    await deps.decisionJournal.append(d.team_id, [d]);
     return ok(undefined);
   } catch (e) {
-    log.warn("decision not logged: EVENTS refused it", { error: String(e) });
+    log.warn("decision not logged: the team's journal refused it", { error: String(e) });
     return err({
       code: "unavailable",
       retryAfterSeconds: 1,
@@ -118,9 +116,9 @@ async function handToLog(deps: DecideDeps, d: LoggedDecision): Promise<Result<vo
 }
 
 /**
- * Decides, then waits until the decision's `policy.decided` event is on the EVENTS queue (coalesced with the isolate's
- * concurrent decisions into one send): an acknowledged decision is durable, and the queue's consumer writes it to the
- * decision log. A queue that refuses is answered 503 `unavailable` — a decision the log may never see is not given.
+ * Decides, then waits until the decision is a row of the team's decision journal (one RPC to the team object, durable
+ * when it returns): the object's alarm writes it to the decision log and publishes its `policy.decided` event. A
+ * journal that refuses is answered 503 `unavailable` — a decision the log may never see is not given.
  */
 export async function decidePolicy(
   deps: DecideDeps,

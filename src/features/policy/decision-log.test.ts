@@ -1,6 +1,6 @@
-// The decision log on R2 (issue 27), through local R2 and D1: decide writes NDJSON objects per (team, hour) and counters
-// (no D1 row per decision); a redelivered batch is written once; an R2 that refuses retries through the queue, is
-// counted as an outage and loses nothing; replay reads only the caller's team and names the hours it read.
+// The decision log on R2 (issue 27), through local R2 and D1: the writer puts NDJSON objects per (team, hour) and
+// counters (no D1 row per decision); a batch written again is written once; the EVENTS consumer writes no log (the
+// journal flush does: decision-journal.test.ts); replay reads only the caller's team and names the hours it read.
 import {
   createExecutionContext,
   createMessageBatch,
@@ -9,26 +9,30 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { counterRows, decisionsInR2, logDecisions, loggedDecision, objectKeys } from "../../../test/decision-log";
+import {
+  counterRows,
+  decisionsInR2,
+  flushJournal,
+  journalRows,
+  logDecisions,
+  loggedDecision,
+  objectKeys,
+} from "../../../test/decision-log";
 import { apiRequest, call, readResponse, token } from "../../../test/helpers";
 import { rows } from "../../../test/learning";
 import { makeDeps } from "../../deps";
+import type { DecisionJournal } from "../../ports/decision-journal";
 import type { DecisionObjects } from "../../ports/decision-log";
-import type { EventBus, WardenEvent } from "../../ports/event-bus";
+import type { WardenEvent } from "../../ports/event-bus";
 import { consumeEvents } from "../events/consumer";
 import { consumeDeadLetters } from "../events/dead-letters";
+import { appendDecisions } from "./decision-log";
 import { batchIdOf, HOUR_MS, hourName, hourOf } from "./decision-log-layout";
 import { readDecisions } from "./decision-log-reader";
 import { DEFAULT_PROFILE } from "./default-profile";
 import type { LoggedDecision } from "./store/policy-store-port";
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
-
-function capturingBus() {
-  const sent: WardenEvent[] = [];
-  const bus: EventBus = { publish: async (events) => void sent.push(...events) };
-  return { sent, bus };
-}
 
 /** The local bucket, refusing every put while `down.value` is true. */
 function flakyObjects(down: { value: boolean }): DecisionObjects {
@@ -42,7 +46,7 @@ function flakyObjects(down: { value: boolean }): DecisionObjects {
   };
 }
 
-/** Decides `n` times through the app with these deps, then waits for the request's deferred work (the log write). */
+/** Decides `n` times through the app with these deps, then waits for the requests' deferred work. */
 async function decideMany(deps: ReturnType<typeof makeDeps>, teamId: string, n: number): Promise<string[]> {
   const { createApp } = await import("../../app");
   const app = createApp();
@@ -78,14 +82,10 @@ async function consume(events: WardenEvent[], deps: ReturnType<typeof makeDeps>,
 }
 
 describe("decision log on R2", () => {
-  it("acknowledges a decision once it is on EVENTS; the consumer writes one NDJSON object, counters, no D1 row", async () => {
-    const queue = capturingBus();
-    const deps = makeDeps(env, { events: queue.bus });
-    const ids = await decideMany(deps, "team-dlog-direct", 3);
-    // every acknowledged decision was on the queue before its answer, and nothing is in the log until it is consumed
-    expect(queue.sent.map((e) => e.event_id).sort()).toEqual([...ids].sort());
+  it("writes decide's decisions by the team object's flush: one NDJSON object, counters, no D1 row", async () => {
+    const ids = await decideMany(makeDeps(env), "team-dlog-direct", 3);
     expect(await objectKeys("team-dlog-direct")).toEqual([]);
-    expect(await consume(queue.sent, deps, "direct")).toMatchObject({ retryMessages: [] });
+    await flushJournal("team-dlog-direct");
     const logged = await decisionsInR2("team-dlog-direct");
     expect(logged.map((d) => d.decision_id).sort()).toEqual([...ids].sort());
     for (const d of logged) {
@@ -110,6 +110,14 @@ describe("decision log on R2", () => {
     expect(await rows("SELECT decision_id FROM policy_decision WHERE team_id = ?", "team-dlog-direct")).toEqual([]);
   });
 
+  it("writes nothing to the log from the EVENTS consumer: a delivered policy.decided event is not a second writer", async () => {
+    const team = "team-dlog-consumer";
+    const events = [1, 2].map((i) => decidedEvent(loggedDecision(team, `c-${i}`, Date.now() + i)));
+    expect((await consume(events, makeDeps(env), "c")).explicitAcks).toHaveLength(2);
+    expect(await objectKeys(team)).toEqual([]);
+    expect(await counterRows(team)).toEqual([]);
+  });
+
   it("reads back exactly what it wrote, across hours, oldest first, naming the hours it read", async () => {
     const team = "team-dlog-round";
     const base = hourOf(Date.now()) - 3 * HOUR_MS;
@@ -132,17 +140,16 @@ describe("decision log on R2", () => {
     expect((await readDecisions(makeDeps(env), team, base, 1)).decisions.map((d) => d.decision_id)).toEqual(["r-1"]);
   });
 
-  it("writes a redelivered batch once: the same object, the counters added once", async () => {
+  it("writes a batch written again once: the same object, the counters added once", async () => {
     const team = "team-dlog-redeliver";
     const now = Date.now();
-    const events = [1, 2, 3].map((i) => decidedEvent(loggedDecision(team, `rd-${i}`, now + i)));
-    const deps = makeDeps(env);
-    expect((await consume(events, deps, "m")).explicitAcks).toHaveLength(3);
-    expect((await consume(events, deps, "again")).explicitAcks).toHaveLength(3);
+    const decisions = [1, 2, 3].map((i) => loggedDecision(team, `rd-${i}`, now + i));
+    await logDecisions(decisions);
+    await logDecisions(decisions);
     expect(await objectKeys(team)).toHaveLength(1);
     expect((await decisionsInR2(team)).map((d) => d.decision_id)).toEqual(["rd-1", "rd-2", "rd-3"]);
     expect((await counterRows(team)).map((r) => r.decisions)).toEqual([3]);
-    const batchId = await batchIdOf(events.map((e) => e.event_id));
+    const batchId = await batchIdOf(decisions.map((d) => d.decision_id));
     expect(await rows("SELECT decisions, objects FROM decision_log_batch WHERE batch_id = ?", batchId)).toEqual([
       { decisions: 3, objects: 1 },
     ]);
@@ -181,40 +188,38 @@ describe("decision log on R2", () => {
     expect((await counterRows("team-dlog-prune")).map((r) => r.decisions)).toEqual([1]);
   });
 
-  it("retries a batch R2 refuses through the queue, counts the outage, and loses nothing once R2 is back", async () => {
+  it("counts an R2 refusal as an outage and adds no counters for the refused batch", async () => {
     const team = "team-dlog-outage";
     const now = Date.now();
-    const events = [1, 2].map((i) => decidedEvent(loggedDecision(team, `out-${i}`, now + i)));
+    const decisions = [1, 2].map((i) => loggedDecision(team, `out-${i}`, now + i));
     const down = { value: true };
     const deps = makeDeps(env, { decisionObjects: flakyObjects(down) });
     const [before] = await rows<{ failures: number }>(
       "SELECT coalesce(sum(failures), 0) AS failures FROM decision_log_outage",
     );
-    const refused = await consume(events, deps, "o");
-    expect(refused.retryMessages.map((m) => m.msgId).sort()).toEqual(["o0", "o1"]);
-    expect(refused.explicitAcks).toEqual([]);
+    await expect(appendDecisions(decisions, deps)).rejects.toThrow(/R2 unavailable/);
     const [after] = await rows<{ failures: number }>(
       "SELECT coalesce(sum(failures), 0) AS failures FROM decision_log_outage",
     );
     expect((after?.failures ?? 0) - (before?.failures ?? 0)).toBe(1);
     expect(await counterRows(team)).toEqual([]);
     down.value = false;
-    expect((await consume(events, deps, "o")).explicitAcks).toHaveLength(2);
+    await appendDecisions(decisions, deps);
     expect((await decisionsInR2(team)).map((d) => d.decision_id)).toEqual(["out-1", "out-2"]);
     expect((await counterRows(team)).map((r) => r.decisions)).toEqual([2]);
   });
 
-  it("answers 503 unavailable and acknowledges nothing when EVENTS refuses the decision", async () => {
-    const refusing: EventBus = {
-      publish: async () => {
-        throw new Error("queue unavailable");
+  it("answers 503 unavailable and acknowledges nothing when the team's journal refuses the decision", async () => {
+    const refusing: DecisionJournal = {
+      append: async () => {
+        throw new Error("team object unavailable");
       },
     };
     const { createApp } = await import("../../app");
     const res = await readResponse(
       await createApp().fetch(
         apiRequest("POST", "/v1/policy/decide", { token: await token("team-dlog-refused"), body: decideBody }),
-        { deps: makeDeps(env, { events: refusing }) },
+        { deps: makeDeps(env, { decisionJournal: refusing }) },
         createExecutionContext(),
       ),
     );
@@ -222,10 +227,11 @@ describe("decision log on R2", () => {
     expect(res.headers.get("retry-after")).toBe("1");
     expect(res.json.error.code).toBe("unavailable");
     expect(res.json.decision_id).toBeUndefined();
+    expect(await journalRows("team-dlog-refused")).toEqual([]);
     expect(await objectKeys("team-dlog-refused")).toEqual([]);
   });
 
-  it("dead-letters a decision that failed every retry (the EVENTS dead-letter consumer records it)", async () => {
+  it("dead-letters a policy.decided event a subscriber failed every retry (the EVENTS dead-letter consumer records it)", async () => {
     const event = decidedEvent(loggedDecision("team-dlog-dlq", "dlq-1", Date.now()));
     const batch = createMessageBatch("warden-events-dlq", [
       { id: "d0", timestamp: new Date(), attempts: 4, body: event },

@@ -1,13 +1,10 @@
-// Writes `policy.decided` events into the decision log: one NDJSON object per (team, hour) group in R2, then its
-// counters and manifest row in one D1 batch — from the EVENTS consumer, the one writer (a failed batch is retried by
-// the queue and dead-lettered after its retries; each R2 refusal is counted as an outage).
+// Writes decisions into the decision log: one NDJSON object per (team, hour) group in R2, then its counters and
+// manifest row in one D1 batch — from the team object's journal flush, the one writer (journal-flush.ts: a failed
+// flush keeps its rows and retries by alarm; each R2 refusal is counted as an outage).
 
-import type { EventOf } from "../../../contracts/internal-events";
-import { canonicalJson, sha256Hex } from "../../lib/digest";
 import { log } from "../../lib/log";
 import type { Clock } from "../../ports/clock";
 import type { CounterBatch, DecisionCounterStore, DecisionFlush, DecisionObjects } from "../../ports/decision-log";
-import type { WardenEvent } from "../../ports/event-bus";
 import { batchIdOf, countersOf, encodeDecisions, groupByTeamHour, hourOf, objectKey } from "./decision-log-layout";
 import type { LoggedDecision, PolicyStore } from "./store/policy-store-port";
 
@@ -60,23 +57,4 @@ export async function appendDecisions(
   };
   await deps.decisionCounters.apply(flush, now);
   return flush;
-}
-
-/** What the log takes of a `policy.decided` event: its decision. */
-type DecisionEvent = Pick<EventOf<"policy.decided">, "decision">;
-
-/** The EVENTS consumer's handler for `policy.decided`: digests, then appends. */
-export async function recordDecisionEvents(
-  events: readonly DecisionEvent[],
-  deps: Pick<DecisionLogNeeds, "decisionObjects" | "decisionCounters" | "clock">,
-): Promise<undefined> {
-  const decisions = await Promise.all(
-    events.map(async (e) => {
-      // the modes are MemrlMode values: both producers (decide.ts, the run's Tx.emit) are typed by LoggedDecision
-      const d = e.decision as LoggedDecision;
-      return { ...d, inputs_digest: await sha256Hex(canonicalJson(d.inputs)) };
-    }),
-  );
-  await appendDecisions(decisions, deps);
-  return undefined;
 }

@@ -18,14 +18,17 @@ import { createTeamPolicyCache } from "./team-policy-cache";
 
 export { decidePolicy } from "./decide";
 export { decisionEscalationAudits } from "./decision-audit";
-export {
-  appendDecisions,
-  type DecisionLogNeeds,
-  recordDecisionEvents,
-} from "./decision-log";
+export { appendDecisions, type DecisionLogNeeds } from "./decision-log";
 export { HOUR_MS, hourOf } from "./decision-log-layout";
 export { countDecisions, readDecisions } from "./decision-log-reader";
 export * from "./domain";
+export {
+  JOURNAL_DONE_TTL_MS,
+  JOURNAL_FLUSH_DELAY_MS,
+  JOURNAL_FLUSH_LIMIT,
+  journalRetryDelay,
+} from "./journal-batch";
+export { flushJournal, type JournalFlushNeeds } from "./journal-flush";
 export { policyRoutes } from "./routes";
 export type { RouteOverrideNeeds } from "./routes/route-overrides";
 export { decideDepsOf } from "./run-snapshot";
@@ -48,12 +51,6 @@ export const policyFeature = defineFeature({
   routes: [policyRoutes, routeOverrideRoutes, classesRoutes],
   build: {
     policies: (d: { policyStore: PolicyStore }) => createTeamPolicyCache(d.policyStore),
-    /**
-     * EVENTS itself: each decide sends its own event and answers when the send resolved. Requests of one isolate may
-     * not wait on a send another request started (workerd runs the waiter's continuation in the sender's I/O context:
-     * "Cannot perform I/O on behalf of a different request"), so decisions are not coalesced across requests.
-     */
-    decisionEvents: (d: { events: EventBus }) => d.events,
     /**
      * evaluation_trend_regression_gate for the routing changes of features policy may not be imported by (gate rules:
      * the gates feature's routes; policy already imports gates), handed over here instead of imported

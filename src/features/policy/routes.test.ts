@@ -1,11 +1,9 @@
 // HTTP tests of /v1/policy: decide, request handling, tokens, rate limits, the profile, the decision log and replay.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { decisionsInR2 } from "../../../test/decision-log";
+import { decisionsInR2, flushJournal, journalRows } from "../../../test/decision-log";
 import { call, token } from "../../../test/helpers";
 import { makeDeps } from "../../deps";
-import type { WardenEvent } from "../../ports/event-bus";
-import { consumeEvents } from "../events/consumer";
 import { DEFAULT_PROFILE } from "./default-profile";
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
@@ -288,59 +286,26 @@ describe("GET /v1/policy/profile", () => {
 });
 
 describe("decision log and replay", () => {
-  async function logDecisions(teamId: string, bodies: object[]) {
+  /** Decides each body over HTTP, then runs the team object's alarm until its journal is in the log. */
+  async function logDecisions(teamId: string, bodies: object[]): Promise<string[]> {
     const t = await token(teamId);
-    const events: (WardenEvent & Record<string, unknown>)[] = [];
-    const deps = makeDeps(env);
-    // Capture what decide() publishes by replaying the same requests through the use-case path.
+    const ids: string[] = [];
     for (const body of bodies) {
       const res = await call("POST", "/v1/policy/decide", { token: t, body });
       expect(res.status).toBe(200);
-      events.push({
-        event_id: res.json.decision_id,
-        type: "policy.decided",
-        team_id: teamId,
-        occurred_at: Date.now(),
-        decision: {
-          decision_id: res.json.decision_id,
-          team_id: teamId,
-          run_id: null,
-          task_id: null,
-          inputs: body as Record<string, unknown>,
-          inputs_digest: "",
-          profile_version: 0,
-          requested_mode: res.json.requested_mode,
-          effective_mode: res.json.memrl_mode,
-          ceiling: "enforce",
-          failure_class: res.json.failure_class,
-          attempt_bucket: res.json.attempt_bucket,
-          rule_id: res.json.rule_id,
-          raw_action: res.json.action,
-          selected_action: res.json.selected_action,
-          created_at: Date.now(),
-        },
-      });
+      ids.push(res.json.decision_id);
     }
-    const batch = createMessageBatch(
-      "warden-events",
-      events.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
-    );
-    const ctx = createExecutionContext();
-    await consumeEvents(batch, deps);
-    return { events, result: await getQueueResult(batch, ctx) };
+    await flushJournal(teamId);
+    return ids;
   }
 
-  it("writes each decision once, even when the queue redelivers it", async () => {
-    const { events, result } = await logDecisions("team-log", [decideBody, decideBody]);
-    expect(result.explicitAcks).toHaveLength(2);
-    const deps = makeDeps(env);
-    const batch = createMessageBatch(
-      "warden-events",
-      events.map((body, i) => ({ id: `again${i}`, timestamp: new Date(), attempts: 2, body })),
-    );
-    await consumeEvents(batch, deps);
+  it("writes each decision once, even when the alarm runs again", async () => {
+    const ids = await logDecisions("team-log", [decideBody, decideBody]);
+    await flushJournal("team-log");
+    const { runDurableObjectAlarm } = await import("cloudflare:test");
+    await runDurableObjectAlarm(env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName("team-log")));
     const results = await decisionsInR2("team-log");
-    expect(results).toHaveLength(2);
+    expect(results.map((d) => d.decision_id).sort()).toEqual([...ids].sort());
     expect(results[0]?.inputs_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(results[0]?.inputs_digest).toBe(results[1]?.inputs_digest);
   });
@@ -389,16 +354,29 @@ describe("decision log and replay", () => {
 });
 
 describe("the decision log pipeline", () => {
-  it("publishes a policy.decided event per decision to EVENTS before it answers", async () => {
-    const sent: (WardenEvent & Record<string, unknown>)[] = [];
-    const deps = makeDeps(env, { decisionEvents: { publish: async (e) => void sent.push(...e) } });
+  it("puts each decision in its team's journal before it answers, one row per decision", async () => {
+    const t = await token("team-ev");
+    const first = await call("POST", "/v1/policy/decide", { token: t, body: decideBody });
+    const second = await call("POST", "/v1/policy/decide", { token: t, body: decideBody });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const rows = await journalRows("team-ev");
+    expect(rows.map((d) => d.decision_id)).toEqual([first.json.decision_id, second.json.decision_id]);
+    expect(rows[0]).toMatchObject({ team_id: "team-ev", rule_id: first.json.rule_id, inputs: decideBody });
+  });
+
+  it("answers 503 unavailable and acknowledges nothing when the journal refuses", async () => {
+    const deps = makeDeps(env, {
+      decisionJournal: {
+        append: async () => {
+          throw new Error("team object unavailable");
+        },
+      },
+    });
     const { decidePolicy } = await import("./decide");
-    const principal = { teamId: "team-ev", scopes: new Set(), subject: "u", expiresAtMs: Date.now() + 60_000 } as any;
+    const principal = { teamId: "team-down", scopes: new Set(), subject: "u", expiresAtMs: Date.now() + 60_000 } as any;
     const result = await decidePolicy(deps, principal, decideBody as any, 1000);
-    if (!result.ok) throw new Error(result.error.message);
-    const d = result.value;
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ event_id: d.decision_id, type: "policy.decided", team_id: "team-ev" });
-    expect((sent[0]?.decision as { rule_id: string } | undefined)?.rule_id).toBe(d.rule_id);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.code).toBe("unavailable");
+    expect(await journalRows("team-down")).toEqual([]);
   });
 });

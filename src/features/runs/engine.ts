@@ -1,12 +1,13 @@
 // RunEngine: the use-case behind RunDO — prepares commands (I/O, preparers.ts), applies the pure reducer, persists the
 // diff, keeps an outbox (D1 rows, policy activations, EVENTS) flushed after every change, and keeps the one alarm armed.
 
-import { isQueuedRunEvent } from "../../../contracts/internal-events";
+import { isQueuedRunEvent, type QueuedRunEvent } from "../../../contracts/internal-events";
 import type { AppError } from "../../errors";
 import { log } from "../../lib/log";
 import { own, putOwn } from "../../lib/own";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
+import type { DecisionJournal } from "../../ports/decision-journal";
 import type { EventBus } from "../../ports/event-bus";
 import { DEAD_LETTER_REVIEW, DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import { artifactAccess } from "./artifact-access";
@@ -37,6 +38,8 @@ export type RunEngineNeeds = DeployNeeds &
   PreparerNeeds & {
     runRecord: Pick<RunRecordStore, "write" | "retryAdjustments">;
     events: EventBus;
+    /** the team's decision journal: a step's policy decision goes to the decision log through it, not EVENTS */
+    decisionJournal: DecisionJournal;
     /** the team's work board: a graph run's item changes are synced to it (absent: no board, e.g. unit tests) */
     board?: BoardGateway;
   };
@@ -301,8 +304,7 @@ export class RunEngine {
         if (!this.board.has(item.n)) throw new Error(`outbox item ${item.n}: board rows not synced`);
         if (item.records.length) await this.deps.runRecord.write(item.records);
         for (const a of item.activations) await this.activate(a);
-        const queued = item.events.filter(isQueuedRunEvent).map(fitForQueue);
-        if (queued.length) await this.deps.events.publish(queued);
+        await this.handOver(item.events.filter(isQueuedRunEvent));
       } catch (e) {
         this.failures++;
         const delay = Math.min(FLUSH_RETRY_MAX_MS, 1000 * 2 ** (this.failures - 1));
@@ -322,6 +324,19 @@ export class RunEngine {
       this.retryAt = null;
       await this.rearm();
     }
+  }
+
+  /**
+   * An item's queued events: its policy decisions into the team's journal first (whose flush logs them and publishes
+   * their `policy.decided` events; a repeated append of a logged decision adds nothing), the rest to EVENTS.
+   */
+  private async handOver(events: QueuedRunEvent[]): Promise<void> {
+    // the modes are MemrlMode values: logDecision (attempts.ts) writes the event from a typed StepDecision
+    const decisions = events.flatMap((e) => (e.type === "policy.decided" ? [e.decision as LoggedDecision] : []));
+    const teamId = decisions[0]?.team_id;
+    if (teamId !== undefined) await this.deps.decisionJournal.append(teamId, decisions);
+    const queued = events.filter((e) => e.type !== "policy.decided").map(fitForQueue);
+    if (queued.length) await this.deps.events.publish(queued);
   }
 
   private async activate(a: Activation): Promise<void> {

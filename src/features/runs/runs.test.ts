@@ -1,7 +1,7 @@
 // Runs over HTTP: start (snapshot, hints), views, explain-exit, stop, events, budgets, a whole multi-step run, isolation, bad inputs.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { decisionsInR2 } from "../../../test/decision-log";
+import { decisionsInR2, flushJournal } from "../../../test/decision-log";
 import { call, token } from "../../../test/helpers";
 import {
   addOrder,
@@ -429,8 +429,8 @@ describe("a multi-step run over HTTP", () => {
   });
 });
 
-describe("decisions and the EVENTS queue", () => {
-  it("logs each completion's MemRL decision through the queue consumer into the decision log", async () => {
+describe("decisions and the decision log", () => {
+  it("logs each completion's MemRL decision through the team's decision journal into the decision log", async () => {
     const t = await teamTokens("declog");
     const { runId, orderId, lease: l } = await leasedOrder(t.worker);
     const r = (
@@ -445,7 +445,9 @@ describe("decisions and the EVENTS queue", () => {
     const decisionId = r.decision.decision_id;
     let logged: Record<string, unknown>[] = [];
     for (let i = 0; i < 50 && logged.length === 0; i++) {
+      // the run's outbox hands the decision to the team's journal behind the answer; its alarm writes the log
       await new Promise((res) => setTimeout(res, 100));
+      await flushJournal("declog");
       logged = (await decisionsInR2("declog"))
         .filter((d) => d.decision_id === decisionId)
         .map(({ run_id, task_id, rule_id, selected_action, failure_class, attempt_bucket, profile_version }) => ({
