@@ -236,6 +236,7 @@ describe("RunEngine", () => {
       order: { order_id: "o1", task_id: "t", goal: "g", input_json: {}, output_schema_id: "s", timeout_sec: 1 },
       skill: null,
     });
+    await first.idle(); // the earlier items are sent: the failed write is the lease's
     f.control.failWrites = 1;
     const leased = await first.dispatch("run_e", { op: "lease", actor, order_id: "o1", worker_id: "w" });
     expect(leased.ok).toBe(true);
