@@ -13,6 +13,7 @@ import { SCOPES } from "../../src/auth/tokens.ts";
 import { loggedDecisions } from "../drill/ledger.ts";
 import { ledgerProblems } from "../drill/ledger-core.ts";
 import { spawnLocalServer } from "../node-server/server-process.ts";
+import { type DrainEnd, drainRound, startDrain } from "./drain-core.ts";
 
 const { values } = parseArgs({
   options: {
@@ -27,6 +28,8 @@ const MEMORY_EVERY = Number(values["memory-every"]);
 const RUN = Date.now().toString(36);
 const t0 = Date.now();
 const say = (msg: string) => console.log(`[fleet ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+/** when the drain gives up although some team is short: totals still for this many rounds, or this long */
+const DRAIN_LIMITS = { stillLimit: 2, capMs: 180_000 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const server = await spawnLocalServer({ name: "fleet" });
@@ -127,21 +130,28 @@ async function readerTotal(team: Team): Promise<number> {
   return replay.json.total;
 }
 
-// the EVENTS consumer writes what is still on the queue: wait until the reader counts every acknowledged decision (or
-// stops moving for two rounds, or 180 s pass); the local queue drops what it still holds when the runtime stops
+// the EVENTS consumer writes what is still on the queue: poll the teams whose reader total is still short of what they
+// acknowledged until none is (or the totals stop moving for two rounds, or 180 s pass; drain-core.ts); the local queue
+// drops what it still holds when the runtime stops
 const drainStart = Date.now();
-for (let last = -1, still = 0; Date.now() - drainStart < 180_000; ) {
-  let counted = 0;
-  await each(teams, 8, async (team) => {
-    counted += await readerTotal(team);
-  });
-  if (counted >= decisions) break;
-  still = counted === last ? still + 1 : 0;
-  if (still >= 2) break;
-  last = counted;
-  await sleep(2_000);
+const ackedPerTeam = new Map(teams.map((t) => [t.id, t.acked.size]));
+let drain = startDrain(teams.map((t) => t.id));
+let drainEnd: DrainEnd | null = null;
+while (drainEnd === null) {
+  const totals = new Map<string, number>();
+  await each(
+    teams.filter((t) => drain.pending.has(t.id)),
+    8,
+    async (team) => {
+      totals.set(team.id, await readerTotal(team));
+    },
+  );
+  ({ state: drain, end: drainEnd } = drainRound(drain, totals, ackedPerTeam, Date.now() - drainStart, DRAIN_LIMITS));
+  if (drainEnd === null) await sleep(2_000);
 }
-say(`queue drained for ${((Date.now() - drainStart) / 1000).toFixed(0)} s`);
+say(
+  `queue drained for ${((Date.now() - drainStart) / 1000).toFixed(0)} s: ${drainEnd}, ${drain.pending.size} teams short`,
+);
 
 const problems: string[] = [];
 const owner = new Map(teams.flatMap((t) => t.memories.map((m) => [m.id, t.id] as const)));

@@ -1,58 +1,38 @@
-// Group commit of guarded memory writes: per team, writes that arrive during a commit go out together in the next one.
+// Commit of guarded memory writes: each request commits its own writes; one team's commits in an isolate take turns.
 
+import { takeTurn } from "./commit-turns";
 import { contentHash, scopeKey } from "./content";
 import { type Defer, syncCards } from "./core";
 import { closeIds, NEAR_TOP_K, type Planned, type PlanWrite, planGroup, reinforcedAtBirth } from "./group-plan";
 import { newDoc } from "./write-checks";
 import { type Pending, persist, type WriteContext, type WriteOutcome } from "./write-context";
 
-/** At most this many writes go out in one group commit (D1's batch and the index upsert stay small). */
-export const MAX_GROUP_COMMIT = 32;
+/** How long a write waits for its team's commit in flight before it goes on anyway (commit-turns.ts says why). */
+export const TURN_WAIT_MS = 10_000;
 
 type GroupOutcome = WriteOutcome | { failed: unknown };
 
 /**
- * Group commit: a write that arrives while its team's previous commit is in flight waits for it and then goes
- * out with every other write that arrived meanwhile, as one embedding call, one content-hash query, one D1 batch
- * and one index upsert (D1 and the index are single writers: a round trip each per write was the bottleneck at
- * 8 in flight). A write alone is committed at once. The guard has already passed for every write here; each
- * write keeps its own outcome. The request that opens a drain keeps the isolate alive for it (defer).
+ * One write committed by its own request: it waits for its team's commit in flight in this isolate (if any) to end,
+ * then looks up, decides and persists on its own, so it sees every memory committed before it (same text, near
+ * duplicate, contradiction) exactly as one write at a time. No request runs I/O for another's write: workerd refuses
+ * I/O on behalf of a different request, and a commit run by request A for B's write lives and dies with A. The commit
+ * is also deferred on the request, so a client that hangs up does not cut it (and its turn) short.
  */
-export function commit(ctx: WriteContext, p: Omit<Pending, "resolve" | "reject">, defer: Defer): Promise<WriteOutcome> {
-  return new Promise<WriteOutcome>((resolve, reject) => {
-    const team = p.caller.teamId;
-    const queue = ctx.waiting.get(team);
-    if (queue) {
-      queue.push({ ...p, resolve, reject });
-      return;
-    }
-    const first: Pending[] = [{ ...p, resolve, reject }];
-    ctx.waiting.set(team, []);
-    defer(drain(ctx, team, first));
-  });
-}
-
-async function drain(ctx: WriteContext, team: string, first: Pending[]) {
-  let batch = first;
-  while (batch.length) {
-    try {
-      const outcomes = await commitBatch(ctx, team, batch);
-      batch.forEach((p, i) => {
-        const o = outcomes[i] as GroupOutcome;
-        if ("failed" in o) p.reject(o.failed);
-        else p.resolve(o);
-      });
-    } catch (e) {
-      for (const p of batch) p.reject(e);
-    }
-    batch = (ctx.waiting.get(team) ?? []).splice(0, MAX_GROUP_COMMIT);
-  }
-  ctx.waiting.delete(team);
+export async function commit(ctx: WriteContext, p: Pending, defer: Defer): Promise<WriteOutcome> {
+  const team = p.caller.teamId;
+  const release = await takeTurn(ctx.turns, team, TURN_WAIT_MS);
+  const committed = commitBatch(ctx, team, [p]).finally(release);
+  defer(committed.catch(() => {}));
+  const [outcome] = (await committed) as [GroupOutcome];
+  if ("failed" in outcome) throw outcome.failed;
+  return outcome;
 }
 
 /**
- * One group commit: every write looked up at once (one content-hash read, one index call, one neighbour read),
- * decided in arrival order as if committed one by one (group-plan.ts), then the new memories persisted together.
+ * One commit of a request's writes: every write looked up at once (one content-hash read, one index call, one
+ * neighbour read), decided in order as if committed one by one (group-plan.ts), then the new memories persisted
+ * together.
  */
 async function commitBatch(ctx: WriteContext, teamId: string, batch: Pending[]): Promise<GroupOutcome[]> {
   for (const p of batch) p.mark("commit_wait");

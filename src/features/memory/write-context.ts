@@ -1,6 +1,7 @@
-// What the memory write use-cases share: their context (deps, summary limit, waiting group commits), refusals, persist.
+// What the memory write use-cases share: their context (deps, summary limit, commit turns), refusals, persist.
 
 import type { MemDoc } from "../../ports/memory-store";
+import { newTurns, type Turns } from "./commit-turns";
 import { DEFAULT_SUMMARY_MAX_CHARS } from "./content";
 import { cardOf, type MemoryServiceDeps, metaOf } from "./core";
 import type { Caller, ParsedNamespace } from "./namespaces";
@@ -9,7 +10,7 @@ import { refusal, sizeOf as sizeOfWrite, type WriteInput } from "./write-checks"
 
 export type WriteOutcome = { id: string; tier: Tier; status: "created" | "reinforced"; supersedes?: string };
 
-/** A guarded write waiting for its team's next group commit. */
+/** A guarded write ready for its commit. */
 export type Pending = {
   caller: Caller;
   w: WriteInput;
@@ -17,20 +18,18 @@ export type Pending = {
   now: number;
   supersedes: string | null;
   mark: (phase: string) => void;
-  resolve: (o: WriteOutcome) => void;
-  reject: (e: unknown) => void;
 };
 
 /** One memory service's write state: built once, handed to every write use-case. */
 export type WriteContext = {
   d: MemoryServiceDeps;
   maxChars: number;
-  /** per team with a commit in flight: the writes waiting for the next one (no entry when none is in flight) */
-  waiting: Map<string, Pending[]>;
+  /** per team with a commit in flight in this isolate: the writes waiting for their turn (commit-turns.ts) */
+  turns: Turns;
 };
 
 export function writeContext(d: MemoryServiceDeps): WriteContext {
-  return { d, maxChars: d.summaryMaxChars ?? DEFAULT_SUMMARY_MAX_CHARS, waiting: new Map() };
+  return { d, maxChars: d.summaryMaxChars ?? DEFAULT_SUMMARY_MAX_CHARS, turns: newTurns() };
 }
 
 /** refusal's arguments after the deps and the summary limit */

@@ -10,7 +10,6 @@ import { guardFields, type WriteInput } from "./write-checks";
 import { refuse, sizeOf, type WriteContext, type WriteOutcome, writeContext } from "./write-context";
 import { importRigid, writeMany } from "./write-many";
 
-export { MAX_GROUP_COMMIT } from "./group-commit";
 export type { WriteInput } from "./write-checks";
 export type { WriteOutcome } from "./write-context";
 export type { RigidImport } from "./write-many";
@@ -44,7 +43,7 @@ async function checkOne(
   return null;
 }
 
-/** One guarded write: namespace, sizes, guard, `supersedes` checked, then committed with its team's next group. */
+/** One guarded write: namespace, sizes, guard, `supersedes` checked, then committed in its own request. */
 async function write(
   ctx: WriteContext,
   caller: Caller,
@@ -75,7 +74,7 @@ async function write(
 /** a use-case's arguments after its context */
 type AfterContext<T extends unknown[]> = T extends [WriteContext, ...infer R] ? R : never;
 
-/** The write use-cases over one context (one group-commit queue per memory service). */
+/** The write use-cases over one context (one set of commit turns per memory service). */
 export function createMemoryWrites(d: MemoryServiceDeps) {
   const ctx = writeContext(d);
   return {
