@@ -1,6 +1,6 @@
 // A team's decision journal in its team object's SQLite: decisions acknowledged and not yet in the decision log.
 import { chooseFlush, type JournalEntry } from "../src/features/policy/journal-batch";
-import type { LoggedDecision } from "../src/ports/policy-store";
+import type { LoggedDecision } from "../src/ports/decision-log";
 
 /**
  * The journal's schema step (appended to the team object's schema steps, team-memory-rows.ts): one row per

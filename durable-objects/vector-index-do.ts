@@ -14,8 +14,8 @@ import {
 } from "../src/features/policy";
 import { log } from "../src/lib/log";
 import { EMBEDDING_DIMENSIONS } from "../src/lib/vector-math";
+import type { LoggedDecision } from "../src/ports/decision-log";
 import type { TeamSweepCounts, TierRules } from "../src/ports/memory-maintenance";
-import type { LoggedDecision } from "../src/ports/policy-store";
 import type { VectorCard, VectorCardMatch, VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
 import { DecisionJournalRows } from "./decision-journal-rows";
 import { migrateMemoryTables, TeamMemoryRows } from "./team-memory-rows";

@@ -1,5 +1,5 @@
 // A logged decision with sensible defaults, for tests in workerd and in Node alike (no cloudflare:test import).
-import type { LoggedDecision } from "../src/ports/policy-store";
+import type { LoggedDecision } from "../src/ports/decision-log";
 
 /** A logged decision of `team` with sensible defaults (an enforce retry of vibe_fail). */
 export function loggedDecision(team: string, id: string, createdAt: number, o: Partial<LoggedDecision> = {}) {

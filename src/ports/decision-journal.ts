@@ -1,5 +1,5 @@
 // Port: the team's decision journal — decide's durable hand-off to the decision log (the team object's SQLite).
-import type { LoggedDecision } from "./policy-store";
+import type { LoggedDecision } from "./decision-log";
 
 export interface DecisionJournal {
   /**

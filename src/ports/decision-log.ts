@@ -1,4 +1,26 @@
 // Port: the decision log off D1 — NDJSON objects per (team, hour) in R2, and the counters and manifest beside them.
+import type { MemrlMode } from "../../contracts/memrl-policy";
+
+/** One logged decision: the request as received plus what was decided, for replay and the rollback matrix. */
+export type LoggedDecision = {
+  decision_id: string;
+  team_id: string;
+  run_id: string | null;
+  task_id: string | null;
+  inputs: Record<string, unknown>;
+  inputs_digest: string;
+  profile_version: number;
+  requested_mode: MemrlMode;
+  effective_mode: MemrlMode;
+  ceiling: MemrlMode;
+  failure_class: string | null;
+  attempt_bucket: string | null;
+  rule_id: string;
+  raw_action: string;
+  selected_action: string;
+  created_at: number;
+};
+
 export type DecisionCounts = {
   decisions: number;
   /** selected_action = escalate */

@@ -1,9 +1,8 @@
 // In-memory stand-ins for what nodeWarden() has no D1 for: the decision log's bucket (held to the DecisionObjects
 // contract the R2 adapter passes in workerd) and an EVENTS producer that records what the app published.
 import type { DecisionJournal } from "../../src/ports/decision-journal";
-import type { DecisionObjects } from "../../src/ports/decision-log";
+import type { DecisionObjects, LoggedDecision } from "../../src/ports/decision-log";
 import type { EventBus, WardenEvent } from "../../src/ports/event-bus";
-import type { LoggedDecision } from "../../src/ports/policy-store";
 
 /** A bucket as a sorted map; bodies are strings, so what is stored cannot be changed by a caller. */
 export function createMemoryDecisionObjects(): DecisionObjects {

@@ -1,7 +1,7 @@
 // Use-case: a team object's alarm moves its decision journal into the decision log, then tells EVENTS' subscribers.
 import { canonicalJson, sha256Hex } from "../../lib/digest";
+import type { LoggedDecision } from "../../ports/decision-log";
 import type { EventBus } from "../../ports/event-bus";
-import type { LoggedDecision } from "../../ports/policy-store";
 import { appendDecisions, type DecisionLogNeeds } from "./decision-log";
 
 /** What a flush needs: the log's writer (R2 objects, D1 counters and manifest) and EVENTS. */

@@ -8,7 +8,7 @@ import { own, putOwn } from "../../lib/own";
 import type { BoardGateway } from "../../ports/board";
 import type { Clock } from "../../ports/clock";
 import type { DecisionJournal } from "../../ports/decision-journal";
-import type { LoggedDecision } from "../policy/domain";
+import type { LoggedDecision } from "../../ports/decision-log";
 import type { EventBus } from "../../ports/event-bus";
 import { DEAD_LETTER_REVIEW, DEPLOY_TARGET_SPECS, type DeployNeeds, gateView } from "../gates/domain";
 import { artifactAccess } from "./artifact-access";

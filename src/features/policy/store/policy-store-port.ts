@@ -1,5 +1,8 @@
 // Port: where MemRL profiles, team mode ceilings, policy-memory retry overrides and the decision log live.
 import type { MemrlMode, MemrlPolicyProfile } from "../../../../contracts/memrl-policy";
+import type { LoggedDecision } from "../../../ports/decision-log";
+
+export type { LoggedDecision };
 
 export type ProfileStatus = "pending" | "active" | "retired";
 
@@ -10,26 +13,6 @@ export type StoredProfile = {
   body: MemrlPolicyProfile;
   createdBy: string;
   createdAt: number;
-};
-
-/** One logged decision: the request as received plus what was decided, for replay and the rollback matrix. */
-export type LoggedDecision = {
-  decision_id: string;
-  team_id: string;
-  run_id: string | null;
-  task_id: string | null;
-  inputs: Record<string, unknown>;
-  inputs_digest: string;
-  profile_version: number;
-  requested_mode: MemrlMode;
-  effective_mode: MemrlMode;
-  ceiling: MemrlMode;
-  failure_class: string | null;
-  attempt_bucket: string | null;
-  rule_id: string;
-  raw_action: string;
-  selected_action: string;
-  created_at: number;
 };
 
 export interface PolicyStore {
