@@ -6,7 +6,6 @@ import { applyTaskEvents, type TaskBatchMode } from "../src/features/learning/co
 import { contentHash } from "../src/features/memory/content";
 import { scanFields } from "../src/features/memory/guard/guard";
 import { TIER_RULES } from "../src/features/sweeps/memory-tiers";
-import type { WardenEvent } from "../src/ports/event-bus";
 import type { MemDoc, MemoryClass } from "../src/ports/memory-store";
 import { type MemorySeed, seedMemoryTexts } from "./memory-seed";
 

@@ -47,7 +47,13 @@ describe("the app in Node with the queue stand-in", () => {
     const t = await w.token("t-node-q", ["events:write", "runs:read", "policy:admin", "memory:read"]);
     const sent = await w.call("POST", "/v1/events", {
       token: t,
-      body: { event_id: "e-node-q", type: "run.completed", run_id: "r-node-q", skill: "node.skill", outcome: "success" },
+      body: {
+        event_id: "e-node-q",
+        type: "run.completed",
+        run_id: "r-node-q",
+        skill: "node.skill",
+        outcome: "success",
+      },
     });
     expect(sent.status).toBe(202);
     const learned = async () => (await w.call("GET", "/v1/policy-memory", { token: t })).json.entries;

@@ -1,7 +1,3 @@
-// The policy feature's public entry: the /v1/policy routes, the decision log consumer step, the policy cache and
-// everything of domain.ts (the pure part the run reducer uses). Other features import policy only from here or,
-// for the pure part only, from domain.ts.
-import type { EventBus } from "../../ports/event-bus";
 import { defineFeature } from "../feature";
 import type { PolicyMemoryReader } from "../learning/domain";
 import type { RouteLedger } from "../memory/domain";
