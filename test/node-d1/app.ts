@@ -64,10 +64,13 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
   const events = createRecordingEventBus();
   const decisionJournal = createMemoryDecisionJournal();
   const objects = bindNodeObjects(env, events);
-  const deps = makeDeps(env, {
+  const standIns: Partial<Deps> = {
     ...(queues ? {} : { events }),
     decisionObjects: createMemoryDecisionObjects(),
     decisionJournal,
+  };
+  const deps = makeDeps(env, {
+    ...standIns,
     ...(typeof opts.deps === "function" ? opts.deps(makeDeps(env)) : opts.deps),
   });
   queues?.consumeWith((batch) => dispatchQueue(batch, deps));
@@ -77,6 +80,8 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
     env,
     /** the services the app is composed over (makeDeps(env) in a workerd test) */
     deps,
+    /** fresh services over the same env and stand-ins (`makeDeps(env, overrides)` in a workerd test: an isolate's own caches) */
+    depsWith: (overrides: Partial<Deps> = {}) => makeDeps(env, { ...standIns, ...overrides }),
     /** the RUN, BOARD and VECTOR_INDEX namespaces (Node stand-in) the app's objects live in */
     objects,
     /** the events the app published to EVENTS (when EVENTS is not the queue stand-in) */
@@ -136,6 +141,7 @@ export async function nodeHelpers(opts: NodeWardenOptions = {}) {
     db: w.db,
     env: w.env,
     deps: w.deps,
+    depsWith: w.depsWith,
     objects: w.objects,
     /** runs the queues' consumers until nothing is left (with `queues: true`) */
     drainQueues: w.drain,

@@ -1,14 +1,15 @@
 // The request pipeline's limits and auth order: 401 before any body is read, the per-IP pre-auth bucket, per-class and
 // per-subject buckets, the RateLimit headers, and the limiter-outage policy (open for reads/approvals, closed for writes).
-import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { token } from "../../test/helpers";
+import { executionContext, nodeHelpers } from "../../test/node-d1/app";
 import { createMemoryRateLimiter } from "../adapters/ratelimit/memory";
 import { createApp } from "../app";
-import { type Deps, makeDeps } from "../deps";
+import type { Deps } from "../deps";
 import { RateLimiterUnavailable } from "../lib/rate-limit";
 import type { RateLimiter } from "../ports/rate-limiter";
 import { type ClassLimits, DEFAULT_LIMITS, limiterOutages, type RouteClass } from "./rate-limits";
+
+const { depsWith, token } = await nodeHelpers();
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 const approval = { run_id: "run_nope", op_id: "op1", policy_key: "deploy", decision: "approve_retry" };
@@ -27,7 +28,7 @@ function withLimits(over: Partial<Record<RouteClass, Partial<ClassLimits[RouteCl
 }
 
 function harness(overrides: Partial<Deps> = {}) {
-  const deps = makeDeps(env, overrides);
+  const deps = depsWith(overrides);
   const app = createApp();
   return async (
     method: string,
@@ -37,12 +38,14 @@ function harness(overrides: Partial<Deps> = {}) {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.body !== undefined) headers["content-type"] ??= "application/json";
+    const { ctx, settle } = executionContext();
     const res = await app.fetch(
       new Request(`https://warden.test${path}`, { method, headers, body: o.body }),
       { deps },
-      createExecutionContext(),
+      ctx as never,
     );
     const text = await res.text();
+    await settle();
     let json: any;
     try {
       json = JSON.parse(text);
@@ -263,7 +266,7 @@ describe("limiter outage", () => {
 
 describe("per-team limits from D1", () => {
   it("applies a team_limit row to that team only", async () => {
-    const deps = makeDeps(env, { rateLimiter: createMemoryRateLimiter() });
+    const deps = depsWith({ rateLimiter: createMemoryRateLimiter() });
     await deps.teamLimitStore.put("team-row", { routeClass: "runs", perTeam: 1, perSubject: 1, periodS: 60 }, 0);
     const send = harness({ rateLimiter: createMemoryRateLimiter() });
     const t = await token("team-row");
