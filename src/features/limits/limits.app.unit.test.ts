@@ -1,14 +1,13 @@
 // GET/PUT /v1/limits over the worker: defaults and overrides, the write applied at once in this isolate (cache
 // invalidated), audited, admin-only, increases above the defaults held behind a hard gate another person approves,
 // and bad input (unknown class, negative, huge, per_subject > per_team, over the ceiling) refused.
-import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { teamTokens } from "../../../test/run-helpers";
+import { executionContext, nodeHelpers } from "../../../test/node-d1/app";
 import { createMemoryRateLimiter } from "../../adapters/ratelimit/memory";
 import { createApp } from "../../app";
-import { makeDeps } from "../../deps";
 import { DEFAULT_LIMITS, MAX_LIMIT, ROUTE_CLASSES } from "../../http/rate-limits";
+
+const { call, depsWith, teamTokens, token } = await nodeHelpers();
 
 describe("GET /v1/limits", () => {
   it("answers every route class with the defaults for a team without overrides", async () => {
@@ -159,10 +158,11 @@ describe("PUT /v1/limits", () => {
 
   it("applies at once in the isolate that wrote (its 60 s cache is dropped): the next request spends the new limit", async () => {
     // an isolate with limits on (the test default is off) and its own cache
-    const deps = makeDeps(env, { rateLimiter: createMemoryRateLimiter() });
+    const deps = depsWith({ rateLimiter: createMemoryRateLimiter() });
     deps.limits.enabled = true;
     const app = createApp();
     const send = async (method: string, path: string, t: string, body?: unknown) => {
+      const { ctx, settle } = executionContext();
       const res = await app.fetch(
         new Request(`https://warden.test${path}`, {
           method,
@@ -170,8 +170,9 @@ describe("PUT /v1/limits", () => {
           body: body === undefined ? undefined : JSON.stringify(body),
         }),
         { deps },
-        createExecutionContext(),
+        ctx as never,
       );
+      await settle();
       return { status: res.status, policy: res.headers.get("ratelimit-policy") };
     };
     const t = await token("team-l4");
