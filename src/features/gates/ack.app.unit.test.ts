@@ -1,13 +1,14 @@
 // Acknowledging an open gate over HTTP (POST /v1/gates/:gate_id/ack) and what it does to the escalation ladder:
 // the first acknowledgement stays, a decided gate answers 409, both are audited, an acknowledged gate is not pinged.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { deliver } from "../../../test/learning";
-import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
-import { installSlack } from "../../../test/slack";
-import { makeDeps } from "../../deps";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeGateTools } from "../../../test/node-d1/gate-tools";
+import { NODE_SLACK_VARS } from "../../../test/node-d1/slack";
 import type { SlackOutboxMessage } from "../slack/store/slack-store-port";
+
+const helpers = await nodeHelpers({ vars: NODE_SLACK_VARS });
+const { call, depsWith, drainAll, startRun, teamTokens, token } = helpers;
+const { audited, deliver, installSlack } = nodeGateTools(helpers);
 
 const ack = (tok: string, gateId: string) => call("POST", `/v1/gates/${gateId}/ack`, { token: tok });
 
@@ -32,9 +33,9 @@ describe("POST /v1/gates/:gate_id/ack", () => {
     expect(first.json.acked_at).toBeGreaterThan(0);
     const again = await ack(t.admin, gateId);
     expect(again.json).toEqual(first.json);
-    expect(await rows("SELECT actor, subject_id FROM audit_log WHERE action = 'gate.acknowledged'")).toEqual([
-      { actor: "approver-ack-a", subject_id: gateId },
-    ]);
+    expect(
+      (await audited("ack-a", "gate.acknowledged")).map(({ actor, subject_id }) => ({ actor, subject_id })),
+    ).toEqual([{ actor: "approver-ack-a", subject_id: gateId }]);
     // the gate is still open: acknowledging is not deciding
     const view = await call("GET", `/v1/runs/${runId}`, { token: t.worker });
     expect(view.json.gates[0].status).toBe("pending");
@@ -58,9 +59,7 @@ describe("POST /v1/gates/:gate_id/ack", () => {
       token: await token("ack-b", ["runs:read"], { sub: "r" }),
     });
     expect(reader.status).toBe(403);
-    expect(
-      await rows("SELECT count(*) AS n FROM audit_log WHERE action = 'gate.acknowledged' AND subject_id = ?", gateId),
-    ).toEqual([{ n: 0 }]);
+    expect((await audited("ack-b", "gate.acknowledged")).filter((e) => e.subject_id === gateId).length).toEqual(0);
   });
 });
 
@@ -75,7 +74,7 @@ describe("the escalation ladder and acknowledgements", () => {
     await drainAll();
     expect((await ack(quiet.t.approver, quiet.gateId)).status).toBe(200);
     const sent: SlackOutboxMessage[] = [];
-    const deps = makeDeps(env, { slackOutbox: { send: async (m) => void sent.push(...m) } });
+    const deps = depsWith({ slackOutbox: { send: async (m) => void sent.push(...m) } });
     const escalated = (gateId: string, n: number) => ({
       event_id: `esc-${gateId}-${n}`,
       type: "gate.escalated",
@@ -98,13 +97,11 @@ describe("the escalation ladder and acknowledgements", () => {
     const pinged = sent.map((m) => (m.kind === "post" ? m.key : "")).filter((k) => k.includes("esc"));
     expect(pinged.every((k) => !k.includes(quiet.gateId))).toBe(true);
     expect(pinged.some((k) => k.includes(loud.json.gate_id))).toBe(true);
-    // (this file's rows only: the runtime's own consumer may also take the runs' real escalations in the background)
-    const audit = await rows<{ subject_id: string; metadata: string }>(
-      "SELECT subject_id, metadata FROM audit_log WHERE action = 'gate.escalated' AND id IN (?, ?)",
-      ...events.map((e) => `aud_esc_${e.event_id}`),
-    );
+    // (these events' rows only, by their audit ids)
+    const ids = events.map((e) => `aud_esc_${e.event_id}`);
+    const audit = (await audited("ack-c", "gate.escalated")).filter((e) => ids.includes(e.id));
     expect(audit).toHaveLength(2);
-    const byGate = new Map(audit.map((a) => [a.subject_id, JSON.parse(a.metadata)]));
+    const byGate = new Map(audit.map((a) => [a.subject_id, a.metadata]));
     expect(byGate.get(quiet.gateId)).toMatchObject({ pinged: false, acked_by: "approver-ack-c", level: 1 });
     expect(byGate.get(loud.json.gate_id)).toMatchObject({ pinged: true, level: 1 });
   });
