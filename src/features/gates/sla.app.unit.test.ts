@@ -1,14 +1,15 @@
 // Gate SLAs over HTTP and on the ladder: GET/PUT /v1/gates/sla (defaults, audited change, bad settings refused with
 // nothing stored) and an acknowledged gate's escalation pinging again once its resolve SLA is due.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { deliver } from "../../../test/learning";
-import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
-import { installSlack } from "../../../test/slack";
-import { makeDeps } from "../../deps";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeGateTools } from "../../../test/node-d1/gate-tools";
+import { NODE_SLACK_VARS } from "../../../test/node-d1/slack";
 import type { SlackOutboxMessage } from "../slack/store/slack-store-port";
 import { DEFAULT_GATE_SLA } from "./sla";
+
+const helpers = await nodeHelpers({ vars: NODE_SLACK_VARS });
+const { call, deps: appDeps, depsWith, drainAll, startRun, teamTokens, token } = helpers;
+const { audited, deliver, installSlack } = nodeGateTools(helpers);
 
 const BERLIN = {
   time_zone: "Europe/Berlin",
@@ -34,11 +35,9 @@ describe("GET/PUT /v1/gates/sla", () => {
     expect(put.json).toMatchObject({ source: "team", settings: BERLIN, updated_by: "admin-sla-a" });
     const after = await call("GET", "/v1/gates/sla", { token: t.worker });
     expect(after.json).toMatchObject({ source: "team", settings: BERLIN, updated_by: "admin-sla-a" });
-    const audit = await rows<{ actor: string; metadata: string }>(
-      "SELECT actor, metadata FROM audit_log WHERE action = 'gate_sla.updated' AND team_id = 'sla-a'",
-    );
+    const audit = await audited("sla-a", "gate_sla.updated");
     expect(audit).toHaveLength(1);
-    expect(JSON.parse(audit[0]?.metadata ?? "{}")).toEqual({ before: DEFAULT_GATE_SLA, after: BERLIN });
+    expect(audit[0]?.metadata ?? {}).toEqual({ before: DEFAULT_GATE_SLA, after: BERLIN });
     // another team still has the defaults
     const other = await call("GET", "/v1/gates/sla", { token: (await teamTokens("sla-other")).worker });
     expect(other.json.source).toBe("default");
@@ -70,7 +69,7 @@ describe("GET/PUT /v1/gates/sla", () => {
     });
     expect(short.status).toBe(400);
     expect(short.json.error.details.issues[0]).toMatchObject({ path: "business_hours.end" });
-    expect(await rows("SELECT count(*) AS n FROM team_gate_sla WHERE team_id = 'sla-b'")).toEqual([{ n: 0 }]);
+    expect(await appDeps.gateSla.get("sla-b")).toBeNull();
     expect((await call("GET", "/v1/gates/sla", { token: t.worker })).json.source).toBe("default");
   });
 
@@ -82,7 +81,7 @@ describe("GET/PUT /v1/gates/sla", () => {
     expect(refused.status).toBe(403);
     expect(refused.json.error.message).toMatch(/run-bound/);
     expect((await call("GET", "/v1/gates/sla", { token: await token("sla-c", ["memory:read"]) })).status).toBe(403);
-    expect(await rows("SELECT count(*) AS n FROM team_gate_sla WHERE team_id = 'sla-c'")).toEqual([{ n: 0 }]);
+    expect(await appDeps.gateSla.get("sla-c")).toBeNull();
   });
 });
 
@@ -97,9 +96,11 @@ describe("the escalation ladder and the resolve SLA", () => {
     });
     await drainAll();
     expect((await call("POST", `/v1/gates/${g.json.gate_id}/ack`, { token: t.approver })).status).toBe(200);
-    const [opened] = await rows<{ opened_at: number }>("SELECT opened_at FROM gate WHERE gate_id = ?", g.json.gate_id);
+    // the D1 gate index's row, as its SLA reads it
+    await drainAll();
+    const opened = (await appDeps.gateSla.gatesOpenedSince("sla-d", 0, 100)).find((r) => r.gate_id === g.json.gate_id);
     const sent: SlackOutboxMessage[] = [];
-    const deps = makeDeps(env, { slackOutbox: { send: async (m) => void sent.push(...m) } });
+    const deps = depsWith({ slackOutbox: { send: async (m) => void sent.push(...m) } });
     const escalated = (level: number, at: number) => ({
       event_id: `sla-esc-${level}`,
       type: "gate.escalated",
@@ -121,10 +122,10 @@ describe("the escalation ladder and the resolve SLA", () => {
     await deliver(deps, [escalated(2, dueAt)]);
     const pings = sent.flatMap((m) => (m.kind === "post" && m.key.startsWith("escalation:") ? [m.key] : []));
     expect(pings).toEqual([`escalation:${g.json.gate_id}:2`]);
-    const audit = await rows<{ id: string; metadata: string }>(
-      "SELECT id, metadata FROM audit_log WHERE id IN ('aud_esc_sla-esc-1', 'aud_esc_sla-esc-2') ORDER BY id",
-    );
-    expect(audit.map((a) => JSON.parse(a.metadata))).toMatchObject([
+    const ids = ["aud_esc_sla-esc-1", "aud_esc_sla-esc-2"];
+    const audit = (await audited("sla-d", "gate.escalated")).filter((a) => ids.includes(a.id));
+    audit.sort((x, y) => x.id.localeCompare(y.id));
+    expect(audit.map((a) => a.metadata)).toMatchObject([
       { level: 1, pinged: false, resolve_due_at: dueAt },
       { level: 2, pinged: true, resolve_due_at: dueAt },
     ]);
