@@ -1,16 +1,25 @@
 // Run messages: the API's refusals and cursor, a worker's message posted into the talk thread (loopback Slack), and
 // people's signed replies in the thread or a DM becoming run messages.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { apiRequest, call, readResponse, token } from "../../../test/helpers";
-import { addOrder, startRun } from "../../../test/run-helpers";
-import { CHANNELS, commandBody, installSlack, signedRequest } from "../../../test/slack";
-import { loopbackSlack } from "../../../test/slack-loopback";
+import { apiRequest, readResponse } from "../../../test/http";
+import { executionContext, nodeHelpers } from "../../../test/node-d1/app";
+import { deliverBatch } from "../../../test/node-d1/consumers";
+import { nodeGateTools } from "../../../test/node-d1/gate-tools";
+import { NODE_SLACK_VARS, nodeLoopbackSlack } from "../../../test/node-d1/slack";
+import { CHANNELS, commandBody, type SignOptions, signSlackRequest } from "../../../test/slack-bodies";
+import type { LoopbackSlack } from "../../../test/slack-loopback";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { createApp } from "../../app";
-import { makeDeps } from "../../deps";
 import { consumeSlackOutbox } from "../slack";
 import type { SlackOutboxMessage } from "../slack/store/slack-store-port";
+
+const helpers = await nodeHelpers({ vars: NODE_SLACK_VARS });
+const { addOrder, call, deps: appDeps, depsWith, startRun, token } = helpers;
+const { installSlack } = nodeGateTools(helpers);
+const signedRequest = (path: string, body: string, o: SignOptions = {}) =>
+  signSlackRequest(NODE_SLACK_VARS.SLACK_SIGNING_SECRET, path, body, o);
+/** the ts of the posted message with this logical key (slack_message, through the Slack store) */
+const postedTs = async (key: string) => (await appDeps.slackStore.postedMessage(key))?.ts as string;
 
 const messagesOf = (runId: string) => `/v1/runs/${runId}/messages`;
 
@@ -112,33 +121,39 @@ describe("run messages API", () => {
   });
 });
 
-const slack = loopbackSlack();
+const loopback = nodeLoopbackSlack();
+let fileSlack: LoopbackSlack | undefined;
+/** this file's prefix on the loopback Slack server (one for the whole file, as in workerd) */
+const slack = () => (fileSlack ??= loopback.slack());
 const WORKSPACE = "T0MSGS";
 const TEAM = "msg-slack";
 
 /** The app with the SLACK_OUTBOX recorded and delivered by the real consumer to the loopback Slack server. */
 function harness() {
   const sent: SlackOutboxMessage[] = [];
-  const deps = makeDeps(env, {
+  const deps = depsWith({
     slackOutbox: { send: async (m) => void sent.push(...m) },
-    slackApi: createSlackWebApi(slack.base),
+    slackApi: createSlackWebApi(slack().base),
   });
   const app = createApp();
   let delivered = 0;
   return {
     sent,
-    fetch: async (req: Request) => readResponse(await app.fetch(req, { deps }, createExecutionContext())),
+    async fetch(req: Request) {
+      const { ctx, settle } = executionContext();
+      const res = await readResponse(await app.fetch(req, { deps }, ctx as never));
+      await settle();
+      return res;
+    },
     /** delivers what was queued since the last flush, one batch */
     async flush() {
       const bodies = sent.slice(delivered);
       delivered = sent.length;
       if (bodies.length === 0) return;
-      const batch = createMessageBatch(
-        "warden-slack-outbox",
-        bodies.map((body, i) => ({ id: `m${delivered}-${i}`, timestamp: new Date(), attempts: 1, body })),
+      const result = await deliverBatch("warden-slack-outbox", bodies, 1, (batch) =>
+        consumeSlackOutbox(batch as MessageBatch<SlackOutboxMessage>, deps),
       );
-      await consumeSlackOutbox(batch, deps);
-      expect((await getQueueResult(batch, createExecutionContext())).retryMessages).toEqual([]);
+      expect(result.retried).toEqual([]);
     },
   };
 }
@@ -153,7 +168,7 @@ const messageEvent = (event: Record<string, unknown>) =>
 const signedEvent = (body: string) => signedRequest("/slack/events", body, { contentType: "application/json" });
 
 async function postsTo(channel: string) {
-  return (await slack.requests("chat.postMessage")).map((r) => r.body).filter((b: any) => b.channel === channel);
+  return (await slack().requests("chat.postMessage")).map((r) => r.body).filter((b: any) => b.channel === channel);
 }
 
 describe("talk over Slack", () => {
@@ -169,8 +184,7 @@ describe("talk over Slack", () => {
     await h.flush();
     const root = (await postsTo(CHANNELS.feed)).find((b: any) => String(b.text).includes("opened a talk"));
     expect(root).toBeDefined();
-    const rootTs = (await env.DB.prepare("SELECT ts FROM slack_message WHERE key = ?").bind(`run:${runId}`).first())
-      ?.ts as string;
+    const rootTs = await postedTs(`run:${runId}`);
 
     const worker = await token(TEAM, ["runs:write"], { sub: "talk-worker", runId, taskId });
     const res = await h.fetch(
@@ -192,8 +206,7 @@ describe("talk over Slack", () => {
     );
     const runId = /run `([^`]+)`/.exec(started.json.text)?.[1] as string;
     await h.flush();
-    const rootTs = (await env.DB.prepare("SELECT ts FROM slack_message WHERE key = ?").bind(`run:${runId}`).first())
-      ?.ts as string;
+    const rootTs = await postedTs(`run:${runId}`);
     const reply = messageEvent({
       channel: CHANNELS.feed,
       user: "U0BOB",
@@ -243,8 +256,7 @@ describe("talk over Slack", () => {
     );
     const runId = /run `([^`]+)`/.exec(started.json.text)?.[1] as string;
     await h.flush();
-    const rootTs = (await env.DB.prepare("SELECT ts FROM slack_message WHERE key = ?").bind(`run:${runId}`).first())
-      ?.ts as string;
+    const rootTs = await postedTs(`run:${runId}`);
     const body = messageEvent({
       channel: CHANNELS.feed,
       user: "U0BOB",
