@@ -1,17 +1,10 @@
 // GET /v1/dead-letters and GET /v1/dead-letters/:id over HTTP: filters, the review gate joined, the evidence of one,
 // another team's and another run's dead letters never shown, bad queries refused.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import {
-  addOrder,
-  complete,
-  drainAll,
-  lease,
-  setClock,
-  startRun,
-  TEST_CLOCK_AHEAD_MS,
-  teamTokens,
-} from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { TEST_CLOCK_AHEAD_MS } from "../../../test/run-calls";
+
+const { addOrder, call, complete, drainAll, lease, setClock, startRun, teamTokens, token } = await nodeHelpers();
 
 /** Fails order `orderId` of the run with `failureClass` (none: dead-lettered as missing_failure_class) at once. */
 async function deadLetter(tok: string, runId: string, orderId: string, failureClass: string | null) {
