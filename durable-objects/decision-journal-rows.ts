@@ -26,25 +26,26 @@ export class DecisionJournalRows {
     return this.storage.sql;
   }
 
-  /** Appends decisions (one transaction); an id already journaled or flushed is skipped. How many were added. */
+  /**
+   * Appends decisions in ONE statement (atomic on its own: all rows or none); an id already journaled or flushed is
+   * skipped. How many were added. No explicit transaction on purpose: `transactionSync` commits at once (a disk sync
+   * per append, and it first commits any open implicit write), while a plain statement joins the object's implicit
+   * transaction, so the appends of concurrent RPCs share one commit. The RPC's answer is still held by the output
+   * gate until that commit is durable.
+   */
   append(decisions: readonly LoggedDecision[]): number {
-    return this.storage.transactionSync(() => {
-      let added = 0;
-      for (const d of decisions) {
-        const inserted = this.sql
-          .exec(
-            `INSERT INTO decision_journal (decision_id, created_at, body)
-             SELECT ?1, ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM decision_done WHERE decision_id = ?1)
-             ON CONFLICT (decision_id) DO NOTHING RETURNING seq`,
-            d.decision_id,
-            d.created_at,
-            JSON.stringify(d),
-          )
-          .toArray();
-        added += inserted.length;
-      }
-      return added;
-    });
+    if (!decisions.length) return 0;
+    const rows = decisions.map((d) => [d.decision_id, d.created_at, JSON.stringify(d)]);
+    return this.sql
+      .exec(
+        `INSERT INTO decision_journal (decision_id, created_at, body)
+         SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?) AS j
+         WHERE NOT EXISTS (SELECT 1 FROM decision_done WHERE decision_id = j.value ->> 0)
+         ORDER BY j.key
+         ON CONFLICT (decision_id) DO NOTHING RETURNING seq`,
+        JSON.stringify(rows),
+      )
+      .toArray().length;
   }
 
   /**

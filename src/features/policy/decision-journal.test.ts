@@ -152,6 +152,35 @@ describe("decision journal", () => {
     expect((await decisionsInR2(team)).map((x) => x.decision_id)).toEqual(["again-1"]);
   });
 
+  it("appends a batch in one statement: in order, a repeated id once, a logged id skipped, bodies whole", async () => {
+    const team = "team-jr-batch";
+    const now = Date.now();
+    const stub = teamObject(team);
+    const done = loggedDecision(team, "batch-done", now);
+    await stub.journalAppend(team, [done]);
+    await flushJournal(team);
+    const a = loggedDecision(team, "batch-a", now);
+    const b = loggedDecision(team, "batch-b", now + 1);
+    const c = loggedDecision(team, "batch-c", now + 2);
+    expect(await stub.journalAppend(team, [c, a, done, c, b])).toEqual({ ok: true, value: 3 });
+    expect(await journalRows(team)).toEqual([c, a, b]);
+    expect(await stub.journalAppend(team, [])).toEqual({ ok: true, value: 0 });
+  });
+
+  it("journals every one of many concurrent decides of one team (their appends may share a commit)", async () => {
+    const team = "team-jr-concurrent";
+    const t = await token(team);
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, () => call("POST", "/v1/policy/decide", { token: t, body: decideBody })),
+    );
+    for (const res of answers) expect(res.status, res.text).toBe(200);
+    const ids = answers.map((res) => res.json.decision_id as string);
+    const journaled = await journalRows(team);
+    expect(journaled.map((d) => d.decision_id).sort()).toEqual([...ids].sort());
+    for (const d of journaled)
+      expect(d).toMatchObject({ team_id: team, failure_class: "vibe_fail", inputs: decideBody });
+  });
+
   it("keeps each team's decisions in its own object and refuses another team's decision", async () => {
     const a = await decide("team-jr-a", 2);
     const b = await decide("team-jr-b", 1);
