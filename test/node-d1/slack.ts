@@ -6,7 +6,7 @@ import { readResponse } from "../http";
 import { type SlackApiServer, startSlackApiServer } from "../slack-api-server";
 import { installationBody, type SignOptions, signSlackRequest, WORKSPACE } from "../slack-bodies";
 import { type LoopbackSlack, loopbackSlack } from "../slack-loopback";
-import { executionContext, type NodeWardenOptions, nodeWarden } from "./app";
+import { executionContext, helpersOver, type NodeWardenOptions, nodeWarden } from "./app";
 
 const SLACK_SIGNING_SECRET = "node-slack-signing-secret-0123456789";
 /** the Slack secrets; SLACK_API_BASE_URL points nowhere unless a test passes its loopback base */
@@ -61,4 +61,11 @@ export function nodeLoopbackSlack(): { origin: () => string; slack: () => Loopba
     return new URL(server.url).origin;
   };
   return { origin, slack: () => loopbackSlack(origin()) };
+}
+
+/** nodeHelpers (run helpers, `token` as test/helpers.ts takes it) over a nodeSlackWarden, with its Slack helpers. */
+export async function nodeSlackHelpers(opts: NodeWardenOptions = {}) {
+  const w = await nodeSlackWarden(opts);
+  const { installSlack, send, signedRequest, slackCall } = w;
+  return { ...helpersOver(w), installSlack, send, signedRequest, slackCall };
 }
