@@ -8,8 +8,17 @@ import { ESCALATION_AFTER_MS } from "../gates/escalation";
 import { enqueueGateCards } from "./cards";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
 
-const { call, deps: appDeps, env, eventLog, fireAlarm, installSlack, setClock, startRun, token } =
-  await nodeSlackHelpers();
+const {
+  call,
+  deps: appDeps,
+  env,
+  eventLog,
+  fireAlarm,
+  installSlack,
+  setClock,
+  startRun,
+  token,
+} = await nodeSlackHelpers();
 
 function recordingDeps() {
   const sent: SlackOutboxMessage[][] = [];
