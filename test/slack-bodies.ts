@@ -2,6 +2,7 @@
 // installation, SLACK_OUTBOX batches and posts.
 import { slackSignature } from "../src/features/slack/signature";
 import type { SlackOutboxMessage } from "../src/features/slack/store/slack-store-port";
+import type { SlackApiResult } from "../src/ports/slack-api";
 
 export const WORKSPACE = "T0TEAMA";
 export const CHANNELS = { control: "C0CTRL", approvals: "C0APPR", feed: "C0FEED", ops: "C0OPS" };
@@ -85,3 +86,24 @@ export const outboxPost = (team: string, key: string): SlackOutboxMessage => ({
   channel: "approvals",
   text: "hello",
 });
+
+/** A recording SLACK_OUTBOX and Slack Web API client (deps overrides) for recordingApp in workerd and Node. */
+export function recordingSlack() {
+  const sent: SlackOutboxMessage[] = [];
+  const apiCalls: { method: string; body: any }[] = [];
+  const ok: SlackApiResult = { ok: true, body: { ok: true } };
+  const overrides = {
+    slackOutbox: { send: async (m: SlackOutboxMessage[]) => void sent.push(...m) },
+    slackApi: {
+      call: async (method: string, _token: string, body: any) => {
+        apiCalls.push({ method, body });
+        return ok;
+      },
+      respond: async (_url: string, body: any) => {
+        apiCalls.push({ method: "respond", body });
+        return ok;
+      },
+    },
+  };
+  return { sent, apiCalls, overrides };
+}

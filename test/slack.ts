@@ -2,10 +2,8 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { createApp } from "../src/app";
 import { makeDeps } from "../src/deps";
-import type { SlackOutboxMessage } from "../src/features/slack/store/slack-store-port";
-import type { SlackApiResult } from "../src/ports/slack-api";
 import { call, readResponse, token } from "./helpers";
-import { installationBody, type SignOptions, signSlackRequest, WORKSPACE } from "./slack-bodies";
+import { installationBody, recordingSlack, type SignOptions, signSlackRequest, WORKSPACE } from "./slack-bodies";
 
 export {
   batchOf,
@@ -57,22 +55,8 @@ export async function openTraceLink(text: string) {
 
 /** The app with a recording outbox and Slack client (the real client is tested against a loopback server in Node). */
 export function recordingApp() {
-  const sent: SlackOutboxMessage[] = [];
-  const apiCalls: { method: string; body: any }[] = [];
-  const ok: SlackApiResult = { ok: true, body: { ok: true } };
-  const deps = makeDeps(env, {
-    slackOutbox: { send: async (m) => void sent.push(...m) },
-    slackApi: {
-      call: async (method, _token, body) => {
-        apiCalls.push({ method, body });
-        return ok;
-      },
-      respond: async (_url, body) => {
-        apiCalls.push({ method: "respond", body });
-        return ok;
-      },
-    },
-  });
+  const { sent, apiCalls, overrides } = recordingSlack();
+  const deps = makeDeps(env, overrides);
   const app = createApp();
   return {
     sent,

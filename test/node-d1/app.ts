@@ -126,7 +126,11 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
  * `nodeWarden()`: a feature test file moves from workerd to Node by importing these instead (`await nodeHelpers()`).
  */
 export async function nodeHelpers(opts: NodeWardenOptions = {}) {
-  const w = await nodeWarden(opts);
+  return helpersOver(await nodeWarden(opts));
+}
+
+/** nodeHelpers' helpers over a warden already composed (nodeSlackWarden's, say). */
+export function helpersOver(w: Awaited<ReturnType<typeof nodeWarden>>) {
   const token = (
     teamId = "team-a",
     scopes: Scope[] = [...SCOPES],

@@ -2,11 +2,12 @@
 // /slack/* requests through the app, and the loopback Slack Web API server started by the test file itself.
 import { afterAll, beforeAll } from "vitest";
 import { createApp } from "../../src/app";
+import { makeDeps } from "../../src/deps";
 import { readResponse } from "../http";
 import { type SlackApiServer, startSlackApiServer } from "../slack-api-server";
-import { installationBody, type SignOptions, signSlackRequest, WORKSPACE } from "../slack-bodies";
+import { installationBody, recordingSlack, type SignOptions, signSlackRequest, WORKSPACE } from "../slack-bodies";
 import { type LoopbackSlack, loopbackSlack } from "../slack-loopback";
-import { executionContext, type NodeWardenOptions, nodeWarden } from "./app";
+import { executionContext, helpersOver, type NodeWardenOptions, nodeWarden } from "./app";
 
 const SLACK_SIGNING_SECRET = "node-slack-signing-secret-0123456789";
 /** the Slack secrets; SLACK_API_BASE_URL points nowhere unless a test passes its loopback base */
@@ -20,9 +21,9 @@ export const NODE_SLACK_VARS = {
 export async function nodeSlackWarden(opts: NodeWardenOptions = {}) {
   const w = await nodeWarden({ queues: true, ...opts, vars: { ...NODE_SLACK_VARS, ...opts.vars } });
   const app = createApp();
-  const send = async (req: Request) => {
+  const send = async (req: Request, deps = w.deps) => {
     const { ctx, settle } = executionContext();
-    const res = await readResponse(await app.fetch(req, { deps: w.deps }, ctx));
+    const res = await readResponse(await app.fetch(req, { deps }, ctx));
     await settle();
     return res;
   };
@@ -33,6 +34,13 @@ export async function nodeSlackWarden(opts: NodeWardenOptions = {}) {
     send,
     signedRequest,
     slackCall: async (path: string, body: string, o: SignOptions = {}) => send(await signedRequest(path, body, o)),
+    /** test/slack.ts' recordingApp over this warden's env: what the app sent to SLACK_OUTBOX and the Slack API */
+    recordingApp() {
+      const { sent, apiCalls, overrides } = recordingSlack();
+      const { decisionObjects, decisionJournal } = w.deps;
+      const deps = makeDeps(w.env, { decisionObjects, decisionJournal, ...overrides });
+      return { sent, apiCalls, fetch: (req: Request) => send(req, deps) };
+    },
     /** PUT /v1/slack/installation for the team, once (a second PUT would wait behind a slack_channel_change gate) */
     async installSlack(teamId: string, workspace = WORKSPACE, settings?: Record<string, unknown>) {
       if (await w.deps.slackStore.byTeam(teamId)) return { team_id: teamId, status: "installed" };
@@ -61,4 +69,11 @@ export function nodeLoopbackSlack(): { origin: () => string; slack: () => Loopba
     return new URL(server.url).origin;
   };
   return { origin, slack: () => loopbackSlack(origin()) };
+}
+
+/** nodeHelpers (run helpers, `token` as test/helpers.ts takes it) over a nodeSlackWarden, with its Slack helpers. */
+export async function nodeSlackHelpers(opts: NodeWardenOptions = {}) {
+  const w = await nodeSlackWarden(opts);
+  const { installSlack, recordingApp, send, signedRequest, slackCall } = w;
+  return { ...helpersOver(w), installSlack, recordingApp, send, signedRequest, slackCall };
 }

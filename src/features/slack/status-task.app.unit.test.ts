@@ -1,8 +1,9 @@
-// `/warden status <task_id>`: a task id finds its run (the team's own tasks only), answered like a run id.
+// `/warden status <task_id>` (in Node, over the D1 and Durable Object stand-ins): a task id finds its run (the team's own tasks only), answered like a run id.
 import { describe, expect, it } from "vitest";
-import { token } from "../../../test/helpers";
-import { addOrder, drain, startRun } from "../../../test/run-helpers";
-import { commandBody, installSlack, slackCall } from "../../../test/slack";
+import { nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { commandBody } from "../../../test/slack-bodies";
+
+const { token, addOrder, drain, startRun, installSlack, slackCall } = await nodeSlackHelpers();
 
 const WORKSPACE = "T0STASK";
 

@@ -1,17 +1,25 @@
-// The gate SLA breach sweep against local D1: an open gate past its acknowledge SLA raises one ops alert, a second
+// The gate SLA breach sweep in Node (D1 and Durable Object stand-ins): an open gate past its acknowledge SLA raises one ops alert, a second
 // sweep past due raises none, the resolve SLA raises its own once; acknowledged and decided gates raise no ack alert.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
-import { installSlack } from "../../../test/slack";
+import { nodeSlackHelpers } from "../../../test/node-d1/slack";
 import { makeDeps } from "../../deps";
+import { breachKey } from "../gates/domain";
+import type { SlaBreach } from "../gates/store/gate-sla-store-port";
 import { ROLLBACK_CRON, runScheduled } from "../sweeps/scheduled";
 import { alertGateSlaBreaches } from "./sla-alerts";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const MIN = 60_000;
 const TEAM = "sla-alerts";
+const { call, deps, env, drainAll, installSlack, startRun, teamTokens } = await nodeSlackHelpers();
+
+/** the gate_sla_alert rows of these gates, as { gate_id, breach } by gate then breach, through the SLA store */
+async function alertedBreaches(...gateIds: string[]) {
+  const breaches: SlaBreach[] = ["ack", "resolve"];
+  const keys = gateIds.flatMap((gate_id) => breaches.map((breach) => ({ gate_id, breach })));
+  const alerted = await deps.gateSla.alerted(keys);
+  return keys.filter((k) => alerted.has(breachKey(k.gate_id, k.breach)));
+}
 
 async function openHardGate(opId: string) {
   const t = await teamTokens(TEAM);
@@ -21,7 +29,7 @@ async function openHardGate(opId: string) {
     body: { policy_key: "wrong_value", op_id: opId },
   });
   await drainAll();
-  const [row] = await rows<{ opened_at: number }>("SELECT opened_at FROM gate WHERE gate_id = ?", g.json.gate_id);
+  const row = (await deps.gateSla.gatesOpenedSince(TEAM, 0, 100)).find((r) => r.gate_id === g.json.gate_id);
   return { t, gateId: g.json.gate_id as string, openedAt: row?.opened_at ?? 0 };
 }
 
@@ -49,7 +57,7 @@ describe("gate SLA breach alerts", () => {
     expect(await alertGateSlaBreaches(r.deps, openedAt + 61 * MIN)).toBe(1);
     expect(await alertGateSlaBreaches(r.deps, openedAt + 90 * MIN)).toBe(0);
     expect(r.alerts().map((m) => m.key.split(":")[2])).toEqual(["gate_ack_sla_breach", "gate_resolve_sla_breach"]);
-    expect(await rows("SELECT breach FROM gate_sla_alert WHERE gate_id = ? ORDER BY breach", gateId)).toEqual([
+    expect((await alertedBreaches(gateId)).map(({ breach }) => ({ breach }))).toEqual([
       { breach: "ack" },
       { breach: "resolve" },
     ]);
@@ -68,13 +76,9 @@ describe("gate SLA breach alerts", () => {
     await drainAll();
     const r = recording();
     await alertGateSlaBreaches(r.deps, acked.openedAt + 31 * MIN);
-    expect(
-      await rows("SELECT gate_id FROM gate_sla_alert WHERE gate_id IN (?, ?)", acked.gateId, decided.gateId),
-    ).toEqual([]);
+    expect(await alertedBreaches(acked.gateId, decided.gateId)).toEqual([]);
     await alertGateSlaBreaches(r.deps, acked.openedAt + 61 * MIN);
-    expect(
-      await rows("SELECT gate_id, breach FROM gate_sla_alert WHERE gate_id IN (?, ?)", acked.gateId, decided.gateId),
-    ).toEqual([{ gate_id: acked.gateId, breach: "resolve" }]);
+    expect(await alertedBreaches(acked.gateId, decided.gateId)).toEqual([{ gate_id: acked.gateId, breach: "resolve" }]);
   });
 
   it("runs with the 5-minute cron under its own lease", async () => {

@@ -1,15 +1,24 @@
-// Gate cards inside workerd with the real D1 installation store: queued only for teams with Slack, a signed trace
+// Gate cards in Node with the real installation store over the D1 stand-in: queued only for teams with Slack, a signed trace
 // link anchored at the gate, and context only for opted-in policy keys (guard-passed), taken from the real gate.opened.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { eventLog, fireAlarm, setClock, startRun } from "../../../test/run-helpers";
-import { installSlack } from "../../../test/slack";
+import { nodeSlackHelpers } from "../../../test/node-d1/slack";
 import { verifyViewToken } from "../../auth/view-token";
 import { makeDeps } from "../../deps";
 import { ESCALATION_AFTER_MS } from "../gates/escalation";
 import { enqueueGateCards } from "./cards";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
+
+const {
+  call,
+  deps: appDeps,
+  env,
+  eventLog,
+  fireAlarm,
+  installSlack,
+  setClock,
+  startRun,
+  token,
+} = await nodeSlackHelpers();
 
 function recordingDeps() {
   const sent: SlackOutboxMessage[][] = [];
@@ -102,9 +111,9 @@ describe("gate cards", () => {
     });
     expect(res.status).toBe(400);
     expect(res.text).toContain("user-group");
-    const row = await env.DB.prepare("SELECT team_id FROM slack_installation WHERE team_id = ?")
-      .bind("cards-esc-bad")
-      .first();
-    expect(row).toBeNull();
+    // no slack_installation row, read through its store: neither installed nor a grant, the workspace unknown
+    expect(await appDeps.slackStore.byTeam("cards-esc-bad")).toBeNull();
+    expect(await appDeps.slackStore.grantOf("cards-esc-bad")).toBeNull();
+    expect(await appDeps.slackStore.workspaceTeam("T0CARDSX")).toBeNull();
   });
 });

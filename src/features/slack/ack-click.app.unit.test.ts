@@ -1,13 +1,14 @@
-// The Acknowledge button on a hard gate's card: a roster member's click records the acknowledgement (audited, channel
+// The Acknowledge button on a hard gate's card (in Node, over the D1 and Durable Object stand-ins): a roster member's click records the acknowledgement (audited, channel
 // slack) and the card shows who and until when the pings pause; anyone else is told at once and nothing is recorded.
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
-import { installSlack, interactionBody, recordingApp, signedRequest } from "../../../test/slack";
+import { nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { interactionBody } from "../../../test/slack-bodies";
 import { ACK_ACTION, CARD_VERSION, cardKey } from "./blocks";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const TEAM = "ack-click";
+const { call, deps, drainAll, installSlack, recordingApp, signedRequest, startRun, teamTokens } =
+  await nodeSlackHelpers();
 const cardBlocks = [
   { type: "header", text: { type: "plain_text", text: "Approval needed: wrong_value" } },
   {
@@ -49,8 +50,12 @@ const ackClick = (g: Awaited<ReturnType<typeof hardGate>>, user: string, withMes
     ...(withMessage ? { message: { blocks: cardBlocks } } : {}),
   });
 
-const acked = (gateId: string) =>
-  rows<{ acked_by: string | null }>("SELECT acked_by FROM gate WHERE gate_id = ?", gateId);
+/** the gate index row through the gate SLA store (what SQL on the gate table read before) */
+const gateRow = async (gateId: string) =>
+  (await deps.gateSla.gatesOpenedSince(TEAM, 0, 1000)).filter((g) => g.gate_id === gateId);
+const acked = async (gateId: string) => (await gateRow(gateId)).map(({ acked_by }) => ({ acked_by }));
+/** the team's audit entries of an action, through the audit log store */
+const audited = async (action: string) => (await deps.auditLog.list(TEAM, { action, limit: 1000 })).entries;
 
 describe("the Acknowledge button", () => {
   it("records a roster member's acknowledgement and updates the card: who, and the button gone", async () => {
@@ -59,11 +64,8 @@ describe("the Acknowledge button", () => {
     const res = await app.fetch(await signedRequest("/slack/interactions", ackClick(g, "U0ALICE")));
     expect(res.status).toBe(200);
     expect(await acked(g.gate_id)).toEqual([{ acked_by: "alice" }]);
-    const audit = await rows<{ actor: string; metadata: string }>(
-      "SELECT actor, metadata FROM audit_log WHERE action = 'gate.acknowledged' AND subject_id = ?",
-      g.gate_id,
-    );
-    expect(audit.map((a) => [a.actor, JSON.parse(a.metadata).channel])).toEqual([["alice", "slack"]]);
+    const audit = (await audited("gate.acknowledged")).filter((a) => a.subjectId === g.gate_id);
+    expect(audit.map((a) => [a.actor, a.metadata?.channel])).toEqual([["alice", "slack"]]);
     const card = app.sent[0] as Extract<SlackOutboxMessage, { kind: "post" }>;
     expect(card).toMatchObject({ kind: "post", key: cardKey(g.gate_id), version: CARD_VERSION.acknowledged });
     const shown = JSON.stringify(card.blocks);
@@ -72,7 +74,7 @@ describe("the Acknowledge button", () => {
     expect(shown).toContain("gate_approve");
     expect(shown).not.toContain(ACK_ACTION);
     // the gate stays open: acknowledging decides nothing
-    expect(await rows("SELECT status FROM gate WHERE gate_id = ?", g.gate_id)).toEqual([{ status: "pending" }]);
+    expect((await gateRow(g.gate_id)).map(({ status }) => ({ status }))).toEqual([{ status: "pending" }]);
   });
 
   it("tells a second clicker who acknowledged first, and keeps the first", async () => {
@@ -99,10 +101,8 @@ describe("the Acknowledge button", () => {
       }),
     ]);
     expect(await acked(g.gate_id)).toEqual([{ acked_by: null }]);
-    const refused = await rows<{ metadata: string }>(
-      "SELECT metadata FROM audit_log WHERE action = 'slack.approval_refused' AND actor = 'slack:U0MALLORY'",
-    );
-    expect(refused.map((r) => JSON.parse(r.metadata).action)).toContain(ACK_ACTION);
+    const refused = (await audited("slack.approval_refused")).filter((a) => a.actor === "slack:U0MALLORY");
+    expect(refused.map((r) => r.metadata?.action)).toContain(ACK_ACTION);
   });
 
   it("tells the clicker at once when the gate was already decided", async () => {

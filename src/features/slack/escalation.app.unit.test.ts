@@ -1,12 +1,9 @@
-// Escalation at the team's own timings, end to end in workerd: the installation's escalation_minutes reach the run's
+// Escalation at the team's own timings, end to end in Node (D1, Durable Object and queue stand-ins): the installation's escalation_minutes reach the run's
 // alarm through the engine's cache; the pings go through the SLACK_OUTBOX consumer to the loopback Slack server — a
 // channel target gets a post linking to the card, a user group a mention in the card's thread.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import { eventLog, fireAlarm, scheduledAlarm, setClock, startRun, teamTokens } from "../../../test/run-helpers";
-import { CHANNELS, installSlack } from "../../../test/slack";
-import { loopbackSlack } from "../../../test/slack-loopback";
+import { nodeLoopbackSlack, nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { CHANNELS } from "../../../test/slack-bodies";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
 import { makeDeps } from "../../deps";
 import { enqueueGateCards } from "./cards";
@@ -14,6 +11,9 @@ import { consumeSlackOutbox } from "./outbox";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
 
 const MIN = 60_000;
+const { call, env, eventLog, fireAlarm, installSlack, scheduledAlarm, setClock, startRun, teamTokens } =
+  await nodeSlackHelpers();
+const loopback = nodeLoopbackSlack();
 
 /** Opens a hard gate on a fresh run of the team; returns the gate id and when it opened (the run's clock). */
 async function openHardGate(team: string) {
@@ -42,7 +42,7 @@ async function escalateAt(runId: string, times: number[]) {
 
 /** The run's gate events → the cards and pings the EVENTS consumer queues → the outbox consumer → loopback Slack. */
 async function deliverToSlack(events: any[], permalink?: string) {
-  const slack = loopbackSlack();
+  const slack = loopback.slack();
   if (permalink) await slack.script("chat.getPermalink", { status: 200, body: { ok: true, permalink } });
   const deps = makeDeps(env, { slackApi: createSlackWebApi(slack.base) });
   const sent: SlackOutboxMessage[] = [];

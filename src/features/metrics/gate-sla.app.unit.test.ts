@@ -1,10 +1,10 @@
-// GET /v1/metrics' gate SLA fields against local D1: breaches of each SLA among the window's gates and the ack latency.
-import { env } from "cloudflare:test";
+// GET /v1/metrics' gate SLA fields in Node (D1 and Durable Object stand-ins): breaches of each SLA among the window's
+// gates and the ack latency.
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import { drainAll, rows, startRun, teamTokens } from "../../../test/run-helpers";
-import { makeDeps } from "../../deps";
+import { nodeHelpers } from "../../../test/node-d1/app";
 import { gateSlaMetrics } from "./gate-sla";
+
+const { call, deps, drainAll, startRun, teamTokens } = await nodeHelpers();
 
 const MIN = 60_000;
 
@@ -18,12 +18,9 @@ describe("gate SLA metrics", () => {
     const acked = await open("op-acked");
     await open("op-soft", "schema_invalid"); // a soft gate: no SLA
     await drainAll();
-    const [first] = await rows<{ opened_at: number }>(
-      "SELECT opened_at FROM gate WHERE gate_id = ?",
-      acked.json.gate_id,
-    );
-    const openedAt = first?.opened_at ?? 0;
-    const deps = makeDeps(env);
+    // the gate index row through its store (what the SQL read before)
+    const rows = await deps.gateSla.gatesOpenedSince("sla-metrics", 0, 10);
+    const openedAt = rows.find((g) => g.gate_id === acked.json.gate_id)?.opened_at ?? 0;
     // acknowledged 3 minutes after opening (the run objects' clocks run a day ahead in tests: set the time here)
     expect(await deps.runRecord.ackGate("sla-metrics", acked.json.gate_id, "alice", openedAt + 3 * MIN)).toMatchObject({
       acked_by: "alice",

@@ -1,10 +1,18 @@
-// POST /v1/events answers task.failed / task.blocked with memory hints: real memory, a slow, a failing and a spying provider.
+// POST /v1/events in Node answers task.failed / task.blocked with memory hints: real memory, a slow, a failing and a
+// spying provider.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { callApp, testDeps } from "../../../test/learning";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeTestDeps } from "../../../test/node-d1/consumers";
 import type { HintsProvider, MemoryHint } from "../memory/hints-port";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
+const { call, token } = await nodeHelpers();
+
+/** testDeps(now, overrides) in Node: the app over these deps (`callApp`) and what it published */
+async function testApp(overrides: Parameters<typeof nodeTestDeps>[1]) {
+  const w = await nodeTestDeps(NOW, overrides);
+  return { published: w.published, callApp: w.call };
+}
 const HINT: MemoryHint = { id: "mem_1", namespace: "team/t/org", class: "semantic", text: "lesson", score: 0.9 };
 
 function spyHints(answer: (call: unknown) => Promise<MemoryHint[]>) {
@@ -33,8 +41,8 @@ const failed = (extra: Record<string, unknown> = {}) => ({
 describe("POST /v1/events hints", () => {
   it("answers a task.failed with the hints memory found for its reason bucket, task key, run and project", async () => {
     const spy = spyHints(async () => [HINT]);
-    const { deps, published } = testDeps(NOW, { hints: spy.hints });
-    const res = await callApp(deps, "POST", "/v1/events", {
+    const { callApp, published } = await testApp({ hints: spy.hints });
+    const res = await callApp("POST", "/v1/events", {
       token: await token("team-eh", ["events:write"]),
       body: failed(),
     });
@@ -54,8 +62,8 @@ describe("POST /v1/events hints", () => {
 
   it("answers a task.blocked with hints too, using the failure class when no reason is given", async () => {
     const spy = spyHints(async () => [HINT]);
-    const { deps } = testDeps(NOW, { hints: spy.hints });
-    const res = await callApp(deps, "POST", "/v1/events", {
+    const { callApp } = await testApp({ hints: spy.hints });
+    const res = await callApp("POST", "/v1/events", {
       token: await token("team-eh", ["events:write"]),
       body: failed({ type: "task.blocked", reason: undefined, failure_class: "crank_blocked" }),
     });
@@ -66,10 +74,10 @@ describe("POST /v1/events hints", () => {
 
   it("asks for no hints for task.completed and run.completed", async () => {
     const spy = spyHints(async () => [HINT]);
-    const { deps, published } = testDeps(NOW, { hints: spy.hints });
+    const { callApp, published } = await testApp({ hints: spy.hints });
     const t = await token("team-eh", ["events:write"]);
-    const done = await callApp(deps, "POST", "/v1/events", { token: t, body: failed({ type: "task.completed" }) });
-    const run = await callApp(deps, "POST", "/v1/events", {
+    const done = await callApp("POST", "/v1/events", { token: t, body: failed({ type: "task.completed" }) });
+    const run = await callApp("POST", "/v1/events", {
       token: t,
       body: { event_id: "rc-1", type: "run.completed", run_id: "run-h", skill: "s", outcome: "success" },
     });
@@ -85,8 +93,8 @@ describe("POST /v1/events hints", () => {
     ["throws", () => Promise.reject(new Error("memory down"))],
   ])("queues the event and answers without hints when memory %s", async (_, answer) => {
     const spy = spyHints(answer);
-    const { deps, published } = testDeps(NOW, { hints: spy.hints });
-    const res = await callApp(deps, "POST", "/v1/events", {
+    const { callApp, published } = await testApp({ hints: spy.hints });
+    const res = await callApp("POST", "/v1/events", {
       token: await token("team-eh", ["events:write"]),
       body: failed(),
     });

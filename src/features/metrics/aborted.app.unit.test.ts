@@ -1,8 +1,9 @@
-// GET /v1/metrics: gates aborted by stopping their run are neither human approvals nor human approval latencies.
+// GET /v1/metrics in Node (D1, Durable Object and queue stand-ins): gates aborted by stopping their run are neither
+// human approvals nor human approval latencies.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { eventually } from "../../../test/learning";
-import { drainAll, startRun, teamTokens } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { call, token, drainAll, drainQueues, startRun, teamTokens } = await nodeHelpers({ queues: true });
 
 describe("human approvals in metrics", () => {
   it("does not count gates aborted by stopping a run", async () => {
@@ -33,17 +34,13 @@ describe("human approvals in metrics", () => {
     await call("POST", `/v1/runs/${a.run_id}/stop`, { token: t.worker, body: { reason: "done" } });
     await call("POST", `/v1/runs/${b.run_id}/stop`, { token: t.worker, body: {} });
     await drainAll();
+    // the EVENTS consumer's effects (gate_metric) land when the queue is drained: no polling in Node
+    await drainQueues();
     const reader = await token("met-stop", ["runs:read"]);
-    const metrics = await eventually(async () => {
-      const m = (await call("GET", "/v1/metrics", { token: reader })).json;
-      return m.gates_by_kind?.hard === 4 ? m : undefined;
-    });
+    const metrics = (await call("GET", "/v1/metrics", { token: reader })).json;
+    expect(metrics.gates_by_kind?.hard).toBe(4);
     expect(metrics.human_approvals).toBe(1);
     // the run-stop aborts have latencies in gate_metric, but they are not a human's
-    const settled = await eventually(async () => {
-      const m = (await call("GET", "/v1/metrics", { token: reader })).json;
-      return m.human_approval_latency_ms?.samples >= 1 ? m : undefined;
-    });
-    expect(settled.human_approval_latency_ms.samples).toBe(1);
+    expect(metrics.human_approval_latency_ms.samples).toBe(1);
   });
 });

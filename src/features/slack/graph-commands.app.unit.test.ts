@@ -1,10 +1,14 @@
-// `/warden new … template= noise=` starts the Health DAG as a declared graph; `/warden status` shows its progress.
+// `/warden new … template= noise=` starts the Health DAG as a declared graph; `/warden status` shows its progress
+// (in Node, over the D1 and Durable Object stand-ins).
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { rows } from "../../../test/run-helpers";
-import { commandBody, installSlack, slackCall } from "../../../test/slack";
+import { nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { commandBody } from "../../../test/slack-bodies";
 
 const TEAM = "team-a";
+const { call, deps, token, installSlack, slackCall } = await nodeSlackHelpers();
+/** the agent runs of the file's one team, through the run index store (the file's runs are all TEAM's) */
+const agentRuns = async () =>
+  (await deps.runIndex.listRuns(TEAM, { kind: "agent", limit: 1000 })).map(({ run_id }) => ({ run_id }));
 const started = async (text: string) => {
   const res = await slackCall("/slack/commands", commandBody(text));
   expect(res.status).toBe(200);
@@ -49,10 +53,10 @@ describe("slash command new with a template or noise", () => {
     expect(set.status, set.text).toBe(200);
     try {
       await started('new "fills the board" template=status');
-      const before = await rows("SELECT run_id FROM runs WHERE kind = 'agent'");
+      const before = await agentRuns();
       const refused = await started('new "one too many" template=status');
       expect(refused.text).toMatch(/^Not started: .*max_ready/);
-      expect(await rows("SELECT run_id FROM runs WHERE kind = 'agent'")).toEqual(before);
+      expect(await agentRuns()).toEqual(before);
     } finally {
       await call("PUT", "/v1/board/settings", { token: admin, body: { max_ready: null } });
     }

@@ -1,8 +1,9 @@
-// RunDO → EVENTS → learning consumer: a real run's run.completed event becomes policy memory.
+// RunDO → EVENTS → learning consumer in Node (Durable Object and queue stand-ins): a real run's run.completed event
+// becomes policy memory.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { eventually } from "../../../test/learning";
-import { complete, leasedOrder } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { call, complete, drainAll, drainQueues, leasedOrder, token } = await nodeHelpers({ queues: true });
 
 describe("runs feed the learning consumer", () => {
   it("learns a finished run's skills from RunDO's run.completed (success and dead letter)", async () => {
@@ -27,10 +28,11 @@ describe("runs feed the learning consumer", () => {
     });
     expect(failed.json.next).toBe("dead_letter");
 
-    const snapshot = await eventually(async () => {
-      const res = await call("GET", "/v1/policy-memory", { token: tok });
-      return res.json.entries.length === 2 ? res.json : undefined;
-    }, 25_000);
+    // the runs' outboxes reach EVENTS, then the learning consumer runs: no polling in Node
+    await drainAll();
+    await drainQueues();
+    const snapshot = (await call("GET", "/v1/policy-memory", { token: tok })).json;
+    expect(snapshot.entries).toHaveLength(2);
     expect(
       snapshot.entries.map(
         (e: { skill_name: string; success_count: number; failure_count: number; avg_cost_units: number }) => [
