@@ -2,7 +2,7 @@
 
 import { takeTurn } from "./commit-turns";
 import { contentHash, scopeKey } from "./content";
-import { type Defer, syncCards } from "./core";
+import { cardOf, type Defer, metaOf, syncCards } from "./core";
 import { closeIds, NEAR_TOP_K, type Planned, type PlanWrite, planGroup, reinforcedAtBirth } from "./group-plan";
 import { newDoc } from "./write-checks";
 import { type Pending, persist, type WriteContext, type WriteOutcome } from "./write-context";
@@ -39,6 +39,7 @@ async function commitBatch(ctx: WriteContext, teamId: string, batch: Pending[]):
   const { writes, stored, vectors } = await lookUpGroup(ctx, teamId, batch);
   const plan = planGroup(writes, stored, () => ctx.d.newId("mem"));
   await reinforceStored(ctx, teamId, batch, plan);
+  await restoreLostVectors(ctx, teamId, batch, writes);
   for (const p of batch) p.mark("near_duplicate_check");
   const docs = newDocsOf(batch, plan, writes, vectors);
   const outcomes: GroupOutcome[] = plan.map((step) =>
@@ -101,6 +102,34 @@ async function lookUpGroup({ d }: WriteContext, teamId: string, batch: Pending[]
   });
   const stored = new Map((await d.store.getDocs(teamId, closeIds(writes))).map((x) => [x.id, x]));
   return { writes, stored, vectors };
+}
+
+/**
+ * An exact duplicate whose stored memory the index does not hold: persist writes a memory's row and its vector in two
+ * calls, so a kill between them leaves the row alone, and the client's retry of that write lands here and answers the
+ * stored id. The vector is put back (the same text embeds the same), so that id is found by queries again.
+ */
+async function restoreLostVectors({ d }: WriteContext, teamId: string, batch: Pending[], writes: PlanWrite[]) {
+  const lost = writes.flatMap((w, i) => {
+    const id = w.exact?.id;
+    return id !== undefined && !w.matches.some((m) => m.id === id) ? [{ i, id }] : [];
+  });
+  if (!lost.length) return;
+  const docs = await d.store.getHotDocsForActor(
+    teamId,
+    lost.map((x) => x.id),
+    "team",
+    0,
+  );
+  const byId = new Map(docs.map((doc) => [doc.id, doc]));
+  const vectors = lost.flatMap(({ i, id }) => {
+    const doc = byId.get(id);
+    const p = batch[i] as Pending;
+    if (!doc) return [];
+    const values = (writes[i] as PlanWrite).vector as Float32Array;
+    return [{ id, values, metadata: metaOf(doc, p.ns), card: cardOf(doc, doc.actorImportance) }];
+  });
+  if (vectors.length) await d.index.upsert(teamId, vectors);
 }
 
 /** A reinforcement of an already stored memory is its own write: it stands whatever happens to the new ones. */
