@@ -14,6 +14,7 @@ import {
   createRecordingEventBus,
 } from "../fakes/node-stand-ins";
 import { createMemoryQueues } from "../fakes/queues";
+import { apiRequest, type CallOptions, readResponse } from "../http";
 import { nodeD1 } from "./d1";
 import { bindNodeObjects, nodeRunHelpers } from "./objects";
 
@@ -37,8 +38,7 @@ export function executionContext() {
   };
 }
 
-/** What a test passes to `call`, as `test/helpers.ts` takes it: a bearer token, a JSON body (strings as written). */
-export type CallOptions = { token?: string; body?: unknown; headers?: Record<string, string> };
+export type { CallOptions } from "../http";
 
 /**
  * `queues`: EVENTS and SLACK_OUTBOX are the queue stand-in's producers and `drain()` runs the Worker's consumers over
@@ -99,24 +99,12 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
       mintToken({ secret: SECRET, teamId, scopes, sub }),
     /** One request through the app; the answer's status, headers and body (JSON when it parses). */
     async call(method: string, path: string, opts: CallOptions = {}) {
-      const headers: Record<string, string> = { ...opts.headers };
-      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-      let body: string | undefined;
-      if (opts.body !== undefined) {
-        body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
-        headers["content-type"] ??= "application/json";
-      }
       const { ctx, settle } = executionContext();
-      const res = await app.request(`https://warden.test${path}`, { method, headers, body }, { deps } as never, ctx);
-      const text = await res.text();
+      const answer = await readResponse(
+        await app.request(apiRequest(method, path, opts), undefined, { deps } as never, ctx),
+      );
       await settle();
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json };
+      return answer;
     },
   };
 }
