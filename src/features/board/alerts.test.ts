@@ -3,20 +3,13 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { BoardDO } from "../../../durable-objects/board-do";
+import { item } from "../../../test/board-items";
 import { call, token } from "../../../test/helpers";
 import { rows } from "../../../test/run-helpers";
 import { installSlack } from "../../../test/slack";
 import { ALERT_WINDOW_MS } from "../slack";
 
 const MIN = 60_000;
-const item = (item_id: string, extra: Record<string, unknown> = {}) => ({
-  item_id,
-  goal: `do ${item_id}`,
-  input_json: {},
-  output_schema_id: "out.v1",
-  timeout_sec: 30,
-  ...extra,
-});
 const boardOf = (team: string) => env.BOARD.get(env.BOARD.idFromName(`board:${team}`));
 /** Moves the team's board clock `ms` ahead of the wall clock. */
 const moveBoardClock = (team: string, ms: number) =>

@@ -1,18 +1,10 @@
 // The team's work board over HTTP: persona caps across runs, priority then fair share, backpressure, board views.
 import { describe, expect, it } from "vitest";
+import { item } from "../../../test/board-items";
 import { runInDurableObject } from "../../../test/fakes/durable-objects";
 import { nodeHelpers } from "../../../test/node-d1/app";
 
 const { addOrder, call, deps, drainAll, objects, token } = await nodeHelpers();
-
-const item = (item_id: string, extra: Record<string, unknown> = {}) => ({
-  item_id,
-  goal: `do ${item_id}`,
-  input_json: {},
-  output_schema_id: "out.v1",
-  timeout_sec: 30,
-  ...extra,
-});
 
 async function tokens(team: string) {
   return {

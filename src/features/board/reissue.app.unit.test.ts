@@ -1,18 +1,10 @@
 // A reviewed dead letter of a graph item, reissued: back to ready through the board (persona cap, priority), and the
 // items it had skipped back to waiting, released once the retry passes.
 import { describe, expect, it } from "vitest";
+import { item } from "../../../test/board-items";
 import { nodeHelpers } from "../../../test/node-d1/app";
 
 const { call, token } = await nodeHelpers();
-
-const item = (item_id: string, extra: Record<string, unknown> = {}) => ({
-  item_id,
-  goal: `do ${item_id}`,
-  input_json: {},
-  output_schema_id: "out.v1",
-  timeout_sec: 30,
-  ...extra,
-});
 
 async function tokens(team: string) {
   return {
