@@ -33,8 +33,8 @@ export class DecisionJournalRows {
    * transaction, so the appends of concurrent RPCs share one commit. The RPC's answer is still held by the output
    * gate until that commit is durable.
    */
-  append(decisions: readonly LoggedDecision[]): number {
-    if (!decisions.length) return 0;
+  append(decisions: readonly LoggedDecision[]): string[] {
+    if (!decisions.length) return [];
     const rows = decisions.map((d) => [d.decision_id, d.created_at, JSON.stringify(d)]);
     return this.sql
       .exec(
@@ -42,10 +42,11 @@ export class DecisionJournalRows {
          SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?) AS j
          WHERE NOT EXISTS (SELECT 1 FROM decision_done WHERE decision_id = j.value ->> 0)
          ORDER BY j.key
-         ON CONFLICT (decision_id) DO NOTHING RETURNING seq`,
+         ON CONFLICT (decision_id) DO NOTHING RETURNING decision_id`,
         JSON.stringify(rows),
       )
-      .toArray().length;
+      .toArray()
+      .map((r) => r.decision_id as string);
   }
 
   /**

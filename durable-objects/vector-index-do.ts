@@ -11,6 +11,7 @@ import {
   JOURNAL_FLUSH_LIMIT,
   type JournalFlushNeeds,
   journalRetryDelay,
+  sharesOfAdded,
 } from "../src/features/policy";
 import { log } from "../src/lib/log";
 import { EMBEDDING_DIMENSIONS } from "../src/lib/vector-math";
@@ -18,6 +19,7 @@ import type { LoggedDecision } from "../src/ports/decision-log";
 import type { TeamSweepCounts, TierRules } from "../src/ports/memory-maintenance";
 import type { VectorCard, VectorCardMatch, VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
 import { DecisionJournalRows } from "./decision-journal-rows";
+import { GroupCommit } from "./group-commit";
 import { migrateMemoryTables, TeamMemoryRows } from "./team-memory-rows";
 import { sweepTeamMemory } from "./team-memory-sweep";
 import cosineWasm from "./wasm/cosine.wasm";
@@ -177,18 +179,32 @@ export class VectorIndexDO extends DurableObject<Env> {
   async journalAppend(teamId: string, decisions: LoggedDecision[]): Promise<MemoryCallOutcome<number>> {
     const foreign = decisions.find((d) => d.team_id !== teamId);
     if (foreign) return { ok: false, error: `decision ${foreign.decision_id} is not of team ${teamId}` };
+    if (decisions.length === 0) return { ok: true, value: 0 };
+    return this.journalAppends.submit(decisions);
+  }
+
+  /**
+   * Concurrent appends share one statement, hence one SQLite commit: locally each commit is a disk sync that holds the
+   * object's thread, and one commit per decide made decide wait in line (0.12× the bare route; 0.24× shared).
+   */
+  private readonly journalAppends = new GroupCommit<LoggedDecision[], MemoryCallOutcome<number>>(async (appends) => {
     try {
-      const added = this.journal.append(decisions);
-      if (added > 0 && !this.flushArmed) {
+      const inserted = this.journal.append(appends.flat());
+      if (inserted.length > 0 && !this.flushArmed) {
         if ((await this.ctx.storage.getAlarm()) === null)
           await this.ctx.storage.setAlarm(Date.now() + JOURNAL_FLUSH_DELAY_MS);
         this.flushArmed = true;
       }
-      return { ok: true, value: added };
+      const shares = sharesOfAdded(
+        appends.map((a) => a.map((d) => d.decision_id)),
+        inserted,
+      );
+      return shares.map((value) => ({ ok: true as const, value }));
     } catch (e) {
-      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+      const error = e instanceof Error ? e.message : String(e);
+      return appends.map(() => ({ ok: false as const, error }));
     }
-  }
+  });
 
   /** The decisions waiting in the journal, oldest first (tests and inspection). */
   journalRows(): LoggedDecision[] {

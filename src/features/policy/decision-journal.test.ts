@@ -20,6 +20,8 @@ import { batchIdOf } from "./decision-log-layout";
 import type { JournalFlushNeeds } from "./journal-flush";
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
+/** the last attempt: the policy escalates */
+const escalateBody = { ...decideBody, attempt: 3 };
 
 async function decide(team: string, n: number, body: object = decideBody): Promise<string[]> {
   const t = await token(team);
@@ -41,6 +43,9 @@ async function flushWith(team: string, needs: Partial<JournalFlushNeeds>): Promi
 const outages = async () =>
   (await rows<{ n: number }>("SELECT coalesce(sum(failures), 0) AS n FROM decision_log_outage"))[0]?.n ?? 0;
 
+/** the decisions the team's counters hold, over every (class, mode, action) row */
+const countedDecisions = async (team: string) => (await counterRows(team)).reduce((n, r) => n + Number(r.decisions), 0);
+
 function capturing() {
   const sent: WardenEvent[] = [];
   return { sent, bus: { publish: async (events: WardenEvent[]) => void sent.push(...events) } };
@@ -56,9 +61,11 @@ describe("decision journal", () => {
     expect(await runInDurableObject(teamObject(team), (_o, state) => state.storage.getAlarm())).not.toBeNull();
   });
 
-  it("flushes by alarm: one NDJSON object with the digested decisions, counters once, the rows gone, events out", async () => {
+  it("flushes by alarm: one NDJSON object with the digested decisions, counters once, the rows gone, escalations out", async () => {
     const team = "team-jr-flush";
-    const ids = await decide(team, 4);
+    const retries = await decide(team, 2);
+    const escalations = await decide(team, 2, escalateBody);
+    const ids = [...retries, ...escalations];
     const events = capturing();
     await flushWith(team, { events: events.bus });
     expect(await journalRows(team)).toEqual([]);
@@ -66,12 +73,13 @@ describe("decision journal", () => {
     expect(logged.map((d) => d.decision_id)).toEqual(ids);
     for (const d of logged) expect(d.inputs_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(await objectKeys(team)).toHaveLength(1);
-    expect((await counterRows(team)).map((r) => r.decisions)).toEqual([4]);
-    // the other subscribers (the escalation audit) still hear of every decision, after the log holds it
-    expect(events.sent.map((e) => [e.type, e.event_id])).toEqual(ids.map((id) => ["policy.decided", id]));
+    expect(await countedDecisions(team)).toBe(4);
+    expect(logged.map((d) => d.selected_action)).toEqual(["retry", "retry", "escalate", "escalate"]);
+    // the escalation audit hears of each escalation, after the log holds it; a retry is in the log and counters only
+    expect(events.sent.map((e) => [e.type, e.event_id])).toEqual(escalations.map((id) => ["policy.decided", id]));
     // nothing left: a further alarm writes nothing
     await runDurableObjectAlarm(teamObject(team));
-    expect((await counterRows(team)).map((r) => r.decisions)).toEqual([4]);
+    expect(await countedDecisions(team)).toBe(4);
   });
 
   it("keeps the rows when R2 refuses, counts the outage, and logs them once when a later alarm succeeds", async () => {
@@ -179,6 +187,24 @@ describe("decision journal", () => {
     expect(journaled.map((d) => d.decision_id).sort()).toEqual([...ids].sort());
     for (const d of journaled)
       expect(d).toMatchObject({ team_id: team, failure_class: "vibe_fail", inputs: decideBody });
+  });
+
+  it("writes concurrent appends together: each decision once, each added counted for one caller", async () => {
+    const team = "team-jr-shared";
+    const stub = teamObject(team);
+    const now = Date.now();
+    const a = loggedDecision(team, "shared-a", now);
+    const b = loggedDecision(team, "shared-b", now + 1);
+    const c = loggedDecision(team, "shared-c", now + 2);
+    const outcomes = await Promise.all([
+      stub.journalAppend(team, [a, b]),
+      stub.journalAppend(team, [b, c]),
+      stub.journalAppend(team, [c]),
+      stub.journalAppend(team, []),
+    ]);
+    for (const o of outcomes) expect(o.ok).toBe(true);
+    expect(outcomes.reduce((n, o) => n + (o.ok ? o.value : 0), 0)).toBe(3);
+    expect((await journalRows(team)).map((d) => d.decision_id).sort()).toEqual(["shared-a", "shared-b", "shared-c"]);
   });
 
   it("keeps each team's decisions in its own object and refuses another team's decision", async () => {

@@ -23,6 +23,7 @@ export {
   JOURNAL_FLUSH_DELAY_MS,
   JOURNAL_FLUSH_LIMIT,
   journalRetryDelay,
+  sharesOfAdded,
 } from "./journal-batch";
 export { flushJournal, type JournalFlushNeeds } from "./journal-flush";
 export { policyRoutes } from "./routes";

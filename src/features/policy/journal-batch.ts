@@ -40,3 +40,12 @@ export function chooseFlush(rows: readonly JournalEntry[], limit: number): Flush
 export function journalRetryDelay(failures: number): number {
   return Math.min(JOURNAL_RETRY_MAX_MS, 1000 * 2 ** Math.max(0, Math.min(failures - 1, 30)));
 }
+
+/**
+ * How many decisions each of several appends written together added, given the ids the shared statement inserted: as
+ * if the appends had run one after another in order — an id counts once, for the first append that carries it.
+ */
+export function sharesOfAdded(appends: readonly (readonly string[])[], inserted: Iterable<string>): number[] {
+  const unclaimed = new Set(inserted);
+  return appends.map((ids) => ids.filter((id) => unclaimed.delete(id)).length);
+}

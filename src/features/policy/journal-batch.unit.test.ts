@@ -1,7 +1,13 @@
 // The journal's flush chooser and retry delay: a claimed batch is written again exactly, else the oldest rows.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { chooseFlush, JOURNAL_RETRY_MAX_MS, type JournalEntry, journalRetryDelay } from "./journal-batch";
+import {
+  chooseFlush,
+  JOURNAL_RETRY_MAX_MS,
+  type JournalEntry,
+  journalRetryDelay,
+  sharesOfAdded,
+} from "./journal-batch";
 
 /** rows with distinct ascending seqs; `claimed` of them (the oldest) carry batch = their first seq */
 const journal = fc
@@ -63,6 +69,34 @@ describe("journalRetryDelay", () => {
         const d = journalRetryDelay(n);
         return d >= 1000 && d <= JOURNAL_RETRY_MAX_MS && d <= journalRetryDelay(n + 1);
       }),
+    );
+  });
+});
+
+describe("sharesOfAdded", () => {
+  const ids = fc.array(fc.constantFrom("a", "b", "c", "d", "e", "f"), { maxLength: 6 });
+  it("counts each inserted id once, for the first append that carries it, as if the appends ran one by one", () => {
+    fc.assert(
+      fc.property(
+        fc.array(ids, { maxLength: 6 }),
+        fc.uniqueArray(fc.constantFrom("a", "b", "c", "d", "e", "f")),
+        (appends, logged) => {
+          // what the one statement inserts: every id carried, not logged before
+          const inserted = new Set(appends.flat().filter((id) => !logged.includes(id)));
+          // the truth: the appends one after another, each adding what is neither logged nor journaled yet
+          const journaled = new Set(logged);
+          const oneByOne = appends.map((a) => {
+            let added = 0;
+            for (const id of a)
+              if (!journaled.has(id)) {
+                journaled.add(id);
+                added++;
+              }
+            return added;
+          });
+          expect(sharesOfAdded(appends, inserted)).toEqual(oneByOne);
+        },
+      ),
     );
   });
 });

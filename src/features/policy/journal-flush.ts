@@ -1,4 +1,4 @@
-// Use-case: a team object's alarm moves its decision journal into the decision log, then tells EVENTS' subscribers.
+// Use-case: a team object's alarm moves its decision journal into the decision log, then publishes its escalations.
 import { canonicalJson, sha256Hex } from "../../lib/digest";
 import type { LoggedDecision } from "../../ports/decision-log";
 import type { EventBus } from "../../ports/event-bus";
@@ -22,8 +22,9 @@ export interface JournalRows {
 export type JournalFlushOutcome = { flushed: number; more: boolean };
 
 /**
- * Writes one claimed batch to the decision log, then publishes its `policy.decided` events (the audit row of an
- * escalation…), then deletes its rows. The order makes a kill anywhere harmless: before the log write nothing is
+ * Writes one claimed batch to the decision log, then publishes the `policy.decided` events of its escalations (their
+ * one subscriber writes an escalation's audit row; a retry or an escape is in the log and its counters already, so
+ * EVENTS carries one message per escalation, not one per decision), then deletes its rows. The order makes a kill anywhere harmless: before the log write nothing is
  * written and the rows stay; between the log write and the delete the same batch is written again — the same objects
  * with the same bytes, counters kept from a second count by the manifest — and its events published again (their
  * subscribers are idempotent by decision id). A failure rejects and leaves the rows for the next try.
@@ -40,13 +41,15 @@ export async function flushJournal(
   );
   await appendDecisions(decisions, needs);
   await needs.events.publish(
-    claim.decisions.map((d) => ({
-      event_id: d.decision_id,
-      type: "policy.decided" as const,
-      team_id: d.team_id,
-      occurred_at: d.created_at,
-      decision: d,
-    })),
+    claim.decisions
+      .filter((d) => d.selected_action === "escalate")
+      .map((d) => ({
+        event_id: d.decision_id,
+        type: "policy.decided" as const,
+        team_id: d.team_id,
+        occurred_at: d.created_at,
+        decision: d,
+      })),
   );
   const flushed = rows.finishFlush(claim.batch, needs.clock.now());
   return { flushed, more: rows.pending() > 0 };
