@@ -1,0 +1,26 @@
+// The run record (D1 rows the run objects' outboxes write) read back in Node tests through its drizzle tables, once every
+// run's outbox has flushed: the storage-level checks of the run tests without raw SQL (raw SQL only in adapter tests).
+import type { SQL } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+
+export { approvalEvents, attempts, deadLetters, runs, workOrders } from "../../src/features/runs/store/tables";
+
+type Row = Record<string, any>;
+
+/**
+ * `recordRows(table, where, columns?)`: the table's rows matching `where`, after `drainAll()`; with `columns` (output
+ * name → column, as drizzle's select takes them) only those, under those names; in insertion order.
+ */
+export function runRecordReads(w: { db: D1Database; drainAll: () => Promise<void> }) {
+  const d = drizzle(w.db);
+  return async function recordRows(
+    table: SQLiteTable,
+    where: SQL | undefined,
+    columns?: Record<string, SQLiteColumn>,
+  ): Promise<Row[]> {
+    await w.drainAll();
+    const select = columns ? d.select(columns) : d.select();
+    return (await select.from(table as never).where(where)) as Row[];
+  };
+}
