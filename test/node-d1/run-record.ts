@@ -1,6 +1,6 @@
 // The run record (D1 rows the run objects' outboxes write) read back in Node tests through its drizzle tables, once every
 // run's outbox has flushed: the storage-level checks of the run tests without raw SQL (raw SQL only in adapter tests).
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
@@ -10,7 +10,7 @@ type Row = Record<string, any>;
 
 /**
  * `recordRows(table, where, columns?)`: the table's rows matching `where`, after `drainAll()`; with `columns` (output
- * name → column, as drizzle's select takes them) only those, under those names; in insertion order.
+ * name → column, as drizzle's select takes them) only those, under those names; in the order they were inserted.
  */
 export function runRecordReads(w: { db: D1Database; drainAll: () => Promise<void> }) {
   const d = drizzle(w.db);
@@ -21,6 +21,10 @@ export function runRecordReads(w: { db: D1Database; drainAll: () => Promise<void
   ): Promise<Row[]> {
     await w.drainAll();
     const select = columns ? d.select(columns) : d.select();
-    return (await select.from(table as never).where(where)) as Row[];
+    // rowid: the order the outbox inserted them, as the workerd tests' `ORDER BY rowid` read them
+    return (await select
+      .from(table as never)
+      .where(where)
+      .orderBy(sql`rowid`)) as Row[];
   };
 }
