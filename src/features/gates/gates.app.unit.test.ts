@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
 import { nodeHelpers } from "../../../test/node-d1/app";
-import { approvalEvents, deadLetters, runRecordReads, runs } from "../../../test/node-d1/run-record";
+import { approvalEvents, deadLetters, runs, tableRows } from "../../../test/node-d1/table-rows";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
 import { gateDigest } from "./digest";
 import { ESCALATION_AFTER_MS } from "./escalation";
@@ -12,7 +12,7 @@ import { DEFAULT_GATE_RULES } from "./rules";
 const h = await nodeHelpers();
 const { addOrder, call, complete, deps, drainAll, eventLog, fireAlarm, lease, leasedOrder } = h;
 const { runState, scheduledAlarm, setClock, startRun, teamTokens, token } = h;
-const recordRows = runRecordReads(h);
+const recordRows = tableRows(h);
 
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/gates`, { token: tok, body });

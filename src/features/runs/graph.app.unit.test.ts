@@ -2,14 +2,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { nodeHelpers } from "../../../test/node-d1/app";
-import { runRecordReads, runs, workOrders } from "../../../test/node-d1/run-record";
+import { runs, tableRows, workOrders } from "../../../test/node-d1/table-rows";
 import { TEST_CLOCK_AHEAD_MS } from "../../../test/run-calls";
 import { MAX_ITEMS_PER_RUN } from "./graph";
 import { MAX_DEP_INLINE_BYTES } from "./items";
 
 const h = await nodeHelpers();
 const { call, complete, drain, lease, setClock, startRun, teamTokens } = h;
-const recordRows = runRecordReads(h);
+const recordRows = tableRows(h);
 const teamRuns = (teamId: string) => recordRows(runs, eq(runs.teamId, teamId), { run_id: runs.runId });
 const teamOrders = (teamId: string) =>
   recordRows(workOrders, eq(workOrders.teamId, teamId), { order_id: workOrders.orderId });

@@ -4,13 +4,13 @@ import { describe, expect, it } from "vitest";
 import type { RunDO } from "../../../durable-objects/run-do";
 import { runInDurableObject } from "../../../test/fakes/durable-objects";
 import { nodeHelpers } from "../../../test/node-d1/app";
-import { attempts, deadLetters, runRecordReads, workOrders } from "../../../test/node-d1/run-record";
+import { attempts, deadLetters, tableRows, workOrders } from "../../../test/node-d1/table-rows";
 import { HEARTBEAT_MS, LEASE_TTL_MS, MAX_RESCUES } from "./model";
 
 const h = await nodeHelpers();
 const { addOrder, call, complete, eventLog, evictRun, fireAlarm, lease, leasedOrder } = h;
 const { runState, scheduledAlarm, setClock, startRun, stubFor, teamTokens } = h;
-const recordRows = runRecordReads(h);
+const recordRows = tableRows(h);
 const reasonCodes = (runId: string) =>
   recordRows(deadLetters, eq(deadLetters.runId, runId), { reason_code: deadLetters.reasonCode });
 

@@ -3,20 +3,13 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { nodeHelpers } from "../../../test/node-d1/app";
-import {
-  approvalEvents,
-  attempts,
-  deadLetters,
-  runRecordReads,
-  runs,
-  workOrders,
-} from "../../../test/node-d1/run-record";
+import { approvalEvents, attempts, deadLetters, runs, tableRows, workOrders } from "../../../test/node-d1/table-rows";
 import { createD1RunRecord } from "./store/run-record";
 import type { RecordOp } from "./store/run-record-port";
 
 const h = await nodeHelpers();
 const { addOrder, complete, env, fireAlarm, lease, outboxSize, scheduledAlarm, setClock, startRun, teamTokens } = h;
-const recordRows = runRecordReads(h);
+const recordRows = tableRows(h);
 
 const attempt = (id: string): RecordOp => ({
   t: "attempt",

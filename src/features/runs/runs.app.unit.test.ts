@@ -6,7 +6,7 @@ import type { VectorIndexDO } from "../../../durable-objects/vector-index-do";
 import { runInDurableObject } from "../../../test/fakes/durable-objects";
 import { createMemoryDecisionObjects } from "../../../test/fakes/node-stand-ins";
 import { nodeHelpers } from "../../../test/node-d1/app";
-import { approvalEvents, attempts, runRecordReads, runs, workOrders } from "../../../test/node-d1/run-record";
+import { approvalEvents, attempts, runs, tableRows, workOrders } from "../../../test/node-d1/table-rows";
 import { orderBody } from "../../../test/run-calls";
 import { makeJournalFlushNeeds } from "../../deps";
 import { retryAdjustments } from "../learning/store/tables";
@@ -16,7 +16,7 @@ import type { LoggedDecision } from "../policy/store/policy-store-port";
 const h = await nodeHelpers();
 const { addOrder, call, complete, env, eventLog, fireAlarm, lease, leasedOrder, objects } = h;
 const { outboxSize, runState, setClock, startRun, teamTokens, token } = h;
-const recordRows = runRecordReads(h);
+const recordRows = tableRows(h);
 
 const heartbeat = (tok: string, runId: string, orderId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/orders/${orderId}/heartbeat`, { token: tok, body });

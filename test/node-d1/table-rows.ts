@@ -1,5 +1,5 @@
-// The run record (D1 rows the run objects' outboxes write) read back in Node tests through its drizzle tables, once every
-// run's outbox has flushed: the storage-level checks of the run tests without raw SQL (raw SQL only in adapter tests).
+// D1 rows read back in Node tests through the owner feature's drizzle tables, once every run's outbox has flushed (the run
+// record, alert occurrences, processed events): storage-level checks without raw SQL (raw SQL only in adapter tests).
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -12,7 +12,7 @@ type Row = Record<string, any>;
  * `recordRows(table, where, columns?)`: the table's rows matching `where`, after `drainAll()`; with `columns` (output
  * name → column, as drizzle's select takes them) only those, under those names; in the order they were inserted.
  */
-export function runRecordReads(w: { db: D1Database; drainAll: () => Promise<void> }) {
+export function tableRows(w: { db: D1Database; drainAll: () => Promise<void> }) {
   const d = drizzle(w.db);
   return async function recordRows(
     table: SQLiteTable,
