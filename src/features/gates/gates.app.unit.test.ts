@@ -584,7 +584,7 @@ describe("gates that guard orders and dead letters", () => {
       epoch: 1,
       op_id: "w1",
       outcome: "DECLINE",
-      // not wrong_value: that one is reissued only through its hard dead_letter_review (dead-letter-review.test.ts)
+      // not wrong_value: that one is reissued only through its hard dead_letter_review (dead-letter-review.app.unit.test.ts)
       failure_class: "mystery_failure",
     });
     expect(dead.json).toMatchObject({ next: "dead_letter" });
