@@ -81,6 +81,23 @@ export function d1Contract(name: string, open: () => Promise<D1Database>) {
       ]);
     });
 
+    it("refuses a write a trigger RAISEs on with its message; a table exec renamed away fails a batch until renamed back", async () => {
+      // what runs/record relies on: the append-only triggers of approval_event, and a D1 batch failing mid-outbox
+      await db.exec(
+        `CREATE TRIGGER ${TABLE}_keep BEFORE DELETE ON ${TABLE} BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
+      );
+      await db.prepare(`INSERT INTO ${TABLE} (name) VALUES ('kept')`).run();
+      await expect(db.prepare(`DELETE FROM ${TABLE}`).run()).rejects.toThrow(/append-only/);
+      await db.exec(`ALTER TABLE ${TABLE} RENAME TO ${TABLE}_parked`);
+      try {
+        const insert = async () => db.batch([db.prepare(`INSERT INTO ${TABLE} (name) VALUES ('x')`)]);
+        await expect(insert()).rejects.toThrow(/no such table/);
+      } finally {
+        await db.exec(`ALTER TABLE ${TABLE}_parked RENAME TO ${TABLE}`);
+      }
+      expect((await db.prepare(`SELECT name FROM ${TABLE}`).all()).results).toEqual([{ name: "kept" }]);
+    });
+
     it("refuses a statement that does not parse, and a constraint it breaks", async () => {
       await expect(db.prepare(`SELEC name FROM ${TABLE}`).all()).rejects.toThrow();
       await expect(db.prepare(`INSERT INTO ${TABLE} (n) VALUES (1)`).run()).rejects.toThrow(/NOT NULL/);

@@ -33,7 +33,7 @@ const humanDecision: SQL = or(
 
 /** select fields counting rows per outcome (rows without an outcome count in none). The outcome names are our own
  * constants, written as SQL literals: bound as parameters, every bucket but the first read 0 in the D1 batch
- * (outcomes.test.ts caught it). */
+ * (outcomes.app.unit.test.ts caught it). */
 const outcomeCountFields = Object.fromEntries(
   GATE_OUTCOMES.map((o) => [o, countWhere(sql`${approvalEvents.outcome} = ${sql.raw(`'${o}'`)}`)]),
 ) as Record<(typeof GATE_OUTCOMES)[number], SQL<number>>;

@@ -1,14 +1,19 @@
-// The learning reconciliation against local D1, the run objects and the real EVENTS queue: a run.completed the queue
-// lost is found by the sweep, re-sent by its object with its own event id, and learned exactly once.
-import { env, runInDurableObject } from "cloudflare:test";
+// The learning reconciliation over the D1 stand-in, the run objects and the EVENTS queue stand-in (its consumer drained
+// by the test): a run.completed the queue lost is found by the sweep, re-sent by its object with its own event id, and
+// learned exactly once.
+import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { RunDO } from "../../../durable-objects/run-do";
-import { call, token } from "../../../test/helpers";
-import { eventually } from "../../../test/learning";
-import { complete, drainAll, leasedOrder, rows, stubFor } from "../../../test/run-helpers";
-import { makeDeps } from "../../deps";
+import { runInDurableObject } from "../../../test/fakes/durable-objects";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { runs, tableRows } from "../../../test/node-d1/table-rows";
 import type { EventBus } from "../../ports/event-bus";
+import { processedEvents } from "../learning/store/tables";
 import { RECONCILE_GRACE_MS, RECONCILE_SUBJECT, reconcileLearning } from "./learning-reconcile";
+
+const h = await nodeHelpers({ queues: true });
+const { call, complete, deps, drainAll, drainQueues, leasedOrder, stubFor, token } = h;
+const recordRows = tableRows(h);
 
 /** The run object's EVENTS bus, swapped: `lose` drops run.completed as a crash between queue send and delivery does. */
 async function setLoss(runId: string, lose: boolean) {
@@ -21,11 +26,12 @@ async function setLoss(runId: string, lose: boolean) {
   });
 }
 
-const learnedKeys = (runId: string) =>
-  rows<{ n: number }>(
-    "SELECT count(*) AS n FROM processed_event WHERE type = 'run.completed' AND event_id LIKE ?",
-    `evt_${runId}_%`,
-  ).then((r) => r[0]?.n ?? 0);
+/** how many of the run's run.completed events the learning consumer applied (its idempotency keys) */
+const learnedKeys = async (runId: string) => {
+  const p = processedEvents;
+  const where = and(eq(p.type, "run.completed"), like(p.eventId, `evt_${runId}_%`));
+  return (await recordRows(p, where)).length;
+};
 
 async function finishedRunWithLostCompletion(tok: string, skill: string) {
   const run = await leasedOrder(tok, "o1", {}, { goal: "lost completion", skills: [skill] });
@@ -40,6 +46,8 @@ async function finishedRunWithLostCompletion(tok: string, skill: string) {
   });
   expect(done.json.next).toBe("complete");
   await drainAll();
+  // the queue delivers what was sent (the run's other events): all but the lost run.completed are learned
+  await drainQueues();
   await setLoss(run.runId, false);
   return run.runId;
 }
@@ -49,16 +57,12 @@ describe("learning reconciliation (security 22.9)", () => {
     const team = "team-reconcile";
     const tok = await token(team);
     const runId = await finishedRunWithLostCompletion(tok, "reconcile.skill");
-    const [row] = await rows<{ status: string; updated_at: number }>(
-      "SELECT status, updated_at FROM runs WHERE run_id = ?",
-      runId,
-    );
+    const [row] = await recordRows(runs, eq(runs.runId, runId), { status: runs.status, updated_at: runs.updatedAt });
     expect(row?.status).toBe("COMPLETE");
     // the run objects' clocks run ahead of the wall clock in tests: the sweep's clock follows the run's
     const finishedAt = row?.updated_at ?? 0;
     expect(await learnedKeys(runId)).toBe(0);
 
-    const deps = makeDeps(env);
     // inside the grace period the completion may still be on the queue: left alone
     const early = await reconcileLearning(deps, finishedAt + 1_000);
     expect(early.unlearned).toBe(0);
@@ -66,7 +70,9 @@ describe("learning reconciliation (security 22.9)", () => {
     const now = finishedAt + RECONCILE_GRACE_MS + 1_000;
     const first = await reconcileLearning(deps, now);
     expect(first).toMatchObject({ unlearned: 1, resent: 1, errors: [] });
-    await eventually(async () => ((await learnedKeys(runId)) === 1 ? true : undefined), 20_000);
+    // the re-sent run.completed, delivered by the queue
+    await drainQueues();
+    expect(await learnedKeys(runId)).toBe(1);
     const memory = await call("GET", "/v1/policy-memory", { token: tok });
     const entry = memory.json.entries.find((e: { skill_name: string }) => e.skill_name === "reconcile.skill");
     expect(entry).toMatchObject({ success_count: 1, failure_count: 0 });
@@ -82,7 +88,7 @@ describe("learning reconciliation (security 22.9)", () => {
   it("reaches a run object only with the run's own team: another team's actor is told not_found", async () => {
     const tok = await token("team-reconcile-b");
     const runId = await finishedRunWithLostCompletion(tok, "reconcile.other");
-    const r = await stubFor(runId).resend_completion(runId, {
+    const r = await (stubFor(runId) as unknown as Pick<RunDO, "resend_completion">).resend_completion(runId, {
       actor: { team_id: "team-someone-else", subject: RECONCILE_SUBJECT },
     });
     expect(r).toMatchObject({ ok: false, error: { code: "not_found" } });

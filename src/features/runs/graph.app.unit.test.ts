@@ -1,18 +1,18 @@
 // Declared work graphs over HTTP: release on passed deps with their outputs, skips behind dead letters, bad graphs.
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import {
-  complete,
-  drain,
-  lease,
-  rows,
-  setClock,
-  startRun,
-  TEST_CLOCK_AHEAD_MS,
-  teamTokens,
-} from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { runs, tableRows, workOrders } from "../../../test/node-d1/table-rows";
+import { TEST_CLOCK_AHEAD_MS } from "../../../test/run-calls";
 import { MAX_ITEMS_PER_RUN } from "./graph";
 import { MAX_DEP_INLINE_BYTES } from "./items";
+
+const h = await nodeHelpers();
+const { call, complete, drain, lease, setClock, startRun, teamTokens } = h;
+const recordRows = tableRows(h);
+const teamRuns = (teamId: string) => recordRows(runs, eq(runs.teamId, teamId), { run_id: runs.runId });
+const teamOrders = (teamId: string) =>
+  recordRows(workOrders, eq(workOrders.teamId, teamId), { order_id: workOrders.orderId });
 
 const item = (item_id: string, depends_on: string[] = [], extra: Record<string, unknown> = {}) => ({
   item_id,
@@ -117,7 +117,7 @@ describe("declared work graphs", () => {
     expect(res.json.error.details.issues).toEqual([
       { path: "items[0].depends_on", message: "dependency cycle: a → b → c → a" },
     ]);
-    expect(await rows("SELECT run_id FROM runs WHERE team_id = ?", "graph-cycle")).toEqual([]);
+    expect(await teamRuns("graph-cycle")).toEqual([]);
   });
 
   it("names every failing path of a bad batch (unknown, self, duplicate, oversized input)", async () => {
@@ -138,7 +138,7 @@ describe("declared work graphs", () => {
     expect((res.json.error.details.issues as { path: string }[]).map((i) => i.path).sort()).toEqual(
       ["items[0].depends_on[0]", "items[1].depends_on[0]", "items[2].item_id", "items[3].input_json"].sort(),
     );
-    expect(await rows("SELECT run_id FROM runs WHERE team_id = ?", "graph-bad")).toEqual([]);
+    expect(await teamRuns("graph-bad")).toEqual([]);
   });
 
   it("adds items to a live run that depend on finished ones, and refuses reused ids and other teams", async () => {
@@ -184,8 +184,8 @@ describe("declared work graphs", () => {
     expect(tooMany.json.error.details.issues).toEqual([
       { path: "items", message: "a run holds at most 500 items (0 already, 501 more)" },
     ]);
-    expect(await rows("SELECT run_id FROM runs WHERE team_id = ?", "graph-cap")).toEqual([]);
-    expect(await rows("SELECT order_id FROM work_order WHERE team_id = ?", "graph-cap")).toEqual([]);
+    expect(await teamRuns("graph-cap")).toEqual([]);
+    expect(await teamOrders("graph-cap")).toEqual([]);
     const full = await startRun(t.worker, { goal: "full", items: [item("i0"), ...fan(1, 499)] });
     const before = await view(t.worker, full.run_id);
     expect(before.items).toHaveLength(500);
@@ -201,7 +201,7 @@ describe("declared work graphs", () => {
     expect(after.items.map((i: ItemRow) => i.item_id)).not.toContain("i500");
     expect(after.status).toBe(before.status);
     await drain(full.run_id);
-    expect(await rows("SELECT order_id FROM work_order WHERE team_id = ?", "graph-cap")).toEqual([{ order_id: "i0" }]);
+    expect(await teamOrders("graph-cap")).toEqual([{ order_id: "i0" }]);
   });
 
   it("references a dependency's output over the bound instead of copying it", async () => {

@@ -1,9 +1,20 @@
-// Every gate outcome reached over the real run objects and D1, shown the same way in the run view, the gate route, the
+// Every gate outcome reached over the run objects and D1 (Node stand-ins), shown the same way in the run view, the gate route, the
 // inbox, approval rows, the gate index and audit rows, and counted once in the right GET /v1/metrics bucket.
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { drainAll, fireAlarm, rows, setClock, startRun, stubFor, teamTokens } from "../../../test/run-helpers";
+import type { RunDO } from "../../../durable-objects/run-do";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeGateTools } from "../../../test/node-d1/gate-tools";
+import { approvalEvents, tableRows } from "../../../test/node-d1/table-rows";
 import { OUTAGE_APPROVER } from "./outcome";
+
+const h = await nodeHelpers();
+const { call, deps, drainAll, fireAlarm, setClock, startRun, stubFor, teamTokens, token } = h;
+const recordRows = tableRows(h);
+const { audited } = nodeGateTools(h);
+
+/** the run's object as workerd types its stub: its RPC methods */
+const runObject = (runId: string) => stubFor(runId) as unknown as Pick<RunDO, "decide_gate">;
 
 const TEAM = "outcomes-all";
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) =>
@@ -46,7 +57,7 @@ describe("gate outcomes", () => {
 
     // fallback_denied: the approval-outage fallback denies it (the Slack feature calls the run object like this)
     const f = await openGate(t.worker, runId, { policy_key: "wrong_value", op_id: "op-f" });
-    const outage = await stubFor(runId).decide_gate(runId, {
+    const outage = await runObject(runId).decide_gate(runId, {
       actor: { team_id: TEAM, subject: OUTAGE_APPROVER },
       op_id: "op-f",
       policy_key: "wrong_value",
@@ -83,19 +94,16 @@ describe("gate outcomes", () => {
       const view = await call("GET", `/v1/runs/${rid}`, { token: t.admin });
       const inView = view.json.gates.find((g: { gate_id: string }) => g.gate_id === gateId);
       expect(inView, `${outcome}: run view`).toMatchObject({ outcome, channel });
-      const [indexed] = await rows<{ outcome: string }>("SELECT outcome FROM gate WHERE gate_id = ?", gateId);
+      const indexed = await deps.runIndex.gate(TEAM, gateId);
       expect(indexed?.outcome, `${outcome}: gate index`).toBe(outcome);
-      const approvalRows = await rows<{ outcome: string; channel: string }>(
-        "SELECT outcome, channel FROM approval_event WHERE gate_id = ?",
-        gateId,
-      );
+      const approvalRows = await recordRows(approvalEvents, eq(approvalEvents.gateId, gateId), {
+        outcome: approvalEvents.outcome,
+        channel: approvalEvents.channel,
+      });
       expect(approvalRows, `${outcome}: approval rows`).toEqual([{ outcome, channel }]);
-      const audit = await rows<{ metadata: string }>(
-        "SELECT metadata FROM audit_log WHERE action = 'gate.decided' AND subject_id = ?",
-        gateId,
-      );
+      const audit = (await audited(TEAM, "gate.decided")).filter((e) => e.subject_id === gateId);
       expect(
-        audit.map((r) => JSON.parse(r.metadata)),
+        audit.map((r) => r.metadata),
         `${outcome}: audit`,
       ).toEqual([expect.objectContaining({ outcome, channel })]);
       const status = inView.status;
@@ -155,6 +163,6 @@ describe("gate outcomes", () => {
     expect(res.json.error.message).toMatch(/digest/);
     const gate = await call("GET", `/v1/runs/${run.run_id}/gates/${g.json.gate_id}`, { token: t.worker });
     expect(gate.json.status).toBe("pending");
-    expect(await rows("SELECT * FROM approval_event WHERE gate_id = ?", g.json.gate_id)).toEqual([]);
+    expect(await recordRows(approvalEvents, eq(approvalEvents.gateId, g.json.gate_id))).toEqual([]);
   });
 });

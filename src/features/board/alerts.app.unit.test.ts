@@ -1,27 +1,31 @@
-// The board's coalesced ops alerts through the alerts path (local D1): backpressure, the token rate and a disabled
+// The board's coalesced ops alerts through the alerts path (D1 stand-in): backpressure, the token rate and a disabled
 // persona's items waiting past the team's setting — once per (team, kind) per window, again in the next window.
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { BoardDO } from "../../../durable-objects/board-do";
 import { item } from "../../../test/board-items";
-import { call, token } from "../../../test/helpers";
-import { rows } from "../../../test/run-helpers";
-import { installSlack } from "../../../test/slack";
+import { runDurableObjectAlarm, runInDurableObject } from "../../../test/fakes/durable-objects";
+import { nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { tableRows } from "../../../test/node-d1/table-rows";
 import { ALERT_WINDOW_MS } from "../slack";
+import { slackAlertOccurrences } from "../slack/store/tables";
+
+const h = await nodeSlackHelpers();
+const { call, installSlack, objects, token } = h;
+const recordRows = tableRows(h);
 
 const MIN = 60_000;
-const boardOf = (team: string) => env.BOARD.get(env.BOARD.idFromName(`board:${team}`));
+const boardOf = (team: string) => objects.BOARD.get(objects.BOARD.idFromName(`board:${team}`));
 /** Moves the team's board clock `ms` ahead of the wall clock. */
 const moveBoardClock = (team: string, ms: number) =>
   runInDurableObject(boardOf(team), (instance: BoardDO) => {
     instance.board.clock = { now: () => Date.now() + ms };
   });
-const alerts = (team: string, kind: string) =>
-  rows<{ id: string; detail: string }>(
-    "SELECT id, detail FROM slack_alert_occurrence WHERE team_id = ? AND kind = ? ORDER BY at",
-    team,
-    kind,
-  );
+/** the team's alert occurrences of one kind (the alerts path's D1 rows), in the order they were raised */
+const alerts = (team: string, kind: string) => {
+  const o = slackAlertOccurrences;
+  return recordRows(o, and(eq(o.teamId, team), eq(o.kind, kind)), { id: o.id, detail: o.detail });
+};
 
 async function setup(team: string, workspace: string) {
   await installSlack(team, workspace);

@@ -1,7 +1,12 @@
 // The approver's inbox over HTTP: GET /v1/gates lists open gates team-wide, POST /v1/gates/:gate_id/decision decides.
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { drainAll, rows, setClock, startRun, teamTokens } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { approvalEvents, tableRows } from "../../../test/node-d1/table-rows";
+
+const h = await nodeHelpers();
+const { call, drainAll, setClock, startRun, teamTokens, token } = h;
+const recordRows = tableRows(h);
 
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/gates`, { token: tok, body });
@@ -86,7 +91,9 @@ describe("POST /v1/gates/:gate_id/decision", () => {
     // the same decision again changes nothing; another one is a conflict
     expect((await decide(t.approver, g.gate_id, { decision: "approve_retry", note: "checked" })).status).toBe(200);
     expect((await decide(t.approver, g.gate_id, { decision: "deny", note: "no" })).status).toBe(409);
-    const approvals = await rows("SELECT gate_id FROM approval_event WHERE run_id = ?", run.run_id);
+    const approvals = await recordRows(approvalEvents, eq(approvalEvents.runId, run.run_id), {
+      gate_id: approvalEvents.gateId,
+    });
     expect(approvals).toEqual([{ gate_id: g.gate_id }]);
   });
 

@@ -1,33 +1,57 @@
 // Runs over HTTP: start (snapshot, hints), views, explain-exit, stop, events, budgets, a whole multi-step run, isolation, bad inputs.
-import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { decisionsInR2, flushJournal } from "../../../test/decision-log";
-import { call, token } from "../../../test/helpers";
-import {
-  addOrder,
-  complete,
-  eventLog,
-  fireAlarm,
-  lease,
-  leasedOrder,
-  orderBody,
-  outboxSize,
-  rows,
-  runState,
-  setClock,
-  startRun,
-  teamTokens,
-} from "../../../test/run-helpers";
+import type { VectorIndexDO } from "../../../durable-objects/vector-index-do";
+import { runInDurableObject } from "../../../test/fakes/durable-objects";
+import { createMemoryDecisionObjects } from "../../../test/fakes/node-stand-ins";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { approvalEvents, attempts, runs, tableRows, workOrders } from "../../../test/node-d1/table-rows";
+import { orderBody } from "../../../test/run-calls";
+import { makeJournalFlushNeeds } from "../../deps";
+import { retryAdjustments } from "../learning/store/tables";
+import { decodeDecisions, teamPrefix } from "../policy/decision-log-layout";
+import type { LoggedDecision } from "../policy/store/policy-store-port";
+
+const h = await nodeHelpers();
+const { addOrder, call, complete, env, eventLog, fireAlarm, lease, leasedOrder, objects } = h;
+const { outboxSize, runState, setClock, startRun, teamTokens, token } = h;
+const recordRows = tableRows(h);
 
 const heartbeat = (tok: string, runId: string, orderId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/orders/${orderId}/heartbeat`, { token: tok, body });
 
+/** a learned retry adjustment of the team (what the learning consumer writes), set or replaced */
 async function adjust(teamId: string, failureClass: string, backoff: number, maxAttempts: number | null) {
-  await env.DB.prepare(
-    "INSERT OR REPLACE INTO retry_adjustment (team_id, failure_class, backoff_multiplier, max_attempts_override, updated_at) VALUES (?, ?, ?, ?, ?)",
-  )
-    .bind(teamId, failureClass, backoff, maxAttempts, Date.now())
-    .run();
+  const row = { backoffMultiplier: backoff, maxAttemptsOverride: maxAttempts, updatedAt: Date.now() };
+  await drizzle(env.DB)
+    .insert(retryAdjustments)
+    .values({ teamId, failureClass, ...row })
+    .onConflictDoUpdate({ target: [retryAdjustments.teamId, retryAdjustments.failureClass], set: row });
+}
+
+/** The decision log's bucket (its port's stand-in) the team objects' journals flush into. */
+const decisionLog = createMemoryDecisionObjects();
+const teamObject = (team: string) => objects.VECTOR_INDEX.get(objects.VECTOR_INDEX.idFromName(team));
+const journalRows = (team: string) => runInDurableObject(teamObject(team), (o: VectorIndexDO) => o.journalRows());
+
+/** The team object's alarm flushes, until its journal is empty (test/decision-log.ts's flushJournal), into decisionLog. */
+async function flushJournal(team: string): Promise<void> {
+  const needs = { ...makeJournalFlushNeeds(env), decisionObjects: decisionLog };
+  for (let i = 0; i < 50 && (await journalRows(team)).length > 0; i++)
+    await runInDurableObject(teamObject(team), (o: VectorIndexDO) => o.flushDecisions(needs));
+  const left = (await journalRows(team)).length;
+  if (left > 0) throw new Error(`team ${team}: ${left} decisions still in the journal after 50 flushes`);
+}
+
+/** Every decision the team's log objects hold (test/decision-log.ts's decisionsInR2). */
+async function decisionsInLog(team: string): Promise<LoggedDecision[]> {
+  const out: LoggedDecision[] = [];
+  for (const key of await decisionLog.list(teamPrefix(team), "")) {
+    const body = await decisionLog.get(key);
+    if (body !== null) out.push(...decodeDecisions(body));
+  }
+  return out;
 }
 
 describe("POST /v1/runs", () => {
@@ -44,9 +68,14 @@ describe("POST /v1/runs", () => {
       policy_snapshot: { version: "1.0.0", retry_adjustments: {}, warnings: [] },
     });
     expect(res.json.run_id).toMatch(/^run_[0-9a-f]{32}$/);
-    expect(await rows("SELECT team_id, goal, status, kind FROM runs WHERE run_id = ?", res.json.run_id)).toEqual([
-      { team_id: "start-a", goal: "Health: Extract & Verify", status: "PENDING", kind: "agent" },
-    ]);
+    expect(
+      await recordRows(runs, eq(runs.runId, res.json.run_id), {
+        team_id: runs.teamId,
+        goal: runs.goal,
+        status: runs.status,
+        kind: runs.kind,
+      }),
+    ).toEqual([{ team_id: "start-a", goal: "Health: Extract & Verify", status: "PENDING", kind: "agent" }]);
     const [started] = await eventLog(res.json.run_id);
     expect(started).toMatchObject({
       type: "run.started",
@@ -316,20 +345,24 @@ describe("a multi-step run over HTTP", () => {
     ]);
 
     // the durable record
-    expect(await rows("SELECT status FROM runs WHERE run_id = ?", id)).toEqual([{ status: "COMPLETE" }]);
-    expect(
-      (await rows("SELECT op_id FROM attempt WHERE run_id = ? ORDER BY rowid", id)).map((r: any) => r.op_id),
-    ).toEqual(["g1", "x1", "x2", "x3", "v1", "v2"]);
-    expect(
-      (await rows<{ status: string }>("SELECT status FROM work_order WHERE run_id = ? ORDER BY order_id", id)).map(
-        (r) => r.status,
-      ),
-    ).toEqual(["COMPLETE", "COMPLETE", "COMPLETE"]);
-    expect(
-      (await rows<{ decision: string }>("SELECT decision FROM approval_event WHERE run_id = ? ORDER BY rowid", id)).map(
-        (r) => r.decision,
-      ),
-    ).toEqual(["retry", "retry"]);
+    expect(await recordRows(runs, eq(runs.runId, id), { status: runs.status })).toEqual([{ status: "COMPLETE" }]);
+    expect((await recordRows(attempts, eq(attempts.runId, id))).map((r) => r.opId)).toEqual([
+      "g1",
+      "x1",
+      "x2",
+      "x3",
+      "v1",
+      "v2",
+    ]);
+    expect((await recordRows(workOrders, eq(workOrders.runId, id))).map((r) => r.status)).toEqual([
+      "COMPLETE",
+      "COMPLETE",
+      "COMPLETE",
+    ]);
+    expect((await recordRows(approvalEvents, eq(approvalEvents.runId, id))).map((r) => r.decision)).toEqual([
+      "retry",
+      "retry",
+    ]);
     expect(await outboxSize(id)).toBe(0);
 
     // the events a learning consumer needs, with stable ids
@@ -448,7 +481,7 @@ describe("decisions and the decision log", () => {
       // the run's outbox hands the decision to the team's journal behind the answer; its alarm writes the log
       await new Promise((res) => setTimeout(res, 100));
       await flushJournal("declog");
-      logged = (await decisionsInR2("declog"))
+      logged = (await decisionsInLog("declog"))
         .filter((d) => d.decision_id === decisionId)
         .map(({ run_id, task_id, rule_id, selected_action, failure_class, attempt_bucket, profile_version }) => ({
           run_id,
@@ -583,9 +616,12 @@ describe("POST /v1/runs/:run_id/stop", () => {
     expect((await call("POST", `/v1/runs/${runId}/orders`, { token: t.worker, body: orderBody("o3") })).status).toBe(
       409,
     );
-    expect(await rows("SELECT decision, approver FROM approval_event WHERE run_id = ?", runId)).toEqual([
-      { decision: "abort", approver: "admin-stop-a" },
-    ]);
+    expect(
+      await recordRows(approvalEvents, eq(approvalEvents.runId, runId), {
+        decision: approvalEvents.decision,
+        approver: approvalEvents.approver,
+      }),
+    ).toEqual([{ decision: "abort", approver: "admin-stop-a" }]);
     const again = await call("POST", `/v1/runs/${runId}/stop`, { token: t.admin });
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({ status: "STOPPED", revoked_leases: [] });

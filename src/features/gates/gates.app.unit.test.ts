@@ -1,25 +1,18 @@
 // Gates and approvals over HTTP: the default matrix, soft timers, hard gates, early approvals, races, team rules, deploys.
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { MemrlPolicyProfile } from "../../../contracts/memrl-policy";
-import { call, token } from "../../../test/helpers";
-import {
-  addOrder,
-  complete,
-  eventLog,
-  fireAlarm,
-  lease,
-  leasedOrder,
-  rows,
-  runState,
-  scheduledAlarm,
-  setClock,
-  startRun,
-  teamTokens,
-} from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { approvalEvents, deadLetters, runs, tableRows } from "../../../test/node-d1/table-rows";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
 import { gateDigest } from "./digest";
 import { ESCALATION_AFTER_MS } from "./escalation";
 import { DEFAULT_GATE_RULES } from "./rules";
+
+const h = await nodeHelpers();
+const { addOrder, call, complete, deps, drainAll, eventLog, fireAlarm, lease, leasedOrder } = h;
+const { runState, scheduledAlarm, setClock, startRun, teamTokens, token } = h;
+const recordRows = tableRows(h);
 
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/gates`, { token: tok, body });
@@ -29,17 +22,21 @@ const getGate = (tok: string, runId: string, gateId: string) =>
 const approve = (tok: string, body: Record<string, unknown>) =>
   call("POST", "/v1/approvals", { token: tok, body: { note: "checked by a human", ...body } });
 const approvalRows = (runId: string) =>
-  rows<{
-    gate_id: string;
-    decision: string;
-    approver: string;
-    op_id: string;
-    policy_key: string;
-    reason: string | null;
-  }>(
-    "SELECT gate_id, decision, approver, op_id, policy_key, reason FROM approval_event WHERE run_id = ? ORDER BY rowid",
-    runId,
-  );
+  recordRows(approvalEvents, eq(approvalEvents.runId, runId), {
+    gate_id: approvalEvents.gateId,
+    decision: approvalEvents.decision,
+    approver: approvalEvents.approver,
+    op_id: approvalEvents.opId,
+    policy_key: approvalEvents.policyKey,
+    reason: approvalEvents.reason,
+  });
+/** the actions of the team's audit entries, as GET /v1/audit lists them */
+const auditActions = async (teamId: string): Promise<string[]> => {
+  await drainAll();
+  const res = await call("GET", "/v1/audit?limit=100", { token: await token(teamId, ["runs:read"]) });
+  expect(res.status, res.text).toBe(200);
+  return res.json.entries.map((e: { type: string }) => e.type);
+};
 
 describe("the default gate matrix", () => {
   const cases: [string, Record<string, unknown>, string, number | undefined][] = [
@@ -403,11 +400,7 @@ describe("team gate rules", () => {
       ["schema_rewrite", "allow", "policy"],
       ["slack_channel_change", "deny", "policy"],
     ]);
-    const audit = await rows<{ action: string }>(
-      "SELECT action FROM audit_log WHERE team_id = ? ORDER BY created_at, id",
-      "rules-b",
-    );
-    expect(audit.map((a) => a.action)).toEqual(
+    expect(await auditActions("rules-b")).toEqual(
       expect.arrayContaining(["policy.gates.proposed", "policy.gates.activated"]),
     );
   });
@@ -525,7 +518,7 @@ describe("profile deploys", () => {
       body: { ...DEFAULT_PROFILE, default_mode: "always" },
     });
     expect(res.status).toBe(400);
-    expect(await rows("SELECT * FROM runs WHERE team_id = ?", "deploy-b")).toEqual([]);
+    expect(await recordRows(runs, eq(runs.teamId, "deploy-b"))).toEqual([]);
   });
 });
 
@@ -591,7 +584,7 @@ describe("gates that guard orders and dead letters", () => {
       epoch: 1,
       op_id: "w1",
       outcome: "DECLINE",
-      // not wrong_value: that one is reissued only through its hard dead_letter_review (dead-letter-review.test.ts)
+      // not wrong_value: that one is reissued only through its hard dead_letter_review (dead-letter-review.app.unit.test.ts)
       failure_class: "mystery_failure",
     });
     expect(dead.json).toMatchObject({ next: "dead_letter" });
@@ -610,10 +603,11 @@ describe("gates that guard orders and dead letters", () => {
     expect((await runState(runId)).run.status).toBe("RUNNING");
     await setClock(runId, gate.deadline_at);
     await fireAlarm(runId);
-    const [dlRow] = await rows<{ resolved_at: number; resolver: string; reason_code: string }>(
-      "SELECT resolved_at, resolver, reason_code FROM dead_letter WHERE run_id = ?",
-      runId,
-    );
+    const [dlRow] = await recordRows(deadLetters, eq(deadLetters.runId, runId), {
+      resolved_at: deadLetters.resolvedAt,
+      resolver: deadLetters.resolver,
+      reason_code: deadLetters.reasonCode,
+    });
     expect(dlRow).toMatchObject({
       resolver: "timer",
       reason_code: "unknown_failure_class",
@@ -642,9 +636,7 @@ describe("mode ceiling deploys", () => {
 
   it("raise a lowered ceiling only after someone else approves the policy_deploy gate", async () => {
     const t = await teamTokens("ceiling-a");
-    const { env } = await import("cloudflare:test");
-    const { makeDeps } = await import("../../deps");
-    await makeDeps(env).policyStore.setModeCeiling("ceiling-a", "off", "rollback: test", Date.now());
+    await deps.policyStore.setModeCeiling("ceiling-a", "off", "rollback: test", Date.now());
     expect((await decideEnforce(t.admin)).json.memrl_mode).toBe("off");
 
     const put = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
@@ -686,9 +678,7 @@ describe("mode ceiling deploys", () => {
 
   it("leave the ceiling where it is when the deploy is denied", async () => {
     const t = await teamTokens("ceiling-b");
-    const { env } = await import("cloudflare:test");
-    const { makeDeps } = await import("../../deps");
-    await makeDeps(env).policyStore.setModeCeiling("ceiling-b", "observe", "rollback: test", Date.now());
+    await deps.policyStore.setModeCeiling("ceiling-b", "observe", "rollback: test", Date.now());
     const put = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
     await approve(t.approver, {
       run_id: put.json.run_id,

@@ -1,25 +1,18 @@
 // Leases over HTTP and inside the run's Durable Object: expiry and rescue, epochs, eviction, idempotent completion, alarms.
-import { runInDurableObject } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { RunDO } from "../../../durable-objects/run-do";
-import { call } from "../../../test/helpers";
-import {
-  addOrder,
-  complete,
-  eventLog,
-  evictRun,
-  fireAlarm,
-  lease,
-  leasedOrder,
-  rows,
-  runState,
-  scheduledAlarm,
-  setClock,
-  startRun,
-  stubFor,
-  teamTokens,
-} from "../../../test/run-helpers";
+import { runInDurableObject } from "../../../test/fakes/durable-objects";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { attempts, deadLetters, tableRows, workOrders } from "../../../test/node-d1/table-rows";
 import { HEARTBEAT_MS, LEASE_TTL_MS, MAX_RESCUES } from "./model";
+
+const h = await nodeHelpers();
+const { addOrder, call, complete, eventLog, evictRun, fireAlarm, lease, leasedOrder } = h;
+const { runState, scheduledAlarm, setClock, startRun, stubFor, teamTokens } = h;
+const recordRows = tableRows(h);
+const reasonCodes = (runId: string) =>
+  recordRows(deadLetters, eq(deadLetters.runId, runId), { reason_code: deadLetters.reasonCode });
 
 const heartbeat = (tok: string, runId: string, orderId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/orders/${orderId}/heartbeat`, { token: tok, body });
@@ -111,7 +104,7 @@ describe("leases", () => {
 
     expect(await runState(runId)).toEqual(before);
     expect((await eventLog(runId)).length).toBe(eventsBefore);
-    expect(await rows("SELECT * FROM attempt WHERE run_id = ?", runId)).toEqual([]);
+    expect(await recordRows(attempts, eq(attempts.runId, runId))).toEqual([]);
   });
 
   it("refuses a heartbeat on an expired lease that the alarm has not rescued yet", async () => {
@@ -140,9 +133,7 @@ describe("leases", () => {
     const [dl] = Object.values(state.deadLetters);
     expect(dl?.reason_code).toBe("lease_expired");
     expect(state.run.status).toBe("DEAD_LETTER");
-    expect(await rows("SELECT reason_code FROM dead_letter WHERE run_id = ?", runId)).toEqual([
-      { reason_code: "lease_expired" },
-    ]);
+    expect(await reasonCodes(runId)).toEqual([{ reason_code: "lease_expired" }]);
   });
 
   it("keeps the lease through an eviction and still rescues it, nothing lost", async () => {
@@ -206,9 +197,13 @@ describe("completions", () => {
     expect(second.json).toEqual(first.json);
     expect((await eventLog(runId)).length).toBe(eventsAfterFirst);
     expect(await runState(runId)).toEqual(stateAfterFirst);
-    expect(await rows("SELECT op_id, outcome, next FROM attempt WHERE run_id = ?", runId)).toEqual([
-      { op_id: "op-1", outcome: "ERROR", next: "retry" },
-    ]);
+    expect(
+      await recordRows(attempts, eq(attempts.runId, runId), {
+        op_id: attempts.opId,
+        outcome: attempts.outcome,
+        next: attempts.next,
+      }),
+    ).toEqual([{ op_id: "op-1", outcome: "ERROR", next: "retry" }]);
   });
 
   it("refuses the same op_id with a different body (409) and changes nothing", async () => {
@@ -280,7 +275,7 @@ describe("completions", () => {
       l = (await lease(t.worker, runId, orderId)).json;
     }
     expect(delays).toEqual([1000, 4000, 10000]);
-    expect((await rows("SELECT reason_code FROM dead_letter WHERE run_id = ?", runId))[0]).toEqual({
+    expect((await reasonCodes(runId))[0]).toEqual({
       reason_code: "retries_exhausted:transient",
     });
   });
@@ -294,7 +289,7 @@ describe("the run alarm", () => {
     expect(await fireAlarm(runId)).toBe(true);
     const state = await runState(runId);
     const events = await eventLog(runId);
-    const d1 = await rows("SELECT * FROM work_order WHERE run_id = ?", runId);
+    const d1 = await recordRows(workOrders, eq(workOrders.runId, runId));
 
     // at-least-once delivery: the same alarm again, and the handler called directly
     // armed in the future so only runDurableObjectAlarm fires it
@@ -304,7 +299,7 @@ describe("the run alarm", () => {
 
     expect(await runState(runId)).toEqual(state);
     expect(await eventLog(runId)).toEqual(events);
-    expect(await rows("SELECT * FROM work_order WHERE run_id = ?", runId)).toEqual(d1);
+    expect(await recordRows(workOrders, eq(workOrders.runId, runId))).toEqual(d1);
     expect(state.orders[orderId]?.rescues).toBe(1);
   });
 

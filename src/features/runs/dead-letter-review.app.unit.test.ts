@@ -2,17 +2,12 @@
 // it) with the evidence; approve_retry reissues once, with the approver's corrected input when given (validated,
 // bound to the gate digest, audited, applied exactly once under duplicates and racing approvers); skip and abort.
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import {
-  complete,
-  fireAlarm,
-  lease,
-  leasedOrder,
-  rows,
-  runState,
-  setClock,
-  teamTokens,
-} from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeGateTools } from "../../../test/node-d1/gate-tools";
+
+const h = await nodeHelpers();
+const { call, complete, fireAlarm, lease, leasedOrder, runState, setClock, teamTokens } = h;
+const { audited } = nodeGateTools(h);
 
 /** A run whose order o1 failed with wrong_value: the dead letter and its review gate. */
 async function wrongValue(teamId: string) {
@@ -75,12 +70,9 @@ describe("dead_letter_review", () => {
     expect(l.json.reviewed_by).toBe("approver-dlr-patch");
     const view = await call("GET", `/v1/runs/${runId}`, { token: t.worker });
     expect(view.json.dead_letters[0]).toMatchObject({ resolver: "approver-dlr-patch" });
-    const audit = await rows<{ actor: string; metadata: string }>(
-      "SELECT actor, metadata FROM audit_log WHERE action = 'dead_letter.input_patched' AND team_id = ?",
-      "dlr-patch",
-    );
+    const audit = await audited("dlr-patch", "dead_letter.input_patched");
     expect(audit).toHaveLength(1);
-    expect(JSON.parse(audit[0]?.metadata ?? "{}")).toMatchObject({ digest: gate.digest, patch });
+    expect(audit[0]?.metadata ?? {}).toMatchObject({ digest: gate.digest, patch });
     // the reissued order has one attempt: it passes and the run completes
     const done = await complete(t.worker, runId, "o1", {
       lease_id: l.json.lease_id,
@@ -108,10 +100,7 @@ describe("dead_letter_review", () => {
     const order = (await runState(runId)).orders.o1;
     expect(order?.body.input_json).toMatchObject({ total: winner });
     expect(order?.status).toBe("QUEUED");
-    const audit = await rows(
-      "SELECT id FROM audit_log WHERE action = 'dead_letter.input_patched' AND team_id = ?",
-      "dlr-race",
-    );
+    const audit = await audited("dlr-race", "dead_letter.input_patched");
     expect(audit).toHaveLength(1);
     const reissued = (await call("GET", `/v1/runs/${runId}`, { token: t.worker })).json.orders[0];
     expect(reissued).toMatchObject({

@@ -1,21 +1,15 @@
 // The D1 record: one atomic batch per change (a failed batch leaves no partial rows), retried by the alarm, idempotent.
-import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import {
-  addOrder,
-  complete,
-  fireAlarm,
-  lease,
-  outboxSize,
-  rows,
-  scheduledAlarm,
-  setClock,
-  startRun,
-  teamTokens,
-} from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { approvalEvents, attempts, deadLetters, runs, tableRows, workOrders } from "../../../test/node-d1/table-rows";
 import { createD1RunRecord } from "./store/run-record";
 import type { RecordOp } from "./store/run-record-port";
+
+const h = await nodeHelpers();
+const { addOrder, complete, env, fireAlarm, lease, outboxSize, scheduledAlarm, setClock, startRun, teamTokens } = h;
+const recordRows = tableRows(h);
 
 const attempt = (id: string): RecordOp => ({
   t: "attempt",
@@ -71,9 +65,9 @@ describe("createD1RunRecord", () => {
       },
     };
     await expect(record.write([attempt("a1"), approval("a1"), broken])).rejects.toThrow();
-    expect(await rows("SELECT * FROM attempt WHERE run_id = 'run_rec'")).toEqual([]);
-    expect(await rows("SELECT * FROM approval_event WHERE run_id = 'run_rec'")).toEqual([]);
-    expect(await rows("SELECT * FROM dead_letter WHERE run_id = 'run_rec'")).toEqual([]);
+    expect(await recordRows(attempts, eq(attempts.runId, "run_rec"))).toEqual([]);
+    expect(await recordRows(approvalEvents, eq(approvalEvents.runId, "run_rec"))).toEqual([]);
+    expect(await recordRows(deadLetters, eq(deadLetters.runId, "run_rec"))).toEqual([]);
   });
 
   it("is idempotent on replay and never lets an older status overwrite a newer one", async () => {
@@ -87,11 +81,11 @@ describe("createD1RunRecord", () => {
     await record.write(batch);
     await record.write([run("COMPLETE", 20)]);
     await record.write([run("RUNNING", 10)]);
-    expect(await rows("SELECT status, updated_at FROM runs WHERE run_id = 'run_idem'")).toEqual([
-      { status: "COMPLETE", updated_at: 20 },
-    ]);
-    expect(await rows("SELECT COUNT(*) AS n FROM attempt WHERE attempt_id = 'b1'")).toEqual([{ n: 1 }]);
-    expect(await rows("SELECT COUNT(*) AS n FROM approval_event WHERE id = 'b1'")).toEqual([{ n: 1 }]);
+    expect(
+      await recordRows(runs, eq(runs.runId, "run_idem"), { status: runs.status, updated_at: runs.updatedAt }),
+    ).toEqual([{ status: "COMPLETE", updated_at: 20 }]);
+    expect(await recordRows(attempts, eq(attempts.attemptId, "b1"))).toHaveLength(1);
+    expect(await recordRows(approvalEvents, eq(approvalEvents.id, "b1"))).toHaveLength(1);
   });
 
   it("refuses to update or delete an approval_event (append-only)", async () => {
@@ -128,9 +122,13 @@ describe("the run outbox", () => {
       expect(res.status).toBe(200);
       expect(res.json.next).toBe("dead_letter");
       // attempt, work order, run status and dead letter travel in one batch: none of them landed
-      expect(await rows("SELECT * FROM attempt WHERE run_id = ?", run.run_id)).toEqual([]);
-      expect(await rows("SELECT status FROM work_order WHERE run_id = ?", run.run_id)).toEqual([{ status: "LEASED" }]);
-      expect(await rows("SELECT status FROM runs WHERE run_id = ?", run.run_id)).toEqual([{ status: "RUNNING" }]);
+      expect(await recordRows(attempts, eq(attempts.runId, run.run_id))).toEqual([]);
+      expect(await recordRows(workOrders, eq(workOrders.runId, run.run_id), { status: workOrders.status })).toEqual([
+        { status: "LEASED" },
+      ]);
+      expect(await recordRows(runs, eq(runs.runId, run.run_id), { status: runs.status })).toEqual([
+        { status: "RUNNING" },
+      ]);
       expect(await outboxSize(run.run_id)).toBe(1);
       expect(await scheduledAlarm(run.run_id)).toBe(now + 1000);
     } finally {
@@ -139,15 +137,17 @@ describe("the run outbox", () => {
     expect(await fireAlarm(run.run_id)).toBe(true);
     expect(await outboxSize(run.run_id)).toBe(0);
     expect(await scheduledAlarm(run.run_id)).toBeNull();
-    expect(await rows("SELECT op_id, next FROM attempt WHERE run_id = ?", run.run_id)).toEqual([
-      { op_id: "w1", next: "dead_letter" },
+    expect(
+      await recordRows(attempts, eq(attempts.runId, run.run_id), { op_id: attempts.opId, next: attempts.next }),
+    ).toEqual([{ op_id: "w1", next: "dead_letter" }]);
+    expect(
+      await recordRows(deadLetters, eq(deadLetters.runId, run.run_id), { reason_code: deadLetters.reasonCode }),
+    ).toEqual([{ reason_code: "unknown_failure_class" }]);
+    expect(await recordRows(runs, eq(runs.runId, run.run_id), { status: runs.status })).toEqual([
+      { status: "DEAD_LETTER" },
     ]);
-    expect(await rows("SELECT reason_code FROM dead_letter WHERE run_id = ?", run.run_id)).toEqual([
-      { reason_code: "unknown_failure_class" },
-    ]);
-    expect(await rows("SELECT status FROM runs WHERE run_id = ?", run.run_id)).toEqual([{ status: "DEAD_LETTER" }]);
     // a late duplicate of the same alarm changes nothing
     await fireAlarm(run.run_id);
-    expect(await rows("SELECT COUNT(*) AS n FROM attempt WHERE run_id = ?", run.run_id)).toEqual([{ n: 1 }]);
+    expect(await recordRows(attempts, eq(attempts.runId, run.run_id))).toHaveLength(1);
   });
 });
