@@ -140,17 +140,20 @@ describe("the warden bin (node cli/warden.mjs, a real process)", () => {
   it("prints --help (exit 0), exits 2 on an unknown command, and runs a command from its env and cwd", async () => {
     const bin = (args: string[], env: Record<string, string | undefined> = {}) =>
       runWardenProcess(args, { XDG_CONFIG_HOME: noLogin, ...env }, root);
-    const help = await bin(["--help"]);
+    // three processes at once: each pays Node's start-up, none waits for another
+    const [help, unknown, decided] = await Promise.all([
+      bin(["--help"]),
+      bin(["frobnicate"]),
+      // WARDEN_URL and WARDEN_TEAM from the process's env, the token minted from ./.dev.vars of its cwd
+      bin(["policy", "decide", "--failure-class", "vibe_fail", "--attempt", "1"], {
+        WARDEN_URL: url,
+        WARDEN_TEAM: "t-cli-bin",
+      }),
+    ]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("5  server unavailable");
-    const unknown = await bin(["frobnicate"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command");
-    // WARDEN_URL and WARDEN_TEAM from the process's env, the token minted from ./.dev.vars of its cwd
-    const decided = await bin(["policy", "decide", "--failure-class", "vibe_fail", "--attempt", "1"], {
-      WARDEN_URL: url,
-      WARDEN_TEAM: "t-cli-bin",
-    });
     expect(decided.code, decided.stderr).toBe(0);
     expect(decided.json.decision_id).toBeTypeOf("string");
   });
