@@ -99,6 +99,7 @@ export function buildProgram(io: CliIo): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // undefined (not a terminal): commander's default width, as for a pipe; its type says number only
       getOutHelpWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined) as number,
       getErrHelpWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined) as number,
       getOutHasColors: () => false,
