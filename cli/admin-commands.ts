@@ -35,7 +35,7 @@ export async function runMigration(
 
 export function registerAdminCommands(
   program: Command,
-  { api, out }: CommandContext,
+  { io, api, out }: CommandContext,
   tokenTeam: (cmd: Command) => Promise<string | null>,
 ): void {
   const admin = program.command("admin").description("operator commands (policy:admin)");
@@ -56,12 +56,12 @@ export function registerAdminCommands(
           `the token is team ${tokenOf ?? "(none)"}'s, not ${team}'s: use a token of ${team}`,
         );
       const a = await api(cmd);
-      const tty = process.stderr.isTTY === true;
+      const tty = io.stderr.isTTY === true;
       const done = await runMigration(
         () => unwrap(a.v1.admin.memory.migrate.$post({ json: { batch: o.batch } })),
-        (p) => process.stderr.write(tty ? `\r${progressLine(p)}` : `${progressLine(p)}\n`),
+        (p) => io.stderr.write(tty ? `\r${progressLine(p)}` : `${progressLine(p)}\n`),
       );
-      if (tty) process.stderr.write("\n");
+      if (tty) io.stderr.write("\n");
       out(cmd, done);
     });
 }

@@ -1,5 +1,6 @@
 // Flag parsers and small helpers the CLI's command modules share: integers, lists, JSON arguments and files.
 import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { CliExit, EXIT } from "./io.ts";
 
@@ -19,10 +20,12 @@ export const jsonArg = (v: string) => {
     throw new InvalidArgumentError("not valid JSON");
   }
 };
-export function readJsonFile(path: string): unknown {
-  if (!existsSync(path)) throw new CliExit(EXIT.usage, `no such file: ${path}`);
+/** A JSON file named by a flag, relative to the run's working directory `cwd`. */
+export function readJsonFile(path: string, cwd: string): unknown {
+  const full = resolve(cwd, path);
+  if (!existsSync(full)) throw new CliExit(EXIT.usage, `no such file: ${path}`);
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    return JSON.parse(readFileSync(full, "utf8"));
   } catch {
     throw new CliExit(EXIT.usage, `${path} is not valid JSON`);
   }

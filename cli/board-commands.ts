@@ -4,10 +4,11 @@ import type { Api } from "../src/client/index.ts";
 import { unwrap } from "../src/client/index.ts";
 import { defined, int, list, readJsonFile } from "./args.ts";
 import { type BoardAnswer, boardText, type PersonaAnswer } from "./board-table.ts";
-import { CliExit, EXIT } from "./io.ts";
+import { CliExit, type CliIo, EXIT } from "./io.ts";
 
-/** What these commands need from the program: the typed client, the output, whether --pretty is on. */
+/** What these commands need from the program: the run's io, the typed client, the output, whether --pretty is on. */
 export type CommandContext = {
+  io: CliIo;
   api: (cmd: Command) => Promise<Api>;
   out: (cmd: Command, value: unknown) => void;
   pretty: (cmd: Command) => boolean;
@@ -17,8 +18,8 @@ export type CommandContext = {
  * A graph file: a JSON array of WorkItem v1, or `{goal, items, template?, skills?}`. The server checks the items
  * (ids, dependencies, cycles, sizes) and names every failing path; here only the shape and the goal are checked.
  */
-export function graphRequest(file: string, goalFlag: string | undefined) {
-  const body = readJsonFile(file);
+export function graphRequest(file: string, goalFlag: string | undefined, cwd: string) {
+  const body = readJsonFile(file, cwd);
   const asObject = !Array.isArray(body) && typeof body === "object" && body !== null;
   const items = Array.isArray(body) ? body : asObject ? (body as { items?: unknown }).items : undefined;
   if (!Array.isArray(items) || items.length === 0)
@@ -39,7 +40,10 @@ export function registerBoardCommands(program: Command, runs: Command, ctx: Comm
     .option("--template <template>")
     .option("--skills <list>", "comma-separated skills", list)
     .action(async (o, cmd: Command) => {
-      const body = { ...graphRequest(o.graph, o.goal), ...defined({ template: o.template, skills: o.skills }) };
+      const body = {
+        ...graphRequest(o.graph, o.goal, ctx.io.cwd),
+        ...defined({ template: o.template, skills: o.skills }),
+      };
       const a = await ctx.api(cmd);
       ctx.out(cmd, await unwrap(a.v1.runs.$post({ json: body as never })));
     });
@@ -52,7 +56,7 @@ export function registerBoardCommands(program: Command, runs: Command, ctx: Comm
       const a = await ctx.api(cmd);
       const [board, { personas }] = await Promise.all([unwrap(a.v1.board.$get()), unwrap(a.v1.personas.$get())]);
       if (o.json) ctx.out(cmd, { ...board, personas });
-      else process.stdout.write(`${boardText(board as BoardAnswer, personas as PersonaAnswer[])}\n`);
+      else ctx.io.stdout.write(`${boardText(board as BoardAnswer, personas as PersonaAnswer[])}\n`);
     });
 
   const personas = program.command("personas").description("personas: who may lease which items, and how many at once");

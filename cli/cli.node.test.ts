@@ -1,4 +1,5 @@
-// The real `warden` process against a real local server (`npm start`), every command on the real routes.
+// `warden` against a real local server (`npm start`), every command on the real routes: in-process (runCli), and the
+// real `node cli/warden.mjs` process once for the bin itself.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +16,7 @@ import {
   sharedServerReady,
   sharedServerUrl,
 } from "../test/node-server/local-server.ts";
-import { runWarden } from "./warden-process.ts";
+import { runWarden, runWardenProcess } from "./warden-process.ts";
 
 const root = join(import.meta.dirname, "..");
 const noLogin = mkdtempSync(join(tmpdir(), "warden-cli-xdg-"));
@@ -129,6 +130,32 @@ describe("warden (no server needed)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the warden bin (node cli/warden.mjs, a real process)", () => {
+  const url = sharedServerUrl();
+  beforeAll(sharedServerReady, SHARED_SERVER_WAIT_MS);
+
+  it("prints --help (exit 0), exits 2 on an unknown command, and runs a command from its env and cwd", async () => {
+    const bin = (args: string[], env: Record<string, string | undefined> = {}) =>
+      runWardenProcess(args, { XDG_CONFIG_HOME: noLogin, ...env }, root);
+    // three processes at once: each pays Node's start-up, none waits for another
+    const [help, unknown, decided] = await Promise.all([
+      bin(["--help"]),
+      bin(["frobnicate"]),
+      // WARDEN_URL and WARDEN_TEAM from the process's env, the token minted from ./.dev.vars of its cwd
+      bin(["policy", "decide", "--failure-class", "vibe_fail", "--attempt", "1"], {
+        WARDEN_URL: url,
+        WARDEN_TEAM: "t-cli-bin",
+      }),
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("5  server unavailable");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command");
+    expect(decided.code, decided.stderr).toBe(0);
+    expect(decided.json.decision_id).toBeTypeOf("string");
   });
 });
 
@@ -448,6 +475,8 @@ describe("warden against the real local server (npm start)", () => {
       workerToken: worker,
       approverToken: approver,
       adminToken: admin,
+      // idle workers and the approver ask again sooner than the demo's gentle default: the same run, less waiting
+      idleMs: 100,
     });
     expect(s).toMatchObject({ documents: 14, items: 28, passed: 13, reprompts: 1, status: "DEAD_LETTER" });
     // three workers pulled; the caps held: never two extractions at once (limit 1), never three cpu steps (limit 2)

@@ -4,7 +4,7 @@ import { type Command, Option } from "commander";
 import { type Api, unwrap, WardenError } from "../src/client/index.ts";
 import { defined, int, readJsonFile } from "./args.ts";
 import type { CommandContext } from "./board-commands.ts";
-import { CliExit, EXIT, pretty, progress } from "./io.ts";
+import { CliExit, type CliIo, EXIT, pretty, progress } from "./io.ts";
 
 type DeadLetter = {
   dead_letter_id: string;
@@ -79,11 +79,11 @@ async function settle(a: Api, dl: DeadLetter, action: Action, note: string, patc
 }
 
 /** Asks on the terminal; without one, only --yes confirms (a script never hangs on a prompt). */
-async function confirmed(question: string, yes: boolean): Promise<boolean> {
+async function confirmed(io: CliIo, question: string, yes: boolean): Promise<boolean> {
   if (yes) return true;
-  if (process.stdin.isTTY !== true)
+  if (io.stdin?.isTTY !== true)
     throw new CliExit(EXIT.usage, `${question}: stdin is not a terminal, pass --yes to confirm (nothing changed)`);
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
   try {
     return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
   } finally {
@@ -100,7 +100,7 @@ async function act(ctx: CommandContext, cmd: Command, action: Action, id: string
   if (id === undefined && !filtered && !o.all)
     throw new CliExit(EXIT.usage, `give a dead letter id, filters (--reason, --since, --run) or --all`);
   if (o.patch !== undefined && id === undefined) throw new CliExit(EXIT.usage, "--patch corrects one dead letter");
-  const patch = o.patch === undefined ? undefined : readJsonFile(o.patch);
+  const patch = o.patch === undefined ? undefined : readJsonFile(o.patch, ctx.io.cwd);
   if (patch !== undefined && (typeof patch !== "object" || patch === null || Array.isArray(patch)))
     throw new CliExit(EXIT.usage, `${o.patch}: a JSON merge patch is a JSON object`);
   const a = await ctx.api(cmd);
@@ -112,9 +112,9 @@ async function act(ctx: CommandContext, cmd: Command, action: Action, id: string
     return;
   }
   const matched = await listed(a, o);
-  if (matched.length > 0 && !(await confirmed(`${action} ${matched.length} dead letter(s)`, o.yes === true)))
+  if (matched.length > 0 && !(await confirmed(ctx.io, `${action} ${matched.length} dead letter(s)`, o.yes === true)))
     throw new CliExit(EXIT.failure, "not confirmed: nothing changed");
-  const bar = progress(matched.length, action);
+  const bar = progress(ctx.io.stderr, matched.length, action);
   const results: ItemResult[] = [];
   for (const dl of matched) {
     results.push(await settle(a, dl, action, o.note));
@@ -123,7 +123,7 @@ async function act(ctx: CommandContext, cmd: Command, action: Action, id: string
   bar.end();
   const failed = results.filter((r) => r.result === "failed").length;
   const summary = { action, matched: matched.length, failed, results };
-  if (ctx.pretty(cmd)) process.stdout.write(`${pretty(results)}\n${matched.length - failed} done, ${failed} failed\n`);
+  if (ctx.pretty(cmd)) ctx.io.stdout.write(`${pretty(results)}\n${matched.length - failed} done, ${failed} failed\n`);
   else ctx.out(cmd, summary);
   if (failed > 0) throw new CliExit(EXIT.refused, `${failed} of ${matched.length} dead letters failed`);
 }

@@ -2,6 +2,23 @@
 import type { WardenError } from "../src/client/index.ts";
 import { isoSeconds, relativeText } from "../src/lib/time-text.ts";
 
+/** A stream a CLI run writes to: the process's own in the bin, a buffer when a test runs the CLI in-process. */
+export type CliOut = { write(text: string): unknown; isTTY?: boolean; columns?: number };
+
+/** A CLI run's environment variables (the bin passes process.env; an in-process run its own). */
+export type CliEnv = Readonly<Record<string, string | undefined>>;
+
+/** Everything one CLI run reads from or writes to outside its arguments: nothing comes from `process` directly. */
+export type CliIo = {
+  env: CliEnv;
+  /** where relative paths (.dev.vars, JSON files given as flags) are read */
+  cwd: string;
+  stdout: CliOut;
+  stderr: CliOut;
+  /** asked only to confirm bulk actions; a run without one is not a terminal */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+};
+
 export const EXIT = { ok: 0, failure: 1, usage: 2, auth: 3, refused: 4, unavailable: 5 } as const;
 
 export const EXIT_HELP = `
@@ -138,19 +155,19 @@ export function pretty(value: unknown, now = Date.now(), offsetOf?: (ms: number)
   return parts.join("\n");
 }
 
-export function print(value: unknown, asPretty: boolean): void {
-  process.stdout.write(`${asPretty ? pretty(value) : JSON.stringify(value)}\n`);
+export function print(stdout: CliOut, value: unknown, asPretty: boolean): void {
+  stdout.write(`${asPretty ? pretty(value) : JSON.stringify(value)}\n`);
 }
 
 /** A progress bar on stderr (only when stderr is a terminal, so agents' logs stay clean). */
-export function progress(total: number, label: string) {
-  const tty = process.stderr.isTTY === true;
+export function progress(stderr: CliOut, total: number, label: string) {
+  const tty = stderr.isTTY === true;
   let done = 0;
   const draw = () => {
     if (!tty) return;
     const w = 24;
     const filled = total === 0 ? w : Math.round((done / total) * w);
-    process.stderr.write(`\r${label} [${"#".repeat(filled)}${".".repeat(w - filled)}] ${done}/${total}`);
+    stderr.write(`\r${label} [${"#".repeat(filled)}${".".repeat(w - filled)}] ${done}/${total}`);
   };
   draw();
   return {
@@ -159,21 +176,21 @@ export function progress(total: number, label: string) {
       draw();
     },
     end() {
-      if (tty) process.stderr.write("\n");
+      if (tty) stderr.write("\n");
     },
   };
 }
 
 /** A spinner on stderr while one long call runs (replay). */
-export async function spinning<T>(label: string, work: Promise<T>): Promise<T> {
-  if (process.stderr.isTTY !== true) return work;
+export async function spinning<T>(stderr: CliOut, label: string, work: Promise<T>): Promise<T> {
+  if (stderr.isTTY !== true) return work;
   const frames = "|/-\\";
   let i = 0;
-  const t = setInterval(() => process.stderr.write(`\r${label} ${frames[i++ % 4]}`), 120);
+  const t = setInterval(() => stderr.write(`\r${label} ${frames[i++ % 4]}`), 120);
   try {
     return await work;
   } finally {
     clearInterval(t);
-    process.stderr.write("\r\x1b[K");
+    stderr.write("\r\x1b[K");
   }
 }

@@ -1,7 +1,8 @@
 // The `warden` CLI: every agent decision point of the API as a command (commander), over the typed client.
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { Command, CommanderError, Option } from "commander";
+import { join } from "node:path";
+import { type Command, CommanderError, Option } from "commander";
 import { decodeJwt } from "jose";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs and scripts/token.ts
 import { readDevVars } from "../scripts/dev-vars.mjs";
@@ -13,7 +14,8 @@ import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
 import { registerBoardCommands } from "./board-commands.ts";
 import { allLogins, credentialsPath, fileTokenCache, type Login, removeLogin, saveLogin } from "./credentials.ts";
 import { registerDeadLetterCommands } from "./dead-letters.ts";
-import { CliExit, EXIT, EXIT_HELP, exitCodeFor, print, spinning } from "./io.ts";
+import { EnvCommand } from "./env-command.ts";
+import { CliExit, type CliIo, EXIT, EXIT_HELP, exitCodeFor, print, spinning } from "./io.ts";
 import { registerMcpCommands } from "./mcp-config.ts";
 import { registerMemoryCommands } from "./memory-commands.ts";
 import { registerRunCommands } from "./run-commands.ts";
@@ -26,18 +28,18 @@ type Globals = { url?: string; token?: string; pretty?: boolean; team?: string; 
 export const fingerprint = (need: string) => `sha256:${createHash("sha256").update(need).digest("hex")}`;
 
 /** A token from the saved login for this URL, exchanged again when less than a minute of it is left. */
-async function loginToken(url: string, login: Login): Promise<string> {
+async function loginToken(io: CliIo, url: string, login: Login): Promise<string> {
   const session = createTokenSession({
     baseUrl: url,
     key: login.key,
     scopes: login.scopes,
     ttlS: login.ttl_s,
-    cache: fileTokenCache(url, login),
+    cache: fileTokenCache(url, login, credentialsPath(io.env)),
   });
   try {
     const t = await session.token();
     const warning = session.current()?.warning;
-    if (warning) process.stderr.write(`${JSON.stringify({ warning })}\n`);
+    if (warning) io.stderr.write(`${JSON.stringify({ warning })}\n`);
     return t;
   } catch (e) {
     if (e instanceof WardenError && e.status === 401)
@@ -49,12 +51,16 @@ async function loginToken(url: string, login: Login): Promise<string> {
 /** A command's credentials: the token and where it came from (printed by --verbose). */
 type Credentials = { token: string; from: string };
 
-async function credentialsFor(g: Globals, target: Target): Promise<Credentials> {
-  if (g.token) return { token: g.token, from: process.env.WARDEN_TOKEN === g.token ? "WARDEN_TOKEN" : "--token" };
+async function credentialsFor(io: CliIo, g: Globals, target: Target): Promise<Credentials> {
+  if (g.token) return { token: g.token, from: io.env.WARDEN_TOKEN === g.token ? "WARDEN_TOKEN" : "--token" };
   if (target.login)
-    return { token: await loginToken(target.login.url, target.login.login), from: `saved login ${target.login.url}` };
-  if (existsSync(".dev.vars")) {
-    const { WARDEN_JWT_SECRET } = readDevVars(".dev.vars") as { WARDEN_JWT_SECRET?: string };
+    return {
+      token: await loginToken(io, target.login.url, target.login.login),
+      from: `saved login ${target.login.url}`,
+    };
+  const devVars = join(io.cwd, ".dev.vars");
+  if (existsSync(devVars)) {
+    const { WARDEN_JWT_SECRET } = readDevVars(devVars) as { WARDEN_JWT_SECRET?: string };
     if (WARDEN_JWT_SECRET) {
       if (!g.team)
         throw new CliExit(
@@ -65,12 +71,12 @@ async function credentialsFor(g: Globals, target: Target): Promise<Credentials> 
         secret: WARDEN_JWT_SECRET,
         teamId: g.team,
         scopes: ALL_SCOPES,
-        sub: process.env.WARDEN_SUB ?? "warden-cli",
+        sub: io.env.WARDEN_SUB ?? "warden-cli",
       });
       return { token, from: "./.dev.vars" };
     }
   }
-  const saved = Object.keys(allLogins());
+  const saved = Object.keys(allLogins(credentialsPath(io.env)));
   throw new CliExit(
     EXIT.auth,
     `no token for ${target.url}: run \`warden login --url ${target.url} --key wdn_live_…\`, set WARDEN_TOKEN (or --token), or run where .dev.vars holds WARDEN_JWT_SECRET${saved.length ? ` (saved logins are for ${saved.join(", ")})` : ""}`,
@@ -87,8 +93,18 @@ function teamOf(token: string): string | null {
   }
 }
 
-export function buildProgram(): Command {
-  const program = new Command("warden")
+/** The whole program for one run: every command reads and writes through `io` only. */
+export function buildProgram(io: CliIo): Command {
+  const program = new EnvCommand("warden", io.env)
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // undefined (not a terminal): commander's default width, as for a pipe; its type says number only
+      getOutHelpWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined) as number,
+      getErrHelpWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined) as number,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    })
     .description("Warden's command line: decisions, gates, leases, memory and learning for agent runs")
     .addOption(new Option("--url <url>", "Warden base URL (else the one saved login's)").env("WARDEN_URL"))
     .addOption(new Option("--token <jwt>", "bearer token").env("WARDEN_TOKEN"))
@@ -103,27 +119,27 @@ export function buildProgram(): Command {
   const target = (cmd: Command) => {
     const from = program.getOptionValueSource("url");
     const source = from === "cli" ? "--url" : from === "env" ? "WARDEN_URL" : undefined;
-    return resolveTarget({ url: globals(cmd).url, source }, allLogins());
+    return resolveTarget({ url: globals(cmd).url, source }, allLogins(credentialsPath(io.env)));
   };
   // channel cli: a gate decision made here is recorded as the CLI's (X-Warden-Channel)
   const api = async (cmd: Command) => {
     const t = target(cmd);
-    const { token, from } = await credentialsFor(globals(cmd), t);
+    const { token, from } = await credentialsFor(io, globals(cmd), t);
     if (globals(cmd).verbose)
-      process.stderr.write(
+      io.stderr.write(
         `${JSON.stringify({ server: t.url, server_from: t.source, team: teamOf(token), credentials: from })}\n`,
       );
     return createApi({ baseUrl: t.url, token, channel: "cli" });
   };
-  const out = (cmd: Command, v: unknown) => print(v, globals(cmd).pretty === true);
+  const out = (cmd: Command, v: unknown) => print(io.stdout, v, globals(cmd).pretty === true);
 
-  registerMcpCommands(program);
+  registerMcpCommands(program, io);
 
   // login / logout
   program
     .command("login")
     .description(
-      `exchange an API key for a token (POST /v1/tokens) and save both for this URL in ${credentialsPath()} (mode 0600); later commands refresh the token before it expires`,
+      `exchange an API key for a token (POST /v1/tokens) and save both for this URL in ${credentialsPath(io.env)} (mode 0600); later commands refresh the token before it expires`,
     )
     .addOption(new Option("--key <key>", "the API key (wdn_live_…)").env("WARDEN_API_KEY").makeOptionMandatory())
     .option("--scopes <list>", "ask for fewer scopes than the key holds", list)
@@ -139,11 +155,11 @@ export function buildProgram(): Command {
       await session.token();
       const got = session.current() as NonNullable<ReturnType<typeof session.current>>;
       const login: Login = { key: o.key, ...defined({ scopes: o.scopes, ttl_s: o.ttl }), ...got };
-      saveLogin(url, login);
+      saveLogin(url, login, credentialsPath(io.env));
       out(cmd, {
         logged_in: true,
         url,
-        credentials: credentialsPath(),
+        credentials: credentialsPath(io.env),
         token_expires_at: got.expires_at,
         key_expires_at: got.key_expires_at ?? null,
         ...(got.warning ? { warning: got.warning } : {}),
@@ -154,7 +170,7 @@ export function buildProgram(): Command {
     .description("forget the saved login for this URL")
     .action(async (_o, cmd: Command) => {
       const t = target(cmd);
-      out(cmd, { logged_out: removeLogin(t.login?.url ?? t.url) });
+      out(cmd, { logged_out: removeLogin(t.login?.url ?? t.url, credentialsPath(io.env)) });
     });
 
   // token
@@ -171,9 +187,10 @@ export function buildProgram(): Command {
     .option("--ttl <seconds>", "lifetime, at most 900", int, 900)
     .option("--json", "print {token, expires_at} instead of the bare token")
     .action(async (o) => {
-      if (!existsSync(".dev.vars"))
+      const devVars = join(io.cwd, ".dev.vars");
+      if (!existsSync(devVars))
         throw new CliExit(EXIT.usage, "no .dev.vars here: run `npm start` once (it creates it)");
-      const { WARDEN_JWT_SECRET } = readDevVars(".dev.vars") as { WARDEN_JWT_SECRET?: string };
+      const { WARDEN_JWT_SECRET } = readDevVars(devVars) as { WARDEN_JWT_SECRET?: string };
       if (!WARDEN_JWT_SECRET) throw new CliExit(EXIT.usage, ".dev.vars has no WARDEN_JWT_SECRET");
       const bad = (o.scopes as string[]).filter((s) => !(ALL_SCOPES as string[]).includes(s));
       if (bad.length) throw new CliExit(EXIT.usage, `unknown scope(s): ${bad.join(", ")}`);
@@ -190,17 +207,17 @@ export function buildProgram(): Command {
         lifetimeSeconds: o.ttl,
         nowSeconds: now,
       });
-      if (o.json) print({ token: jwt, expires_at: new Date((now + o.ttl) * 1000).toISOString() }, false);
-      else process.stdout.write(`${jwt}\n`);
+      if (o.json) print(io.stdout, { token: jwt, expires_at: new Date((now + o.ttl) * 1000).toISOString() }, false);
+      else io.stdout.write(`${jwt}\n`);
     });
 
-  const context = { api, out, pretty: (cmd: Command) => globals(cmd).pretty === true };
+  const context = { io, api, out, pretty: (cmd: Command) => globals(cmd).pretty === true };
   registerMemoryCommands(program, context);
   const runs = registerRunCommands(program, context);
   registerBoardCommands(program, runs, context);
   registerDeadLetterCommands(program, context);
   registerAdminCommands(program, context, async (cmd) =>
-    teamOf((await credentialsFor(globals(cmd), target(cmd))).token),
+    teamOf((await credentialsFor(io, globals(cmd), target(cmd))).token),
   );
 
   // policy
@@ -242,12 +259,16 @@ export function buildProgram(): Command {
     .description("how a candidate profile (JSON file) would have decided the logged decisions")
     .option("--since <iso|ms>", "only decisions since then")
     .action(async (file: string, o, cmd: Command) => {
-      const profile = readJsonFile(file);
+      const profile = readJsonFile(file, io.cwd);
       const since = o.since === undefined ? undefined : /^\d+$/.test(o.since) ? Number(o.since) : o.since;
       const a = await api(cmd);
       out(
         cmd,
-        await spinning("replaying", unwrap(a.v1.policy.replay.$post({ json: defined({ profile, since }) as never }))),
+        await spinning(
+          io.stderr,
+          "replaying",
+          unwrap(a.v1.policy.replay.$post({ json: defined({ profile, since }) as never })),
+        ),
       );
     });
   policy
@@ -258,7 +279,7 @@ export function buildProgram(): Command {
         "acks_required: approve it with --note naming ack:<class> for each",
     )
     .action(async (file: string, _o, cmd: Command) => {
-      const profile = readJsonFile(file);
+      const profile = readJsonFile(file, io.cwd);
       const a = await api(cmd);
       out(cmd, await unwrap(a.v1.policy.profile.$put({ json: profile as never })));
     });
@@ -313,7 +334,7 @@ export function buildProgram(): Command {
     .option("--file <sla.json>", "replace them with this JSON (all fields; docs/slack.md, Gate SLAs)")
     .action(async (o, cmd: Command) => {
       const a = await api(cmd);
-      if (o.file) out(cmd, await unwrap(a.v1.gates.sla.$put({ json: readJsonFile(o.file) as never })));
+      if (o.file) out(cmd, await unwrap(a.v1.gates.sla.$put({ json: readJsonFile(o.file, io.cwd) as never })));
       else out(cmd, await unwrap(a.v1.gates.sla.$get()));
     });
 
@@ -333,7 +354,7 @@ export function buildProgram(): Command {
     .option("--failure-class <class>")
     .option("--extra <json>", "more fields, as a JSON object", jsonArg)
     .action(async (o, cmd: Command) => {
-      const fromFile = o.file ? (readJsonFile(o.file) as Record<string, unknown>) : {};
+      const fromFile = o.file ? (readJsonFile(o.file, io.cwd) as Record<string, unknown>) : {};
       const event = {
         ...fromFile,
         ...defined({
@@ -381,9 +402,12 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs the CLI and returns its exit code (errors as JSON on stderr). */
-export async function run(argv: string[]): Promise<number> {
-  const program = buildProgram();
+/**
+ * Runs the CLI once and answers its exit code (errors as JSON on stderr). Everything outside `argv` comes from `io`:
+ * the bin passes the process's env, cwd and streams; tests run it in-process with their own. It never exits.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
   try {
     await program.parseAsync(argv, { from: "user" });
     return EXIT.ok;
@@ -394,18 +418,18 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.usage; // commander has printed the message
     }
     if (e instanceof CliExit) {
-      process.stderr.write(
+      io.stderr.write(
         `${JSON.stringify({ error: { code: e.code === EXIT.auth ? "unauthorized" : e.code === EXIT.refused ? "refused" : "usage", message: e.message } })}\n`,
       );
       return e.code;
     }
     if (e instanceof WardenError) {
-      process.stderr.write(
+      io.stderr.write(
         `${JSON.stringify({ error: { status: e.status, code: e.code, message: e.message, request_id: e.requestId, details: e.details } })}\n`,
       );
       return exitCodeFor(e);
     }
-    process.stderr.write(
+    io.stderr.write(
       `${JSON.stringify({ error: { code: "internal", message: String((e as Error)?.message ?? e) } })}\n`,
     );
     return EXIT.failure;

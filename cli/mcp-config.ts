@@ -1,7 +1,7 @@
 // `warden mcp config [--client claude|codex|generic]`: the snippet that adds Warden's MCP endpoint to an agent client.
 import { type Command, Option } from "commander";
-import { loadLogin } from "./credentials.ts";
-import { CliExit, EXIT } from "./io.ts";
+import { credentialsPath, loadLogin } from "./credentials.ts";
+import { CliExit, type CliIo, EXIT } from "./io.ts";
 
 export const MCP_CLIENTS = ["claude", "codex", "generic"] as const;
 export type McpClient = (typeof MCP_CLIENTS)[number];
@@ -43,9 +43,9 @@ export function mcpConfigSnippet(client: McpClient, baseUrl: string, bearer: Mcp
  * The bearer for the snippet: --env-var names a variable; else the API key of `warden login` for this URL (the /mcp
  * endpoint exchanges it in place, so the snippet does not expire with a 15-minute token); else --token/WARDEN_TOKEN.
  */
-function bearerFor(url: string, o: { envVar?: string; token?: string }): McpBearer {
+function bearerFor(url: string, o: { envVar?: string; token?: string }, credentials: string): McpBearer {
   if (o.envVar) return { envVar: o.envVar };
-  const login = loadLogin(url);
+  const login = loadLogin(url, credentials);
   if (login) return { value: login.key };
   if (o.token) return { value: o.token };
   throw new CliExit(
@@ -54,7 +54,7 @@ function bearerFor(url: string, o: { envVar?: string; token?: string }): McpBear
   );
 }
 
-export function registerMcpCommands(program: Command): void {
+export function registerMcpCommands(program: Command, io: CliIo): void {
   const mcp = program.command("mcp").description("Warden as an MCP server (POST /mcp) for coding agents");
   mcp
     .command("config")
@@ -65,8 +65,7 @@ export function registerMcpCommands(program: Command): void {
     .option("--env-var <name>", "reference this environment variable for the bearer instead of writing the secret")
     .action((o: { client: McpClient; envVar?: string }, cmd: Command) => {
       const g = cmd.optsWithGlobals() as { url: string; token?: string };
-      process.stdout.write(
-        `${mcpConfigSnippet(o.client, g.url, bearerFor(g.url, { ...o, ...(g.token ? { token: g.token } : {}) }))}\n`,
-      );
+      const bearer = bearerFor(g.url, { ...o, ...(g.token ? { token: g.token } : {}) }, credentialsPath(io.env));
+      io.stdout.write(`${mcpConfigSnippet(o.client, g.url, bearer)}\n`);
     });
 }

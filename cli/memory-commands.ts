@@ -5,10 +5,10 @@ import { type Command, Option } from "commander";
 import { unwrap } from "../src/client/index.ts";
 import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
 import type { CommandContext } from "./board-commands.ts";
-import { CliExit, EXIT, progress } from "./io.ts";
+import { type CliEnv, CliExit, EXIT, progress } from "./io.ts";
 
 /** The session kind of seed 002: WARDEN_AGENT_ID → warden.agent.<id>; WARDEN_SESSION_KIND; else warden.operator. */
-export function sessionKind(env: NodeJS.ProcessEnv = process.env): string {
+export function sessionKind(env: CliEnv): string {
   const agent = env.WARDEN_AGENT_ID?.trim().toLowerCase();
   if (agent) return `warden.agent.${agent}`;
   return env.WARDEN_SESSION_KIND?.trim() || "warden.operator";
@@ -16,7 +16,7 @@ export function sessionKind(env: NodeJS.ProcessEnv = process.env): string {
 /** A need is only ever sent as a digest. */
 export const fingerprint = (need: string) => `sha256:${createHash("sha256").update(need).digest("hex")}`;
 
-export function registerMemoryCommands(program: Command, { api, out, pretty }: CommandContext): void {
+export function registerMemoryCommands(program: Command, { io, api, out, pretty }: CommandContext): void {
   // memory
   const memory = program.command("memory").description("team memory: activate, write, query, import");
   memory
@@ -36,8 +36,8 @@ export function registerMemoryCommands(program: Command, { api, out, pretty }: C
     .option("--session-id <id>", "session id (default: a new uuid)")
     .option("--diagnostic-codes <list>", "comma-separated diagnostic codes", list, [])
     .action(async (o, cmd: Command) => {
-      const kind = sessionKind();
-      if (process.env.WARDEN_MEMORY === "0") {
+      const kind = sessionKind(io.env);
+      if (io.env.WARDEN_MEMORY === "0") {
         out(cmd, {
           disabled: true,
           reason: "WARDEN_MEMORY=0",
@@ -49,7 +49,7 @@ export function registerMemoryCommands(program: Command, { api, out, pretty }: C
         return;
       }
       const a = await api(cmd);
-      const agentId = process.env.WARDEN_AGENT_ID?.trim().toLowerCase() || undefined;
+      const agentId = io.env.WARDEN_AGENT_ID?.trim().toLowerCase() || undefined;
       const need = o.needFingerprint ?? (o.need ? fingerprint(o.need) : undefined);
       const activation = await unwrap(
         a.v1.memory.activate.$post({
@@ -125,10 +125,15 @@ export function registerMemoryCommands(program: Command, { api, out, pretty }: C
       "import rigid memory (charter/allowlist) from a JSON file {namespace, kind, entries[], replace?}; 100 entries a call",
     )
     .action(async (file: string, _o, cmd: Command) => {
-      const body = readJsonFile(file) as { namespace?: string; kind?: string; entries?: unknown[]; replace?: boolean };
+      const body = readJsonFile(file, io.cwd) as {
+        namespace?: string;
+        kind?: string;
+        entries?: unknown[];
+        replace?: boolean;
+      };
       if (!Array.isArray(body.entries)) throw new CliExit(EXIT.usage, `${file}: entries must be an array`);
       const a = await api(cmd);
-      const bar = progress(body.entries.length, "importing");
+      const bar = progress(io.stderr, body.entries.length, "importing");
       const result = { imported: 0, ids: [] as string[], archived: [] as string[] };
       for (let i = 0; i < body.entries.length || i === 0; i += 100) {
         const chunk = body.entries.slice(i, i + 100);
@@ -184,12 +189,12 @@ export function registerMemoryCommands(program: Command, { api, out, pretty }: C
           a.v1.sessions.events.$post({
             json: {
               schema: "phase_memory.ops_warden.session_event.v1",
-              session_kind: o.sessionKind ?? sessionKind(),
+              session_kind: o.sessionKind ?? sessionKind(io.env),
               command: o.command,
               outcome: o.outcome,
               need_fingerprint: need,
               route_id: o.routeId,
-              agent_id: o.agentId ?? (process.env.WARDEN_AGENT_ID?.trim().toLowerCase() || "operator"),
+              agent_id: o.agentId ?? (io.env.WARDEN_AGENT_ID?.trim().toLowerCase() || "operator"),
               session_id: o.sessionId ?? randomUUID(),
               diagnostic_codes: o.diagnosticCodes,
               ...defined({

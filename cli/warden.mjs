@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `warden` bin: runs cli/main.ts with Node's built-in type stripping (Node ≥ 22.18: no compile step, no tsx start-up).
+// The `warden` bin: cli/main.ts `runCli` over this process's env, cwd and streams (Node ≥ 22.18 type stripping, no build).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -13,8 +13,19 @@ if (major > 22 || (major === 22 && minor >= 18)) {
     String(w).includes("Type Stripping") || rest[0] === "ExperimentalWarning"
       ? undefined
       : emit.call(process, w, ...rest);
-  const { run } = await import("./main.ts");
-  process.exitCode = await run(process.argv.slice(2));
+  const { runCli } = await import("./main.ts");
+  const io = {
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // read only when a bulk action asks to confirm (touching process.stdin opens it)
+    get stdin() {
+      return process.stdin;
+    },
+  };
+  // exitCode, not exit(): a piped stdout is flushed before the process ends
+  process.exitCode = await runCli(process.argv.slice(2), io);
 } else {
   // An older system Node (e.g. 20): re-run with the package's own Node 22 (the `node` devDependency).
   const root = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -23,6 +23,8 @@ export type DemoOptions = {
   workers?: number;
   /** give up after this long (default 5 minutes) */
   timeoutMs?: number;
+  /** how long an idle worker or the approver waits before polling again (default 400 ms, gentle on a shared server) */
+  idleMs?: number;
 };
 
 export type DemoSummary = Floor["tally"] & {
@@ -92,6 +94,7 @@ export async function runHealthDag(o: DemoOptions): Promise<DemoSummary> {
     memories,
     log,
     deadline: Date.now() + (o.timeoutMs ?? 300_000),
+    idleMs: o.idleMs ?? 400,
     reprompted: new Set(),
     inFlight: { extractor: 0, cpu: 0 },
     tally: {

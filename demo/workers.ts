@@ -24,6 +24,8 @@ export type Floor = {
   log: (line: string) => void;
   /** give up (throw) after this instant: a demo that cannot finish says so */
   deadline: number;
+  /** how long an idle worker or the approver waits before asking again */
+  idleMs: number;
   /** doc ids whose extraction passed only after the stricter re-prompt */
   reprompted: Set<string>;
   /** leases each persona holds right now, across the workers */
@@ -53,7 +55,6 @@ type Lease = {
   order: { input_json: Record<string, unknown> };
 };
 type Leased = { persona: Persona; lease: Lease };
-const IDLE_MS = 400;
 const TERMINAL = ["COMPLETE", "DEAD_LETTER", "STOPPED"];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -83,7 +84,7 @@ export async function worker(floor: Floor, workerId: string): Promise<void> {
     }
     if (!got) {
       if (await runEnded(floor)) return;
-      await sleep(IDLE_MS);
+      await sleep(floor.idleMs);
       continue;
     }
     if (got.lease.run_id !== floor.runId)
@@ -246,6 +247,6 @@ export async function approver(floor: Floor, done: () => boolean): Promise<void>
         `  ${doc_id}: gate ${g.gate_id} (${g.policy_key}) approved → ${review ? "reissued once" : "stricter re-prompt"}`,
       );
     }
-    await sleep(IDLE_MS);
+    await sleep(floor.idleMs);
   }
 }
