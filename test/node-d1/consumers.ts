@@ -27,11 +27,13 @@ export async function deliverBatch(
 
 /**
  * testDeps(now) in Node: the app's deps on a fixed clock with fresh ids and events captured instead of queued (tokens
- * are checked at the real time; only the domain runs on the fixed clock). `call` goes through the app with these deps.
+ * are checked at the real time; only the domain runs on the fixed clock). `call` goes through the app with these deps;
+ * `setNow` moves the fixed clock (workerd's second testDeps(later) over the same database).
  */
-export async function nodeTestDeps(now: number, overrides: Partial<Deps> = {}, opts: NodeWardenOptions = {}) {
+export async function nodeTestDeps(start: number, overrides: Partial<Deps> = {}, opts: NodeWardenOptions = {}) {
   const published: (WardenEvent & Record<string, unknown>)[] = [];
   let n = 0;
+  let now = start;
   const w = await nodeWarden({
     ...opts,
     deps: (base) => ({
@@ -45,6 +47,9 @@ export async function nodeTestDeps(now: number, overrides: Partial<Deps> = {}, o
   return {
     ...w,
     published,
+    setNow: (at: number) => {
+      now = at;
+    },
     /** one batch to the EVENTS consumer with these deps (or a table of the test's own subscribers) */
     deliver: (bodies: unknown[], attempts = 1, table?: SubscriberTable) =>
       deliverBatch("warden-events", bodies, attempts, (batch) => consumeEvents(batch, w.deps, table)),
