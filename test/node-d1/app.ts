@@ -97,11 +97,14 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
     decisionJournal,
     token: (teamId: string, scopes: Scope[], sub = `user-${teamId}`) =>
       mintToken({ secret: SECRET, teamId, scopes, sub }),
-    /** One request through the app; the answer's status, headers and body (JSON when it parses). */
-    async call(method: string, path: string, opts: CallOptions = {}) {
+    /**
+     * One request through the app; the answer's status, headers and body (JSON when it parses). `over`: other deps
+     * than the app's own (a fixed clock from `depsWith`).
+     */
+    async call(method: string, path: string, opts: CallOptions = {}, over: Deps = deps) {
       const { ctx, settle } = executionContext();
       const answer = await readResponse(
-        await app.request(apiRequest(method, path, opts), undefined, { deps } as never, ctx),
+        await app.request(apiRequest(method, path, opts), undefined, { deps: over } as never, ctx),
       );
       await settle();
       return answer;
