@@ -2,18 +2,16 @@
 // /slack/* requests through the app, and the loopback Slack Web API server started by the test file itself.
 import { afterAll, beforeAll, expect } from "vitest";
 import { createSlackWebApi } from "../../src/adapters/slack/web-api";
-import { createApp } from "../../src/app";
 import { type Deps, makeDeps } from "../../src/deps";
 import { consumeEvents } from "../../src/features/events/consumer";
 import { consumeSlackOutbox } from "../../src/features/slack/outbox";
 import type { SlackOutboxMessage } from "../../src/features/slack/store/slack-store-port";
 import type { WardenEvent } from "../../src/ports/event-bus";
 import { runBatch } from "../fakes/queues";
-import { readResponse } from "../http";
 import { type SlackApiServer, startSlackApiServer } from "../slack-api-server";
 import { installationBody, recordingSlack, type SignOptions, signSlackRequest, WORKSPACE } from "../slack-bodies";
 import { type LoopbackSlack, loopbackSlack } from "../slack-loopback";
-import { executionContext, helpersOver, type NodeWardenOptions, nodeWarden } from "./app";
+import { helpersOver, type NodeWardenOptions, nodeWarden } from "./app";
 import { deliverBatch } from "./consumers";
 
 const SLACK_SIGNING_SECRET = "node-slack-signing-secret-0123456789";
@@ -27,13 +25,7 @@ export const NODE_SLACK_VARS = {
 /** nodeWarden with Slack configured: `installSlack`, `signedRequest`, `send` (a Request through the app) besides. */
 export async function nodeSlackWarden(opts: NodeWardenOptions = {}) {
   const w = await nodeWarden({ queues: true, ...opts, vars: { ...NODE_SLACK_VARS, ...opts.vars } });
-  const app = createApp();
-  const send = async (req: Request, deps = w.deps) => {
-    const { ctx, settle } = executionContext();
-    const res = await readResponse(await app.fetch(req, { deps }, ctx));
-    await settle();
-    return res;
-  };
+  const send = w.fetch;
   const signedRequest = (path: string, body: string, o: SignOptions = {}) =>
     signSlackRequest(SLACK_SIGNING_SECRET, path, body, o);
   return {
