@@ -107,3 +107,15 @@ export function recordingSlack() {
   };
   return { sent, apiCalls, overrides };
 }
+
+/** Opens the View Trace link of a Slack message's text as a browser would (no token) through `call`: its status. */
+export async function openTraceLinkWith(
+  call: (method: string, path: string) => Promise<{ status: number; text: string }>,
+  text: string,
+) {
+  const link = /<(http[^|>]+)\|View [Tt]race>/.exec(text)?.[1];
+  if (!link) throw new Error(`no View Trace link in: ${text}`);
+  const url = new URL(link);
+  const page = await call("GET", `${url.pathname}${url.search}`);
+  return { link, status: page.status, text: page.text };
+}

@@ -3,7 +3,14 @@ import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { createApp } from "../src/app";
 import { makeDeps } from "../src/deps";
 import { call, readResponse, token } from "./helpers";
-import { installationBody, recordingSlack, type SignOptions, signSlackRequest, WORKSPACE } from "./slack-bodies";
+import {
+  installationBody,
+  openTraceLinkWith,
+  recordingSlack,
+  type SignOptions,
+  signSlackRequest,
+  WORKSPACE,
+} from "./slack-bodies";
 
 export {
   batchOf,
@@ -45,13 +52,7 @@ export async function installSlack(teamId: string, workspace = WORKSPACE, settin
  * Opens the "View Trace" link of a Slack message text as a browser would (no bearer token, only the link's `?view=`):
  * the trace page's status and the link itself.
  */
-export async function openTraceLink(text: string) {
-  const link = /<(http[^|>]+)\|View [Tt]race>/.exec(text)?.[1];
-  if (!link) throw new Error(`no View Trace link in: ${text}`);
-  const url = new URL(link);
-  const page = await call("GET", `${url.pathname}${url.search}`);
-  return { link, status: page.status, text: page.text };
-}
+export const openTraceLink = (text: string) => openTraceLinkWith(call, text);
 
 /** The app with a recording outbox and Slack client (the real client is tested against a loopback server in Node). */
 export function recordingApp() {

@@ -75,6 +75,13 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
   });
   queues?.consumeWith((batch) => dispatchQueue(batch, deps));
   const app = createApp();
+  /** One request through the app, its waitUntil work awaited; the answer's status, headers and body (JSON when it parses). */
+  const fetch = async (req: Request, over: Deps = deps) => {
+    const { ctx, settle } = executionContext();
+    const answer = await readResponse(await app.fetch(req, { deps: over }, ctx as never));
+    await settle();
+    return answer;
+  };
   return {
     db: env.DB,
     env,
@@ -97,15 +104,14 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
     decisionJournal,
     token: (teamId: string, scopes: Scope[], sub = `user-${teamId}`) =>
       mintToken({ secret: SECRET, teamId, scopes, sub }),
-    /** One request through the app; the answer's status, headers and body (JSON when it parses). */
-    async call(method: string, path: string, opts: CallOptions = {}) {
-      const { ctx, settle } = executionContext();
-      const answer = await readResponse(
-        await app.request(apiRequest(method, path, opts), undefined, { deps } as never, ctx),
-      );
-      await settle();
-      return answer;
-    },
+    /**
+     * One request through the app; the answer's status, headers and body (JSON when it parses). `over`: other deps
+     * than the app's own (a fixed clock from `depsWith`).
+     */
+    call: (method: string, path: string, opts: CallOptions = {}, over: Deps = deps) =>
+      fetch(apiRequest(method, path, opts), over),
+    /** any Request through the app (SELF.fetch in a workerd test: another origin or Host), answered as `call` answers */
+    fetch,
   };
 }
 
@@ -135,6 +141,7 @@ export function helpersOver(w: Awaited<ReturnType<typeof nodeWarden>>) {
     deps: w.deps,
     depsWith: w.depsWith,
     objects: w.objects,
+    fetch: w.fetch,
     /** runs the queues' consumers until nothing is left (with `queues: true`) */
     drainQueues: w.drain,
     call: w.call,

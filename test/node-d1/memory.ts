@@ -13,12 +13,10 @@ export { T0 } from "../memory-tools";
 export async function nodeMemoryTools() {
   const env = { ...wranglerVars(), DB: await nodeD1(), WARDEN_JWT_SECRET: SECRET } as unknown as Env;
   bindNodeObjects(env, createRecordingEventBus());
-  return {
-    env,
-    ...memoryTools({
-      env,
-      runIn: runInDurableObject,
-      executionContext: () => executionContext() as never,
-    }),
-  };
+  return { env, ...memoryToolsOver(env) };
+}
+
+/** the same tools over an env whose objects are bound already (a nodeWarden's: teamMemoryCount beside its `call`) */
+export function memoryToolsOver(env: Env) {
+  return memoryTools({ env, runIn: runInDurableObject, executionContext: () => executionContext() as never });
 }

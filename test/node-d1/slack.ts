@@ -1,13 +1,18 @@
 // Slack in Node tests: nodeWarden with the Slack secrets (and the queue stand-in), an installed test team, signed
 // /slack/* requests through the app, and the loopback Slack Web API server started by the test file itself.
-import { afterAll, beforeAll } from "vitest";
-import { createApp } from "../../src/app";
-import { makeDeps } from "../../src/deps";
-import { readResponse } from "../http";
+import { afterAll, beforeAll, expect } from "vitest";
+import { createSlackWebApi } from "../../src/adapters/slack/web-api";
+import { type Deps, makeDeps } from "../../src/deps";
+import { consumeEvents } from "../../src/features/events/consumer";
+import { consumeSlackOutbox } from "../../src/features/slack/outbox";
+import type { SlackOutboxMessage } from "../../src/features/slack/store/slack-store-port";
+import type { WardenEvent } from "../../src/ports/event-bus";
+import { runBatch } from "../fakes/queues";
 import { type SlackApiServer, startSlackApiServer } from "../slack-api-server";
 import { installationBody, recordingSlack, type SignOptions, signSlackRequest, WORKSPACE } from "../slack-bodies";
 import { type LoopbackSlack, loopbackSlack } from "../slack-loopback";
-import { executionContext, helpersOver, type NodeWardenOptions, nodeWarden } from "./app";
+import { helpersOver, type NodeWardenOptions, nodeWarden } from "./app";
+import { deliverBatch } from "./consumers";
 
 const SLACK_SIGNING_SECRET = "node-slack-signing-secret-0123456789";
 /** the Slack secrets; SLACK_API_BASE_URL points nowhere unless a test passes its loopback base */
@@ -20,13 +25,7 @@ export const NODE_SLACK_VARS = {
 /** nodeWarden with Slack configured: `installSlack`, `signedRequest`, `send` (a Request through the app) besides. */
 export async function nodeSlackWarden(opts: NodeWardenOptions = {}) {
   const w = await nodeWarden({ queues: true, ...opts, vars: { ...NODE_SLACK_VARS, ...opts.vars } });
-  const app = createApp();
-  const send = async (req: Request, deps = w.deps) => {
-    const { ctx, settle } = executionContext();
-    const res = await readResponse(await app.fetch(req, { deps }, ctx));
-    await settle();
-    return res;
-  };
+  const send = w.fetch;
   const signedRequest = (path: string, body: string, o: SignOptions = {}) =>
     signSlackRequest(SLACK_SIGNING_SECRET, path, body, o);
   return {
@@ -76,4 +75,38 @@ export async function nodeSlackHelpers(opts: NodeWardenOptions = {}) {
   const w = await nodeSlackWarden(opts);
   const { installSlack, recordingApp, send, signedRequest, slackCall } = w;
   return { ...helpersOver(w), installSlack, recordingApp, send, signedRequest, slackCall };
+}
+
+/**
+ * The Slack feed and card tests' harness: deps over the warden's env whose EVENTS publishes and SLACK_OUTBOX sends are
+ * recorded (one entry per send) and whose Slack client calls `slackBase` (the loopback server); `deliver` hands bodies
+ * to the EVENTS consumer with these deps, `flush` runs every send not yet delivered through the real outbox consumer,
+ * one queue batch per send, and expects none retried.
+ */
+export function outboxHarness(w: { depsWith: (o?: Partial<Deps>) => Deps }, slackBase: string) {
+  const published: WardenEvent[] = [];
+  const sent: SlackOutboxMessage[][] = [];
+  const deps = w.depsWith({
+    events: { publish: async (e) => void published.push(...e) },
+    slackOutbox: { send: async (m) => void sent.push(m) },
+    slackApi: createSlackWebApi(slackBase),
+  });
+  let delivered = 0;
+  let n = 0;
+  const flush = async () => {
+    for (; delivered < sent.length; delivered++) {
+      const messages = (sent[delivered] ?? []).map((body) => ({ id: `out${++n}`, body, attempts: 1 }));
+      const result = await runBatch((b) => consumeSlackOutbox(b, deps), "warden-slack-outbox", messages);
+      expect(result.retryMessages).toEqual([]);
+    }
+  };
+  return {
+    deps,
+    published,
+    sent,
+    flush,
+    deliver: (bodies: unknown[], attempts = 1) =>
+      deliverBatch("warden-events", bodies, attempts, (batch) => consumeEvents(batch, deps)),
+    posts: () => sent.flat() as Extract<SlackOutboxMessage, { kind: "post" }>[],
+  };
 }

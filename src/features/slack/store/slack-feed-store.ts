@@ -21,6 +21,7 @@ function feedRuns(db: DrizzleD1Database): Pick<SlackFeedStore, "feedRun" | "save
         steps: row.steps as FeedStep[],
         version: row.version,
         muted: row.mutedAt !== null,
+        muted_by: row.mutedAt !== null ? row.mutedBy : null,
       };
     },
     async saveFeedRun(run, expected, now) {

@@ -1,15 +1,17 @@
-// HTTP: POST /v1/events, GET /v1/policy-memory, POST /v1/routing/rank — happy paths over the real queue, bad inputs.
-import { env } from "cloudflare:test";
+// HTTP in Node: POST /v1/events, GET /v1/policy-memory, POST /v1/routing/rank — happy paths through the queue stand-in
+// and the Worker's consumers, bad inputs.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { callApp, DAY, deliver, eventually, runCompleted, testDeps } from "../../../test/learning";
+import { DAY, runCompleted } from "../../../test/learning-events";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeTestDeps } from "../../../test/node-d1/consumers";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
+const { call, token, env, deps: appDeps, drainQueues } = await nodeHelpers({ queues: true });
 
 describe("POST /v1/events", () => {
   it("queues the event for the caller's team and answers 202", async () => {
-    const { deps, published } = testDeps(NOW);
-    const res = await callApp(deps, "POST", "/v1/events", {
+    const { call: callApp, published } = await nodeTestDeps(NOW);
+    const res = await callApp("POST", "/v1/events", {
       token: await token("team-ev", ["events:write"]),
       body: {
         event_id: "e-1",
@@ -62,30 +64,24 @@ describe("POST /v1/events", () => {
         })
       ).status,
     ).toBe(202);
-    const entries = await eventually(async () => {
-      // run.completed only once both task events are staged, as a YARLI agent would send it
-      const staged = await env.DB.prepare(
-        "SELECT failures, succeeded FROM run_task_outcome WHERE team_id = 'team-e2e'",
-      ).first<{ failures: number; succeeded: number }>();
-      if (staged?.failures === 1 && staged.succeeded === 1) return true;
-      return undefined;
-    });
-    expect(entries).toBe(true);
+    // the queue stand-in runs the consumer: run.completed only once both task events are staged, as a YARLI agent would
+    // send it
+    await drainQueues();
+    const staged = await appDeps.learningStore.stagedTasks("team-e2e", "r1");
+    expect(staged).toEqual([expect.objectContaining({ failures: 1, succeeded: 1 })]);
     expect((await post({ event_id: "x3", type: "run.completed", run_id: "r1" })).status).toBe(202);
-    const snapshot = await eventually(async () => {
-      const res = await call("GET", "/v1/policy-memory", { token: t });
-      return res.json.entries.length > 0 ? res.json : undefined;
-    });
+    await drainQueues();
+    const snapshot = (await call("GET", "/v1/policy-memory", { token: t })).json;
+    expect(snapshot.entries.length).toBeGreaterThan(0);
     expect(snapshot.entries[0]).toMatchObject({ skill_name: "code.test", success_count: 1, failure_count: 0 });
   });
 
   it("sends a message that keeps failing to the dead-letter queue after max_retries, visible in /v1/metrics", async () => {
     // valid enough to reach the run.completed handler, too broken to apply: no run_id
     await env.EVENTS.send({ event_id: "poison-1", type: "run.completed", team_id: "team-poison", occurred_at: 1 });
-    const metrics = await eventually(async () => {
-      const res = await call("GET", "/v1/metrics", { token: await token("team-poison", ["runs:read"]) });
-      return res.json.dlq_count > 0 ? res.json : undefined;
-    }, 25_000);
+    await drainQueues();
+    const metrics = (await call("GET", "/v1/metrics", { token: await token("team-poison", ["runs:read"]) })).json;
+    expect(metrics.dlq_count).toBeGreaterThan(0);
     expect(metrics.dlq_recent[0]).toMatchObject({ event_id: "poison-1", type: "run.completed" });
     expect(metrics.dlq_recent[0].attempts).toBeGreaterThanOrEqual(1);
   });
@@ -138,8 +134,8 @@ describe("GET /v1/policy-memory", () => {
   });
 
   it("lists the team's entries sorted by skill with decay applied at the server's clock", async () => {
-    const { deps } = testDeps(NOW);
-    await deliver(deps, [
+    const { call: callApp, deliver, setNow } = await nodeTestDeps(NOW);
+    await deliver([
       runCompleted(
         "team-pm",
         "r1",
@@ -150,16 +146,17 @@ describe("GET /v1/policy-memory", () => {
         NOW,
       ),
     ]);
-    const later = testDeps(NOW + 10 * DAY).deps;
-    const res = await callApp(later, "GET", "/v1/policy-memory", { token: await token("team-pm", ["policy:decide"]) });
+    // the same database, ten days later
+    setNow(NOW + 10 * DAY);
+    const res = await callApp("GET", "/v1/policy-memory", { token: await token("team-pm", ["policy:decide"]) });
     expect(res.json.entries.map((e: { skill_name: string }) => e.skill_name)).toEqual(["code.edit", "web.search"]);
     expect(res.json.entries[1].decay_factor).toBeCloseTo(0.95 ** 10, 6);
     expect(res.json.routing_weights["web.search"]).toBeCloseTo((4 / 3) * 0.95 ** 10, 5);
-    const again = await callApp(later, "GET", "/v1/policy-memory", {
+    const again = await callApp("GET", "/v1/policy-memory", {
       token: await token("team-pm", ["policy:decide"]),
     });
     expect(again.text).toBe(res.text);
-    const other = await call("GET", "/v1/policy-memory", { token: await token("team-pm-other", ["runs:read"]) });
+    const other = await callApp("GET", "/v1/policy-memory", { token: await token("team-pm-other", ["runs:read"]) });
     expect(other.json.entries).toEqual([]);
   });
 
@@ -171,8 +168,8 @@ describe("GET /v1/policy-memory", () => {
 
 describe("POST /v1/routing/rank", () => {
   it("orders skills by effective weight with unknown skills at 1.0", async () => {
-    const { deps } = testDeps(NOW);
-    await deliver(deps, [
+    const { call: callApp, deliver } = await nodeTestDeps(NOW);
+    await deliver([
       runCompleted(
         "team-rank",
         "r1",
@@ -183,7 +180,7 @@ describe("POST /v1/routing/rank", () => {
         NOW,
       ),
     ]);
-    const res = await callApp(deps, "POST", "/v1/routing/rank", {
+    const res = await callApp("POST", "/v1/routing/rank", {
       token: await token("team-rank", ["runs:read"]),
       body: { skills: ["bad", "new", "good"] },
     });
@@ -193,7 +190,7 @@ describe("POST /v1/routing/rank", () => {
       { skill: "new", weight: 1, source: "cold_start", archived: false },
       { skill: "bad", weight: 0.666667, source: "learned", archived: false },
     ]);
-    const ctx = await callApp(deps, "POST", "/v1/routing/rank", {
+    const ctx = await callApp("POST", "/v1/routing/rank", {
       token: await token("team-rank", ["runs:read"]),
       body: { skills: ["bad", "good"], context: { kind: "incident" } },
     });

@@ -1,16 +1,24 @@
-// Seed 004 over runs: the full start snapshot (R1), decide with a run_id uses it, stale snapshots warn, R5 grounding.
-import { env } from "cloudflare:test";
+// Seed 004 over runs in Node (run object and D1 stand-ins): the full start snapshot (R1), decide with a run_id uses it,
+// stale snapshots warn, R5 grounding.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { callApp, DAY, deliver, runCompleted, testDeps } from "../../../test/learning";
+import { DAY, runCompleted } from "../../../test/learning-events";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { testDepsOver } from "../../../test/node-d1/consumers";
 import { createMemoryHints } from "../memory";
+
+const warden = await nodeHelpers();
+const { call, token, db } = warden;
+/** testDeps(now) over the same database and objects as `call` */
+const testDeps = (now: number) => testDepsOver(warden, now);
 
 const teamOf = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}`;
 
 async function adjust(teamId: string, failureClass: string, maxAttempts: number, at = Date.now()) {
-  await env.DB.prepare(
-    "INSERT OR REPLACE INTO retry_adjustment (team_id, failure_class, backoff_multiplier, max_attempts_override, updated_at) VALUES (?, ?, 1, ?, ?)",
-  )
+  // planted as a learned adjustment would be stored (no route writes one directly)
+  await db
+    .prepare(
+      "INSERT OR REPLACE INTO retry_adjustment (team_id, failure_class, backoff_multiplier, max_attempts_override, updated_at) VALUES (?, ?, 1, ?, ?)",
+    )
     .bind(teamId, failureClass, maxAttempts, at)
     .run();
 }
@@ -27,8 +35,8 @@ describe("the run's policy-memory snapshot", () => {
   it("holds the team's entries and routing weights at start and keeps them while policy memory changes", async () => {
     const team = teamOf("snap");
     const tok = await token(team);
-    const { deps } = testDeps(Date.now());
-    await deliver(deps, [runCompleted(team, "r1", [{ skill: "code.test", outcome: "success" }], Date.now() - DAY)]);
+    const { deliver } = testDeps(Date.now());
+    await deliver([runCompleted(team, "r1", [{ skill: "code.test", outcome: "success" }], Date.now() - DAY)]);
     const run = await call("POST", "/v1/runs", { token: tok, body: { goal: "g", skills: ["code.test"] } });
     expect(run.status).toBe(201);
     const memory = run.json.policy_snapshot.policy_memory;
@@ -38,7 +46,7 @@ describe("the run's policy-memory snapshot", () => {
     expect(Object.keys(memory.routing_weights)).toEqual(["code.test"]);
     expect(memory.reset).toBeNull();
 
-    await deliver(deps, [runCompleted(team, "r2", [{ skill: "code.edit", outcome: "failure" }], Date.now())]);
+    await deliver([runCompleted(team, "r2", [{ skill: "code.edit", outcome: "failure" }], Date.now())]);
     const view = (await call("GET", `/v1/runs/${run.json.run_id}`, { token: tok })).json;
     expect(view.policy_snapshot).toEqual(run.json.policy_snapshot);
     const live = (await call("GET", "/v1/policy-memory", { token: tok })).json;
@@ -71,8 +79,8 @@ describe("POST /v1/policy/decide with a run_id", () => {
     const tok = await token(team);
     await adjust(team, "phase_timeout", 5, Date.now() - DAY);
     const run = (await call("POST", "/v1/runs", { token: tok, body: { goal: "g" } })).json;
-    const { deps } = testDeps(Date.now() + DAY + 3_600_000);
-    const res = await callApp(deps, "POST", "/v1/policy/decide", { token: tok, body: decideBody(run.run_id) });
+    const { callApp } = testDeps(Date.now() + DAY + 3_600_000);
+    const res = await callApp("POST", "/v1/policy/decide", { token: tok, body: decideBody(run.run_id) });
     expect(res.status).toBe(200);
     expect(res.json.attempt_bucket).toBe("middle");
     expect(res.json.warnings).toEqual([expect.stringMatching(/^stale_snapshot: .* 25 h old \(limit 24 h\)/)]);
@@ -109,11 +117,11 @@ describe("R5: policy memory never affects grounding", () => {
       expect(w.status).toBe(201);
     }
     // one fixed clock (recency is part of the score) and a hints budget no loaded machine exceeds
-    const { deps: fixed } = testDeps(Date.now());
+    const { deps: fixed, callApp } = testDeps(Date.now());
     const hints = createMemoryHints(fixed.memory, { budgetMs: 20_000 });
     const ask = async () => ({
       query: (
-        await callApp(fixed, "POST", "/v1/memory/query", {
+        await callApp("POST", "/v1/memory/query", {
           token: tok,
           body: { namespaces: [`team/${team}/org`], text: "code.test code.edit incident.db", top_k: 10 },
         })
@@ -127,7 +135,7 @@ describe("R5: policy memory never affects grounding", () => {
     expect(before.hints.length).toBeGreaterThan(0);
 
     // policy memory learns strongly opposite weights for the skills the memories talk about
-    const { deps } = testDeps(Date.now());
+    const { deliver } = testDeps(Date.now());
     const runs = Array.from({ length: 6 }, (_, i) =>
       runCompleted(
         team,
@@ -139,7 +147,7 @@ describe("R5: policy memory never affects grounding", () => {
         Date.now(),
       ),
     );
-    await deliver(deps, runs);
+    await deliver(runs);
     const weights = (await call("GET", "/v1/policy-memory", { token: tok })).json.routing_weights;
     expect(weights["code.test"]).toBeGreaterThan(1.5);
     expect(weights["code.edit"]).toBeLessThan(0.5);

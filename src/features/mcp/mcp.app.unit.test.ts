@@ -1,11 +1,14 @@
-// POST /mcp inside workerd: auth (token, API key, none), scopes, invalid params, guard refusals, other teams, audit.
-import { env, SELF } from "cloudflare:test";
+// POST /mcp in Node (D1, run, board and team object stand-ins): auth (token, API key, none), scopes, invalid params,
+// guard refusals, other teams, audit.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { teamMemoryCount } from "../../../test/team-memory";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { memoryToolsOver } from "../../../test/node-d1/memory";
 import { workItem } from "../../../test/work-item";
 
 type Rpc = { status: number; json: any; headers: Headers };
+
+const { call, token, env } = await nodeHelpers();
+const { teamMemoryCount } = memoryToolsOver(env);
 
 async function rpc(method: string, params: unknown, bearer?: string, httpMethod = "POST"): Promise<Rpc> {
   const headers: Record<string, string> = {
@@ -13,13 +16,11 @@ async function rpc(method: string, params: unknown, bearer?: string, httpMethod 
     accept: "application/json, text/event-stream",
   };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
-  const res = await SELF.fetch("https://warden.test/mcp", {
-    method: httpMethod,
+  const res = await call(httpMethod, "/mcp", {
     headers,
     ...(httpMethod === "POST" ? { body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) } : {}),
   });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers };
+  return { status: res.status, json: res.text ? JSON.parse(res.text) : undefined, headers: res.headers };
 }
 
 const callTool = (name: string, args: unknown, bearer: string) => rpc("tools/call", { name, arguments: args }, bearer);
@@ -160,19 +161,16 @@ describe("tools/call", () => {
     const bearer = await token("team-m7");
     await callTool("policy_decide", decide, bearer);
     await callTool("run_status", { run_id: "run_nope" }, bearer);
-    // rows are batched (≤ 200 ms) after the answers
-    const read = () =>
-      env.DB.prepare(
-        "SELECT subject_id, actor, metadata FROM audit_log WHERE team_id = ? AND action = 'mcp.tool_called' ORDER BY created_at, subject_id",
-      )
-        .bind("team-m7")
-        .all<{ subject_id: string; actor: string; metadata: string }>();
-    let rows = await read();
-    for (let i = 0; i < 40 && rows.results.length < 2; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      rows = await read();
-    }
-    const got = rows.results.map((r) => ({ tool: r.subject_id, actor: r.actor, ...JSON.parse(r.metadata) }));
+    // rows are batched (≤ 200 ms) after the answers, in the request's waitUntil (awaited by call); read through
+    // GET /v1/audit, ordered as the SELECT was (by time, then tool)
+    const res = await call("GET", "/v1/audit?type=mcp.tool_called&limit=100", {
+      token: await token("team-m7", ["runs:read"]),
+    });
+    expect(res.status, res.text).toBe(200);
+    const rows: { at: string; subject_id: string; actor: string; metadata: Record<string, unknown> }[] =
+      res.json.entries;
+    rows.sort((a, b) => a.at.localeCompare(b.at) || a.subject_id.localeCompare(b.subject_id));
+    const got: Record<string, unknown>[] = rows.map((r) => ({ tool: r.subject_id, actor: r.actor, ...r.metadata }));
     expect(got).toEqual([
       expect.objectContaining({
         tool: "policy_decide",
@@ -187,6 +185,6 @@ describe("tools/call", () => {
         run_id: "run_nope",
       }),
     ]);
-    expect(got[0].request_id).toMatch(/^req_/);
+    expect(got[0]?.request_id).toMatch(/^req_/);
   });
 });

@@ -1,64 +1,39 @@
 // An acknowledgement through the API (POST /v1/gates/:gate_id/ack) updates the gate's Slack card in place: the gates
 // feature publishes gate.acknowledged, the EVENTS consumer queues the card, the real SLACK_OUTBOX consumer and Slack
-// client send chat.update of the stored card ts to the loopback Slack server.
+// client send chat.update of the stored card ts to the loopback Slack server — in Node (run object, D1 and queue
+// stand-ins; the loopback server started by this file).
 //
 // The runs live in a team without Slack and their events are handed over as another, installed team's (as in
-// feed.test.ts): the runtime's own queue consumer also takes every event in the background, and for a team without
-// Slack it does nothing, so what the loopback server receives here is only what these tests fed in.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+// feed.test.ts), so what the loopback server receives here is only what these tests fed in.
+import { beforeAll, describe, expect, it } from "vitest";
 import { isQueuedRunEvent } from "../../../contracts/internal-events";
-import { call, readResponse } from "../../../test/helpers";
-import { deliver } from "../../../test/learning";
-import { drainAll, eventLog, rows, startRun, teamTokens } from "../../../test/run-helpers";
-import { CHANNELS, installSlack } from "../../../test/slack";
-import { loopbackSlack } from "../../../test/slack-loopback";
-import { createSlackWebApi } from "../../adapters/slack/web-api";
-import { createApp } from "../../app";
-import { makeDeps } from "../../deps";
+import { nodeLoopbackSlack, nodeSlackHelpers, outboxHarness } from "../../../test/node-d1/slack";
+import { CHANNELS } from "../../../test/slack-bodies";
+import type { LoopbackSlack } from "../../../test/slack-loopback";
 import type { WardenEvent } from "../../ports/event-bus";
 import { cardKey } from "./blocks";
-import { consumeSlackOutbox } from "./outbox";
-import type { SlackOutboxMessage } from "./store/slack-store-port";
 
-const slack = loopbackSlack();
+const loopback = nodeLoopbackSlack();
+const warden = await nodeSlackHelpers();
+const { call, deps: appDeps, drainAll, eventLog, installSlack, send, startRun, teamTokens } = warden;
+/** this file's own prefix on the loopback Slack server */
+let slack: LoopbackSlack;
+beforeAll(() => {
+  slack = loopback.slack();
+});
 
 /** Deps whose EVENTS publishes and SLACK_OUTBOX sends are recorded, and whose Slack client calls the loopback server. */
 function harness() {
-  const published: WardenEvent[] = [];
-  const sent: SlackOutboxMessage[] = [];
-  const deps = makeDeps(env, {
-    events: { publish: async (e) => void published.push(...e) },
-    slackOutbox: { send: async (m) => void sent.push(...m) },
-    slackApi: createSlackWebApi(slack.base),
-  });
-  const app = createApp();
-  let delivered = 0;
-  /** Runs every queued card not yet delivered through the real outbox consumer. */
-  const flush = async () => {
-    const bodies = sent.slice(delivered);
-    delivered = sent.length;
-    if (!bodies.length) return;
-    const batch = createMessageBatch(
-      "warden-slack-outbox",
-      bodies.map((body, i) => ({ id: `out${delivered}-${i}`, timestamp: new Date(), attempts: 1, body })),
+  const h = outboxHarness(warden, slack.base);
+  const ack = (tok: string, gateId: string) =>
+    send(
+      new Request(`https://warden.test/v1/gates/${gateId}/ack`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${tok}` },
+      }),
+      h.deps,
     );
-    const ctx = createExecutionContext();
-    await consumeSlackOutbox(batch, deps);
-    expect((await getQueueResult(batch, ctx)).retryMessages).toEqual([]);
-  };
-  const ack = async (tok: string, gateId: string) =>
-    readResponse(
-      await app.fetch(
-        new Request(`https://warden.test/v1/gates/${gateId}/ack`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${tok}` },
-        }),
-        { deps },
-        createExecutionContext(),
-      ),
-    );
-  return { deps, published, sent, flush, ack };
+  return { ...h, ack };
 }
 
 const asTeam = <T extends { team_id: string }>(events: T[], teamId: string) =>
@@ -90,12 +65,9 @@ describe("an API acknowledgement and the gate's Slack card", () => {
     await installSlack(TEAM, "T0ACKCARDA");
     const h = harness();
     const { t, runId, gateId, opened } = await hardGate("ack-card-src-a", "op-card-1");
-    expect((await deliver(h.deps, asTeam(opened, TEAM))).retried).toEqual([]);
+    expect((await h.deliver(asTeam(opened, TEAM))).retried).toEqual([]);
     await h.flush();
-    const [card] = await rows<{ channel: string; ts: string }>(
-      "SELECT channel, ts FROM slack_message WHERE key = ?",
-      cardKey(gateId),
-    );
+    const card = await appDeps.slackStore.postedMessage(cardKey(gateId));
     expect(card?.channel).toBe(CHANNELS.approvals);
     expect(await approvals("chat.update")).toEqual([]);
 
@@ -104,7 +76,7 @@ describe("an API acknowledgement and the gate's Slack card", () => {
     const events = acknowledgements(h.published);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ run_id: runId, gate_id: gateId, acked_by: "approver-ack-card-src-a" });
-    expect((await deliver(h.deps, asTeam(events, TEAM))).retried).toEqual([]);
+    expect((await h.deliver(asTeam(events, TEAM))).retried).toEqual([]);
     await h.flush();
 
     const updates = await approvals("chat.update");
@@ -137,10 +109,10 @@ describe("an API acknowledgement and the gate's Slack card", () => {
     expect(res.status).toBe(200);
     const events = acknowledgements(h.published);
     expect(events).toHaveLength(1);
-    expect((await deliver(h.deps, asTeam(events, TEAM))).retried).toEqual([]);
+    expect((await h.deliver(asTeam(events, TEAM))).retried).toEqual([]);
     await h.flush();
     expect(h.sent).toEqual([]);
     expect((await slack.requests()).slice(before)).toEqual([]);
-    expect(await rows("SELECT key FROM slack_message WHERE key = ?", cardKey(gateId))).toEqual([]);
+    expect(await appDeps.slackStore.postedMessage(cardKey(gateId))).toBeNull();
   });
 });

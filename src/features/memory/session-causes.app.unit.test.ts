@@ -1,9 +1,14 @@
-// Why a route failed, over HTTP: failure_cause and episode_index are validated and stored, and steer what is offered.
-import { env } from "cloudflare:test";
+// Why a route failed, over HTTP in Node (D1 and team object stand-ins): failure_cause and episode_index are validated
+// and stored, and steer what is offered.
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/helpers";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
+import { createMemoryDecisionObjects } from "../../../test/fakes/node-stand-ins";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
 import { mintToken } from "../../auth/mint";
+
+const { env, freshTeam, memoryHarness } = await nodeMemoryTools();
+/** every session episode the team's memory store holds, oldest first */
+const sessionEvents = (h: ReturnType<typeof memoryHarness>, team: string) =>
+  h.deps.memoryStore.sessionEventsForFingerprints(team, null, 1_000);
 
 const FP = "d4".repeat(16);
 const FP2 = "e5".repeat(16);
@@ -22,7 +27,8 @@ const episode = (over: Record<string, unknown>) => ({
 });
 
 async function setup() {
-  const h = memoryHarness();
+  // GET /v1/metrics reads the decision log's bucket too: its Node stand-in
+  const h = memoryHarness({ decisionObjects: createMemoryDecisionObjects() });
   const team = freshTeam();
   const token = await mintToken({
     secret: env.WARDEN_JWT_SECRET,
@@ -45,18 +51,24 @@ async function setup() {
     return res.json as { activation_id: string; covered_route: string | null };
   };
   const metrics = async () => (await h.call("GET", "/v1/metrics?window=1h", { token })).json;
-  const stored = (session: string) =>
-    env.DB.prepare(
-      "SELECT route_id, failure_cause, episode_index, offered_route_id FROM session_event WHERE team_id = ? AND session_id = ? ORDER BY episode_index",
-    )
-      .bind(team, session)
-      .all();
-  return { post, activate, metrics, stored, team };
+  /** a session's episodes as stored, by episode_index */
+  const stored = async (session: string) => ({
+    results: (await sessionEvents(h, team))
+      .filter((e) => e.sessionId === session)
+      .sort((a, b) => (a.episodeIndex ?? 0) - (b.episodeIndex ?? 0))
+      .map((e) => ({
+        route_id: e.routeId,
+        failure_cause: e.failureCause ?? null,
+        episode_index: e.episodeIndex ?? null,
+        offered_route_id: e.offeredRouteId ?? null,
+      })),
+  });
+  return { h, post, activate, metrics, stored, team };
 }
 
 describe("session_event.v1 failure_cause and episode_index", () => {
   it("are in the OpenAPI document's SessionEventV1", async () => {
-    const doc = (await call("GET", "/openapi.json")).json as {
+    const doc = (await memoryHarness().call("GET", "/openapi.json")).json as {
       components: { schemas: Record<string, { properties: Record<string, { enum?: string[]; maximum?: number }> }> };
     };
     const props = doc.components.schemas.SessionEventV1?.properties ?? {};
@@ -65,17 +77,14 @@ describe("session_event.v1 failure_cause and episode_index", () => {
   });
 
   it("refuses a cause on an episode that did not escalate, and an index out of range, storing nothing", async () => {
-    const { post, team } = await setup();
+    const { h, post, team } = await setup();
     const bad = await post({ outcome: "resolved", failure_cause: "route" }, 400);
     expect(bad.error.code).toBe("validation_failed");
     expect(bad.error.message).toContain("failure_cause");
     await post({ outcome: "escalated", failure_cause: "weather" }, 400);
     await post({ episode_index: 64 }, 400);
     await post({ episode_index: -1 }, 400);
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM session_event WHERE team_id = ?")
-      .bind(team)
-      .first<{ n: number }>();
-    expect(n?.n).toBe(0);
+    expect(await sessionEvents(h, team)).toHaveLength(0);
   });
 
   it("noise keeps a route on offer and counts as avoided; a route-caused failure stops it and is one stale serve", async () => {

@@ -1,66 +1,55 @@
-// The run feed and operator alerts inside workerd: real run events through the EVENTS consumer (real D1 feed state),
-// the queued messages through the real SLACK_OUTBOX consumer and Slack client to the loopback Slack server.
+// The run feed and operator alerts in Node (run object, D1 and queue stand-ins): real run events through the EVENTS
+// consumer (the D1 feed state over the stand-in), the queued messages through the real SLACK_OUTBOX consumer and Slack
+// client to the loopback Slack server this file starts.
 //
-// The runs live in a team without Slack and their events are handed over as another, installed team's: the runtime's
-// own queue consumer also takes every run event in the background, and for a team without Slack it does nothing, so
-// the feed state these tests read is only what they themselves fed in.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+// The runs live in a team without Slack and their events are handed over as another, installed team's, so the feed
+// state these tests read is only what they themselves fed in.
+import { beforeAll, describe, expect, it } from "vitest";
 import { isQueuedRunEvent } from "../../../contracts/internal-events";
-import { call, readResponse, token } from "../../../test/helpers";
-import { deliver } from "../../../test/learning";
-import {
-  addOrder,
-  complete,
-  drain,
-  eventLog,
-  fireAlarm,
-  lease,
-  rows,
-  setClock,
-  startRun,
-} from "../../../test/run-helpers";
-import { commandBody, installSlack, openTraceLink, signedRequest } from "../../../test/slack";
-import { loopbackSlack } from "../../../test/slack-loopback";
-import { createSlackWebApi } from "../../adapters/slack/web-api";
-import { createApp } from "../../app";
+import { runBatch } from "../../../test/fakes/queues";
+import { nodeLoopbackSlack, nodeSlackHelpers, outboxHarness } from "../../../test/node-d1/slack";
+import { commandBody, openTraceLinkWith } from "../../../test/slack-bodies";
+import type { LoopbackSlack } from "../../../test/slack-loopback";
 import { verifyViewToken } from "../../auth/view-token";
-import { makeDeps } from "../../deps";
 import { consumeDeadLetters } from "../events/dead-letters";
+import { alertsOfEvent, coalesceAlerts } from "./alerts";
 import { consumeSlackDeadLetters } from "./alerts-enqueue";
 import { feedKeys } from "./feed";
 import { consumeSlackOutbox, THREAD_WAIT } from "./outbox";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
 
+const loopback = nodeLoopbackSlack();
+const warden = await nodeSlackHelpers();
+const {
+  addOrder,
+  call,
+  complete,
+  deps: appDeps,
+  drain,
+  env,
+  eventLog,
+  fireAlarm,
+  installSlack,
+  lease,
+  send,
+  setClock,
+  signedRequest,
+  startRun,
+  token,
+} = warden;
 /** this file's own prefix on the loopback Slack server */
-const slack = loopbackSlack();
+let slack: LoopbackSlack;
+beforeAll(() => {
+  slack = loopback.slack();
+});
 
 const CHANNELS = { control: "C0CTRL", approvals: "C0APPR", feed: "C0FEED", ops: "C0OPS" };
 
 /** Deps whose SLACK_OUTBOX sends are recorded (one entry per send) and whose Slack client calls the loopback server. */
-function harness() {
-  const sent: SlackOutboxMessage[][] = [];
-  const deps = makeDeps(env, {
-    slackOutbox: { send: async (m) => void sent.push(m) },
-    slackApi: createSlackWebApi(slack.base),
-  });
-  let delivered = 0;
-  let n = 0;
-  /** Runs every send not yet delivered through the real outbox consumer, one queue batch per send. */
-  const flush = async () => {
-    for (; delivered < sent.length; delivered++) {
-      const batch = createMessageBatch(
-        "warden-slack-outbox",
-        (sent[delivered] ?? []).map((body) => ({ id: `out${++n}`, timestamp: new Date(), attempts: 1, body })),
-      );
-      const ctx = createExecutionContext();
-      await consumeSlackOutbox(batch, deps);
-      const result = await getQueueResult(batch, ctx);
-      expect(result.retryMessages).toEqual([]);
-    }
-  };
-  return { deps, sent, flush, posts: () => sent.flat() as Extract<SlackOutboxMessage, { kind: "post" }>[] };
-}
+const harness = () => outboxHarness(warden, slack.base);
+
+/** the run's View Trace link opened without a token, through this warden */
+const openTraceLink = (text: string) => openTraceLinkWith(call, text);
 
 /** The loopback requests made after `since` (an index from an earlier read). */
 async function slackCallsSince(since: number) {
@@ -101,7 +90,7 @@ describe("run feed", () => {
     const before = (await slack.requests()).length;
     // one event per queue batch, as a busy run's events trickle in
     for (const e of asTeam(events, "feed-a")) {
-      await deliver(h.deps, [e]);
+      await h.deliver([e]);
       await h.flush();
     }
     const calls = await slackCallsSince(before);
@@ -125,19 +114,13 @@ describe("run feed", () => {
       event_type: "warden_run",
       event_payload: { team_id: "feed-a", run_id: runId, order_id: "o1" },
     });
-    const rootTs = (await rows<{ ts: string }>("SELECT ts FROM slack_message WHERE key = ?", feedKeys.root(runId)))[0]
-      ?.ts;
+    const rootTs = (await appDeps.slackStore.postedMessage(feedKeys.root(runId)))?.ts;
     expect(status?.body.thread_ts).toBe(rootTs);
     expect(done?.body.thread_ts).toBe(rootTs);
     expect(done?.body.text).toContain("Run COMPLETE");
     // the status reply was edited once per later step (events 2..5: three more attempts and the completion)
     expect(updates).toHaveLength(events.length - 1);
-    const statusTs = (
-      await rows<{ ts: string; version: number }>(
-        "SELECT ts, version FROM slack_message WHERE key = ?",
-        feedKeys.status(runId),
-      )
-    )[0];
+    const statusTs = await appDeps.slackStore.postedMessage(feedKeys.status(runId));
     expect(updates.every((u) => u.body.ts === statusTs?.ts)).toBe(true);
     expect(statusTs?.version).toBe(events.length);
     const last = updates.at(-1)?.body.text as string;
@@ -151,11 +134,11 @@ describe("run feed", () => {
     const { events } = await busyRun("feed-src-b", 1);
     const h = harness();
     const batch = asTeam(events, "feed-b");
-    expect((await deliver(h.deps, batch)).retried).toEqual([]);
+    expect((await h.deliver(batch)).retried).toEqual([]);
     await h.flush();
     const sentOnce = h.sent.length;
     const before = (await slack.requests()).length;
-    const again = await deliver(h.deps, batch, 2);
+    const again = await h.deliver(batch, 2);
     expect(again.acked.sort()).toEqual(batch.map((e) => e.event_id).sort());
     await h.flush();
     expect(h.sent.length).toBe(sentOnce);
@@ -163,11 +146,11 @@ describe("run feed", () => {
   });
 
   it("queues nothing for a team without Slack", async () => {
-    const { events } = await busyRun("feed-src-none", 1);
+    const { runId, events } = await busyRun("feed-src-none", 1);
     const h = harness();
-    await deliver(h.deps, events);
+    await h.deliver(events);
     expect(h.posts().filter((m) => m.channel === "feed")).toEqual([]);
-    expect(await rows("SELECT run_id FROM slack_feed_run WHERE run_id = ?", events[0]?.run_id)).toEqual([]);
+    expect(await appDeps.slackFeed.feedRun(runId)).toBeNull();
   });
 
   it("posts a muted run's gate card but nothing in its feed", async () => {
@@ -184,7 +167,7 @@ describe("run feed", () => {
     await drain(run.run_id);
     const events = asTeam((await eventLog(run.run_id)).filter(isQueuedRunEvent), "feed-m");
     const before = (await slack.requests()).length;
-    await deliver(h.deps, events);
+    await h.deliver(events);
     await h.flush();
     expect(h.posts().map((m) => m.key)).toEqual([`gate:${opened.json.gate_id}`]);
     const calls = await slackCallsSince(before);
@@ -197,9 +180,7 @@ describe("run feed", () => {
 
 /** A slash command through the app with the harness's deps (its outbox recorded). */
 async function command(h: ReturnType<typeof harness>, text: string, user = "U0ALICE", workspace = "T0FEEDC") {
-  const app = createApp();
-  const req = await signedRequest("/slack/commands", commandBody(text, user, workspace));
-  return readResponse(await app.fetch(req, { deps: h.deps }, createExecutionContext()));
+  return send(await signedRequest("/slack/commands", commandBody(text, user, workspace)), h.deps);
 }
 
 describe("thread replies in the outbox", () => {
@@ -234,13 +215,12 @@ describe("thread replies in the outbox", () => {
     await consumeSlackOutbox(early, h.deps);
     expect(retried).toEqual([{ delaySeconds: THREAD_WAIT.delayS }]);
     expect(await slackCallsSince(before)).toEqual([]);
-    expect(await rows("SELECT consecutive_failures FROM slack_delivery_health WHERE team_id = 'feed-t'")).toEqual([]);
-    const late = createMessageBatch("warden-slack-outbox", [
-      { id: "t2", timestamp: new Date(), attempts: THREAD_WAIT.attempts, body: reply },
+    // no delivery failure recorded for the team (workerd read: no slack_delivery_health row)
+    expect(await appDeps.slackHealth.health("feed-t")).toEqual({ consecutive_failures: 0, outage_since: null });
+    const late = await runBatch((b) => consumeSlackOutbox(b, h.deps), "warden-slack-outbox", [
+      { id: "t2", attempts: THREAD_WAIT.attempts, body: reply },
     ]);
-    const ctx = createExecutionContext();
-    await consumeSlackOutbox(late, h.deps);
-    expect((await getQueueResult(late, ctx)).explicitAcks).toEqual(["t2"]);
+    expect(late.explicitAcks).toEqual(["t2"]);
     const calls = await slackCallsSince(before);
     expect(calls.map((c) => [c.method, c.body.channel, c.body.thread_ts])).toEqual([
       ["chat.postMessage", CHANNELS.feed, undefined],
@@ -256,18 +236,14 @@ describe("mute, unmute and talk", () => {
     const h = harness();
     const muted = await command(h, `mute ${run.run_id}`);
     expect(muted.json.text).toContain(`Muted the feed of run \`${run.run_id}\``);
-    expect(await rows("SELECT muted_by FROM slack_feed_run WHERE run_id = ?", run.run_id)).toEqual([
-      { muted_by: "alice" },
-    ]);
+    expect(await appDeps.slackFeed.feedRun(run.run_id)).toMatchObject({ muted: true, muted_by: "alice" });
     const foreign = await command(h, `mute ${other.run_id}`);
     expect(foreign.json.text).toBe(`No run \`${other.run_id}\` for this team.`);
-    expect(await rows("SELECT run_id FROM slack_feed_run WHERE run_id = ?", other.run_id)).toEqual([]);
+    expect(await appDeps.slackFeed.feedRun(other.run_id)).toBeNull();
     expect((await command(h, "mute")).json.text).toContain("mute needs a run id.");
     const unmuted = await command(h, `unmute ${run.run_id}`);
     expect(unmuted.json.text).toContain("Unmuted");
-    expect(await rows("SELECT muted_at FROM slack_feed_run WHERE run_id = ?", run.run_id)).toEqual([
-      { muted_at: null },
-    ]);
+    expect(await appDeps.slackFeed.feedRun(run.run_id)).toMatchObject({ muted: false, muted_by: null });
     // the unmute re-queues the root (version 0: a root posted by `new` keeps its text), with a link that opens
     expect(h.posts().map((m) => [m.key, m.version])).toEqual([[feedKeys.root(run.run_id), 0]]);
     expect((await openTraceLink(h.posts()[0]?.text ?? "")).status).toBe(200);
@@ -287,7 +263,7 @@ describe("mute, unmute and talk", () => {
       ["chat.postMessage", CHANNELS.feed],
     ]);
     const [root, reply] = calls;
-    const rootTs = (await rows<{ ts: string }>("SELECT ts FROM slack_message WHERE key = ?", `run:${runId}`))[0]?.ts;
+    const rootTs = (await appDeps.slackStore.postedMessage(`run:${runId}`))?.ts;
     expect(root?.body.thread_ts).toBeUndefined();
     expect((await openTraceLink(root?.body.text ?? "")).status).toBe(200);
     expect(reply?.body.thread_ts).toBe(rootTs);
@@ -340,11 +316,11 @@ describe("operator alerts", () => {
     const h = harness();
     const before = (await slack.requests()).length;
     for (const e of asTeam(breaches, "alert-a")) {
-      await deliver(h.deps, [e]);
+      await h.deliver([e]);
       await h.flush();
     }
     // a redelivery counts nothing twice
-    await deliver(h.deps, asTeam(breaches, "alert-a"), 2);
+    await h.deliver(asTeam(breaches, "alert-a"), 2);
     await h.flush();
     const ops = (await slackCallsSince(before)).filter(
       (c) => c.body.channel === CHANNELS.ops || c.method === "chat.update",
@@ -354,9 +330,12 @@ describe("operator alerts", () => {
     expect(alertCalls[0]?.body.text).toContain("*Budget breaches*: 1 in");
     expect(alertCalls[1]?.body.text).toContain("*Budget breaches*: 2 in");
     expect(alertCalls[2]?.body.text).toContain("*Budget breaches*: 2 in");
-    expect(await rows("SELECT count(*) AS n FROM slack_alert_occurrence WHERE team_id = 'alert-a'")).toEqual([
-      { n: 2 },
-    ]);
+    // the team's occurrences as stored: recording the same ones again adds none, and their window holds two
+    const groups = coalesceAlerts(asTeam(breaches, "alert-a").flatMap(alertsOfEvent));
+    const counts = await appDeps.slackFeed.recordAlerts(
+      groups.flatMap((g) => g.occurrences.map((o) => ({ ...o, window_start: g.window_start }))),
+    );
+    expect([...counts.values()]).toEqual([2]);
   });
 
   it("reaches every alert kind from its producer", async () => {
@@ -385,9 +364,9 @@ describe("operator alerts", () => {
     expect(await fireAlarm(run.run_id)).toBe(true);
     await drain(run.run_id);
     const runEvents = asTeam((await eventLog(run.run_id)).filter(isQueuedRunEvent), team);
-    await deliver(h.deps, runEvents);
+    await h.deliver(runEvents);
     // rollback_demotion: the rollback sweep's event
-    await deliver(h.deps, [
+    await h.deliver([
       {
         event_id: `rollback-${crypto.randomUUID()}`,
         type: "policy.rollback",
@@ -404,33 +383,23 @@ describe("operator alerts", () => {
       },
     ]);
     // queue_dead_letters: an event that exhausted its retries on EVENTS
-    const dlq = createMessageBatch("warden-events-dlq", [
-      {
-        id: "dlq1",
-        timestamp: new Date(),
-        attempts: 4,
-        body: { event_id: "evt-lost", type: "task.completed", team_id: team },
-      },
+    await runBatch((b) => consumeDeadLetters(b, h.deps), "warden-events-dlq", [
+      { id: "dlq1", attempts: 4, body: { event_id: "evt-lost", type: "task.completed", team_id: team } },
     ]);
-    await consumeDeadLetters(dlq, h.deps);
     // slack_delivery_failed: a card Slack never took; an alert that died is not re-raised (no loop)
-    const slackDlq = createMessageBatch("warden-slack-outbox-dlq", [
+    const slackDlq = await runBatch((b) => consumeSlackDeadLetters(b, h.deps), "warden-slack-outbox-dlq", [
       {
         id: "sdl1",
-        timestamp: new Date(),
         attempts: 10,
         body: { kind: "post", team_id: team, key: "gate:g-lost", channel: "approvals", text: "card" },
       },
       {
         id: "sdl2",
-        timestamp: new Date(),
         attempts: 10,
         body: { kind: "post", team_id: team, key: "alert:alert-k:budget_breach:0", channel: "ops", text: "alert" },
       },
     ]);
-    const ctx = createExecutionContext();
-    await consumeSlackDeadLetters(slackDlq, h.deps);
-    expect((await getQueueResult(slackDlq, ctx)).explicitAcks.sort()).toEqual(["sdl1", "sdl2"]);
+    expect(slackDlq.explicitAcks.sort()).toEqual(["sdl1", "sdl2"]);
 
     const kinds = h
       .posts()

@@ -1,14 +1,23 @@
-// GET /v1/metrics: every counter from seeded rows of one team, other teams excluded; windows; bad inputs.
-import { env } from "cloudflare:test";
+// GET /v1/metrics in Node (D1 stand-in, the decision log's bucket stand-in): every counter from seeded rows of one team,
+// other teams excluded; windows; bad inputs.
 import { describe, expect, it } from "vitest";
-import { logDecisions, loggedDecision } from "../../../test/decision-log";
-import { call, token } from "../../../test/helpers";
-import { deliver, testDeps } from "../../../test/learning";
+import { loggedDecision } from "../../../test/decision-log-fixture";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { testDepsOver } from "../../../test/node-d1/consumers";
+import { appendDecisions } from "../policy";
+import type { LoggedDecision } from "../policy/store/policy-store-port";
 
 const HOUR = 3_600_000;
+const warden = await nodeHelpers();
+const { call, token, db, deps: appDeps } = warden;
 
+/** Writes decisions through the log's writer (bucket objects, counters, manifest), as the deciding isolate would. */
+const logDecisions = (decisions: LoggedDecision[]) => appendDecisions(decisions, appDeps);
+
+/** seeds rows as the features' own writers leave them (setup only: every check reads GET /v1/metrics) */
 async function exec(sql: string, ...args: unknown[]) {
-  await env.DB.prepare(sql)
+  await db
+    .prepare(sql)
     .bind(...args)
     .run();
 }
@@ -129,12 +138,12 @@ describe("GET /v1/metrics", () => {
     const now = Date.now();
     await seed("team-met", now);
     await seed("team-met-other", now);
-    const { deps } = testDeps(now);
+    const { deliver } = testDepsOver(warden, now);
     // the fields a run sends beside these (strict: contracts/event-fields.ts)
     const gateBase = { op_id: "op", policy_key: "wrong_value", rule_id: null, opened_by: "worker" };
     const gateOpened = { ...gateBase, timeout_ms: null, deadline_at: null, digest: null, context: {} };
     const gateDecided = { ...gateBase, subject_type: "order", status: "approved", outcome: "approved", channel: "api" };
-    await deliver(deps, [
+    await deliver([
       {
         event_id: "gm-1",
         type: "gate.opened",
@@ -211,9 +220,10 @@ describe("GET /v1/metrics", () => {
         latency_ms: 120_000,
       },
     ]);
-    await env.DB.prepare(
-      "INSERT INTO event_dead_letter (id, team_id, event_id, type, body, attempts, received_at) VALUES ('evt:x', 'team-met', 'x', 'run.completed', '{}', 4, ?)",
-    )
+    await db
+      .prepare(
+        "INSERT INTO event_dead_letter (id, team_id, event_id, type, body, attempts, received_at) VALUES ('evt:x', 'team-met', 'x', 'run.completed', '{}', 4, ?)",
+      )
       .bind(now - HOUR)
       .run();
     const res = await call("GET", "/v1/metrics", { token: await token("team-met", ["runs:read"]) });

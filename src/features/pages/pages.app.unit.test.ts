@@ -1,14 +1,15 @@
-// The pages over HTTP: POST /v1/views, the trace and overview pages, their 401/404 pages, escaping and headers.
-import { env, SELF } from "cloudflare:test";
+// The pages over HTTP in Node (D1 and run object stand-ins): POST /v1/views, the trace and overview pages, their
+// 401/404 pages, escaping and headers.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { addOrder, complete, drain, lease, leasedOrder, startRun, teamTokens } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
 import { mintViewToken, verifyViewToken } from "../../auth/view-token";
 
+const { addOrder, call, complete, drain, env, fetch, lease, leasedOrder, startRun, teamTokens, token } =
+  await nodeHelpers();
 const views = (tok: string | undefined, body: unknown) => call("POST", "/v1/views", { token: tok, body });
 const get = async (url: string) => {
-  const res = await SELF.fetch(url);
-  return { status: res.status, headers: res.headers, text: await res.text() };
+  const res = await fetch(new Request(url));
+  return { status: res.status, headers: res.headers, text: res.text };
 };
 /** the origin of every link Warden hands out (wrangler.toml [vars]) */
 const PUBLIC_URL = (env as unknown as { PUBLIC_URL: string }).PUBLIC_URL;
@@ -30,12 +31,14 @@ describe("POST /v1/views", () => {
     expect(Object.keys(res.json).sort()).toEqual(["expires_at", "url"]);
     expect(res.json.url).toMatch(new RegExp(`^${PUBLIC_URL}/runs/${run.run_id}/trace\\?view=[\\w-]+\\.[\\w-]+$`));
     // a Host header of the caller's choosing changes nothing (finding 22.6)
-    const spoofed = await SELF.fetch("https://evil.example/v1/views", {
-      method: "POST",
-      headers: { authorization: `Bearer ${t.worker}`, "content-type": "application/json", host: "evil.example" },
-      body: JSON.stringify({ kind: "run", run_id: run.run_id }),
-    });
-    expect(((await spoofed.json()) as { url: string }).url.startsWith(`${PUBLIC_URL}/runs/`)).toBe(true);
+    const spoofed = await fetch(
+      new Request("https://evil.example/v1/views", {
+        method: "POST",
+        headers: { authorization: `Bearer ${t.worker}`, "content-type": "application/json", host: "evil.example" },
+        body: JSON.stringify({ kind: "run", run_id: run.run_id }),
+      }),
+    );
+    expect((spoofed.json as { url: string }).url.startsWith(`${PUBLIC_URL}/runs/`)).toBe(true);
     const expires = Date.parse(res.json.expires_at);
     expect(expires).toBeGreaterThan(before);
     expect(expires).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
