@@ -45,6 +45,11 @@ export const SHAPE = {
   manifestRetentionDays: 5,
   /** EVENTS consumer invocations writing the decision log at once, each one batch (≤ 100 messages or 1 s) */
   writerIsolates: 50,
+  /**
+   * EVENTS messages per decision in the do layout: the journal flush publishes only escalations (their one subscriber
+   * audits them). Worst case: every failed step runs out its attempts (3), so one decision in three escalates.
+   */
+  escalationsPerDecision: 1 / 3,
   /** counter rows per D1 statement (100 bound parameters ÷ 8 per row) */
   counterRowsPerStatement: 12,
 } as const;
@@ -127,6 +132,8 @@ export function project(f: Fleet, layout: Layout = "do"): Load[] {
   const vectorsInObject = layout !== "do" || memory.vectorizeTeams === 0;
   const teamIndexBytes = f.memoriesPerTeam * (SHAPE.memoryRowBytes + (vectorsInObject ? SHAPE.vectorBytes : 0));
   const teamRequests = f.agentsPerTeam * f.decisionsPerAgentPerSecond;
+  // before the journal every decision crossed EVENTS on its way to the log; the journal writes the log itself
+  const eventsPerDecision = layout === "do" ? SHAPE.escalationsPerDecision : 1;
   return [
     {
       limit: "D1 database size (decision log + memory rows in one database)",
@@ -151,10 +158,10 @@ export function project(f: Fleet, layout: Layout = "do"): Load[] {
             : "decision counters per team in the team object (their upserts leave D1), or a D1 database per group of teams",
     },
     {
-      limit: "Queue throughput (decision log messages)",
-      utilisation: decisionsPerSecond / LIMITS.queueMessagesPerSecond,
-      detail: `${fmt(decisionsPerSecond)} msgs/s, consumer batches of ${LIMITS.queueBatch}`,
-      action: "pack many decisions per message (sendBatch), then one queue per shard",
+      limit: "Queue throughput (EVENTS: decisions, or only escalations from the journal)",
+      utilisation: (decisionsPerSecond * eventsPerDecision) / LIMITS.queueMessagesPerSecond,
+      detail: `${fmt(decisionsPerSecond * eventsPerDecision)} msgs/s${layout === "do" ? " (escalations only, worst case 1 in 3)" : ""}, consumer batches of ${LIMITS.queueBatch}`,
+      action: "pack many events per message (sendBatch), then one queue per shard",
     },
     {
       limit: "Durable Object request rate (one run)",
