@@ -1,6 +1,7 @@
 // RouteLedger over D1 with drizzle: session episodes joined with their activation, route overrides, pending pins.
-import { and, asc, count, eq, gte, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, ne, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { insertNextVersion, pendingVersion } from "../../../adapters/d1/next-version";
 import type { RouteLedger, RouteOverrideRow } from "./route-ledger-port";
 import { memActivations, routeOverrides, routePinRequests, sessionEvents } from "./tables";
 
@@ -120,32 +121,17 @@ function overrideRows(db: DrizzleD1Database): Pick<RouteLedger, "overrides" | "r
 function pinRequestRows(db: DrizzleD1Database): Pick<RouteLedger, "addPinRequest" | "applyPinRequest"> {
   return {
     async addPinRequest(teamId, need, route, by, now) {
-      // the version is computed inside the insert, so two concurrent requests cannot take the same one
-      const next = db
-        .select({ v: sql<number>`coalesce(${max(routePinRequests.version)}, 0) + 1` })
-        .from(routePinRequests)
-        .where(eq(routePinRequests.teamId, teamId));
-      const [row] = await db
-        .insert(routePinRequests)
-        .values({
-          teamId,
-          version: sql`(${next})`,
-          needFingerprint: need,
-          routeId: route,
-          status: "pending",
-          requestedBy: by,
-          createdAt: now,
-        })
-        .returning({ version: routePinRequests.version });
-      return row?.version ?? 0;
+      return insertNextVersion(db, routePinRequests, teamId, {
+        needFingerprint: need,
+        routeId: route,
+        status: "pending",
+        requestedBy: by,
+        createdAt: now,
+      });
     },
 
     async applyPinRequest(teamId, version, now) {
-      const where = and(
-        eq(routePinRequests.teamId, teamId),
-        eq(routePinRequests.version, version),
-        eq(routePinRequests.status, "pending"),
-      );
+      const where = pendingVersion(routePinRequests, teamId, version);
       const [req] = await db.select().from(routePinRequests).where(where);
       if (!req) return false;
       // the pin first: a retried activation sets the same pin again
