@@ -5,6 +5,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
 type VersionedTable = SQLiteTable & { version: SQLiteColumn; teamId: SQLiteColumn };
 type StatusVersionedTable = VersionedTable & { status: SQLiteColumn };
+type RequestTable = StatusVersionedTable & { appliedAt: SQLiteColumn };
 const VERSION_TRIES = 5;
 
 /**
@@ -46,29 +47,49 @@ export async function activeVersionRow<T extends StatusVersionedTable>(
   db: DrizzleD1Database,
   table: T,
   teamId: string,
-): Promise<T["$inferSelect"] | undefined> {
+) {
+  const active = and(eq(table.teamId, teamId), eq(table.status, "active"));
   const [row] = await db
     .select()
     .from(table as SQLiteTable)
-    .where(and(eq(table.teamId, teamId), eq(table.status, "active")))
+    .where(active)
     .orderBy(desc(table.version))
     .limit(1);
   return row as T["$inferSelect"] | undefined;
 }
 
 /** One version of the team's rows, whatever its status. */
-export async function versionRow<T extends VersionedTable>(
+export async function versionRow<T extends VersionedTable>(db: DrizzleD1Database, table: T, teamId: string, v: number) {
+  const [row] = await db
+    .select()
+    .from(table as SQLiteTable)
+    .where(and(eq(table.teamId, teamId), eq(table.version, v)));
+  return row as T["$inferSelect"] | undefined;
+}
+
+/**
+ * The team's request `version` while it is pending, and the statement that marks it applied: the first activation to
+ * run that statement changes one row (`appliedOnce`), a repeated one none, so a retried activation reports no change.
+ */
+export async function pendingRequest<T extends RequestTable>(
   db: DrizzleD1Database,
   table: T,
   teamId: string,
   version: number,
-): Promise<T["$inferSelect"] | undefined> {
-  const [row] = await db
+  now: number,
+) {
+  const where = pendingVersion(table, teamId, version);
+  const [request] = await db
     .select()
     .from(table as SQLiteTable)
-    .where(and(eq(table.teamId, teamId), eq(table.version, version)));
-  return row as T["$inferSelect"] | undefined;
+    .where(where);
+  if (!request) return null;
+  const applied = { status: "applied", appliedAt: now } as Partial<T["$inferInsert"]>;
+  return { request: request as T["$inferSelect"], markApplied: db.update(table).set(applied).where(where) };
 }
+
+/** True when the statement (a request's markApplied, run alone or first in a batch) changed exactly one row. */
+export const appliedOnce = (result: unknown) => (result as { meta: { changes: number } }).meta.changes === 1;
 
 /**
  * Makes the pending `version` the team's active one in one batch: the active version is retired only while the target

@@ -2,7 +2,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { batchAll } from "../../../adapters/d1/batch";
-import { insertNextVersion, pendingVersion } from "../../../adapters/d1/next-version";
+import { appliedOnce, insertNextVersion, pendingRequest } from "../../../adapters/d1/next-version";
 import { auditInsert } from "../../audit";
 import type { DeployApproverStore } from "./deploy-approvers-port";
 import { deployApproverRequests, deployApprovers } from "./tables";
@@ -26,17 +26,16 @@ export function createD1DeployApproverStore(db: DrizzleD1Database): DeployApprov
       });
     },
     async applyRequest(teamId, version, now, audit) {
-      const where = pendingVersion(deployApproverRequests, teamId, version);
-      const [request] = await db.select().from(deployApproverRequests).where(where);
-      if (!request) return false;
-      const subjects = JSON.parse(request.subjects) as string[];
+      const pending = await pendingRequest(db, deployApproverRequests, teamId, version, now);
+      if (!pending) return false;
+      const subjects = JSON.parse(pending.request.subjects) as string[];
       const [marked] = await batchAll(db, [
-        db.update(deployApproverRequests).set({ status: "applied", appliedAt: now }).where(where),
+        pending.markApplied,
         db.delete(deployApprovers).where(eq(deployApprovers.teamId, teamId)),
         ...subjects.map((subject) => db.insert(deployApprovers).values({ teamId, subject, version, addedAt: now })),
         auditInsert(db, audit),
       ]);
-      return (marked as { meta: { changes: number } }).meta.changes === 1;
+      return appliedOnce(marked);
     },
   };
 }

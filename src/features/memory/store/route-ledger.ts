@@ -1,7 +1,7 @@
 // RouteLedger over D1 with drizzle: session episodes joined with their activation, route overrides, pending pins.
 import { and, asc, count, eq, gte, inArray, isNull, ne, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { insertNextVersion, pendingVersion } from "../../../adapters/d1/next-version";
+import { appliedOnce, insertNextVersion, pendingRequest } from "../../../adapters/d1/next-version";
 import type { RouteLedger, RouteOverrideRow } from "./route-ledger-port";
 import { memActivations, routeOverrides, routePinRequests, sessionEvents } from "./tables";
 
@@ -131,9 +131,9 @@ function pinRequestRows(db: DrizzleD1Database): Pick<RouteLedger, "addPinRequest
     },
 
     async applyPinRequest(teamId, version, now) {
-      const where = pendingVersion(routePinRequests, teamId, version);
-      const [req] = await db.select().from(routePinRequests).where(where);
-      if (!req) return false;
+      const pending = await pendingRequest(db, routePinRequests, teamId, version, now);
+      if (!pending) return false;
+      const req = pending.request;
       // the pin first: a retried activation sets the same pin again
       await db
         .insert(routeOverrides)
@@ -149,8 +149,7 @@ function pinRequestRows(db: DrizzleD1Database): Pick<RouteLedger, "addPinRequest
           target: [routeOverrides.teamId, routeOverrides.needFingerprint, routeOverrides.routeId],
           set: { state: "pinned", setBy: req.requestedBy, setAt: now },
         });
-      const marked = await db.update(routePinRequests).set({ status: "applied", appliedAt: now }).where(where);
-      return marked.meta.changes === 1;
+      return appliedOnce(await pending.markApplied);
     },
   };
 }

@@ -6,8 +6,9 @@ import type { MemrlMode, MemrlPolicyProfile } from "../../../../contracts/memrl-
 import {
   activatePendingVersion,
   activeVersionRow,
+  appliedOnce,
   insertNextVersion,
-  pendingVersion,
+  pendingRequest,
   versionRow,
 } from "../../../adapters/d1/next-version";
 import { retryAdjustments } from "../../learning/store/tables";
@@ -119,13 +120,11 @@ function ceilingRows(
     },
 
     async applyCeilingRequest(teamId, version, now) {
-      const where = pendingVersion(modeCeilingRequests, teamId, version);
-      const [request] = await db.select().from(modeCeilingRequests).where(where);
-      if (!request) return false;
+      const pending = await pendingRequest(db, modeCeilingRequests, teamId, version, now);
+      if (!pending) return false;
       // Setting the ceiling first makes a retried activation safe: it sets the same value again.
-      await setCeiling(db, teamId, request.ceiling as MemrlMode, `admin request v${version} approved`, now);
-      const marked = await db.update(modeCeilingRequests).set({ status: "applied", appliedAt: now }).where(where);
-      return marked.meta.changes === 1;
+      await setCeiling(db, teamId, pending.request.ceiling as MemrlMode, `admin request v${version} approved`, now);
+      return appliedOnce(await pending.markApplied);
     },
   };
 }
