@@ -3,6 +3,7 @@ import { FEATURES, type FeatureNeeds, type FeatureServices } from "./features";
 import type { JournalFlushNeeds } from "./features/policy";
 import type { RunEngineNeeds } from "./features/runs";
 import { type Infra, infra } from "./infra";
+import { oncePer } from "./lib/once-per";
 
 export { newId, systemClock } from "./infra";
 export type { Clock } from "./ports/clock";
@@ -28,29 +29,22 @@ function compose(base: Infra, overrides: Partial<Deps>): Deps {
   return deps as Deps;
 }
 
-const cache = new WeakMap<object, Deps>();
+const isolateDeps = oncePer((env: Env) => compose(infra(env), {}));
 
 /**
  * One Deps per env object (per isolate), so caches (tokens, compiled profiles) live across requests. Tests pass
- * overrides: every field is the override when given, else built from the final fields (an override is never used by
- * some services and ignored by others).
+ * overrides, and get Deps of their own: every field is the override when given, else built from the final fields (an
+ * override is never used by some services and ignored by others).
  */
 export function makeDeps(env: Env, overrides: Partial<Deps> = {}): Deps {
-  const cached = Object.keys(overrides).length === 0 ? cache.get(env) : undefined;
-  if (cached) return cached;
-  const deps = compose(infra(env, overrides), overrides);
-  if (Object.keys(overrides).length === 0) cache.set(env, deps);
-  return deps;
+  if (Object.keys(overrides).length === 0) return isolateDeps(env);
+  return compose(infra(env, overrides), overrides);
 }
 
-const engineCache = new WeakMap<object, RunEngineNeeds>();
-
 /** What a run's Durable Object uses, and nothing else; built once per isolate, its caches apart from the app's. */
-export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
-  const cached = engineCache.get(env);
-  if (cached) return cached;
+export const makeRunEngineNeeds = oncePer((env: Env): RunEngineNeeds => {
   const d = compose(infra(env), {});
-  const needs: RunEngineNeeds = {
+  return {
     policies: d.policies,
     gateRules: d.gateRules,
     policyStore: d.policyStore,
@@ -69,23 +63,15 @@ export function makeRunEngineNeeds(env: Env): RunEngineNeeds {
     deployApprovers: d.deployApproverStore,
     deployApproverStore: d.deployApproverStore,
   };
-  engineCache.set(env, needs);
-  return needs;
-}
-
-const journalCache = new WeakMap<object, JournalFlushNeeds>();
+});
 
 /** What a team object's journal flush uses (the decision log's writer and EVENTS); built once per isolate. */
-export function makeJournalFlushNeeds(env: Env): JournalFlushNeeds {
-  const cached = journalCache.get(env);
-  if (cached) return cached;
+export const makeJournalFlushNeeds = oncePer((env: Env): JournalFlushNeeds => {
   const i = infra(env);
-  const needs: JournalFlushNeeds = {
+  return {
     decisionObjects: i.decisionObjects,
     decisionCounters: i.decisionCounters,
     clock: i.clock,
     events: i.events,
   };
-  journalCache.set(env, needs);
-  return needs;
-}
+});

@@ -45,6 +45,11 @@ export function tablesWrittenBy(source: string, tables: Map<string, string>): Se
     const table = names.get(m[1] ?? "");
     if (table) written.add(table);
   }
+  // the versioned-row helpers (next-version.ts) write the table their caller hands them: the caller is its writer
+  for (const m of source.matchAll(/\b(?:insertNextVersion|activatePendingVersion|pendingRequest)\(\s*\w+,\s*(\w+)/g)) {
+    const table = names.get(m[1] ?? "");
+    if (table) written.add(table);
+  }
   for (const m of source.matchAll(/\b(?:INSERT(?: OR \w+)? INTO|UPDATE|DELETE FROM)\s+(\w+)/g)) {
     if (sqlNames.has(m[1] ?? "")) written.add(m[1] ?? "");
   }

@@ -38,19 +38,8 @@ CREATE TABLE IF NOT EXISTS board_lease_log (
 CREATE INDEX IF NOT EXISTS board_lease_log_at ON board_lease_log (at);
 CREATE TABLE IF NOT EXISTS board_alert (kind TEXT PRIMARY KEY, window_start INTEGER NOT NULL);`;
 
-type ItemRow = {
-  run_id: string;
-  item_id: string;
-  state: string;
-  priority: number;
-  persona_id: string | null;
-  skill: string | null;
-  epoch: number;
-  leasable_at: number | null;
-  ready_at: number | null;
-  tokens: number;
-  reserved: number;
-};
+/** a board_item row: the run object's BoardRow, whose run it is, and whether a lease in flight holds it (reserved = 1) */
+type ItemRow = Omit<BoardRow, "state"> & { run_id: string; state: string; reserved: number };
 
 export class BoardStore {
   constructor(private readonly sql: BoardSql) {

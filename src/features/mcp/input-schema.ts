@@ -1,6 +1,7 @@
 // A tool's arguments as one JSON object: the route's path/query/body zod schemas merged into one MCP inputSchema.
 import { z } from "zod";
 import type { Issue } from "../../errors";
+import { oncePer } from "../../lib/once-per";
 
 /** The zod schemas of one route's request: its path params, query and JSON body (each an object schema). */
 export type RouteParts = { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; extra?: z.ZodType };
@@ -29,16 +30,10 @@ export function inlineRefs(schema: JsonSchema): JsonSchema {
   return walk(schema, new Set()) as JsonSchema;
 }
 
-const jsonSchemas = new WeakMap<z.ZodType, JsonSchema>();
 /** One part's JSON Schema (what a caller sends: `io: "input"`), refs inlined; computed once per schema. */
-export function partJsonSchema(part: z.ZodType): JsonSchema {
-  let js = jsonSchemas.get(part);
-  if (js === undefined) {
-    js = inlineRefs(z.toJSONSchema(part, { io: "input" }));
-    jsonSchemas.set(part, js);
-  }
-  return js;
-}
+export const partJsonSchema = oncePer(
+  (part: z.ZodType): JsonSchema => inlineRefs(z.toJSONSchema(part, { io: "input" })),
+);
 
 const NO_PART = z.object({});
 const issuePath = (i: z.core.$ZodIssue) =>

@@ -12,6 +12,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { AppFailure, platformFailure, toWire } from "../../errors";
 import { type Coalescer, createCoalescer } from "../../lib/coalesce";
 import { log } from "../../lib/log";
+import { oncePer } from "../../lib/once-per";
 import type { AuditEntry, AuditLogStore } from "../../ports/audit-log";
 import { parseToolArgs, toolInputSchema } from "./input-schema";
 import { registerResources } from "./resources";
@@ -117,15 +118,10 @@ export async function callTool(ctx: CallContext, name: string, args: Record<stri
  */
 export const AUDIT_DELAY_MS = 200;
 const AUDIT_BATCH = 12;
-const auditBatches = new WeakMap<object, Coalescer<AuditEntry>>();
-function auditBatchesOf(log: Pick<AuditLogStore, "append">): Coalescer<AuditEntry> {
-  let c = auditBatches.get(log);
-  if (c === undefined) {
-    c = createCoalescer((rows) => log.append(rows), AUDIT_BATCH, AUDIT_DELAY_MS);
-    auditBatches.set(log, c);
-  }
-  return c;
-}
+const auditBatchesOf = oncePer(
+  (log: Pick<AuditLogStore, "append">): Coalescer<AuditEntry> =>
+    createCoalescer((rows) => log.append(rows), AUDIT_BATCH, AUDIT_DELAY_MS),
+);
 
 /** One audit_log row per call, after the answer: who called which tool for which route, and how it ended. */
 function audit(ctx: CallContext, tool: Tool, params: unknown, outcome: string) {

@@ -2,6 +2,7 @@
 // row followed by the state it records, plus the retention sweep's archiving of decayed entries.
 import { and, eq, lt, notExists, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { camelKeys } from "../../../lib/camel-keys";
 import type { EntryWrite, RetryWrite } from "./learning-store-port";
 import { policyMemoryEntries, policyMemoryLedger, retryAdjustments } from "./tables";
 
@@ -48,44 +49,22 @@ export function stateWrite(db: DrizzleD1Database, w: EntryWrite | RetryWrite) {
   return w.target === "entry" ? entryWrite(db, w) : retryWrite(db, w);
 }
 
-function entryWrite(db: DrizzleD1Database, { state: s, expect }: EntryWrite) {
-  const values = {
-    successCount: s.success_count,
-    failureCount: s.failure_count,
-    avgCostUnits: s.avg_cost_units,
-    avgSteps: s.avg_steps,
-    baseWeight: s.base_weight,
-    recentOutcomes: s.recent_outcomes,
-    learningStopped: s.learning_stopped,
-    archived: s.archived,
-    lastUsed: s.last_used,
-    ledgerSeq: s.ledger_seq,
-    createdAt: s.created_at,
-  };
+// the stored state is the table's row in snake_case; an update sets everything but the row's key
+function entryWrite(db: DrizzleD1Database, { state, expect }: EntryWrite) {
+  const { entryId, teamId, skillName, contextHash, ...values } = camelKeys(state);
   if (expect.kind === "none") {
-    const key = { entryId: s.entry_id, teamId: s.team_id, skillName: s.skill_name, contextHash: s.context_hash };
-    return db.insert(policyMemoryEntries).values({ ...key, ...values });
+    return db.insert(policyMemoryEntries).values({ entryId, teamId, skillName, contextHash, ...values });
   }
-  return db.update(policyMemoryEntries).set(values).where(eq(policyMemoryEntries.entryId, s.entry_id));
+  return db.update(policyMemoryEntries).set(values).where(eq(policyMemoryEntries.entryId, entryId));
 }
 
-function retryWrite(db: DrizzleD1Database, { state: s, expect }: RetryWrite) {
-  const evidence = {
-    recoveredCount: s.recovered_count,
-    exhaustedCount: s.exhausted_count,
-    recoveryAttemptsSum: s.recovery_attempts_sum,
-    backoffMultiplier: s.backoff_multiplier,
-    maxAttemptsOverride: s.max_attempts_override,
-    ledgerSeq: s.ledger_seq,
-    updatedAt: s.updated_at,
-  };
-  if (expect.kind === "none") {
-    return db.insert(retryAdjustments).values({ teamId: s.team_id, failureClass: s.failure_class, ...evidence });
-  }
+function retryWrite(db: DrizzleD1Database, { state, expect }: RetryWrite) {
+  const { teamId, failureClass, ...evidence } = camelKeys(state);
+  if (expect.kind === "none") return db.insert(retryAdjustments).values({ teamId, failureClass, ...evidence });
   return db
     .update(retryAdjustments)
     .set(evidence)
-    .where(and(eq(retryAdjustments.teamId, s.team_id), eq(retryAdjustments.failureClass, s.failure_class)));
+    .where(and(eq(retryAdjustments.teamId, teamId), eq(retryAdjustments.failureClass, failureClass)));
 }
 
 /**

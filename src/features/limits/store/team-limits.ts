@@ -1,9 +1,9 @@
 // TeamLimitStore over D1 (team_limit rows, one per team and route class; admin changes batched with their audit row;
 // increases pending behind a hard gate in team_limit_request).
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { batchAll } from "../../../adapters/d1/batch";
-import { nextVersion } from "../../../adapters/d1/next-version";
+import { appliedOnce, insertNextVersion, pendingRequest } from "../../../adapters/d1/next-version";
 import type { TeamLimitRow, TeamLimitStore } from "../../../ports/team-limits";
 import { auditInsert } from "../../audit";
 import { teamLimitRequests, teamLimits } from "./tables";
@@ -42,40 +42,24 @@ function teamLimitRows(db: DrizzleD1Database): Pick<TeamLimitStore, "forTeam" | 
 function teamLimitRequestRows(db: DrizzleD1Database): Pick<TeamLimitStore, "addRequest" | "applyRequest"> {
   return {
     async addRequest(teamId, rows, requestedBy, now) {
-      const limits = JSON.stringify(rows);
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const [inserted] = await db
-          .insert(teamLimitRequests)
-          .values({
-            teamId,
-            version: nextVersion(teamLimitRequests, teamId),
-            limits,
-            status: "pending",
-            requestedBy,
-            createdAt: now,
-          })
-          .onConflictDoNothing()
-          .returning({ version: teamLimitRequests.version });
-        if (inserted) return inserted.version;
-      }
-      throw new Error(`team ${teamId}: no free limit-request version after 5 attempts`);
+      return insertNextVersion(db, teamLimitRequests, teamId, {
+        limits: JSON.stringify(rows),
+        status: "pending",
+        requestedBy,
+        createdAt: now,
+      });
     },
     async applyRequest(teamId, version, now, audit) {
-      const where = and(
-        eq(teamLimitRequests.teamId, teamId),
-        eq(teamLimitRequests.version, version),
-        eq(teamLimitRequests.status, "pending"),
-      );
-      const [request] = await db.select().from(teamLimitRequests).where(where);
-      if (!request) return false;
-      const rows = JSON.parse(request.limits) as TeamLimitRow[];
+      const pending = await pendingRequest(db, teamLimitRequests, teamId, version, now);
+      if (!pending) return false;
+      const rows = JSON.parse(pending.request.limits) as TeamLimitRow[];
       // one batch: a second activation finds the request applied and writes nothing
       const [marked] = await batchAll(db, [
-        db.update(teamLimitRequests).set({ status: "applied", appliedAt: now }).where(where),
+        pending.markApplied,
         ...rows.map((r) => upsertLimit(db, teamId, r, now)),
         auditInsert(db, audit),
       ]);
-      return (marked as { meta: { changes: number } }).meta.changes === 1;
+      return appliedOnce(marked);
     },
   };
 }

@@ -1,6 +1,7 @@
 // RouteLedger over D1 with drizzle: session episodes joined with their activation, route overrides, pending pins.
-import { and, asc, count, eq, gte, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, ne, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { appliedOnce, insertNextVersion, pendingRequest } from "../../../adapters/d1/next-version";
 import type { RouteLedger, RouteOverrideRow } from "./route-ledger-port";
 import { memActivations, routeOverrides, routePinRequests, sessionEvents } from "./tables";
 
@@ -120,34 +121,19 @@ function overrideRows(db: DrizzleD1Database): Pick<RouteLedger, "overrides" | "r
 function pinRequestRows(db: DrizzleD1Database): Pick<RouteLedger, "addPinRequest" | "applyPinRequest"> {
   return {
     async addPinRequest(teamId, need, route, by, now) {
-      // the version is computed inside the insert, so two concurrent requests cannot take the same one
-      const next = db
-        .select({ v: sql<number>`coalesce(${max(routePinRequests.version)}, 0) + 1` })
-        .from(routePinRequests)
-        .where(eq(routePinRequests.teamId, teamId));
-      const [row] = await db
-        .insert(routePinRequests)
-        .values({
-          teamId,
-          version: sql`(${next})`,
-          needFingerprint: need,
-          routeId: route,
-          status: "pending",
-          requestedBy: by,
-          createdAt: now,
-        })
-        .returning({ version: routePinRequests.version });
-      return row?.version ?? 0;
+      return insertNextVersion(db, routePinRequests, teamId, {
+        needFingerprint: need,
+        routeId: route,
+        status: "pending",
+        requestedBy: by,
+        createdAt: now,
+      });
     },
 
     async applyPinRequest(teamId, version, now) {
-      const where = and(
-        eq(routePinRequests.teamId, teamId),
-        eq(routePinRequests.version, version),
-        eq(routePinRequests.status, "pending"),
-      );
-      const [req] = await db.select().from(routePinRequests).where(where);
-      if (!req) return false;
+      const pending = await pendingRequest(db, routePinRequests, teamId, version, now);
+      if (!pending) return false;
+      const req = pending.request;
       // the pin first: a retried activation sets the same pin again
       await db
         .insert(routeOverrides)
@@ -163,8 +149,7 @@ function pinRequestRows(db: DrizzleD1Database): Pick<RouteLedger, "addPinRequest
           target: [routeOverrides.teamId, routeOverrides.needFingerprint, routeOverrides.routeId],
           set: { state: "pinned", setBy: req.requestedBy, setAt: now },
         });
-      const marked = await db.update(routePinRequests).set({ status: "applied", appliedAt: now }).where(where);
-      return marked.meta.changes === 1;
+      return appliedOnce(await pending.markApplied);
     },
   };
 }

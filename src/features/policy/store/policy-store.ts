@@ -1,9 +1,16 @@
 // PolicyStore over D1 with drizzle: profiles, mode ceilings, retry overrides and the pre-R2 decision log (read only).
-import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../../contracts/memrl-policy";
-import { nextVersion } from "../../../adapters/d1/next-version";
+import {
+  activatePendingVersion,
+  activeVersionRow,
+  appliedOnce,
+  insertNextVersion,
+  pendingRequest,
+  versionRow,
+} from "../../../adapters/d1/next-version";
 import { retryAdjustments } from "../../learning/store/tables";
 import type { PolicyStore, ProfileStatus, StoredProfile } from "./policy-store-port";
 import { modeCeilingRequests, policyDecisions, policyProfiles, teamModes } from "./tables";
@@ -57,20 +64,12 @@ async function setCeiling(db: DrizzleD1Database, teamId: string, ceiling: MemrlM
 function profileRows(db: DrizzleD1Database): Pick<PolicyStore, "activeProfile" | "getProfile"> {
   return {
     async activeProfile(teamId) {
-      const [row] = await db
-        .select()
-        .from(policyProfiles)
-        .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.status, "active")))
-        .orderBy(desc(policyProfiles.version))
-        .limit(1);
+      const row = await activeVersionRow(db, policyProfiles, teamId);
       return row ? toStored(row) : null;
     },
 
     async getProfile(teamId, version) {
-      const [row] = await db
-        .select()
-        .from(policyProfiles)
-        .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.version, version)));
+      const row = await versionRow(db, policyProfiles, teamId, version);
       return row ? toStored(row) : null;
     },
   };
@@ -80,46 +79,11 @@ function profileRows(db: DrizzleD1Database): Pick<PolicyStore, "activeProfile" |
 function profileVersions(db: DrizzleD1Database): Pick<PolicyStore, "addPendingProfile" | "activateProfile"> {
   return {
     async addPendingProfile(teamId, body, createdBy, now) {
-      // The primary key (team_id, version) makes a concurrent writer's insert fail instead of overwriting.
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const inserted = await db
-          .insert(policyProfiles)
-          .values({
-            teamId,
-            version: nextVersion(policyProfiles, teamId),
-            status: "pending",
-            body,
-            createdBy,
-            createdAt: now,
-          })
-          .onConflictDoNothing()
-          .returning({ version: policyProfiles.version });
-        if (inserted[0]) return inserted[0].version;
-      }
-      throw new Error("could not allocate a profile version");
+      return insertNextVersion(db, policyProfiles, teamId, { status: "pending", body, createdBy, createdAt: now });
     },
 
     async activateProfile(teamId, version, now) {
-      // retire the active version only while the target is still pending: a repeated activation changes nothing
-      const targetPending = sql`exists (select 1 from ${policyProfiles} where ${policyProfiles.teamId} = ${teamId} and ${policyProfiles.version} = ${version} and ${policyProfiles.status} = 'pending')`;
-      const [retire, activate] = await db.batch([
-        db
-          .update(policyProfiles)
-          .set({ status: "retired" })
-          .where(and(eq(policyProfiles.teamId, teamId), eq(policyProfiles.status, "active"), targetPending)),
-        db
-          .update(policyProfiles)
-          .set({ status: "active", activatedAt: now })
-          .where(
-            and(
-              eq(policyProfiles.teamId, teamId),
-              eq(policyProfiles.version, version),
-              eq(policyProfiles.status, "pending"),
-            ),
-          ),
-      ]);
-      void retire;
-      return activate.meta.changes === 1;
+      return activatePendingVersion(db, policyProfiles, teamId, version, { activatedAt: now });
     },
   };
 }
@@ -147,36 +111,20 @@ function ceilingRows(
     },
 
     async addCeilingRequest(teamId, ceiling, requestedBy, now) {
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const inserted = await db
-          .insert(modeCeilingRequests)
-          .values({
-            teamId,
-            version: nextVersion(modeCeilingRequests, teamId),
-            ceiling,
-            status: "pending",
-            requestedBy,
-            createdAt: now,
-          })
-          .onConflictDoNothing()
-          .returning({ version: modeCeilingRequests.version });
-        if (inserted[0]) return inserted[0].version;
-      }
-      throw new Error("could not allocate a ceiling request version");
+      return insertNextVersion(db, modeCeilingRequests, teamId, {
+        ceiling,
+        status: "pending",
+        requestedBy,
+        createdAt: now,
+      });
     },
 
     async applyCeilingRequest(teamId, version, now) {
-      const where = and(
-        eq(modeCeilingRequests.teamId, teamId),
-        eq(modeCeilingRequests.version, version),
-        eq(modeCeilingRequests.status, "pending"),
-      );
-      const [request] = await db.select().from(modeCeilingRequests).where(where);
-      if (!request) return false;
+      const pending = await pendingRequest(db, modeCeilingRequests, teamId, version, now);
+      if (!pending) return false;
       // Setting the ceiling first makes a retried activation safe: it sets the same value again.
-      await setCeiling(db, teamId, request.ceiling as MemrlMode, `admin request v${version} approved`, now);
-      const marked = await db.update(modeCeilingRequests).set({ status: "applied", appliedAt: now }).where(where);
-      return marked.meta.changes === 1;
+      await setCeiling(db, teamId, pending.request.ceiling as MemrlMode, `admin request v${version} approved`, now);
+      return appliedOnce(await pending.markApplied);
     },
   };
 }

@@ -1,6 +1,7 @@
 // D1 adapter for the Slack tables (drizzle, typed rows): installations with roster, posted messages, inbound dedupe.
-import { and, eq, max, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { insertNextVersion } from "../../../adapters/d1/next-version";
 import type { TokenCipher } from "../../../adapters/slack/token-cipher";
 import type {
   SlackApprover,
@@ -100,14 +101,7 @@ function installationWrites(
     },
     async proposeChange(inst, proposedBy, now) {
       const sealed = await seal(cipher, inst.bot_token);
-      const [last] = await db
-        .select({ v: max(slackChangeRequests.version) })
-        .from(slackChangeRequests)
-        .where(eq(slackChangeRequests.teamId, inst.team_id));
-      const version = (last?.v ?? 0) + 1;
-      await db.insert(slackChangeRequests).values({
-        teamId: inst.team_id,
-        version,
+      return insertNextVersion(db, slackChangeRequests, inst.team_id, {
         status: "pending",
         workspaceId: inst.workspace_id,
         botTokenEnc: sealed,
@@ -117,7 +111,6 @@ function installationWrites(
         proposedBy,
         createdAt: now,
       });
-      return version;
     },
     async activateChange(teamId, version, now) {
       const at = and(eq(slackChangeRequests.teamId, teamId), eq(slackChangeRequests.version, version));
