@@ -97,6 +97,15 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
     decisionJournal,
     token: (teamId: string, scopes: Scope[], sub = `user-${teamId}`) =>
       mintToken({ secret: SECRET, teamId, scopes, sub }),
+    /**
+     * One request exactly as given (no helper-added headers): the answer at once and, apart, its waitUntil work (as
+     * workerd answers before a request's background work ends).
+     */
+    async fetch(request: Request) {
+      const { ctx, settle } = executionContext();
+      const response = await app.request(request, undefined, { deps } as never, ctx);
+      return { response, background: settle() };
+    },
     /** One request through the app; the answer's status, headers and body (JSON when it parses). */
     async call(method: string, path: string, opts: CallOptions = {}) {
       const { ctx, settle } = executionContext();
