@@ -1,5 +1,5 @@
 // The security fuzz in workerd, a smoke over the real bindings (local D1, run objects, queues, the Worker's own fetch
-// handler): the first bodies of every JSON route's fuzz, the same ones the full run in Node (fuzz.app.unit.test.ts)
+// handler): the first bodies of every JSON route's fuzz, the same ones the full run in Node (fuzz-{1,2}.app.unit.test.ts)
 // starts with, so a difference between the stand-ins and workerd on hostile input shows up here.
 
 import { env } from "cloudflare:test";

@@ -1,7 +1,7 @@
 // The fuzz rows over either runtime: fast-check bodies (fuzz-bodies.ts) on every JSON route of /openapi.json; no 5xx,
 // the one envelope on every 4xx, and a refused request writes nothing (D1 and run storage read back once per run of
 // refusals; bodies the schema surely refuses go out concurrently). The full 1,000 bodies a route run in Node over the
-// stand-ins (fuzz.app.unit.test.ts); workerd runs a prefix of the same bodies over its real bindings (fuzz.test.ts).
+// stand-ins (fuzz-{1,2}.app.unit.test.ts); workerd runs a prefix of the same bodies over its real bindings (fuzz.test.ts).
 import { afterAll, describe, expect, it } from "vitest";
 import { ROUTE_CLASSES } from "../../src/http/rate-limits";
 import type { CallOptions } from "../http";
