@@ -112,6 +112,15 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
       fetch(apiRequest(method, path, opts), over),
     /** any Request through the app (SELF.fetch in a workerd test: another origin or Host), answered as `call` answers */
     fetch,
+    /**
+     * One request exactly as given (no helper-added headers): the answer at once and, apart, its waitUntil work (as
+     * workerd answers before a request's background work ends).
+     */
+    async fetchRaw(request: Request) {
+      const { ctx, settle } = executionContext();
+      const response = await app.request(request, undefined, { deps } as never, ctx);
+      return { response, background: settle() };
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 // The security matrix's bookkeeping: one row per attack family (tried, passed, lost, duplicated, leaked) and the table.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 export type Row = { row: string; tried: number; passed: number; lost: number; duplicated: number; leaked: number };
 
@@ -38,6 +38,8 @@ export function failures(): Row[] {
 
 /** The summary of one security test file: its table printed at the end, and a last test that fails on any failed row. */
 export function describeSummary(title: string): void {
+  // the table is this file's: a runner that keeps modules between files (the unit project's threads) starts it empty
+  beforeAll(() => rows.clear());
   afterAll(() => {
     console.log(`\n${title}\n${table()}\n`);
   });

@@ -1,0 +1,4 @@
+// The security fuzz in Node, shard 1 of 2 (fuzz-node.ts): half of the JSON routes, beside the other half.
+import { describeNodeFuzz } from "./fuzz-node";
+
+await describeNodeFuzz(0, 2);
