@@ -1,7 +1,8 @@
-// POST /v1/routes/overrides: retire and clear are audited and take effect at once; a pin waits for its hard gate.
+// POST /v1/routes/overrides, through the whole app in Node (nodeHelpers): retire and clear are audited and take effect at once; a pin waits for its hard gate.
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { teamTokens } from "../../../test/run-helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
+
+const { call, teamTokens, token } = await nodeHelpers();
 
 const FP = "d4".repeat(16);
 const episode = (session: string, route: string) => ({
