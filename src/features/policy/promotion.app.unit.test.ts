@@ -1,12 +1,20 @@
-// evaluation_trend_regression_gate over HTTP: enforce promotions carry replay and trend to their gate, or are refused.
-import { env } from "cloudflare:test";
+// evaluation_trend_regression_gate over HTTP, through the whole app in Node (nodeHelpers): enforce promotions carry replay and trend to their gate, or are refused.
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { logDecisions } from "../../../test/decision-log";
-import { call } from "../../../test/helpers";
-import { teamTokens } from "../../../test/run-helpers";
-import { makeDeps } from "../../deps";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { tableRows } from "../../../test/node-d1/table-rows";
+import { gateRules } from "../gates/store/tables";
+import { routePinRequests } from "../memory/store/tables";
+import { appendDecisions } from "./decision-log";
 import { DEFAULT_PROFILE } from "./default-profile";
 import type { LoggedDecision } from "./store/policy-store-port";
+import { modeCeilingRequests } from "./store/tables";
+
+const h = await nodeHelpers();
+const { call, deps, teamTokens } = h;
+const recordRows = tableRows(h);
+/** Writes decisions through the log's writer into the decision log's bucket stand-in, as the deciding isolate would. */
+const logDecisions = (decisions: LoggedDecision[]) => appendDecisions(decisions, deps);
 
 const DAY = 86_400_000;
 const inputs = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
@@ -74,7 +82,6 @@ describe("enforce promotion evidence", () => {
   it("refuses an enforce profile with 409 regression when the candidate window escalates more, storing nothing", async () => {
     const team = "promo-regress";
     const t = await teamTokens(team);
-    const deps = makeDeps(env);
     await logDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
     const res = await call("PUT", "/v1/policy/profile", { token: t.admin, body: enforceProfile });
     expect(res.status, res.text).toBe(409);
@@ -122,10 +129,8 @@ describe("enforce promotion evidence", () => {
     expect(refused.status, refused.text).toBe(409);
     expect(refused.json.error.code).toBe("regression");
     expect(refused.json.error.details.trend.regressions[0]).toMatchObject({ metric: "escalation_rate" });
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM route_pin_request WHERE team_id = ?")
-      .bind(team)
-      .first<{ n: number }>();
-    expect(stored?.n).toBe(0);
+    const stored = await recordRows(routePinRequests, eq(routePinRequests.teamId, team));
+    expect(stored.length).toBe(0);
 
     const calm = "promo-pin-calm";
     const c = await teamTokens(calm);
@@ -207,7 +212,6 @@ describe("enforce promotion evidence", () => {
   it("refuses with 422 an enforce profile failing conformance cases, listing them, storing nothing", async () => {
     const team = "promo-conformance";
     const t = await teamTokens(team);
-    const deps = makeDeps(env);
     const failOpen = {
       ...enforceProfile,
       unknown_failure_class_action: "retry",
@@ -251,17 +255,13 @@ describe("enforce promotion evidence", () => {
     const raise = await call("PUT", "/v1/policy/mode-ceiling", { token: t.admin, body: { ceiling: "enforce" } });
     expect(raise.status, raise.text).toBe(422);
     expect(raise.json.error.details.rule_ids).toContain("conformance.fail_closed.unknown_failure_class");
-    const requests = await env.DB.prepare("SELECT count(*) AS n FROM mode_ceiling_request WHERE team_id = ?")
-      .bind(team)
-      .first<{ n: number }>();
-    expect(requests?.n).toBe(0);
+    const requests = await recordRows(modeCeilingRequests, eq(modeCeilingRequests.teamId, team));
+    expect(requests.length).toBe(0);
   });
 
   it("gate-rule changes pass the same trend gate: PUT and PATCH refused on a regression with nothing stored, else the gate shows the trend", async () => {
     const rules = { rules: [{ policy_key: "schema_invalid", kind: "soft", timeout_ms: 60_000 }] };
-    const storedRules = async (team: string) =>
-      (await env.DB.prepare("SELECT count(*) AS n FROM gate_rule WHERE team_id = ?").bind(team).first<{ n: number }>())
-        ?.n;
+    const storedRules = async (team: string) => (await recordRows(gateRules, eq(gateRules.teamId, team))).length;
     const team = "promo-rules-regress";
     const t = await teamTokens(team);
     await logDecisions([...logged(team, "b", 20, 10, 1), ...logged(team, "c", 20, 1, 8)]);
