@@ -3,7 +3,6 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { type Deps, makeDeps } from "../src/deps";
 import { consumeEvents, type SubscriberTable } from "../src/features/events/consumer";
 import type { WardenEvent } from "../src/ports/event-bus";
-import { apiRequest, type CallOptions, readResponse } from "./helpers";
 
 export { DAY, runCompleted, type TaskSpec, taskEvent } from "./learning-events";
 
@@ -56,12 +55,6 @@ export async function rows<T = Record<string, unknown>>(sql: string, ...args: un
       .bind(...args)
       .all<T>()
   ).results;
-}
-
-/** Calls a fresh app with the given deps (fixed clock, captured events) instead of the worker's own. */
-export async function callApp(deps: Deps, method: string, path: string, opts: CallOptions = {}) {
-  const { createApp } = await import("../src/app");
-  return readResponse(await createApp().fetch(apiRequest(method, path, opts), { deps }, createExecutionContext()));
 }
 
 /** Polls `check` until it returns a value (not undefined) or the deadline passes. */

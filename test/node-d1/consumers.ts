@@ -94,3 +94,22 @@ export function testDepsOver(
     callApp: (method: string, path: string, opts: CallOptions = {}) => w.call(method, path, opts, deps),
   };
 }
+
+/** test/learning.ts's `rows` over a Node warden's database: the rows of one SQL read. */
+export async function rowsIn<T = Record<string, unknown>>(db: D1Database, sql: string, ...args: unknown[]) {
+  return (
+    await db
+      .prepare(sql)
+      .bind(...args)
+      .all<T>()
+  ).results;
+}
+
+/** test/learning.ts's `entryRow` over a Node warden's database: a team's policy-memory entry row for one skill */
+export const entryRowIn = (db: D1Database, team: string, skill: string) =>
+  rowsIn<Record<string, number | string>>(
+    db,
+    "SELECT * FROM policy_memory_entry WHERE team_id = ? AND skill_name = ?",
+    team,
+    skill,
+  ).then((r) => r[0] as Record<string, number | string>);

@@ -1,12 +1,17 @@
-// POST /v1/policy-memory/entries/:entry_id/reset: an admin restarts learning the circular-learning breaker stopped.
-import { env } from "cloudflare:test";
+// POST /v1/policy-memory/entries/:entry_id/reset: an admin restarts learning the circular-learning breaker stopped,
+// in Node (D1 stand-in, batches delivered to the EVENTS consumer; rows read back from the stand-in's database).
 import { describe, expect, it } from "vitest";
-import { token } from "../../../test/helpers";
-import { callApp, deliver, entryRow, rows, runCompleted, testDeps } from "../../../test/learning";
+import { runCompleted } from "../../../test/learning-events";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { entryRowIn, rowsIn, testDepsOver } from "../../../test/node-d1/consumers";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
+const warden = await nodeHelpers();
+const { token } = warden;
+type Fixed = ReturnType<typeof testDepsOver>;
 
-const entry = (team: string, skill: string) => entryRow(team, skill).then((r) => r as Record<string, number | string>);
+const rows = <T = Record<string, unknown>>(sql: string, ...args: unknown[]) => rowsIn<T>(warden.db, sql, ...args);
+const entry = (team: string, skill: string) => entryRowIn(warden.db, team, skill);
 const ledger = (team: string) =>
   rows<{ run_id: string; seq: number; change: string }>(
     "SELECT run_id, seq, change FROM policy_memory_ledger WHERE team_id = ? AND skill_name = 's' ORDER BY seq",
@@ -20,18 +25,18 @@ const audits = (team: string) =>
 
 /** three identical failing outcomes in a row: the breaker stops the entry */
 async function stoppedEntry(label: string) {
-  const { deps } = testDeps(NOW);
+  const deps = testDepsOver(warden, NOW);
   const team = `${label}-${crypto.randomUUID().slice(0, 8)}`;
   const fail = (i: number) =>
     runCompleted(team, `run-${i}`, [{ skill: "s", outcome: "failure", failure_class: "phase_stall" }], NOW + i);
-  await deliver(deps, [fail(1), fail(2), fail(3)]);
+  await deps.deliver([fail(1), fail(2), fail(3)]);
   const row = await entry(team, "s");
   expect(row).toMatchObject({ failure_count: 3, learning_stopped: 1 });
   return { deps, team, entryId: String(row.entry_id) };
 }
 
-const reset = async (deps: ReturnType<typeof testDeps>["deps"], team: string, entryId: string, scopes = true) =>
-  callApp(deps, "POST", `/v1/policy-memory/entries/${entryId}/reset`, {
+const reset = async (deps: Fixed, team: string, entryId: string, scopes = true) =>
+  deps.callApp("POST", `/v1/policy-memory/entries/${entryId}/reset`, {
     token: await token(team, scopes ? ["policy:admin"] : ["policy:decide", "runs:read"], { sub: "admin-ann" }),
   });
 
@@ -64,14 +69,14 @@ describe("POST /v1/policy-memory/entries/:entry_id/reset", () => {
     expect(res.json.audit_id).toBeTruthy();
 
     // the next run's outcome is learned again (the ledger still describes the entry: no desync)
-    await deliver(deps, [runCompleted(team, "run-5", [{ skill: "s", outcome: "success" }], NOW + 5)]);
+    await deps.deliver([runCompleted(team, "run-5", [{ skill: "s", outcome: "success" }], NOW + 5)]);
     expect(await entry(team, "s")).toMatchObject({ success_count: 1, failure_count: 3, ledger_seq: 5 });
   });
 
   it("refuses an entry that still learns with 409 and changes nothing", async () => {
-    const { deps } = testDeps(NOW);
+    const deps = testDepsOver(warden, NOW);
     const team = `brk-live-${crypto.randomUUID().slice(0, 8)}`;
-    await deliver(deps, [runCompleted(team, "run-1", [{ skill: "s", outcome: "success" }], NOW)]);
+    await deps.deliver([runCompleted(team, "run-1", [{ skill: "s", outcome: "success" }], NOW)]);
     const before = await entry(team, "s");
     const res = await reset(deps, team, String(before.entry_id));
     expect(res.status).toBe(409);
@@ -83,7 +88,7 @@ describe("POST /v1/policy-memory/entries/:entry_id/reset", () => {
 
   it("refuses an entry whose ledger does not describe it (409, nothing written)", async () => {
     const { deps, team, entryId } = await stoppedEntry("brk-desync");
-    await env.DB.prepare("UPDATE policy_memory_entry SET failure_count = 99 WHERE entry_id = ?").bind(entryId).run();
+    await warden.db.prepare("UPDATE policy_memory_entry SET failure_count = 99 WHERE entry_id = ?").bind(entryId).run();
     const ledgerBefore = await ledger(team);
     const res = await reset(deps, team, entryId);
     expect(res.status).toBe(409);

@@ -1,10 +1,12 @@
-// Correlation on every log line (seed 003 §12): a scripted run's lines, from the request scope and the run object.
-import { runInDurableObject } from "cloudflare:test";
+// Correlation on every log line (seed 003 §12): a scripted run's lines, from the request scope and the run object,
+// in Node (D1 and run object stand-ins).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunDO } from "../../durable-objects/run-do";
-import { call, token } from "../../test/helpers";
+import { runInDurableObject } from "../../test/fakes/durable-objects";
 import { captureLogLines, type LogLine } from "../../test/log-lines";
-import { addOrder, startRun, stubFor } from "../../test/run-helpers";
+import { nodeHelpers } from "../../test/node-d1/app";
+
+const { addOrder, call, startRun, stubFor, token } = await nodeHelpers();
 
 describe("log correlation", () => {
   let lines: LogLine[];

@@ -1,15 +1,17 @@
-// The work graph on the pages: the trace page's SVG (boxes by state, the failing chain) and the overview's personas.
-import { SELF } from "cloudflare:test";
+// The work graph on the pages: the trace page's SVG (boxes by state, the failing chain) and the overview's personas,
+// in Node (D1, run and board object stand-ins).
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
+import { nodeHelpers } from "../../../test/node-d1/app";
 import { workItem } from "../../../test/work-item";
+
+const { call, fetch, token } = await nodeHelpers();
 
 const page = async (tok: string, body: unknown) => {
   const v = await call("POST", "/v1/views", { token: tok, body });
   expect(v.status, v.text).toBe(201);
-  const res = await SELF.fetch((v.json.url as string).replace(/^https?:\/\/[^/]+/, "https://warden.test"));
+  const res = await fetch(new Request((v.json.url as string).replace(/^https?:\/\/[^/]+/, "https://warden.test")));
   expect(res.status).toBe(200);
-  return res.text();
+  return res.text;
 };
 /** `<g data-item="id" data-state="…" …>` of the graph SVG, in document order */
 const drawn = (html: string) =>
