@@ -1,6 +1,7 @@
 // evaluation_trend_regression_gate over HTTP, through the whole app in Node (nodeHelpers): enforce promotions carry replay and trend to their gate, or are refused.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { loggedDecision } from "../../../test/decision-log-fixture";
 import { nodeHelpers } from "../../../test/node-d1/app";
 import { tableRows } from "../../../test/node-d1/table-rows";
 import { gateRules } from "../gates/store/tables";
@@ -21,27 +22,15 @@ const inputs = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, 
 
 /** `n` decisions of `team` logged `daysAgo` days ago, the first `escalated` of them escalated */
 const logged = (team: string, tag: string, n: number, daysAgo: number, escalated: number): LoggedDecision[] =>
-  Array.from({ length: n }, (_, i) => {
-    const esc = i < escalated;
-    return {
-      decision_id: `dec_${team}_${tag}_${i}`,
-      team_id: team,
-      run_id: null,
-      task_id: null,
+  Array.from({ length: n }, (_, i) =>
+    loggedDecision(team, `dec_${team}_${tag}_${i}`, Date.now() - daysAgo * DAY + i, {
       inputs,
       inputs_digest: `digest-${i}`,
-      profile_version: 0,
-      requested_mode: "enforce",
-      effective_mode: "enforce",
-      ceiling: "enforce",
-      failure_class: "vibe_fail",
-      attempt_bucket: "middle",
-      rule_id: esc ? "enforce.fallback" : "enforce.vibe_fail.middle",
-      raw_action: esc ? "escalate" : "retry",
-      selected_action: esc ? "escalate" : "retry",
-      created_at: Date.now() - daysAgo * DAY + i,
-    };
-  });
+      ...(i < escalated
+        ? { rule_id: "enforce.fallback", raw_action: "escalate" as const, selected_action: "escalate" as const }
+        : {}),
+    }),
+  );
 
 const enforceProfile = { ...DEFAULT_PROFILE, default_mode: "enforce" as const };
 /** the enforce profile with the rule the logged decisions took turned to escalate: a change replay must see */
