@@ -19,7 +19,7 @@ import type { LoggedDecision } from "../src/ports/decision-log";
 import type { TeamSweepCounts, TierRules } from "../src/ports/memory-maintenance";
 import type { VectorCard, VectorCardMatch, VectorFilter, VectorMatch, VectorMetadata } from "../src/ports/vector-index";
 import { DecisionJournalRows } from "./decision-journal-rows";
-import { GroupCommit } from "./group-commit";
+import { SharedCommit } from "./shared-commit";
 import { migrateMemoryTables, TeamMemoryRows } from "./team-memory-rows";
 import { sweepTeamMemory } from "./team-memory-sweep";
 import cosineWasm from "./wasm/cosine.wasm";
@@ -187,7 +187,7 @@ export class VectorIndexDO extends DurableObject<Env> {
    * Concurrent appends share one statement, hence one SQLite commit: locally each commit is a disk sync that holds the
    * object's thread, and one commit per decide made decide wait in line (0.12× the bare route; 0.24× shared).
    */
-  private readonly journalAppends = new GroupCommit<LoggedDecision[], MemoryCallOutcome<number>>(async (appends) => {
+  private readonly journalAppends = new SharedCommit<LoggedDecision[], MemoryCallOutcome<number>>(async (appends) => {
     try {
       const inserted = this.journal.append(appends.flat());
       if (inserted.length > 0 && !this.flushArmed) {

@@ -1,4 +1,4 @@
-// Group commit for a Durable Object: calls that arrive while one waits for its write are written together, once.
+// A shared commit for a Durable Object: calls that arrive while one waits for its write are written together, once.
 
 /**
  * Coalesces concurrent calls into one write. The first waiting call schedules the write on the next timer turn, so the
@@ -6,7 +6,7 @@
  * and answers one outcome per input, in order, as values (it must not throw). In a Durable Object the callers' answers
  * are still held by the output gate until the write is durable: sharing a write shares its commit, never skips it.
  */
-export class GroupCommit<In, Out> {
+export class SharedCommit<In, Out> {
   private waiting: { input: In; settle: (outcome: Out) => void }[] = [];
 
   constructor(private readonly writeAll: (inputs: In[]) => Promise<Out[]>) {}

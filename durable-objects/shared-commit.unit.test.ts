@@ -1,18 +1,18 @@
-// GroupCommit: calls waiting together are written in one write, each answered with its own outcome, in order.
+// SharedCommit: calls waiting together are written in one write, each answered with its own outcome, in order.
 import { describe, expect, it } from "vitest";
-import { GroupCommit } from "./group-commit";
+import { SharedCommit } from "./shared-commit";
 
-/** A GroupCommit over a recording write that answers each input doubled. */
+/** A SharedCommit over a recording write that answers each input doubled. */
 function recording() {
   const writes: number[][] = [];
-  const commit = new GroupCommit<number, number>(async (inputs) => {
+  const commit = new SharedCommit<number, number>(async (inputs) => {
     writes.push(inputs);
     return inputs.map((n) => n * 2);
   });
   return { writes, commit };
 }
 
-describe("GroupCommit", () => {
+describe("SharedCommit", () => {
   it("writes the calls made in one turn once, and answers each its own outcome", async () => {
     const { writes, commit } = recording();
     const answers = await Promise.all([1, 2, 3].map((n) => commit.submit(n)));
