@@ -24,10 +24,11 @@ export type JournalFlushOutcome = { flushed: number; more: boolean };
 /**
  * Writes one claimed batch to the decision log, then publishes the `policy.decided` events of its escalations (their
  * one subscriber writes an escalation's audit row; a retry or an escape is in the log and its counters already, so
- * EVENTS carries one message per escalation, not one per decision), then deletes its rows. The order makes a kill anywhere harmless: before the log write nothing is
- * written and the rows stay; between the log write and the delete the same batch is written again — the same objects
- * with the same bytes, counters kept from a second count by the manifest — and its events published again (their
- * subscribers are idempotent by decision id). A failure rejects and leaves the rows for the next try.
+ * EVENTS carries one message per escalation, not one per decision), then deletes its rows. The order makes a kill
+ * anywhere harmless: before the log write nothing is written and the rows stay; between the log write and the delete
+ * the same batch is written again — the same objects with the same bytes, counters kept from a second count by the
+ * manifest — and its events published again (their subscribers are idempotent by decision id). A failure rejects and
+ * leaves the rows for the next try.
  */
 export async function flushJournal(
   rows: JournalRows,
