@@ -8,6 +8,7 @@ import {
   type LocalServer,
   printTable,
   type Row,
+  STATE_ROOT,
   startLocalServer,
   startMiniflareServer,
 } from "./harness";
@@ -70,7 +71,7 @@ if (!args.includes("--no-reference") && referenced.length > 0) await runAll(awai
 printTable(rows);
 const machine = { loadavg_before: loadBefore, loadavg_after: loadavg()[0], uptime_s: uptime() };
 console.log(
-  `load average before ${loadBefore.toFixed(2)}, after ${machine.loadavg_after?.toFixed(2)} (shared machine)`,
+  `load average before ${loadBefore.toFixed(2)}, after ${machine.loadavg_after?.toFixed(2)} (shared machine); state in ${STATE_ROOT}`,
 );
 writeFileSync(
   new URL("./results.json", import.meta.url),
