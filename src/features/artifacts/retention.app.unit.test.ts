@@ -1,16 +1,19 @@
 // The artifact retention sweep against local D1 and R2: expired artifacts leave row and object together; a sweep cut
 // off between the two leaves no row without its object, and the next sweep removes the orphan objects; a team's shorter
-// retention (artifact_retention) deletes that team's older artifacts of the kind, and only them.
-import { env } from "cloudflare:test";
+// retention (artifact_retention) deletes that team's older artifacts of the kind, and only them. In Node: D1's
+// stand-in and the artifacts bucket's (test/fakes/node-stand-ins.ts, held to the R2 adapter's contract).
 import { describe, expect, it } from "vitest";
-import { makeDeps } from "../../deps";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeArtifactTools } from "../../../test/node-d1/artifacts";
 import type { ArtifactObjects } from "../../ports/artifact-objects";
 import type { ArtifactKind } from "./domain";
 import { artifactKey, DAY_MS, DEFAULT_RETENTION_DAYS, expiresAt } from "./domain";
 import { ORPHAN_GRACE_MS, sweepArtifacts } from "./retention";
 import type { ArtifactRow } from "./store/artifact-store-port";
 
-const deps = () => makeDeps(env);
+const h = await nodeHelpers();
+const { artifactRows, objectKeys, putObject } = nodeArtifactTools(h);
+const deps = () => h.depsWith();
 
 async function stored(
   teamId: string,
@@ -35,18 +38,16 @@ async function stored(
     createdAt: uploadedAt,
     expiresAt,
   };
-  await env.ARTIFACTS.put(row.key, "bytes", { customMetadata: { uploaded_at: String(uploadedAt) } });
+  await putObject(row.key, "bytes", uploadedAt);
   expect(await deps().artifactStore.insertWithinQuota(row, Number.MAX_SAFE_INTEGER)).toBe(true);
   return row;
 }
 
 /** Every row of the team with whether its object exists, and every object key under the team's prefix. */
 async function inventory(teamId: string) {
-  const rows = await env.DB.prepare("SELECT artifact_id, uri FROM artifact WHERE team_id = ? ORDER BY artifact_id")
-    .bind(teamId)
-    .all<{ artifact_id: string; uri: string }>();
-  const objects = (await env.ARTIFACTS.list({ prefix: `t/${teamId}/` })).objects.map((o) => o.key).sort();
-  const rowsWithObject = rows.results.map((r) => ({
+  const rows = await artifactRows(teamId);
+  const objects = (await objectKeys(teamId)).sort();
+  const rowsWithObject = rows.map((r) => ({
     id: r.artifact_id,
     object: objects.includes(r.uri.replace("r2://artifacts/", "")),
   }));
@@ -92,9 +93,9 @@ describe("sweepArtifacts", () => {
   it("keeps an object without a row while it is younger than the grace period (an upload on its way)", async () => {
     const now = Date.now();
     const key = artifactKey("ret-c", "run_ret", "art_inflight");
-    await env.ARTIFACTS.put(key, "bytes", { customMetadata: { uploaded_at: String(now - ORPHAN_GRACE_MS + 60_000) } });
+    await putObject(key, "bytes", now - ORPHAN_GRACE_MS + 60_000);
     const stale = artifactKey("ret-c", "run_ret", "art_stale");
-    await env.ARTIFACTS.put(stale, "bytes", { customMetadata: { uploaded_at: String(now - ORPHAN_GRACE_MS - 1) } });
+    await putObject(stale, "bytes", now - ORPHAN_GRACE_MS - 1);
     await sweepArtifacts(deps(), now);
     expect((await inventory("ret-c")).objects).toEqual([key]);
   });

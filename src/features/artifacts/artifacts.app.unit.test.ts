@@ -1,14 +1,18 @@
 // Artifacts over the worker with local D1, R2 and run objects: upload/download round trip, every refusal with nothing
-// stored, the guard (secret refused, personal data held behind the hard pii_detected gate), signed links.
-import { createExecutionContext, env, SELF } from "cloudflare:test";
+// stored, the guard (secret refused, personal data held behind the hard pii_detected gate), signed links. In Node over the
+// stand-ins (nodeWarden: D1, the run objects, the artifacts bucket held to the R2 adapter's contract).
 import { describe, expect, it } from "vitest";
-import { call, readResponse, token } from "../../../test/helpers";
-import { drainAll, leasedOrder, rows, startRun, teamTokens } from "../../../test/run-helpers";
-import { createApp } from "../../app";
+import { helpersOver, nodeWarden } from "../../../test/node-d1/app";
+import { nodeArtifactTools, responseFetch } from "../../../test/node-d1/artifacts";
 import { mintViewToken } from "../../auth/view-token";
-import { makeDeps } from "../../deps";
 import { TEXT_ARTIFACT_MAX_BYTES } from "./domain";
 
+const w = await nodeWarden();
+const h = helpersOver(w);
+const { call, drainAll, env, fetch, leasedOrder, startRun, teamTokens, token } = h;
+const { artifactRows, objectKeys, objectText } = nodeArtifactTools(h);
+/** SELF.fetch: the app's Response itself (bytes, not text) */
+const selfFetch = responseFetch(w);
 const encoder = new TextEncoder();
 
 async function sha256(bytes: Uint8Array): Promise<string> {
@@ -47,12 +51,10 @@ async function uploadRequest(u: Upload): Promise<Request> {
   });
 }
 
-const upload = async (u: Upload) => readResponse(await SELF.fetch(await uploadRequest(u)));
+const upload = async (u: Upload) => fetch(await uploadRequest(u));
 
 async function stored(teamId: string) {
-  const listed = await env.ARTIFACTS.list({ prefix: `t/${teamId}/` });
-  const dbRows = await rows("SELECT artifact_id FROM artifact WHERE team_id = ?", teamId);
-  return { objects: listed.objects.length, rows: dbRows.length };
+  return { objects: (await objectKeys(teamId)).length, rows: (await artifactRows(teamId)).length };
 }
 
 describe("POST /v1/runs/:run_id/artifacts and GET /v1/artifacts/:id", () => {
@@ -65,8 +67,7 @@ describe("POST /v1/runs/:run_id/artifacts and GET /v1/artifacts/:id", () => {
     expect(up.json).toMatchObject({ run_id: l.runId, kind: "log", size_bytes: text.length, status: "released" });
     expect(up.json.sha256).toBe(await sha256(encoder.encode(text)));
     const id = up.json.artifact_id as string;
-    const object = await env.ARTIFACTS.get(`t/art-rt/r/${encodeURIComponent(l.runId)}/${id}`);
-    expect(await object?.text()).toBe(text);
+    expect(await objectText(`t/art-rt/r/${encodeURIComponent(l.runId)}/${id}`)).toBe(text);
     const down = await call("GET", `/v1/artifacts/${id}`, { token: t.worker });
     expect(down.status).toBe(200);
     expect(down.text).toBe(text);
@@ -88,7 +89,7 @@ describe("POST /v1/runs/:run_id/artifacts and GET /v1/artifacts/:id", () => {
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 256;
     const up = await upload({ tok: bound, runId: run.run_id, bytes, kind: "blob" });
     expect(up.status, up.text).toBe(201);
-    const res = await SELF.fetch(`https://warden.test/v1/artifacts/${up.json.artifact_id}`, {
+    const res = await selfFetch(`https://warden.test/v1/artifacts/${up.json.artifact_id}`, {
       headers: { authorization: `Bearer ${bound}` },
     });
     const back = new Uint8Array(await res.arrayBuffer());
@@ -113,7 +114,7 @@ describe("POST /v1/runs/:run_id/artifacts and GET /v1/artifacts/:id", () => {
       body: new Blob([bytes]).stream(),
       duplex: "half",
     } as RequestInit);
-    const log = await readResponse(await SELF.fetch(chunked));
+    const log = await fetch(chunked);
     expect(log.status).toBe(413);
     expect(log.json.error.message).toMatch(/scanned for secrets/);
     expect(await stored("art-textcap")).toEqual({ objects: 0, rows: 0 });
@@ -284,13 +285,11 @@ describe("the Run Trace page", () => {
     expect(done.status).toBe(200);
     const view = await call("POST", "/v1/views", { token: t.worker, body: { kind: "run", run_id: l.runId } });
     const pageUrl = new URL(view.json.url);
-    const page = await SELF.fetch(`https://warden.test${pageUrl.pathname}${pageUrl.search}`).then(readResponse);
+    const page = await fetch(new Request(`https://warden.test${pageUrl.pathname}${pageUrl.search}`));
     expect(page.status).toBe(200);
     const href = new RegExp(`href="(/artifacts/${id}\\?view=[^"]+)"`).exec(page.text)?.[1];
     expect(href).toBeDefined();
-    const opened = await SELF.fetch(`https://warden.test${(href as string).replaceAll("&amp;", "&")}`).then(
-      readResponse,
-    );
+    const opened = await fetch(new Request(`https://warden.test${(href as string).replaceAll("&amp;", "&")}`));
     expect(opened.status).toBe(200);
     expect(opened.text).toBe("trace evidence\n");
   });
@@ -298,9 +297,8 @@ describe("the Run Trace page", () => {
 
 describe("artifact size limits", () => {
   const limitedApp = (maxBytes: number, teamQuotaBytes: number) => {
-    const deps = makeDeps(env, { artifactLimits: { maxBytes, teamQuotaBytes } });
-    const app = createApp();
-    return async (req: Request) => readResponse(await app.fetch(req, { deps }, createExecutionContext()));
+    const deps = h.depsWith({ artifactLimits: { maxBytes, teamQuotaBytes } });
+    return (req: Request) => fetch(req, deps);
   };
 
   it("refuses a declared Content-Length over the limit, and a body that streams past it without one (413)", async () => {
@@ -358,7 +356,7 @@ describe("signed artifact links (GET /artifacts/:id?view=)", () => {
     const up = await upload({ tok: t.worker, runId: l.runId, bytes: "trace line\n", lease: l, kind: "trace" });
     return { t, runId: l.runId, id: up.json.artifact_id as string };
   }
-  const open = (path: string) => SELF.fetch(`https://warden.test${path}`).then(readResponse);
+  const open = (path: string) => fetch(new Request(`https://warden.test${path}`));
 
   it("opens the one artifact with a link from POST /v1/artifacts/:id/link, and a run's view token opens the run's", async () => {
     const a = await oneArtifact("art-link");

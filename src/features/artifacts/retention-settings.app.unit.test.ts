@@ -1,11 +1,22 @@
 // GET/PUT /v1/artifacts/retention over the worker: defaults, a team's shorter days stored and audited, every refusal
 // (above the default, below a day, unknown kind, wrong scope, run-bound token) with nothing stored, other teams untouched.
-import { env, SELF } from "cloudflare:test";
+// In Node over the stand-ins (nodeWarden); stored rows read through the artifacts feature's drizzle tables and the
+// audit entries through GET /v1/audit.
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, readResponse, token } from "../../../test/helpers";
-import { startRun } from "../../../test/run-helpers";
+import { helpersOver, nodeWarden } from "../../../test/node-d1/app";
+import { responseFetch } from "../../../test/node-d1/artifacts";
+import { nodeGateTools } from "../../../test/node-d1/gate-tools";
+import { tableRows } from "../../../test/node-d1/table-rows";
 import { createApi, unwrap } from "../../client";
 import { DAY_MS, DEFAULT_RETENTION_DAYS } from "./domain";
+import { artifactRetention, artifacts } from "./store/tables";
+
+const w = await nodeWarden();
+const h = helpersOver(w);
+const { call, fetch, startRun, token } = h;
+const { audited } = nodeGateTools(h);
+const recordRows = tableRows(h);
 
 const PATH = "/v1/artifacts/retention";
 
@@ -21,15 +32,15 @@ const defaults = () =>
 
 /** the team's artifact_retention rows and its retention audit entries: what a refused PUT must leave empty */
 async function storedFor(teamId: string) {
-  const settings = await env.DB.prepare("SELECT kind, days FROM artifact_retention WHERE team_id = ? ORDER BY kind")
-    .bind(teamId)
-    .all<{ kind: string; days: number }>();
-  const audits = await env.DB.prepare(
-    "SELECT metadata FROM audit_log WHERE team_id = ? AND action = 'artifact_retention.updated'",
-  )
-    .bind(teamId)
-    .all<{ metadata: string }>();
-  return { settings: settings.results, audits: audits.results.map((a) => JSON.parse(a.metadata)) };
+  const settings = await recordRows(artifactRetention, eq(artifactRetention.teamId, teamId), {
+    kind: artifactRetention.kind,
+    days: artifactRetention.days,
+  });
+  const audits = await audited(teamId, "artifact_retention.updated");
+  return {
+    settings: settings.sort((a, b) => String(a.kind).localeCompare(String(b.kind))),
+    audits: audits.map((a) => a.metadata),
+  };
 }
 
 describe("GET /v1/artifacts/retention", () => {
@@ -119,16 +130,18 @@ describe("PUT /v1/artifacts/retention", () => {
     ] as const) {
       const body = new TextEncoder().encode(text);
       const digest = await sha256(body);
-      const res = await SELF.fetch(`https://warden.test/v1/runs/${run.run_id}/artifacts`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${bound}`, "x-artifact-kind": kind, "x-sha256": digest },
-        body,
-      });
-      const up = await readResponse(res);
+      const up = await fetch(
+        new Request(`https://warden.test/v1/runs/${run.run_id}/artifacts`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${bound}`, "x-artifact-kind": kind, "x-sha256": digest },
+          body,
+        }),
+      );
       expect(up.status, up.text).toBe(201);
-      const row = await env.DB.prepare("SELECT created_at, expires_at FROM artifact WHERE artifact_id = ?")
-        .bind(up.json.artifact_id)
-        .first<{ created_at: number; expires_at: number }>();
+      const [row] = await recordRows(artifacts, eq(artifacts.artifactId, up.json.artifact_id), {
+        created_at: artifacts.createdAt,
+        expires_at: artifacts.expiresAt,
+      });
       expect(row && row.expires_at - row.created_at).toBe(days * DAY_MS);
     }
   });
@@ -140,7 +153,7 @@ describe("the retention routes in the API's description", () => {
     expect(doc.json.paths[PATH].get).toBeDefined();
     expect(doc.json.paths[PATH].put).toBeDefined();
     const tok = await token("ret-s6", ["policy:admin", "runs:read"]);
-    const api = createApi({ baseUrl: "https://warden.test", token: tok, fetch: SELF.fetch.bind(SELF) as typeof fetch });
+    const api = createApi({ baseUrl: "https://warden.test", token: tok, fetch: responseFetch(w) });
     const put = await unwrap(api.v1.artifacts.retention.$put({ json: { days: { blob: 5 } } }));
     expect(put.retention.blob).toEqual({ days: 5, default_days: DEFAULT_RETENTION_DAYS.blob, source: "team" });
     const got = await unwrap(api.v1.artifacts.retention.$get());

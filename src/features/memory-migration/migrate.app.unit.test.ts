@@ -1,15 +1,19 @@
-// The copy job over real local D1 and team objects: interrupted and resumed, verified, switched, repeated, isolated.
-import { env } from "cloudflare:test";
+// The copy job over D1 and team objects: interrupted and resumed, verified, switched, repeated, isolated. In Node over
+// the D1 stand-in and the team objects hosted by the Durable Object stand-in; D1's rows read through the memory
+// feature's drizzle tables.
+import { eq, inArray, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { freshTeam, memoryHarness, T0 } from "../../../test/memory-harness";
-import { teamMemoryRows } from "../../../test/team-memory";
+import { nodeMemoryTools, T0 } from "../../../test/node-d1/memory";
 import { createD1MemoryStore } from "../../adapters/d1/memory-store";
 import { mintToken } from "../../auth/mint";
 import { parseConfig } from "../../config";
 import type { MemDoc } from "../../ports/memory-store";
+import { memActorImportance, memDocs, memoryMigrations, memoryTeams, memUseEvents } from "../memory/store/tables";
 
-const d1Memory = () => createD1MemoryStore(drizzle(env.DB));
+const { env, freshTeam, memoryHarness, teamMemoryRows } = await nodeMemoryTools();
+const db = drizzle(env.DB);
+const d1Memory = () => createD1MemoryStore(db);
 
 const adminToken = (teamId: string) =>
   mintToken({
@@ -57,26 +61,40 @@ async function seedD1(teamId: string) {
   return ids;
 }
 
+/** the team's D1 rows of the memory tables, as the team object's own SQL reads them (tags as stored) */
+async function d1Side(teamId: string) {
+  const teamDocIds = db.select({ id: memDocs.id }).from(memDocs).where(eq(memDocs.teamId, teamId));
+  const docs = await db
+    .select({
+      id: memDocs.id,
+      text: memDocs.text,
+      tier: memDocs.tier,
+      importance: memDocs.importance,
+      tags: sql<string>`${memDocs.tags}`,
+      content_hash: memDocs.contentHash,
+    })
+    .from(memDocs)
+    .where(eq(memDocs.teamId, teamId))
+    .orderBy(memDocs.id);
+  const i = memActorImportance;
+  const importance = await db
+    .select({ doc_id: i.docId, actor_key: i.actorKey, raw_score: i.rawScore })
+    .from(i)
+    .where(inArray(i.docId, teamDocIds))
+    .orderBy(i.docId, i.actorKey);
+  const u = memUseEvents;
+  const uses = await db
+    .select({ id: u.id, doc_id: u.docId, actor_key: u.actorKey, run_id: u.runId, ts: u.ts })
+    .from(u)
+    .where(inArray(u.docId, teamDocIds))
+    .orderBy(u.id);
+  return { docs, importance, uses };
+}
+
 /** both sides' rows, in comparable form */
 async function bothSides(teamId: string) {
-  const inD1 = await env.DB.prepare(
-    "SELECT id, text, tier, importance, tags, content_hash FROM mem_doc WHERE team_id = ? ORDER BY id",
-  )
-    .bind(teamId)
-    .all();
-  const d1Importance = await env.DB.prepare(
-    `SELECT doc_id, actor_key, raw_score FROM mem_actor_importance
-     WHERE doc_id IN (SELECT id FROM mem_doc WHERE team_id = ?) ORDER BY doc_id, actor_key`,
-  )
-    .bind(teamId)
-    .all();
-  const d1Uses = await env.DB.prepare(
-    "SELECT id, doc_id, actor_key, run_id, ts FROM mem_use_event WHERE doc_id IN (SELECT id FROM mem_doc WHERE team_id = ?) ORDER BY id",
-  )
-    .bind(teamId)
-    .all();
   return {
-    d1: { docs: inD1.results, importance: d1Importance.results, uses: d1Uses.results },
+    d1: await d1Side(teamId),
     object: {
       docs: await teamMemoryRows(
         teamId,
@@ -91,8 +109,16 @@ async function bothSides(teamId: string) {
   };
 }
 
-const migrationRow = (teamId: string) =>
-  env.DB.prepare("SELECT * FROM memory_migration WHERE team_id = ?").bind(teamId).first();
+/** the team's memory_migration row (cursor, switched_at, verified_hash), null when it has none */
+const migrationRow = async (teamId: string) => {
+  const m = memoryMigrations;
+  const row = await db
+    .select({ cursor: m.cursor, switched_at: m.switchedAt, verified_hash: m.verifiedHash })
+    .from(m)
+    .where(eq(m.teamId, teamId))
+    .get();
+  return row ?? null;
+};
 
 describe("POST /v1/admin/memory/migrate", () => {
   it("copies by pages, resumes after an interruption, verifies, switches, and a second run changes nothing", async () => {
@@ -108,7 +134,7 @@ describe("POST /v1/admin/memory/migrate", () => {
     expect(second.json).toEqual({ copied: 6, total: 7, done: false });
     // interrupted: the progress row lost its cursor (a page copied again must change nothing)
     const halfway = await bothSides(team);
-    await env.DB.prepare("UPDATE memory_migration SET cursor = '' WHERE team_id = ?").bind(team).run();
+    await db.update(memoryMigrations).set({ cursor: "" }).where(eq(memoryMigrations.teamId, team));
     expect((await migrate(3)).json).toEqual({ copied: 6, total: 7, done: false });
     expect((await bothSides(team)).object).toEqual(halfway.object);
 
@@ -123,7 +149,11 @@ describe("POST /v1/admin/memory/migrate", () => {
     expect(sides.object).toEqual(sides.d1);
     expect(sides.object.uses).toHaveLength(2);
     expect(await migrationRow(team)).toMatchObject({ switched_at: h.now(), verified_hash: last.json.verified_hash });
-    const swept = await env.DB.prepare("SELECT team_id FROM memory_team WHERE team_id = ?").bind(team).first();
+    const swept = await db
+      .select({ team_id: memoryTeams.teamId })
+      .from(memoryTeams)
+      .where(eq(memoryTeams.teamId, team))
+      .get();
     expect(swept).toEqual({ team_id: team });
 
     h.advance(60_000);
@@ -213,7 +243,7 @@ describe('MEMORY_ROWS = "d1-until-migrated"', () => {
     const query = (text: string) =>
       h.call("POST", "/v1/memory/query", { token, body: { namespaces: [ns], text, top_k: 5 } });
     const d1Ids = async () =>
-      (await env.DB.prepare("SELECT id FROM mem_doc WHERE team_id = ?").bind(team).all()).results.map((r) => r.id);
+      (await db.select({ id: memDocs.id }).from(memDocs).where(eq(memDocs.teamId, team))).map((r) => r.id);
     const objectIds = async () => (await teamMemoryRows(team, "SELECT id FROM mem_doc")).map((r) => r.id);
 
     const before = await write("the billing queue drains at 02:00 UTC");
@@ -233,7 +263,7 @@ describe('MEMORY_ROWS = "d1-until-migrated"', () => {
     expect(await d1Ids()).toEqual([before.json.id]);
     expect((await objectIds()).sort()).toEqual([before.json.id, after.json.id].sort());
     // the switched team reads its object: a doc now only in D1 is not seen, the copied one is
-    await env.DB.prepare("UPDATE mem_doc SET text = 'changed in D1 only' WHERE id = ?").bind(before.json.id).run();
+    await db.update(memDocs).set({ text: "changed in D1 only" }).where(eq(memDocs.id, before.json.id));
     const readAfter = await query("when does the billing queue drain");
     const hit = readAfter.json.results.find((r: { id: string }) => r.id === before.json.id);
     expect(hit?.text).toBe("the billing queue drains at 02:00 UTC");
