@@ -1,6 +1,6 @@
 // D1 rows read back in Node tests through the owner feature's drizzle tables, once every run's outbox has flushed (the run
 // record, alert occurrences, processed events): storage-level checks without raw SQL (raw SQL only in adapter tests).
-import { type SQL, sql } from "drizzle-orm";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
@@ -27,4 +27,9 @@ export function tableRows(w: { db: D1Database; drainAll: () => Promise<void> }) 
       .where(where)
       .orderBy(sql`rowid`)) as Row[];
   };
+}
+
+/** every column of `table` under its SQL name (`recordRows`' columns for a `SELECT *` read, as raw SQL names them) */
+export function bySqlName(table: SQLiteTable): Record<string, SQLiteColumn> {
+  return Object.fromEntries(Object.values(getTableColumns(table)).map((c) => [c.name, c as SQLiteColumn]));
 }

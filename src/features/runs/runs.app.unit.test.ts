@@ -2,19 +2,15 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import type { VectorIndexDO } from "../../../durable-objects/vector-index-do";
-import { runInDurableObject } from "../../../test/fakes/durable-objects";
 import { createMemoryDecisionObjects } from "../../../test/fakes/node-stand-ins";
 import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeDecisionLog } from "../../../test/node-d1/decision-log";
 import { approvalEvents, attempts, runs, tableRows, workOrders } from "../../../test/node-d1/table-rows";
 import { orderBody } from "../../../test/run-calls";
-import { makeJournalFlushNeeds } from "../../deps";
 import { retryAdjustments } from "../learning/store/tables";
-import { decodeDecisions, teamPrefix } from "../policy/decision-log-layout";
-import type { LoggedDecision } from "../policy/store/policy-store-port";
 
 const h = await nodeHelpers();
-const { addOrder, call, complete, env, eventLog, fireAlarm, lease, leasedOrder, objects } = h;
+const { addOrder, call, complete, env, eventLog, fireAlarm, lease, leasedOrder } = h;
 const { outboxSize, runState, setClock, startRun, teamTokens, token } = h;
 const recordRows = tableRows(h);
 
@@ -30,29 +26,8 @@ async function adjust(teamId: string, failureClass: string, backoff: number, max
     .onConflictDoUpdate({ target: [retryAdjustments.teamId, retryAdjustments.failureClass], set: row });
 }
 
-/** The decision log's bucket (its port's stand-in) the team objects' journals flush into. */
-const decisionLog = createMemoryDecisionObjects();
-const teamObject = (team: string) => objects.VECTOR_INDEX.get(objects.VECTOR_INDEX.idFromName(team));
-const journalRows = (team: string) => runInDurableObject(teamObject(team), (o: VectorIndexDO) => o.journalRows());
-
-/** The team object's alarm flushes, until its journal is empty (test/decision-log.ts's flushJournal), into decisionLog. */
-async function flushJournal(team: string): Promise<void> {
-  const needs = { ...makeJournalFlushNeeds(env), decisionObjects: decisionLog };
-  for (let i = 0; i < 50 && (await journalRows(team)).length > 0; i++)
-    await runInDurableObject(teamObject(team), (o: VectorIndexDO) => o.flushDecisions(needs));
-  const left = (await journalRows(team)).length;
-  if (left > 0) throw new Error(`team ${team}: ${left} decisions still in the journal after 50 flushes`);
-}
-
-/** Every decision the team's log objects hold (test/decision-log.ts's decisionsInR2). */
-async function decisionsInLog(team: string): Promise<LoggedDecision[]> {
-  const out: LoggedDecision[] = [];
-  for (const key of await decisionLog.list(teamPrefix(team), "")) {
-    const body = await decisionLog.get(key);
-    if (body !== null) out.push(...decodeDecisions(body));
-  }
-  return out;
-}
+/** The team objects' journals flushed into the decision log's bucket (its port's stand-in), and what that holds. */
+const { decisionsInLog, flushJournal } = nodeDecisionLog(h, createMemoryDecisionObjects());
 
 describe("POST /v1/runs", () => {
   it("starts a PENDING run with hints, a policy snapshot, a runs-index row and a run.started event", async () => {

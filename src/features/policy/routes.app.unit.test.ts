@@ -1,10 +1,19 @@
-// HTTP tests of /v1/policy: decide, request handling, tokens, rate limits, the profile, the decision log and replay.
-import { createExecutionContext, env } from "cloudflare:test";
+// HTTP tests of /v1/policy: decide, request handling, tokens, rate limits, the profile, the decision log and replay (in
+// Node: the whole app over the D1 stand-in, the team objects' journals flushed into the decision log's bucket stand-in).
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { decisionsInR2, flushJournal, journalRows } from "../../../test/decision-log";
-import { call, token } from "../../../test/helpers";
-import { makeDeps } from "../../deps";
+import { runDurableObjectAlarm } from "../../../test/fakes/durable-objects";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { nodeDecisionLog } from "../../../test/node-d1/decision-log";
+import { tableRows } from "../../../test/node-d1/table-rows";
 import { DEFAULT_PROFILE } from "./default-profile";
+import { policyProfiles } from "./store/tables";
+
+// decide appends to the team object's own journal (as in workerd), not the in-memory one nodeWarden gives by default
+const h = await nodeHelpers({ deps: (base) => ({ decisionJournal: base.decisionJournal }) });
+const { call, env, token } = h;
+const { decisionsInLog, flushJournal, journalRows, teamObject } = nodeDecisionLog(h, h.deps.decisionObjects);
+const recordRows = tableRows(h);
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 
@@ -34,8 +43,7 @@ describe("POST /v1/policy/decide", () => {
   });
 
   it("applies the team's mode ceiling", async () => {
-    const deps = makeDeps(env);
-    await deps.policyStore.setModeCeiling("team-ceiling", "observe", "test", Date.now());
+    await h.deps.policyStore.setModeCeiling("team-ceiling", "observe", "test", Date.now());
     const res = await call("POST", "/v1/policy/decide", {
       token: await token("team-ceiling"),
       body: { ...decideBody, failure_class: "crank_blocked", legacy_action: "retry" },
@@ -95,16 +103,17 @@ describe("request handling", () => {
         else controller.close();
       },
     });
-    const { SELF } = await import("cloudflare:test");
-    const res = await SELF.fetch("https://warden.test/v1/policy/decide", {
-      method: "POST",
-      headers: { authorization: `Bearer ${await token()}`, "content-type": "application/json" },
-      body: stream,
-      // @ts-expect-error workerd needs duplex for streamed request bodies
-      duplex: "half",
-    });
+    const res = await h.fetch(
+      new Request("https://warden.test/v1/policy/decide", {
+        method: "POST",
+        headers: { authorization: `Bearer ${await token()}`, "content-type": "application/json" },
+        body: stream,
+        // @ts-expect-error a streamed request body needs duplex (not in the Workers types RequestInit)
+        duplex: "half",
+      }),
+    );
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+    expect(res.json.error.code).toBe("payload_too_large");
   });
 
   it("answers an unknown route with the 404 envelope", async () => {
@@ -207,28 +216,18 @@ describe("capability tokens", () => {
 
 describe("rate limits", () => {
   it("answers 429 with Retry-After once the team's limit is spent", async () => {
-    const { createApp } = await import("../../app");
-    const deps = makeDeps(env);
+    // fresh services (an isolate's own caches), as makeDeps(env) in workerd
+    const deps = h.depsWith();
     // the team's own limit for decide: a team_limit row (read through the per-isolate cache)
     await deps.teamLimitStore.put("team-limited", { routeClass: "decide", perTeam: 2, perSubject: 2, periodS: 60 }, 0);
-    const app = createApp();
     const t = await token("team-limited");
-    const send = () =>
-      app.fetch(
-        new Request("https://warden.test/v1/policy/decide", {
-          method: "POST",
-          headers: { authorization: `Bearer ${t}`, "content-type": "application/json" },
-          body: JSON.stringify(decideBody),
-        }),
-        { deps },
-        createExecutionContext(),
-      );
+    const send = () => call("POST", "/v1/policy/decide", { token: t, body: decideBody }, deps);
     expect((await send()).status).toBe(200);
     expect((await send()).status).toBe(200);
     const limited = await send();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    expect(limited.json.error.code).toBe("rate_limited");
   });
 });
 
@@ -269,10 +268,7 @@ describe("PUT /v1/policy/profile", () => {
     expect(dupRes.json.error.details.issues).toEqual([
       expect.objectContaining({ path: "rules.5.rule_id", message: expect.stringContaining("duplicate rule_id") }),
     ]);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM policy_profile WHERE team_id = ?")
-      .bind("team-bad")
-      .first();
-    expect(rows?.n).toBe(0);
+    expect(await recordRows(policyProfiles, eq(policyProfiles.teamId, "team-bad"))).toHaveLength(0);
   });
 });
 
@@ -302,9 +298,9 @@ describe("decision log and replay", () => {
   it("writes each decision once, even when the alarm runs again", async () => {
     const ids = await logDecisions("team-log", [decideBody, decideBody]);
     await flushJournal("team-log");
-    const { runDurableObjectAlarm } = await import("cloudflare:test");
-    await runDurableObjectAlarm(env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName("team-log")));
-    const results = await decisionsInR2("team-log");
+    // the object's own alarm, if one is armed (its journal is empty: nothing to write again)
+    await runDurableObjectAlarm(teamObject("team-log"));
+    const results = await decisionsInLog("team-log");
     expect(results.map((d) => d.decision_id).sort()).toEqual([...ids].sort());
     expect(results[0]?.inputs_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(results[0]?.inputs_digest).toBe(results[1]?.inputs_digest);
@@ -365,7 +361,7 @@ describe("the decision log pipeline", () => {
   });
 
   it("answers 503 unavailable and acknowledges nothing when the journal refuses", async () => {
-    const deps = makeDeps(env, {
+    const deps = h.depsWith({
       decisionJournal: {
         append: async () => {
           throw new Error("team object unavailable");

@@ -1,20 +1,74 @@
-// The EVENTS consumer against local D1: idempotency, per-message ack/retry, policy-memory write rules and failure modes.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+// The EVENTS consumer over the D1 stand-in (Node): idempotency, per-message ack/retry, policy-memory write rules and
+// failure modes; rows read back through the owner features' drizzle tables.
+import { and, eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { DAY, deliver, entryRow, rows, runCompleted, taskEvent, testDeps } from "../../../test/learning";
-import { EVENT_SUBSCRIBERS, type Subscriber } from "../events/consumer";
+import { runBatch } from "../../../test/fakes/queues";
+import { DAY, runCompleted, taskEvent } from "../../../test/learning-events";
+import { nodeHelpers } from "../../../test/node-d1/app";
+import { deliverBatch, testDepsOver } from "../../../test/node-d1/consumers";
+import { bySqlName, tableRows } from "../../../test/node-d1/table-rows";
+import type { Deps } from "../../deps";
+import { auditLog } from "../audit/store/tables";
+import { consumeEvents, EVENT_SUBSCRIBERS, type Subscriber, type SubscriberTable } from "../events/consumer";
 import { consumeDeadLetters } from "../events/dead-letters";
+import { eventDeadLetters } from "../events/store/tables";
 import { DEFAULT_CONTEXT_HASH } from "./policy-memory";
 import { snapshotPolicyMemory } from "./snapshot";
+import {
+  failureSignatures,
+  gateMetrics,
+  policyMemoryEntries,
+  policyMemoryLedger,
+  processedEvents,
+  retryAdjustments,
+  runTaskOutcomes,
+} from "./store/tables";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
+const h = await nodeHelpers();
+const recordRows = tableRows(h);
+const db = drizzle(h.db);
 
-const entry = entryRow;
-const ledger = (team: string) =>
-  rows<{ run_id: string; skill_name: string; seq: number; change: string }>(
-    "SELECT run_id, skill_name, seq, change FROM policy_memory_ledger WHERE team_id = ? ORDER BY created_at, seq",
-    team,
-  );
+/** test/learning.ts's testDeps(now) over this file's warden */
+const testDeps = (now: number, overrides: Partial<Deps> = {}) => testDepsOver(h, now, overrides);
+/** test/learning.ts's deliver: one batch to the EVENTS consumer over `deps` */
+const deliver = (deps: Deps, bodies: unknown[], attempts = 1, table?: SubscriberTable) =>
+  deliverBatch("warden-events", bodies, attempts, (batch) => consumeEvents(batch, deps, table));
+
+/** a team's policy-memory entry row for one skill, by column name (undefined when there is none) */
+const entry = async (team: string, skill: string) =>
+  (
+    await recordRows(
+      policyMemoryEntries,
+      and(eq(policyMemoryEntries.teamId, team), eq(policyMemoryEntries.skillName, skill)),
+      bySqlName(policyMemoryEntries),
+    )
+  )[0];
+/** a team's ledger rows by created_at, then seq */
+const ledger = async (team: string) =>
+  (
+    await recordRows(policyMemoryLedger, eq(policyMemoryLedger.teamId, team), {
+      created_at: policyMemoryLedger.createdAt,
+      run_id: policyMemoryLedger.runId,
+      skill_name: policyMemoryLedger.skillName,
+      seq: policyMemoryLedger.seq,
+      change: policyMemoryLedger.change,
+    })
+  )
+    .sort((x, y) => x.created_at - y.created_at || x.seq - y.seq)
+    .map(({ created_at: _, ...row }) => row);
+const teamRows = (table: typeof runTaskOutcomes | typeof policyMemoryEntries, team: string) =>
+  recordRows(table, eq(table.teamId, team));
+const processed = (eventId: string) => recordRows(processedEvents, eq(processedEvents.eventId, eventId));
+const audits = (team: string) =>
+  recordRows(auditLog, eq(auditLog.teamId, team), { action: auditLog.action, metadata: auditLog.metadata });
+/** another writer changing a team's entries behind the consumer's back */
+const updateEntries = (team: string, set: Partial<typeof policyMemoryEntries.$inferInsert>, skill?: string) =>
+  db
+    .update(policyMemoryEntries)
+    .set(set)
+    .where(and(eq(policyMemoryEntries.teamId, team), skill ? eq(policyMemoryEntries.skillName, skill) : undefined));
 
 describe("idempotency by event_id", () => {
   it("applies a run.completed delivered three times once", async () => {
@@ -33,14 +87,11 @@ describe("idempotency by event_id", () => {
     expect(await deliver(deps, [body, body])).toEqual({ acked: ["tf-1", "tf-1"], retried: [] });
     await deliver(deps, [body], 2);
     await deliver(deps, [body], 3);
-    const [sig] = await rows<{ count: number }>("SELECT count FROM failure_signature WHERE team_id = ?", "team-i2");
+    const [sig] = await recordRows(failureSignatures, eq(failureSignatures.teamId, "team-i2"));
     expect(sig?.count).toBe(1);
-    const [staged] = await rows<{ failures: number }>(
-      "SELECT failures FROM run_task_outcome WHERE team_id = ?",
-      "team-i2",
-    );
+    const [staged] = await teamRows(runTaskOutcomes, "team-i2");
     expect(staged?.failures).toBe(1);
-    expect(await rows("SELECT * FROM processed_event WHERE event_id = 'tf-1'")).toHaveLength(1);
+    expect(await processed("tf-1")).toHaveLength(1);
   });
 
   it("writes the idempotency key and the effect together: a failed write leaves neither", async () => {
@@ -60,8 +111,8 @@ describe("idempotency by event_id", () => {
     };
     const bad = taskEvent("task.completed", "team-i3", "run-1", "task-1", "tc-bad");
     expect(await deliver(failing, [bad])).toEqual({ acked: [], retried: ["tc-bad"] });
-    expect(await rows("SELECT * FROM processed_event WHERE event_id = 'tc-bad'")).toHaveLength(0);
-    expect(await rows("SELECT * FROM run_task_outcome WHERE team_id = 'team-i3'")).toHaveLength(0);
+    expect(await processed("tc-bad")).toHaveLength(0);
+    expect(await teamRows(runTaskOutcomes, "team-i3")).toHaveLength(0);
   });
 });
 
@@ -90,12 +141,12 @@ describe("per-message ack and retry", () => {
       "rc-team-half-run-4",
       "rc-team-half-run-5",
     ]);
-    expect((await rows("SELECT skill_name FROM policy_memory_entry WHERE team_id = 'team-half'")).length).toBe(4);
+    expect((await teamRows(policyMemoryEntries, "team-half")).length).toBe(4);
     // the queue redelivers only the retried message; it applies now, and nothing else doubles
     expect(await deliver(deps, [bodies[2]], 2)).toEqual({ acked: ["rc-team-half-run-3"], retried: [] });
-    const all = await rows<{ success_count: number }>(
-      "SELECT success_count FROM policy_memory_entry WHERE team_id = 'team-half'",
-    );
+    const all = await recordRows(policyMemoryEntries, eq(policyMemoryEntries.teamId, "team-half"), {
+      success_count: policyMemoryEntries.successCount,
+    });
     expect(all.map((r) => r.success_count)).toEqual([1, 1, 1, 1, 1]);
   });
 
@@ -161,7 +212,7 @@ describe("per-message ack and retry", () => {
     const r = await deliver(picky, [...good, poison]);
     expect(r.retried).toEqual(["fb-x"]);
     expect(r.acked.sort()).toEqual(["fb-1", "fb-2", "fb-3"]);
-    expect(await rows("SELECT * FROM run_task_outcome WHERE team_id = 'team-fb'")).toHaveLength(3);
+    expect(await teamRows(runTaskOutcomes, "team-fb")).toHaveLength(3);
   });
 
   it("retries a malformed body of a known type (so it reaches the dead-letter queue) and acks unknown types", async () => {
@@ -188,17 +239,18 @@ describe("policy memory write rules", () => {
       taskEvent("task.completed", team, "run-1", "t1", "w1-b", { skill: "code.test", attempt: 2, cost_units: 50 }),
       taskEvent("task.completed", team, "run-1", "t2", "w1-c", { skill: "code.edit", cost_units: 20 }),
     ]);
-    expect(await rows("SELECT * FROM policy_memory_entry WHERE team_id = ?", team)).toHaveLength(0);
+    expect(await teamRows(policyMemoryEntries, team)).toHaveLength(0);
     await deliver(deps, [
       { event_id: "w1-run", type: "run.completed", team_id: team, run_id: "run-1", occurred_at: NOW },
     ]);
     expect(await entry(team, "code.test")).toMatchObject({ success_count: 1, avg_cost_units: 50 });
     expect(await entry(team, "code.edit")).toMatchObject({ success_count: 1 });
     // the staged rows are consumed by the learning batch
-    expect(await rows("SELECT * FROM run_task_outcome WHERE team_id = ?", team)).toHaveLength(0);
-    const [vibe] = await rows<{ recovered_count: number }>(
-      "SELECT recovered_count FROM retry_adjustment WHERE team_id = ? AND failure_class = 'vibe_fail'",
-      team,
+    expect(await teamRows(runTaskOutcomes, team)).toHaveLength(0);
+    const [vibe] = await recordRows(
+      retryAdjustments,
+      and(eq(retryAdjustments.teamId, team), eq(retryAdjustments.failureClass, "vibe_fail")),
+      { recovered_count: retryAdjustments.recoveredCount },
     );
     expect(vibe?.recovered_count).toBe(1);
   });
@@ -218,7 +270,7 @@ describe("policy memory write rules", () => {
       ["run-1", 1],
       ["run-2", 2],
     ]);
-    const change = JSON.parse(l[1]?.change as string);
+    const change = l[1]?.change;
     expect(change).toMatchObject({
       kind: "update",
       before: { success_count: 1, failure_count: 0, ledger_seq: 1 },
@@ -240,7 +292,7 @@ describe("policy memory write rules", () => {
         loadLearningState: async (...args: Parameters<typeof store.loadLearningState>) => {
           const state = await store.loadLearningState(...args);
           // another writer changes the entry after this consumer read it
-          await env.DB.prepare("UPDATE policy_memory_entry SET ledger_seq = 99 WHERE team_id = ?").bind(team).run();
+          await updateEntries(team, { ledgerSeq: 99 });
           return state;
         },
       },
@@ -257,7 +309,7 @@ describe("policy memory write rules", () => {
     expect(await deliver(racing, [body])).toEqual({ acked: [], retried: [body.event_id] });
     expect((await ledger(team)).map((r) => r.run_id)).toEqual(["run-1"]);
     expect(await entry(team, "t")).toBeUndefined();
-    expect(await rows("SELECT * FROM processed_event WHERE event_id = ?", body.event_id)).toHaveLength(0);
+    expect(await processed(body.event_id)).toHaveLength(0);
   });
 
   it("W4: a run changes each skill once, even across two run.completed events for it", async () => {
@@ -277,12 +329,9 @@ describe("policy memory write rules", () => {
     expect(await entry(team, "s")).toMatchObject({ success_count: 0, failure_count: 1 });
     await deliver(deps, [runCompleted(team, "run-1", [{ skill: "s", outcome: "success" }], NOW, "rc-again")]);
     expect(await entry(team, "s")).toMatchObject({ success_count: 0, failure_count: 1, ledger_seq: 1 });
-    const audit = await rows<{ action: string; metadata: string }>(
-      "SELECT action, metadata FROM audit_log WHERE team_id = ?",
-      team,
-    );
+    const audit = await audits(team);
     expect(audit.map((a) => a.action)).toEqual(["policy_memory.learning_skipped"]);
-    expect(audit[0]?.metadata).toContain("already_learned_for_run");
+    expect(JSON.stringify(audit[0]?.metadata)).toContain("already_learned_for_run");
   });
 
   it("W3 + circular learning: three identical failures stop the entry; later outcomes change nothing", async () => {
@@ -291,7 +340,7 @@ describe("policy memory write rules", () => {
     const fail = (i: number) =>
       runCompleted(team, `run-${i}`, [{ skill: "s", outcome: "failure", failure_class: "phase_stall" }], NOW + i);
     await deliver(deps, [fail(1), fail(2), fail(3)]);
-    expect(await entry(team, "s")).toMatchObject({ failure_count: 3, learning_stopped: 1 });
+    expect(await entry(team, "s")).toMatchObject({ failure_count: 3, learning_stopped: true });
     await deliver(deps, [runCompleted(team, "run-4", [{ skill: "s", outcome: "success" }], NOW + 4)]);
     expect(await entry(team, "s")).toMatchObject({ success_count: 0, failure_count: 3, ledger_seq: 3 });
     const snapshot = await snapshotPolicyMemory(deps, team, NOW + 5);
@@ -313,9 +362,7 @@ describe("policy memory write rules", () => {
       ),
     ]);
     // a write that bypassed the ledger
-    await env.DB.prepare("UPDATE policy_memory_entry SET success_count = 40 WHERE team_id = ? AND skill_name = 'b'")
-      .bind(team)
-      .run();
+    await updateEntries(team, { successCount: 40 }, "b");
     const body = runCompleted(
       team,
       "run-2",
@@ -328,24 +375,19 @@ describe("policy memory write rules", () => {
     expect(await deliver(deps, [body])).toEqual({ acked: [body.event_id], retried: [] });
     expect(await entry(team, "a")).toMatchObject({ success_count: 1, ledger_seq: 1 });
     expect((await ledger(team)).filter((l) => l.run_id === "run-2")).toHaveLength(0);
-    const audit = await rows<{ action: string; metadata: string }>(
-      "SELECT action, metadata FROM audit_log WHERE team_id = ?",
-      team,
-    );
+    const audit = await audits(team);
     expect(audit.map((a) => a.action)).toEqual(["policy_memory.learning_aborted"]);
-    expect(JSON.parse(audit[0]?.metadata as string)).toMatchObject({ reason: "ledger_desync", entry: "b" });
+    expect(audit[0]?.metadata).toMatchObject({ reason: "ledger_desync", entry: "b" });
     // redelivery does not retry the aborted run
     await deliver(deps, [body], 2);
-    expect(await rows("SELECT * FROM audit_log WHERE team_id = ?", team)).toHaveLength(1);
+    expect(await audits(team)).toHaveLength(1);
   });
 
   it("a corrupted snapshot reads as defaults with DTL-STRAT-001; the next run resets the entry through the ledger", async () => {
     const { deps } = testDeps(NOW);
     const team = "team-corrupt";
     await deliver(deps, [runCompleted(team, "run-1", [{ skill: "s", outcome: "success" }], NOW)]);
-    await env.DB.prepare("UPDATE policy_memory_entry SET recent_outcomes = '{broken' WHERE team_id = ?")
-      .bind(team)
-      .run();
+    await updateEntries(team, { recentOutcomes: sql`'{broken'` as never });
     const broken = await snapshotPolicyMemory(deps, team, NOW);
     expect(broken.reset).toMatchObject({ code: "DTL-STRAT-001" });
     expect(broken.entries).toEqual([]);
@@ -354,7 +396,7 @@ describe("policy memory write rules", () => {
     expect(healed.reset).toBeNull();
     expect(healed.entries[0]).toMatchObject({ success_count: 0, failure_count: 1 });
     const last = (await ledger(team)).at(-1);
-    expect(JSON.parse(last?.change as string)).toMatchObject({ kind: "reset", code: "DTL-STRAT-001" });
+    expect(last?.change).toMatchObject({ kind: "reset", code: "DTL-STRAT-001" });
   });
 
   it("learns per-failure-class retry adjustments that the policy evaluator then uses", async () => {
@@ -384,10 +426,9 @@ describe("policy memory write rules", () => {
       runCompleted(team, "run-1", [{ skill: "s", outcome: "success", context: "incident.db" }], NOW),
       runCompleted(team, "run-2", [{ skill: "s", outcome: "failure" }], NOW),
     ]);
-    const hashes = await rows<{ context_hash: string }>(
-      "SELECT context_hash FROM policy_memory_entry WHERE team_id = ? ORDER BY context_hash",
-      team,
-    );
+    const hashes = await recordRows(policyMemoryEntries, eq(policyMemoryEntries.teamId, team), {
+      context_hash: policyMemoryEntries.contextHash,
+    });
     expect(hashes.map((h) => h.context_hash)).toContain(DEFAULT_CONTEXT_HASH);
     expect(hashes).toHaveLength(2);
   });
@@ -515,10 +556,15 @@ describe("gate events", () => {
       context: {},
     };
     expect((await deliver(deps, [opened])).retried).toEqual([]);
+    const { kind, openedAt, decidedAt, decidedBy, latencyMs } = gateMetrics;
     expect(
-      await rows(
-        "SELECT kind, opened_at, decided_at, decided_by, latency_ms FROM gate_metric WHERE team_id = 'team-g'",
-      ),
+      await recordRows(gateMetrics, eq(gateMetrics.teamId, "team-g"), {
+        kind,
+        opened_at: openedAt,
+        decided_at: decidedAt,
+        decided_by: decidedBy,
+        latency_ms: latencyMs,
+      }),
     ).toEqual([{ kind: "hard", opened_at: 1000, decided_at: 5000, decided_by: "ann", latency_ms: 4000 }]);
   });
 });
@@ -528,17 +574,17 @@ describe("the dead-letter queue consumer", () => {
     const { deps } = testDeps(NOW);
     const body: unknown = { event_id: "dead-1", type: "run.completed", team_id: "team-dlq-unit", run: "x" };
     for (const attempt of [1, 2]) {
-      const batch = createMessageBatch("warden-events-dlq", [
+      const result = await runBatch((batch) => consumeDeadLetters(batch, deps), "warden-events-dlq", [
         { id: `d${attempt}`, timestamp: new Date(), attempts: attempt, body },
         { id: `e${attempt}`, timestamp: new Date(), attempts: 1, body: "not even an object" },
       ]);
-      const ctx = createExecutionContext();
-      await consumeDeadLetters(batch, deps);
-      expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(2);
+      expect(result.explicitAcks).toHaveLength(2);
     }
-    const dead = await rows<{ team_id: string | null; event_id: string | null }>(
-      "SELECT team_id, event_id FROM event_dead_letter ORDER BY id",
-    );
+    // ids `evt:dead-1`, `msg:e1`, `msg:e2`: insertion order is id order
+    const dead = await recordRows(eventDeadLetters, undefined, {
+      team_id: eventDeadLetters.teamId,
+      event_id: eventDeadLetters.eventId,
+    });
     expect(dead).toEqual([
       { team_id: "team-dlq-unit", event_id: "dead-1" },
       { team_id: null, event_id: null },

@@ -1,12 +1,28 @@
-// Session episodes and activation on a scripted ops-warden history: stabilized routes, escalation resets, filters, refusals.
-import { env } from "cloudflare:test";
+// Session episodes and activation on a scripted ops-warden history: stabilized routes, escalation resets, filters, refusals
+// (in Node: D1 and team object stand-ins; rows read back through the memory feature's drizzle tables).
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { freshTeam, memoryHarness } from "../../../test/memory-harness";
-import { teamMemoryCount } from "../../../test/team-memory";
+import { createMemoryDecisionObjects } from "../../../test/fakes/node-stand-ins";
+import { nodeMemoryTools } from "../../../test/node-d1/memory";
+import { tableRows } from "../../../test/node-d1/table-rows";
 import { mintToken } from "../../auth/mint";
 import type { Scope } from "../../auth/tokens";
 import type { SessionEventRow } from "../../ports/memory-store";
 import { stabilizedRoutes } from "./activation";
+import { memActivations, sessionEvents } from "./store/tables";
+
+const tools = await nodeMemoryTools();
+const { env, freshTeam, teamMemoryCount } = tools;
+/** the memory harness with the decision log's bucket stand-in (GET /v1/metrics reads it too) */
+const memoryHarness = () => tools.memoryHarness({ decisionObjects: createMemoryDecisionObjects() });
+/** no run outbox here: the rows are there once the request answered */
+const recordRows = tableRows({ db: env.DB, drainAll: async () => {} });
+/** a team's stored session episodes, of one session id when given */
+const storedEpisodes = (team: string, sessionId?: string) =>
+  recordRows(
+    sessionEvents,
+    and(eq(sessionEvents.teamId, team), sessionId ? eq(sessionEvents.sessionId, sessionId) : undefined),
+  );
 
 const tok = (
   teamId: string,
@@ -183,11 +199,10 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     a = await activate({ session_kind: "warden.agent.claude", need_fingerprint: FP_ROTATE });
     expect(a.json).toMatchObject({ stabilized_routes: [], llm_calls_avoided: 0 });
 
-    const counted = await env.DB.prepare(
-      "SELECT sum(llm_calls_avoided) AS n, count(*) AS c FROM mem_activation WHERE team_id = ?",
-    )
-      .bind(team)
-      .first<{ n: number; c: number }>();
+    const activations = await recordRows(memActivations, eq(memActivations.teamId, team), {
+      n: memActivations.llmCallsAvoided,
+    });
+    const counted = { n: activations.reduce((sum, a) => sum + a.n, 0), c: activations.length };
     expect(counted).toEqual({ n: 2, c: 7 }); // the claude and the worker activation were covered
     // other teams see none of it
     const other = await h.call("POST", "/v1/memory/activate", {
@@ -246,12 +261,7 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     }
     const badSource = await post({ route_source: "guessed" }, 400);
     expect(badSource.json.error.code).toBe("validation_failed");
-    const stored = await env.DB.prepare(
-      "SELECT count(*) AS n FROM session_event WHERE team_id = ? AND session_id = 's-bad'",
-    )
-      .bind(team)
-      .first<{ n: number }>();
-    expect(stored?.n).toBe(0);
+    expect(await storedEpisodes(team, "s-bad")).toHaveLength(0);
   });
 
   it("returns hints for a query and rigid memory that was imported, never promoted from episodes", async () => {
@@ -306,10 +316,7 @@ describe("POST /v1/sessions/events and POST /v1/memory/activate", () => {
     const res = await h.call("POST", "/v1/sessions/events", { token: await tok(team), body: ev(over) });
     expect(res.status).toBe(422);
     expect(res.json.error.code).toBe(code);
-    const n = await env.DB.prepare("SELECT count(*) AS c FROM session_event WHERE team_id = ?")
-      .bind(team)
-      .first<{ c: number }>();
-    expect(n?.c).toBe(0);
+    expect(await storedEpisodes(team)).toHaveLength(0);
     expect(h.published).toEqual([
       expect.objectContaining({ type: "memory_store_failed", source: "sessions.events", code }),
     ]);
