@@ -1,11 +1,18 @@
-// The in-memory DecisionObjects against the contract the R2 adapter passes in workerd
+// The in-memory DecisionObjects and ArtifactObjects against the contracts the R2 adapters pass in workerd
 // (src/adapters/r2/decision-objects.contract.test.ts), and the recording EVENTS producer's one promise.
 import { expect, it } from "vitest";
+import { artifactObjectsContract } from "../../src/adapters/r2/artifact-objects.contract";
 import { decisionObjectsContract } from "../../src/adapters/r2/decision-objects.contract";
 import { loggedDecision } from "../decision-log-fixture";
-import { createMemoryDecisionJournal, createMemoryDecisionObjects, createRecordingEventBus } from "./node-stand-ins";
+import {
+  createMemoryArtifactObjects,
+  createMemoryDecisionJournal,
+  createMemoryDecisionObjects,
+  createRecordingEventBus,
+} from "./node-stand-ins";
 
 decisionObjectsContract("in-memory fake", () => createMemoryDecisionObjects());
+artifactObjectsContract("in-memory fake", () => createMemoryArtifactObjects());
 
 it("the recording event bus keeps every published event in order, as copies", async () => {
   const bus = createRecordingEventBus();

@@ -1,7 +1,7 @@
 // The whole Warden app in Node over the D1 stand-in: routes, middleware and the error mapper as the Worker composes them,
-// answered by `app.request()` without workerd — for routes whose services need only D1, the decision log's bucket, the
-// teams' decision journals and the queues (stand-ins in test/fakes/: node-stand-ins.ts, queues.ts); routes behind a run or board object or the
-// artifacts bucket stay in the workers project.
+// answered by `app.request()` without workerd — for routes whose services need only D1, the decision log's and the
+// artifacts' buckets, the teams' decision journals and the queues (stand-ins in test/fakes/: node-stand-ins.ts,
+// queues.ts); the run, board and team objects are test/fakes/durable-objects.ts's.
 import { readFileSync } from "node:fs";
 import { createApp } from "../../src/app";
 import { mintToken } from "../../src/auth/mint";
@@ -9,6 +9,7 @@ import { SCOPES, type Scope } from "../../src/auth/tokens";
 import { type Deps, makeDeps } from "../../src/deps";
 import { dispatchQueue } from "../../src/queue-dispatch";
 import {
+  createMemoryArtifactObjects,
   createMemoryDecisionJournal,
   createMemoryDecisionObjects,
   createRecordingEventBus,
@@ -68,6 +69,7 @@ export async function nodeWarden(opts: NodeWardenOptions = {}) {
     ...(queues ? {} : { events }),
     decisionObjects: createMemoryDecisionObjects(),
     decisionJournal,
+    artifactObjects: createMemoryArtifactObjects(),
   };
   const deps = makeDeps(env, {
     ...standIns,
