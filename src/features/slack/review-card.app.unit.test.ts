@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { nodeSlackHelpers } from "../../../test/node-d1/slack";
 import { tableRows } from "../../../test/node-d1/table-rows";
 import { interactionBody, WORKSPACE } from "../../../test/slack-bodies";
+import { sha256Hex } from "../../lib/digest";
 import { auditLog } from "../audit/store/tables";
 import { enqueueGateCards } from "./cards";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
@@ -17,11 +18,6 @@ const recordRows = tableRows(h);
 
 const TEAM = "team-review";
 const LOG = "line 1: 40.00\nline 2: 80.00\ntotal printed: 210.00\n";
-
-const sha256 = async (text: string) =>
-  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
 
 /** A wrong_value dead letter whose completion cited a log artifact; its review's gate.opened event. */
 async function reviewOpened() {
@@ -37,7 +33,7 @@ async function reviewOpened() {
         authorization: `Bearer ${bound}`,
         "content-type": "text/plain",
         "x-artifact-kind": "log",
-        "x-sha256": await sha256(LOG),
+        "x-sha256": await sha256Hex(LOG),
       },
       body: LOG,
     }),
