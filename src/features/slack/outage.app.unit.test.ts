@@ -1,26 +1,38 @@
-// The approval outage (RB-06) over real run objects, D1 and the loopback Slack API server: risky gates deny while a
-// team's Slack is down (as they open, and those already waiting when the outage starts), the alert reaches Slack when
-// it is back, and the two-person override turns the fallback off until it expires.
-import { env } from "cloudflare:test";
+// The approval outage (RB-06) in Node, over the run objects' and D1's stand-ins and the loopback Slack API server: risky
+// gates deny while a team's Slack is down (as they open, and those already waiting when the outage starts), the alert
+// reaches Slack when it is back, and the two-person override turns the fallback off until it expires.
+import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { call, token } from "../../../test/helpers";
-import { drainAll, rows, setClock, startRun, teamTokens } from "../../../test/run-helpers";
-import { batchOf, CHANNELS, installSlack, outboxPost } from "../../../test/slack";
+import { nodeLoopbackSlack, nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { approvalEvents, tableRows } from "../../../test/node-d1/table-rows";
 import { remoteSlackApi } from "../../../test/slack-api-remote";
+import { batchOf, CHANNELS, outboxPost } from "../../../test/slack-bodies";
 import { createSlackWebApi } from "../../adapters/slack/web-api";
-import { makeDeps } from "../../deps";
+import { auditLog } from "../audit/store/tables";
 import { OUTAGE_APPROVER } from "../gates";
 import { SLACK_OUTAGE_AFTER_FAILURES } from "./domain";
 import { consumeSlackOutbox } from "./outbox";
 import { createD1SlackDeliveryHealth } from "./store/slack-delivery-health";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
 
+const h = await nodeSlackHelpers();
+const { call, depsWith, drainAll, env, installSlack, setClock, startRun, teamTokens, token } = h;
+const recordRows = tableRows(h);
+const loopback = nodeLoopbackSlack();
+const outageSlack = () => remoteSlackApi("outage", loopback.origin());
+
 const health = () => createD1SlackDeliveryHealth(drizzle(env.DB));
 /** the team's Slack deliveries failed often enough to count as an outage (as the outbox consumer records them) */
 async function startOutage(teamId: string, at: number) {
   for (let i = 0; i < SLACK_OUTAGE_AFTER_FAILURES; i++) await health().recordFailure(teamId, "http_500", at);
 }
+/** the team's audit entries about its outage override, in the order they were written */
+const outageAudit = (teamId: string) =>
+  recordRows(auditLog, and(eq(auditLog.teamId, teamId), eq(auditLog.subjectType, "slack_outage")), {
+    actor: auditLog.actor,
+    action: auditLog.action,
+  });
 const openGate = (tok: string, runId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/runs/${runId}/gates`, { token: tok, body });
 
@@ -46,16 +58,19 @@ describe("approval outage fallback", () => {
       decided_by: OUTAGE_APPROVER,
     });
     expect(gate.json.note).toContain("approval outage");
-    const approvals = await rows(
-      "SELECT decision, approver, outcome, channel FROM approval_event WHERE gate_id = ?",
-      hard.json.gate_id,
-    );
+    const approvals = await recordRows(approvalEvents, eq(approvalEvents.gateId, hard.json.gate_id), {
+      decision: approvalEvents.decision,
+      approver: approvalEvents.approver,
+      outcome: approvalEvents.outcome,
+      channel: approvalEvents.channel,
+    });
     expect(approvals).toEqual([
       { decision: "deny", approver: OUTAGE_APPROVER, outcome: "fallback_denied", channel: "outage_fallback" },
     ]);
-    const audit = await rows<{ actor: string }>(
-      "SELECT actor FROM audit_log WHERE action = 'gate.decided' AND subject_id = ?",
-      hard.json.gate_id,
+    const audit = await recordRows(
+      auditLog,
+      and(eq(auditLog.action, "gate.decided"), eq(auditLog.subjectId, hard.json.gate_id)),
+      { actor: auditLog.actor },
     );
     expect(audit).toEqual([{ actor: OUTAGE_APPROVER }]);
     const metrics = await call("GET", "/v1/metrics", { token: t.admin });
@@ -64,10 +79,10 @@ describe("approval outage fallback", () => {
 
     // Slack is back: the next delivery that lands ends the outage and queues the alert, which the outbox posts
     await installSlack(TEAM, "T0OUTOPEN");
-    const slack = remoteSlackApi("outage");
+    const slack = outageSlack();
     await slack.reset();
     const queued: SlackOutboxMessage[] = [];
-    const deps = makeDeps(env, {
+    const deps = depsWith({
       slackApi: createSlackWebApi(slack.url),
       slackOutbox: { send: async (m) => void queued.push(...m) },
       clock: { now: () => since + 60_000 },
@@ -100,13 +115,13 @@ describe("approval outage fallback", () => {
     expect([hard.json.status, soft.json.status, bystander.json.status]).toEqual(["pending", "pending", "pending"]);
     await drainAll(); // the gate index lists them
 
-    const slack = remoteSlackApi("outage");
+    const slack = outageSlack();
     await slack.reset();
     await slack.script(
       "/api/chat.postMessage",
       ...Array.from({ length: SLACK_OUTAGE_AFTER_FAILURES }, () => ({ status: 500, body: "down" })),
     );
-    const deps = makeDeps(env, { slackApi: createSlackWebApi(slack.url) });
+    const deps = depsWith({ slackApi: createSlackWebApi(slack.url) });
     const failing = batchOf(Array.from({ length: SLACK_OUTAGE_AFTER_FAILURES }, (_, i) => outboxPost(TEAM, `f${i}`)));
     await consumeSlackOutbox(failing.batch, deps);
     expect(failing.fates.every((f) => f.retried === 1)).toBe(true);
@@ -158,11 +173,7 @@ describe("POST /v1/slack/outage/override", () => {
     expect(second.status, second.text).toBe(200);
     expect(second.json).toMatchObject({ status: "active", requested_by: "ann", confirmed_by: "ben" });
     expect(second.json.expires_at).toBeGreaterThan(second.json.requested_at);
-    const audit = await rows<{ actor: string; action: string }>(
-      "SELECT actor, action FROM audit_log WHERE team_id = ? AND subject_type = 'slack_outage' ORDER BY created_at, action DESC",
-      TEAM,
-    );
-    expect(audit).toEqual([
+    expect(await outageAudit(TEAM)).toEqual([
       { actor: "ann", action: "slack.outage.override_requested" },
       { actor: "ben", action: "slack.outage.override_confirmed" },
     ]);
@@ -191,7 +202,7 @@ describe("POST /v1/slack/outage/override", () => {
     expect(paths).toEqual(expect.arrayContaining(["reason", "ttl_minutes"]));
     const worker = await token(TEAM, ["runs:write"], { sub: "w" });
     expect((await override(worker, { reason: "x" })).status).toBe(403);
-    expect(await rows("SELECT 1 FROM audit_log WHERE team_id = ? AND subject_type = 'slack_outage'", TEAM)).toEqual([]);
+    expect(await outageAudit(TEAM)).toEqual([]);
     expect((await health().outage(TEAM))?.override).toBeNull();
   });
 });
@@ -200,10 +211,10 @@ describe("response_url limit", () => {
   it("answers a response_url at most 5 times in 30 minutes, then updates the message with chat.update instead", async () => {
     const TEAM = "outage-respond";
     await installSlack(TEAM, "T0RESPOND");
-    const slack = remoteSlackApi("outage");
+    const slack = outageSlack();
     await slack.reset();
     let now = 1_000_000;
-    const deps = makeDeps(env, { slackApi: createSlackWebApi(slack.url), clock: { now: () => now } });
+    const deps = depsWith({ slackApi: createSlackWebApi(slack.url), clock: { now: () => now } });
     const url = new URL("../respond/T0RESPOND/1/abc", slack.url).toString();
     const respond = (text: string, responseUrl = url): SlackOutboxMessage => ({
       kind: "respond",

@@ -1,22 +1,23 @@
-// The dead-letter review card inside workerd: the SchemaGuard reason, input → output of the failing fields, Open
-// Artifacts and View Trace buttons whose signed links open, and the note modal's corrected input (checked at once).
-import { env, SELF } from "cloudflare:test";
+// The dead-letter review card in Node, over the D1, run objects' and artifacts bucket's stand-ins: the SchemaGuard
+// reason, input → output of the failing fields, Open Artifacts and View Trace buttons whose signed links open, and the
+// note modal's corrected input (checked at once). Audit rows read through the audit table (test/node-d1/table-rows.ts).
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, readResponse, token } from "../../../test/helpers";
-import { rows } from "../../../test/learning";
-import { addOrder, complete, eventLog, lease, runState, startRun } from "../../../test/run-helpers";
-import { installSlack, interactionBody, recordingApp, signedRequest, WORKSPACE } from "../../../test/slack";
-import { makeDeps } from "../../deps";
+import { nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { tableRows } from "../../../test/node-d1/table-rows";
+import { interactionBody, WORKSPACE } from "../../../test/slack-bodies";
+import { sha256Hex } from "../../lib/digest";
+import { auditLog } from "../audit/store/tables";
 import { enqueueGateCards } from "./cards";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
 
+const h = await nodeSlackHelpers();
+const { addOrder, call, complete, depsWith, eventLog, installSlack, lease, recordingApp, runState, send } = h;
+const { signedRequest, startRun, token } = h;
+const recordRows = tableRows(h);
+
 const TEAM = "team-review";
 const LOG = "line 1: 40.00\nline 2: 80.00\ntotal printed: 210.00\n";
-
-const sha256 = async (text: string) =>
-  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
 
 /** A wrong_value dead letter whose completion cited a log artifact; its review's gate.opened event. */
 async function reviewOpened() {
@@ -25,14 +26,14 @@ async function reviewOpened() {
   await addOrder(worker, run.run_id, "o1", { input_json: { invoice: "INV-7", total: 120, currency: "EUR" } });
   const l = await lease(worker, run.run_id, "o1");
   const bound = await token(TEAM, ["runs:write", "runs:read"], { sub: "worker", runId: run.run_id });
-  const up = await readResponse(
-    await SELF.fetch(`https://warden.test/v1/runs/${run.run_id}/artifacts`, {
+  const up = await send(
+    new Request(`https://warden.test/v1/runs/${run.run_id}/artifacts`, {
       method: "POST",
       headers: {
         authorization: `Bearer ${bound}`,
         "content-type": "text/plain",
         "x-artifact-kind": "log",
-        "x-sha256": await sha256(LOG),
+        "x-sha256": await sha256Hex(LOG),
       },
       body: LOG,
     }),
@@ -55,7 +56,7 @@ async function reviewOpened() {
 
 async function reviewCard(event: unknown) {
   const sent: SlackOutboxMessage[][] = [];
-  const deps = makeDeps(env, { slackOutbox: { send: async (m) => void sent.push(m) } });
+  const deps = depsWith({ slackOutbox: { send: async (m) => void sent.push(m) } });
   await enqueueGateCards([event as never], deps);
   expect(sent).toHaveLength(1);
   return sent[0]?.[0] as SlackOutboxMessage & { blocks: any[] };
@@ -159,12 +160,13 @@ describe("dead-letter review card", () => {
     // the same modal submitted again (Slack retries, a double click) is the same decision: nothing applied twice
     await submit('{"total": 999}');
     expect((await runState(runId)).orders.o1?.body.input_json).toEqual({ invoice: "INV-7", total: 210 });
-    const audit = await rows<{ metadata: string }>(
-      "SELECT metadata FROM audit_log WHERE action = 'dead_letter.input_patched' AND team_id = ?",
-      TEAM,
+    const audit = await recordRows(
+      auditLog,
+      and(eq(auditLog.action, "dead_letter.input_patched"), eq(auditLog.teamId, TEAM)),
+      { metadata: auditLog.metadata },
     );
     expect(audit).toHaveLength(1);
-    expect(JSON.parse(audit[0]?.metadata ?? "{}")).toMatchObject({ digest: event.digest, patch: { total: 210 } });
+    expect(audit[0]?.metadata ?? {}).toMatchObject({ digest: event.digest, patch: { total: 210 } });
   });
 
   it("Skip from the review card: its modal has no corrected-input field, the order is skipped unchanged", async () => {

@@ -1,14 +1,21 @@
-// Slack's OAuth v2 install in workerd with real D1 and the loopback Slack server answering oauth.v2.access: the signed
-// redirect, every refused callback leaving nothing behind, a good one storing the grant encrypted, then its completion.
-import { createExecutionContext, env } from "cloudflare:test";
+// Slack's OAuth v2 install in Node over the D1 stand-in, with the loopback Slack server answering oauth.v2.access: the
+// signed redirect, every refused callback leaving nothing behind, a good one storing the grant encrypted, then its
+// completion. Rows read through the Slack and audit tables (test/node-d1/table-rows.ts).
+import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { apiRequest, type CallOptions, readResponse, token } from "../../../test/helpers";
-import { rows } from "../../../test/learning";
-import { CHANNELS } from "../../../test/slack";
-import { loopbackSlack } from "../../../test/slack-loopback";
-import { createApp } from "../../app";
+import type { CallOptions } from "../../../test/node-d1/app";
+import { nodeLoopbackSlack, nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { tableRows } from "../../../test/node-d1/table-rows";
+import { CHANNELS } from "../../../test/slack-bodies";
 import { makeDeps } from "../../deps";
+import { auditLog } from "../audit/store/tables";
 import { STATE_TTL_MS, signState, verifyState } from "./oauth-state";
+import { slackInstallations } from "./store/tables";
+
+const h = await nodeSlackHelpers();
+const { call, deps: wardenDeps, env, token } = h;
+const recordRows = tableRows(h);
+const loopback = nodeLoopbackSlack();
 
 const AUTHORIZE = "https://slack-authorize.test/oauth/v2/authorize";
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -17,9 +24,9 @@ const BOT_TOKEN = "xoxb-9999-8888-oauthgrantedtoken";
 
 /** An app whose Slack base URL is this test's loopback prefix, with OAuth configured and the clock at `clock.t`. */
 function oauthApp(configured = true) {
-  const slack = loopbackSlack();
+  const slack = loopback.slack();
   const clock = { t: T0 };
-  const base = makeDeps(env);
+  const { decisionObjects, decisionJournal } = wardenDeps;
   const deps = makeDeps(
     {
       ...env,
@@ -29,14 +36,14 @@ function oauthApp(configured = true) {
       ...(configured ? { SLACK_CLIENT_ID: "1234.5678", SLACK_CLIENT_SECRET: "client-secret-abc" } : {}),
     } as Env,
     {
+      decisionObjects,
+      decisionJournal,
       clock: { now: () => clock.t },
       // tokens are minted at the real time; only the install runs on the test's clock
-      verifyToken: (t: string) => base.verifyToken(t, Date.now()),
+      verifyToken: (t: string) => wardenDeps.verifyToken(t, Date.now()),
     },
   );
-  const app = createApp();
-  const send = async (method: string, path: string, opts: CallOptions = {}) =>
-    readResponse(await app.fetch(apiRequest(method, path, opts), { deps }, createExecutionContext()));
+  const send = (method: string, path: string, opts: CallOptions = {}) => call(method, path, opts, deps);
   return { slack, clock, deps, send };
 }
 
@@ -67,11 +74,13 @@ const granted = (workspace: string, token = BOT_TOKEN) => ({
 });
 
 const stored = (team: string) =>
-  rows<{ workspace_id: string; bot_token_enc: string; channels: string }>(
-    "SELECT workspace_id, bot_token_enc, channels FROM slack_installation WHERE team_id = ?",
-    team,
-  );
-const audits = (team: string) => rows("SELECT action FROM audit_log WHERE team_id = ? AND action LIKE 'slack.%'", team);
+  recordRows(slackInstallations, eq(slackInstallations.teamId, team), {
+    workspace_id: slackInstallations.workspaceId,
+    bot_token_enc: slackInstallations.botTokenEnc,
+    channels: slackInstallations.channels,
+  });
+const audits = (team: string) =>
+  recordRows(auditLog, and(eq(auditLog.teamId, team), like(auditLog.action, "slack.%")), { action: auditLog.action });
 
 describe("GET /slack/install", () => {
   it("redirects a team admin to Slack's authorize URL with the manifest's scopes, the callback and a signed state", async () => {
@@ -173,7 +182,7 @@ describe("GET /slack/oauth/callback", () => {
     const [row] = await stored(team);
     expect(row?.workspace_id).toBe("T0OAGOOD");
     expect(row?.bot_token_enc).not.toContain("oauthgrantedtoken");
-    expect(JSON.parse(row?.channels ?? "null")).toEqual({});
+    expect(row?.channels).toEqual({});
     expect(await app.deps.slackStore.grantOf(team)).toEqual({
       workspace_id: "T0OAGOOD",
       team_id: team,

@@ -1,26 +1,22 @@
-// The Slack front door inside workerd: signed ingress (401 with no side effect), url_verification, retries, the
-// installation, slash commands, and card clicks through the run's decide_gate (idempotent, roster, race, notes).
-import { createExecutionContext, env } from "cloudflare:test";
+// The Slack front door in Node, over the D1 and run objects' stand-ins: signed ingress (401 with no side effect),
+// url_verification, retries, the installation, slash commands, and card clicks through the run's decide_gate
+// (idempotent, roster, race, notes). Rows read through the owner features' tables (test/node-d1/table-rows.ts).
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, readResponse, token } from "../../../test/helpers";
-import { rows } from "../../../test/learning";
-import { startRun } from "../../../test/run-helpers";
-import {
-  CHANNELS,
-  commandBody,
-  installSlack,
-  interactionBody,
-  openTraceLink,
-  recordingApp,
-  signedRequest,
-  slackCall,
-  WORKSPACE,
-} from "../../../test/slack";
-import { createApp } from "../../app";
-import { makeDeps } from "../../deps";
+import { nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { approvalEvents, runs, tableRows } from "../../../test/node-d1/table-rows";
+import { CHANNELS, commandBody, interactionBody, openTraceLinkWith, WORKSPACE } from "../../../test/slack-bodies";
+import type { Deps } from "../../deps";
+import { auditLog } from "../audit/store/tables";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
+import { slackInbound, slackInstallations } from "./store/tables";
 
-const inboundCount = async () => (await rows<{ n: number }>("SELECT count(*) AS n FROM slack_inbound"))[0]?.n ?? 0;
+const h = await nodeSlackHelpers();
+const { call, depsWith, installSlack, recordingApp, send, signedRequest, slackCall, startRun, token } = h;
+const recordRows = tableRows(h);
+const openTraceLink = (text: string) => openTraceLinkWith(call, text);
+
+const inboundCount = async () => (await recordRows(slackInbound, undefined)).length;
 
 describe("Slack ingress signature", () => {
   const event = JSON.stringify({ type: "event_callback", event_id: "Ev1", team_id: WORKSPACE, event: { type: "x" } });
@@ -46,7 +42,7 @@ describe("Slack ingress signature", () => {
       await signedRequest("/slack/events", event, { ...json, skewS: 310 }),
     ];
     for (const req of cases) {
-      const res = await readResponse(await (await import("cloudflare:test")).SELF.fetch(req));
+      const res = await send(req);
       expect(res.status).toBe(401);
       expect(res.json.error.code).toBe("unauthorized");
     }
@@ -80,7 +76,10 @@ describe("PUT /v1/slack/installation", () => {
   it("installs once, stores the bot token encrypted, refuses a foreign workspace; a second PUT is a gated change", async () => {
     const res = await installSlack("team-a");
     expect(res).toMatchObject({ workspace_id: WORKSPACE, team_id: "team-a", approvers: 3, status: "installed" });
-    const [row] = await rows<{ bot_token_enc: string; team_id: string }>("SELECT * FROM slack_installation");
+    const [row] = await recordRows(slackInstallations, undefined, {
+      bot_token_enc: slackInstallations.botTokenEnc,
+      team_id: slackInstallations.teamId,
+    });
     expect(row?.team_id).toBe("team-a");
     expect(row?.bot_token_enc).not.toContain("xoxb");
     const again = await call("PUT", "/v1/slack/installation", {
@@ -126,7 +125,7 @@ describe("slash commands", () => {
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ response_type: "ephemeral" });
     expect(res.json.text).toMatch(/not connected to Warden/);
-    expect(await rows("SELECT * FROM runs WHERE kind = 'agent'")).toEqual([]);
+    expect(await recordRows(runs, eq(runs.kind, "agent"))).toEqual([]);
   });
 
   it("refuses users outside the roster and shows usage for help and unknown subcommands", async () => {
@@ -200,10 +199,11 @@ describe("approval cards", () => {
     actions: [{ action_id: actionId, value: JSON.stringify(g), action_ts: actionTs }],
   });
   const approvals = (runId: string) =>
-    rows<{ decision: string; approver: string; note: string | null }>(
-      "SELECT decision, approver, note FROM approval_event WHERE run_id = ?",
-      runId,
-    );
+    recordRows(approvalEvents, eq(approvalEvents.runId, runId), {
+      decision: approvalEvents.decision,
+      approver: approvalEvents.approver,
+      note: approvalEvents.note,
+    });
 
   it("applies the same block_actions payload delivered 3 times once", async () => {
     await installSlack("team-a");
@@ -224,19 +224,15 @@ describe("approval cards", () => {
   it("applies Slack's retry of a click whose first delivery failed to reach the run", async () => {
     await installSlack("team-a");
     const g = await pendingGate("schema_invalid");
-    const broken = makeDeps(env, {
+    const broken = depsWith({
       runs: {
         get: () => {
           throw new Error("run object unreachable");
         },
-      } as unknown as ReturnType<typeof makeDeps>["runs"],
+      } as unknown as Deps["runs"],
     });
     const payload = interactionBody(click(g, "gate_deny", "U0ALICE", "1700000000.000777"));
-    const first = await createApp().fetch(
-      await signedRequest("/slack/interactions", payload),
-      { deps: broken },
-      createExecutionContext(),
-    );
+    const first = await send(await signedRequest("/slack/interactions", payload), broken);
     expect(first.status).toBe(500);
     expect(await approvals(g.run_id)).toEqual([]);
     const app = recordingApp();
@@ -269,9 +265,10 @@ describe("approval cards", () => {
     expect(app.sent).toEqual([
       expect.objectContaining({ kind: "respond", text: expect.stringMatching(/not on this team's approver roster/) }),
     ]);
-    const audit = await rows<{ action: string; actor: string }>(
-      "SELECT action, actor FROM audit_log WHERE action = 'slack.approval_refused'",
-    );
+    const audit = await recordRows(auditLog, eq(auditLog.action, "slack.approval_refused"), {
+      action: auditLog.action,
+      actor: auditLog.actor,
+    });
     expect(audit).toEqual([{ action: "slack.approval_refused", actor: "slack:U0MALLORY" }]);
   });
 

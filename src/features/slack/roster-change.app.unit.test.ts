@@ -1,20 +1,31 @@
 // Slack installation changes after the first install wait behind a slack_channel_change hard gate on the team's
-// control run (applied on approval, dropped on denial); per-kind roster roles decide who may click what.
-import { createExecutionContext, env } from "cloudflare:test";
+// control run (applied on approval, dropped on denial); per-kind roster roles decide who may click what. In Node, over
+// the D1 and Durable Object stand-ins; rows read through the Slack and runs tables (test/node-d1/table-rows.ts).
+import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, readResponse, token } from "../../../test/helpers";
-import { rows } from "../../../test/learning";
-import { startRun } from "../../../test/run-helpers";
-import { CHANNELS, installSlack, interactionBody, signedRequest } from "../../../test/slack";
-import { createApp } from "../../app";
-import { makeDeps } from "../../deps";
-import type { SlackOutboxMessage } from "./store/slack-store-port";
+import { nodeSlackHelpers } from "../../../test/node-d1/slack";
+import { approvalEvents, tableRows } from "../../../test/node-d1/table-rows";
+import { CHANNELS, interactionBody } from "../../../test/slack-bodies";
+import { auditLog } from "../audit/store/tables";
+import { slackApprovers, slackChangeRequests, slackInstallations } from "./store/tables";
 
-const roster = (teamId: string) =>
-  rows<{ slack_user_id: string; role: string }>(
-    "SELECT slack_user_id, role FROM slack_approver WHERE team_id = ? ORDER BY slack_user_id",
-    teamId,
-  );
+const h = await nodeSlackHelpers();
+const { call, installSlack, recordingApp, signedRequest, startRun, token } = h;
+const recordRows = tableRows(h);
+
+const roster = async (teamId: string) =>
+  (
+    await recordRows(slackApprovers, eq(slackApprovers.teamId, teamId), {
+      slack_user_id: slackApprovers.slackUserId,
+      role: slackApprovers.role,
+    })
+  ).sort((a, b) => a.slack_user_id.localeCompare(b.slack_user_id));
+/** the team's audit actions matching a LIKE pattern, with their metadata, in the order they were written */
+const auditRows = (teamId: string, action: string) =>
+  recordRows(auditLog, and(eq(auditLog.teamId, teamId), like(auditLog.action, action)), {
+    action: auditLog.action,
+    metadata: auditLog.metadata,
+  });
 
 const change = async (teamId: string, workspace: string, extra: Record<string, unknown> = {}) =>
   call("PUT", "/v1/slack/installation", {
@@ -58,14 +69,13 @@ describe("slack_channel_change", () => {
       { slack_user_id: "U0ALICE", role: "admin" },
       { slack_user_id: "U0CAROL", role: "approver" },
     ]);
-    const [inst] = await rows<{ channels: string; bot_token_enc: string }>(
-      "SELECT channels, bot_token_enc FROM slack_installation WHERE team_id = 'rc-a'",
-    );
-    expect(JSON.parse(inst?.channels ?? "{}").approvals).toBe("C0NEWAPPR");
+    const [inst] = await recordRows(slackInstallations, eq(slackInstallations.teamId, "rc-a"), {
+      channels: slackInstallations.channels,
+      bot_token_enc: slackInstallations.botTokenEnc,
+    });
+    expect(inst?.channels.approvals).toBe("C0NEWAPPR");
     expect(inst?.bot_token_enc).not.toContain("xoxb");
-    const audit = await rows<{ action: string }>(
-      "SELECT action FROM audit_log WHERE team_id = 'rc-a' AND action LIKE 'policy.slack.%' ORDER BY created_at",
-    );
+    const audit = await auditRows("rc-a", "policy.slack.%");
     expect(audit.map((a) => a.action)).toEqual(["policy.slack.proposed", "policy.slack.activated"]);
   });
 
@@ -96,7 +106,7 @@ describe("slack_channel_change", () => {
     });
     expect(denied.status).toBe(200);
     expect((await roster("rc-b")).map((r) => r.slack_user_id)).toEqual(["U0ALICE", "U0BOB", "U0WORKER"]);
-    const [req] = await rows<{ status: string }>("SELECT status FROM slack_change_request WHERE team_id = 'rc-b'");
+    const [req] = await recordRows(slackChangeRequests, eq(slackChangeRequests.teamId, "rc-b"));
     expect(req?.status).toBe("pending");
   });
 
@@ -112,31 +122,11 @@ describe("slack_channel_change", () => {
       },
     });
     expect(bound.status).toBe(403);
-    expect(await rows("SELECT * FROM slack_change_request WHERE team_id = 'rc-c'")).toEqual([]);
+    expect(await recordRows(slackChangeRequests, eq(slackChangeRequests.teamId, "rc-c"))).toEqual([]);
   });
 });
 
 describe("per-kind roster roles", () => {
-  function recordingApp() {
-    const sent: SlackOutboxMessage[] = [];
-    const opened: string[] = [];
-    const deps = makeDeps(env, {
-      slackOutbox: { send: async (m) => void sent.push(...m) },
-      slackApi: {
-        call: async (method) => {
-          opened.push(method);
-          return { ok: true, body: {} };
-        },
-        respond: async () => ({ ok: true, body: {} }),
-      },
-    });
-    const app = createApp();
-    return {
-      sent,
-      opened,
-      fetch: async (req: Request) => readResponse(await app.fetch(req, { deps }, createExecutionContext())),
-    };
-  }
   const denyClick = (workspace: string, g: Record<string, string>, user: string) => ({
     type: "block_actions",
     team: { id: workspace },
@@ -167,15 +157,13 @@ describe("per-kind roster roles", () => {
     expect(app.sent).toEqual([
       expect.objectContaining({ text: expect.stringMatching(/role \(approver\) cannot decide this hard gate/) }),
     ]);
-    const audit = await rows<{ metadata: string }>(
-      "SELECT metadata FROM audit_log WHERE team_id = 'rr-a' AND action = 'slack.approval_refused'",
-    );
-    expect(JSON.parse(audit[0]?.metadata ?? "{}").why).toMatch(/role approver may not decide hard gates/);
-    const none = await rows("SELECT * FROM approval_event WHERE run_id = ?", run.run_id);
+    const audit = await auditRows("rr-a", "slack.approval_refused");
+    expect(audit[0]?.metadata?.why).toMatch(/role approver may not decide hard gates/);
+    const none = await recordRows(approvalEvents, eq(approvalEvents.runId, run.run_id));
     expect(none).toEqual([]);
     // the admin's Deny opens the note modal (every hard-gate decision carries a note), no refusal
     await app.fetch(await signedRequest("/slack/interactions", interactionBody(denyClick("T0RRA", g, "U0BOB"))));
-    expect(app.opened).toEqual(["views.open"]);
+    expect(app.apiCalls.map((c) => c.method)).toEqual(["views.open"]);
     expect(app.sent).toHaveLength(1);
   });
 });
