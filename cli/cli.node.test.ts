@@ -521,14 +521,29 @@ describe("warden against the real local server (npm start)", () => {
   });
 
   it("npm run demo prints a trace URL and an overview URL that load with 200", async () => {
+    // beside it, checked last: WARDEN_DEMO_DOCS out of range is refused before anything is sent (exit 2, says the range)
+    const refused = new Promise<{ code: number; stderr: string }>((resolve) => {
+      const env = { ...process.env, WARDEN_URL: url, WARDEN_TEAM: "t-cli-npm-demo", WARDEN_DEMO_DOCS: "15" };
+      execFile(process.execPath, ["demo/main.ts"], { cwd: root, env, encoding: "utf8" }, (err, _out, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+      );
+    });
     const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      const childEnv: NodeJS.ProcessEnv = { ...process.env, WARDEN_URL: url, WARDEN_TEAM: "t-cli-npm-demo" };
+      // two documents, not fourteen: this test checks what `npm run demo` prints and that its links and hint work;
+      // the whole golden set and its outcomes are the driver test's above (the same runHealthDag)
+      const childEnv: NodeJS.ProcessEnv = {
+        ...process.env,
+        WARDEN_URL: url,
+        WARDEN_TEAM: "t-cli-npm-demo",
+        WARDEN_DEMO_DOCS: "2",
+      };
       for (const k of ["WARDEN_TOKEN", "WARDEN_APPROVER_TOKEN", "OPENAI_API_KEY"]) delete childEnv[k];
       execFile("npm", ["run", "-s", "demo"], { cwd: root, env: childEnv, encoding: "utf8" }, (err, stdout) =>
         resolve({ code: err ? 1 : 0, stdout }),
       );
     });
     expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\s*documents\s+2 \(the first 2 of 14\)/m);
     const trace = /^\s*trace\s+(http\S+)$/m.exec(r.stdout)?.[1];
     const overview = /^\s*overview\s+(http\S+)$/m.exec(r.stdout)?.[1];
     expect(trace).toMatch(new RegExp(`^${url}/runs/run_[^/]+/trace\\?view=`));
@@ -551,5 +566,7 @@ describe("warden against the real local server (npm start)", () => {
     });
     expect(tried.code).toBe(0);
     expect(tried.stdout).toContain(runId);
+    expect((await refused).code).toBe(2);
+    expect((await refused).stderr).toContain("WARDEN_DEMO_DOCS must be a whole number from 1 to 14");
   });
 });

@@ -4,10 +4,25 @@ import { existsSync } from "node:fs";
 import { readDevVars } from "../scripts/dev-vars.mjs";
 import { mintToken, WardenError } from "../src/client/index.ts";
 import { runHealthDag } from "./driver.ts";
+import { goldenCases, hardCases } from "./health/golden.ts";
 import { openAiExtractor } from "./openai.ts";
 
 const baseUrl = process.env.WARDEN_URL ?? "http://localhost:8787";
 const teamId = process.env.WARDEN_TEAM ?? "team-demo";
+const allCases = [...goldenCases(), ...hardCases()];
+
+/** WARDEN_DEMO_DOCS=n: the first n documents only (a quicker look, same graph and workers); all of them by default. */
+function demoCases() {
+  const raw = process.env.WARDEN_DEMO_DOCS;
+  if (raw === undefined || raw === "") return allCases;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > allCases.length) {
+    console.error(`WARDEN_DEMO_DOCS must be a whole number from 1 to ${allCases.length}, got ${JSON.stringify(raw)}`);
+    process.exit(2);
+  }
+  return allCases.slice(0, n);
+}
+const cases = demoCases();
 
 async function tokens(): Promise<{ worker: string; approver: string; admin: string }> {
   if (process.env.WARDEN_TOKEN && process.env.WARDEN_APPROVER_TOKEN)
@@ -56,11 +71,12 @@ try {
     approverToken: t.approver,
     adminToken: t.admin,
     extractor,
+    cases,
     log: console.log,
   });
   console.log(`
 run ${s.run_id}: ${s.status}
-  documents   ${s.documents} (12 golden + 2 hard), passed ${s.passed}, dead letters ${s.dead_letters.length}
+  documents   ${s.documents} (${cases === allCases ? "12 golden + 2 hard" : `the first ${s.documents} of ${allCases.length}`}), passed ${s.passed}, dead letters ${s.dead_letters.length}
   graph       ${s.items} items declared once (extract → persist per document); 3 workers only pulled
   personas    at most ${s.max_in_flight.extractor} extractor lease(s) at once (limit 1), ${s.max_in_flight.cpu} cpu (limit 2)
   gates       ${s.gates.map((g) => `${g.policy_key} (${g.doc_id})`).join(", ") || "none"}; stricter re-prompts ${s.reprompts}

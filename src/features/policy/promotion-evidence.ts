@@ -6,7 +6,7 @@ import type { RouteLedger } from "../memory/domain";
 import { MAX_SESSION_ROWS, SESSION_HISTORY_MS } from "../metrics";
 import type { DecisionLogNeeds } from "./decision-log";
 import { readDecisions } from "./decision-log-reader";
-import { compileProfile } from "./evaluator";
+import { type CompiledProfile, compileProfile } from "./evaluator";
 import {
   ACK_THRESHOLD,
   acksRequired,
@@ -145,13 +145,16 @@ const summaryLine = (e: Omit<PromotionEvidence, "promotion_checks" | "trend">) =
 export async function promotionEvidence(
   deps: PromotionEvidenceNeeds,
   teamId: string,
-  profile: MemrlPolicyProfile,
+  /** the candidate profile, or the active one already compiled (a ceiling raise: compiled once, not per request) */
+  candidate: MemrlPolicyProfile | CompiledProfile,
   now: number,
   /** a ceiling raise replays every decision under the raised ceiling instead of the one it was made under */
   ceiling: MemrlMode | undefined,
   thresholds: TrendThresholds = DEFAULT_TREND_THRESHOLDS,
 ): Promise<Result<PromotionEvidence, AppError>> {
-  const compiled = compileProfile(profile, -1);
+  // compiling costs more than everything else here but the reads: once, for conformance, parity and the replay
+  const compiled = "tables" in candidate ? candidate : compileProfile(candidate, -1);
+  const profile = compiled.profile;
   const conformance = conformanceCheck(compiled);
   const noParity: ParityReport = { checked: 0, failures: [] };
   if (conformance.failures.length > 0) return err(checksRefusal(noParity, conformance));
@@ -161,7 +164,7 @@ export async function promotionEvidence(
   const window = gate.value.decisions.filter((d) => d.created_at >= candidateFrom);
   const parity = parityCheck(compiled, window);
   if (parity.failures.length > 0) return err(checksRefusal(parity, conformance));
-  const report = replayDecisions(profile, window, ceiling);
+  const report = replayDecisions(profile, window, ceiling, compiled);
   const evidence = {
     replay: {
       from: iso(candidateFrom),

@@ -1,6 +1,13 @@
 // Use-case: re-evaluate logged decisions under a candidate profile and report what would change.
 import type { MemrlMode, MemrlPolicyProfile } from "../../../contracts/memrl-policy";
-import { compileProfile, type DecisionInput, decide, decisionInput, isKnownFailureClass } from "./evaluator";
+import {
+  type CompiledProfile,
+  compileProfile,
+  type DecisionInput,
+  decide,
+  decisionInput,
+  isKnownFailureClass,
+} from "./evaluator";
 import type { LoggedDecision } from "./store/policy-store-port";
 
 export type ReplayChange = {
@@ -34,14 +41,15 @@ const MAX_EXAMPLES = 20;
 
 /**
  * Pure: the same logged decisions and candidate always give the same report. Each decision is replayed under the
- * ceiling it was made under, or under `ceiling` when given (what raising the mode ceiling would change).
+ * ceiling it was made under, or under `ceiling` when given (what raising the mode ceiling would change). `compiled`:
+ * the candidate already compiled, when the caller has it (a promotion's evidence compiles it once for every check).
  */
 export function replayDecisions(
   candidate: MemrlPolicyProfile,
   logged: readonly LoggedDecision[],
   ceiling?: MemrlMode,
+  compiled: CompiledProfile = compileProfile(candidate, -1),
 ): ReplayReport {
-  const compiled = compileProfile(candidate, -1);
   const byRule = new Map<string, { from_rule_id: string; to_rule_id: string; count: number }>();
   const byClass = new Map<string, { failure_class: string; decisions: number; changes: number }>();
   const examples: ReplayChange[] = [];

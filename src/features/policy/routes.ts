@@ -194,7 +194,7 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       let evidence: Record<string, unknown> | undefined;
       if (ceiling === "enforce") {
         const { compiled } = await deps.policies.get(principal.teamId, now);
-        evidence = orFail(await promotionEvidence(deps, principal.teamId, compiled.profile, now, "enforce"));
+        evidence = orFail(await promotionEvidence(deps, principal.teamId, compiled, now, "enforce"));
       }
       const version = await deps.policyStore.addCeilingRequest(principal.teamId, ceiling, principal.subject, now);
       // applied only once the policy_deploy hard gate on the team's control run is approved (POST /v1/approvals)
