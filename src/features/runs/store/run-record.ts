@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { incoming } from "../../../adapters/d1/upsert";
 import { camelKeys } from "../../../lib/camel-keys";
 import { log } from "../../../lib/log";
 import { auditInsert } from "../../audit";
@@ -43,13 +44,7 @@ function upsertGate(db: DrizzleD1Database, r: Op<"gate">["row"]): BatchItem<"sql
     .values(camelKeys(r))
     .onConflictDoUpdate({
       target: gates.gateId,
-      set: {
-        status: sql`excluded.status`,
-        decidedBy: sql`excluded.decided_by`,
-        decidedAt: sql`excluded.decided_at`,
-        outcome: sql`excluded.outcome`,
-        updatedAt: sql`excluded.updated_at`,
-      },
+      set: incoming(gates, ["status", "decidedBy", "decidedAt", "outcome", "updatedAt"]),
       setWhere: sql`${gates.status} = 'pending'`,
     });
 }
