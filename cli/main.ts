@@ -1,5 +1,5 @@
 // The `warden` CLI: every agent decision point of the API as a command (commander), over the typed client.
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Command, CommanderError, Option } from "commander";
@@ -11,21 +11,20 @@ import { SCOPES } from "../src/auth/tokens.ts";
 import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
 import { registerAdminCommands } from "./admin-commands.ts";
 import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
-import { registerBoardCommands } from "./board-commands.ts";
+import { type CommandContext, registerBoardCommands } from "./board-commands.ts";
 import { allLogins, credentialsPath, fileTokenCache, type Login, removeLogin, saveLogin } from "./credentials.ts";
 import { registerDeadLetterCommands } from "./dead-letters.ts";
 import { EnvCommand } from "./env-command.ts";
-import { CliExit, type CliIo, EXIT, EXIT_HELP, exitCodeFor, print, spinning } from "./io.ts";
+import { CliExit, type CliIo, EXIT, EXIT_HELP, exitCodeFor, print } from "./io.ts";
 import { registerMcpCommands } from "./mcp-config.ts";
 import { registerMemoryCommands } from "./memory-commands.ts";
+import { registerPolicyCommands } from "./policy-commands.ts";
 import { registerRunCommands } from "./run-commands.ts";
 import { resolveTarget, type Target } from "./target.ts";
 
 export const ALL_SCOPES: Scope[] = [...SCOPES];
 
 type Globals = { url?: string; token?: string; pretty?: boolean; team?: string; verbose?: boolean };
-
-export const fingerprint = (need: string) => `sha256:${createHash("sha256").update(need).digest("hex")}`;
 
 /** A token from the saved login for this URL, exchanged again when less than a minute of it is left. */
 async function loginToken(io: CliIo, url: string, login: Login): Promise<string> {
@@ -93,9 +92,9 @@ function teamOf(token: string): string | null {
   }
 }
 
-/** The whole program for one run: every command reads and writes through `io` only. */
-export function buildProgram(io: CliIo): Command {
-  const program = new EnvCommand("warden", io.env)
+/** The program's own options and output (everything through `io`), before any command is added. */
+function newProgram(io: CliIo): Command {
+  return new EnvCommand("warden", io.env)
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -114,7 +113,13 @@ export function buildProgram(io: CliIo): Command {
     .addHelpText("after", EXIT_HELP)
     .exitOverride()
     .showHelpAfterError(false);
+}
 
+/** What the commands of this file need beyond `CommandContext`: the global flags and the server they name. */
+type ProgramContext = CommandContext & { globals: (cmd: Command) => Globals; target: (cmd: Command) => Target };
+
+/** How a command reaches the program's globals, its server and credentials, the typed client and the output. */
+function programContext(program: Command, io: CliIo): ProgramContext {
   const globals = (cmd: Command) => cmd.optsWithGlobals() as Globals;
   const target = (cmd: Command) => {
     const from = program.getOptionValueSource("url");
@@ -132,10 +137,11 @@ export function buildProgram(io: CliIo): Command {
     return createApi({ baseUrl: t.url, token, channel: "cli" });
   };
   const out = (cmd: Command, v: unknown) => print(io.stdout, v, globals(cmd).pretty === true);
+  return { io, api, out, pretty: (cmd: Command) => globals(cmd).pretty === true, globals, target };
+}
 
-  registerMcpCommands(program, io);
-
-  // login / logout
+/** `login` and `logout`: an API key exchanged for a token and saved per URL, and forgotten again. */
+function addLoginCommands(program: Command, { io, out, globals, target }: ProgramContext): void {
   program
     .command("login")
     .description(
@@ -172,8 +178,10 @@ export function buildProgram(io: CliIo): Command {
       const t = target(cmd);
       out(cmd, { logged_out: removeLogin(t.login?.url ?? t.url, credentialsPath(io.env)) });
     });
+}
 
-  // token
+/** `token mint`: a local token minted from ./.dev.vars. */
+function addTokenCommands(program: Command, io: CliIo): void {
   const token = program.command("token").description("capability tokens");
   token
     .command("mint")
@@ -210,81 +218,10 @@ export function buildProgram(io: CliIo): Command {
       if (o.json) print(io.stdout, { token: jwt, expires_at: new Date((now + o.ttl) * 1000).toISOString() }, false);
       else io.stdout.write(`${jwt}\n`);
     });
+}
 
-  const context = { io, api, out, pretty: (cmd: Command) => globals(cmd).pretty === true };
-  registerMemoryCommands(program, context);
-  const runs = registerRunCommands(program, context);
-  registerBoardCommands(program, runs, context);
-  registerDeadLetterCommands(program, context);
-  registerAdminCommands(program, context, async (cmd) =>
-    teamOf((await credentialsFor(io, globals(cmd), target(cmd))).token),
-  );
-
-  // policy
-  const policy = program.command("policy").description("MemRL policy: decide, show, replay, deploy");
-  policy
-    .command("decide")
-    .description("retry or escalate? (flags mirror the request's JSON fields)")
-    .addOption(new Option("--memrl-mode <mode>").choices(["off", "observe", "enforce"]))
-    .option("--failure-class <class>")
-    .option("--attempt <n>", "1-indexed attempt", int)
-    .option("--max-attempts <n>", "", int)
-    .addOption(new Option("--attempt-bucket <bucket>").choices(["initial", "middle", "final", "overflow"]))
-    .addOption(new Option("--legacy-action <action>").choices(["retry", "escalate"]))
-    .option("--run-id <run_id>")
-    .option("--task-id <task_id>")
-    .action(async (o, cmd: Command) => {
-      const a = await api(cmd);
-      const json = defined({
-        memrl_mode: o.memrlMode,
-        failure_class: o.failureClass,
-        attempt: o.attempt,
-        max_attempts: o.maxAttempts,
-        attempt_bucket: o.attemptBucket,
-        legacy_action: o.legacyAction,
-        run_id: o.runId,
-        task_id: o.taskId,
-      });
-      out(cmd, await unwrap(a.v1.policy.decide.$post({ json: json as never })));
-    });
-  policy
-    .command("show")
-    .description("the team's active MemRL profile")
-    .action(async (_o, cmd: Command) => {
-      const a = await api(cmd);
-      out(cmd, await unwrap(a.v1.policy.profile.$get()));
-    });
-  policy
-    .command("replay <profile>")
-    .description("how a candidate profile (JSON file) would have decided the logged decisions")
-    .option("--since <iso|ms>", "only decisions since then")
-    .action(async (file: string, o, cmd: Command) => {
-      const profile = readJsonFile(file, io.cwd);
-      const since = o.since === undefined ? undefined : /^\d+$/.test(o.since) ? Number(o.since) : o.since;
-      const a = await api(cmd);
-      out(
-        cmd,
-        await spinning(
-          io.stderr,
-          "replaying",
-          unwrap(a.v1.policy.replay.$post({ json: defined({ profile, since }) as never })),
-        ),
-      );
-    });
-  policy
-    .command("deploy <profile>")
-    .description(
-      "propose a profile (JSON file); it activates when its policy_deploy gate is approved. An enforce profile must " +
-        "pass conformance, parity and the trend gate first (exit on 422/409, nothing stored); its gate lists " +
-        "acks_required: approve it with --note naming ack:<class> for each",
-    )
-    .action(async (file: string, _o, cmd: Command) => {
-      const profile = readJsonFile(file, io.cwd);
-      const a = await api(cmd);
-      out(cmd, await unwrap(a.v1.policy.profile.$put({ json: profile as never })));
-    });
-
-  // gates
+/** `gates list|approve|deny|ack|sla`: approval gates. */
+function addGateCommands(program: Command, { io, api, out, pretty }: ProgramContext): void {
   const gates = program.command("gates").description("approval gates: list open ones, acknowledge, approve, deny");
   gates
     .command("list")
@@ -292,7 +229,7 @@ export function buildProgram(io: CliIo): Command {
     .action(async (_o, cmd: Command) => {
       const a = await api(cmd);
       const r = await unwrap(a.v1.gates.$get({ query: { status: "open" } }));
-      out(cmd, globals(cmd).pretty ? r.gates : r);
+      out(cmd, pretty(cmd) ? r.gates : r);
     });
   for (const [name, decision, what] of [
     ["approve", "approve_retry", "approve a gate (--decision approve_skip|approve_abort to skip or abort instead)"],
@@ -337,8 +274,10 @@ export function buildProgram(io: CliIo): Command {
       if (o.file) out(cmd, await unwrap(a.v1.gates.sla.$put({ json: readJsonFile(o.file, io.cwd) as never })));
       else out(cmd, await unwrap(a.v1.gates.sla.$get()));
     });
+}
 
-  // events
+/** `events send`, `slack override` and `overview-url`: one command each. */
+function addSingleCommands(program: Command, { io, api, out }: ProgramContext): void {
   program
     .command("events")
     .description("task and run events for the learning consumer")
@@ -375,7 +314,6 @@ export function buildProgram(io: CliIo): Command {
       out(cmd, await unwrap(a.v1.events.$post({ json: event as never })));
     });
 
-  // slack
   program
     .command("slack")
     .description("Slack: the approval-outage override")
@@ -398,7 +336,25 @@ export function buildProgram(io: CliIo): Command {
       const a = await api(cmd);
       out(cmd, await unwrap(a.v1.views.$post({ json: { kind: "team" } })));
     });
+}
 
+/** The whole program for one run: every command reads and writes through `io` only. */
+export function buildProgram(io: CliIo): Command {
+  const program = newProgram(io);
+  const context = programContext(program, io);
+  registerMcpCommands(program, io);
+  addLoginCommands(program, context);
+  addTokenCommands(program, io);
+  registerMemoryCommands(program, context);
+  const runs = registerRunCommands(program, context);
+  registerBoardCommands(program, runs, context);
+  registerDeadLetterCommands(program, context);
+  registerAdminCommands(program, context, async (cmd) =>
+    teamOf((await credentialsFor(io, context.globals(cmd), context.target(cmd))).token),
+  );
+  registerPolicyCommands(program, context);
+  addGateCommands(program, context);
+  addSingleCommands(program, context);
   return program;
 }
 

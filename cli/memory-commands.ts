@@ -16,9 +16,8 @@ export function sessionKind(env: CliEnv): string {
 /** A need is only ever sent as a digest. */
 export const fingerprint = (need: string) => `sha256:${createHash("sha256").update(need).digest("hex")}`;
 
-export function registerMemoryCommands(program: Command, { io, api, out, pretty }: CommandContext): void {
-  // memory
-  const memory = program.command("memory").description("team memory: activate, write, query, import");
+/** `memory activate`: seed 002's session start, and its episode recorded with --outcome. */
+function addActivateCommand(memory: Command, { io, api, out }: CommandContext): void {
   memory
     .command("activate")
     .description(
@@ -76,6 +75,10 @@ export function registerMemoryCommands(program: Command, { io, api, out, pretty 
       }
       out(cmd, { session_kind: kind, ...activation, ...(recorded ? { recorded } : {}) });
     });
+}
+
+/** `memory write` and `memory query`: one memory stored, memories ranked. */
+function addWriteAndQueryCommands(memory: Command, { api, out, pretty }: CommandContext): void {
   memory
     .command("write")
     .description("store one memory (refused with exit 4 when it holds a secret, PII or a raw URL)")
@@ -119,6 +122,10 @@ export function registerMemoryCommands(program: Command, { io, api, out, pretty 
       );
       out(cmd, pretty(cmd) ? r.results : r);
     });
+}
+
+/** `memory import`: rigid memory from a JSON file, sent 100 entries a call. */
+function addImportCommand(memory: Command, { io, api, out }: CommandContext): void {
   memory
     .command("import <file>")
     .description(
@@ -151,8 +158,10 @@ export function registerMemoryCommands(program: Command, { io, api, out, pretty 
       bar.end();
       out(cmd, result);
     });
+}
 
-  // sessions
+/** `sessions record`: one session_event.v1 episode. */
+function addSessionCommands(program: Command, { io, api, out }: CommandContext): void {
   program
     .command("sessions")
     .description("ops-warden session episodes")
@@ -208,4 +217,13 @@ export function registerMemoryCommands(program: Command, { io, api, out, pretty 
         ),
       );
     });
+}
+
+/** Registers `memory` and `sessions` and their commands. */
+export function registerMemoryCommands(program: Command, context: CommandContext): void {
+  const memory = program.command("memory").description("team memory: activate, write, query, import");
+  addActivateCommand(memory, context);
+  addWriteAndQueryCommands(memory, context);
+  addImportCommand(memory, context);
+  addSessionCommands(program, context);
 }

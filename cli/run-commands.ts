@@ -5,12 +5,8 @@ import { budgetStanding } from "../src/lib/budget.ts";
 import { defined, int, list } from "./args.ts";
 import type { CommandContext } from "./board-commands.ts";
 
-/** Registers `runs` and its commands; the group is returned so other modules add theirs to it. */
-export function registerRunCommands(program: Command, { api, out, pretty }: CommandContext): Command {
-  // runs
-  const runs = program
-    .command("runs")
-    .description("runs: start, status, stop, explain-exit, say, messages, trace-url, list");
+/** `runs start`: a run with its goal, template, skills and token budget. */
+function addStartCommand(runs: Command, { api, out }: CommandContext): void {
   runs
     .command("start")
     .description("start a run; prints {run_id, status, hints, policy_snapshot}")
@@ -41,6 +37,10 @@ export function registerRunCommands(program: Command, { api, out, pretty }: Comm
         ),
       );
     });
+}
+
+/** `runs status|stop|explain-exit`: one run's standing, its stop, and why it ended. */
+function addStatusCommands(runs: Command, { api, out, pretty }: CommandContext): void {
   runs
     .command("status <run_id>")
     .description("the run: status, last steps, orders, gates, budget, dead letters")
@@ -71,6 +71,10 @@ export function registerRunCommands(program: Command, { api, out, pretty }: Comm
       const a = await api(cmd);
       out(cmd, await unwrap(a.v1.runs[":run_id"]["explain-exit"].$get({ param: { run_id: runId } })));
     });
+}
+
+/** `runs say|messages|trace-url|list`: a run's conversation, its trace link, and the team's runs. */
+function addConversationAndListCommands(runs: Command, { api, out, pretty }: CommandContext): void {
   runs
     .command("say <run_id>")
     .description("post a message to the run's conversation (talk; into its Slack thread); secrets / PII → exit 4")
@@ -110,5 +114,15 @@ export function registerRunCommands(program: Command, { api, out, pretty }: Comm
       const r = await unwrap(a.v1.runs.$get({ query: defined({ status: o.status, cursor: o.cursor }) }));
       out(cmd, pretty(cmd) ? r.runs : r);
     });
+}
+
+/** Registers `runs` and its commands; the group is returned so other modules add theirs to it. */
+export function registerRunCommands(program: Command, context: CommandContext): Command {
+  const runs = program
+    .command("runs")
+    .description("runs: start, status, stop, explain-exit, say, messages, trace-url, list");
+  addStartCommand(runs, context);
+  addStatusCommands(runs, context);
+  addConversationAndListCommands(runs, context);
   return runs;
 }

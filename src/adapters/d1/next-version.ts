@@ -1,7 +1,9 @@
 // A team's versioned rows (profiles, rule sets, change requests): the next version taken inside the INSERT, and the key of a pending version.
 import { and, desc, eq, getTableName, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { batchAll } from "./batch";
 
 type VersionedTable = SQLiteTable & { version: SQLiteColumn; teamId: SQLiteColumn };
 type StatusVersionedTable = VersionedTable & { status: SQLiteColumn };
@@ -90,6 +92,22 @@ export async function pendingRequest<T extends RequestTable>(
 
 /** True when the statement (a request's markApplied, run alone or first in a batch) changed exactly one row. */
 export const appliedOnce = (result: unknown) => (result as { meta: { changes: number } }).meta.changes === 1;
+
+/**
+ * Applies a team's pending request `version` in ONE batch with the writes it makes (`writes` reads the stored request):
+ * a second activation finds it applied and writes nothing. True when this call applied it.
+ */
+export async function applyRequestInBatch<T extends RequestTable>(
+  db: DrizzleD1Database,
+  table: T,
+  request: { teamId: string; version: number; now: number },
+  writes: (stored: T["$inferSelect"]) => BatchItem<"sqlite">[],
+): Promise<boolean> {
+  const pending = await pendingRequest(db, table, request.teamId, request.version, request.now);
+  if (!pending) return false;
+  const [marked] = await batchAll(db, [pending.markApplied, ...writes(pending.request)]);
+  return appliedOnce(marked);
+}
 
 /**
  * Makes the pending `version` the team's active one in one batch: the active version is retired only while the target

@@ -1,9 +1,18 @@
 // Merges for ON CONFLICT … DO UPDATE (drizzle `set` values): how a stored column and the conflicting INSERT's value combine.
-import { type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
 /** `excluded.<column>`: the value the conflicting INSERT brought (named from the column, never spelled by hand) */
 export const excluded = (column: SQLiteColumn): SQL => sql.raw(`excluded."${column.name}"`);
+
+/** a `set` taking the conflicting INSERT's value for each named column of the table */
+export function incoming<T extends SQLiteTable, K extends keyof T["_"]["columns"] & string>(
+  table: T,
+  keys: readonly K[],
+): Record<K, SQL> {
+  const columns = getTableColumns(table) as Record<string, SQLiteColumn>;
+  return Object.fromEntries(keys.map((key) => [key, excluded(columns[key] as SQLiteColumn)])) as Record<K, SQL>;
+}
 
 /** the stored value unless it is NULL (the first value seen wins) */
 export const storedElseIncoming = (column: SQLiteColumn): SQL => sql`COALESCE(${column}, ${excluded(column)})`;

@@ -1,6 +1,7 @@
 // Wire shapes of the approver's inbox list (GET /v1/gates): the query and the listed gates.
 import { z } from "zod";
 import { GATE_OUTCOMES } from "./outcome";
+import { GATE_KEY_FIELDS } from "./schemas";
 
 export const GateListQuery = z.object({
   status: z
@@ -11,11 +12,7 @@ export const GateListQuery = z.object({
 });
 
 export const GateListItem = z.object({
-  gate_id: z.string(),
-  run_id: z.string(),
-  op_id: z.string(),
-  policy_key: z.string(),
-  kind: z.enum(["auto", "soft", "hard", "deny"]),
+  ...GATE_KEY_FIELDS,
   status: z.string(),
   opened_by: z.string(),
   opened_at: z.int(),

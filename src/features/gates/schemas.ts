@@ -3,7 +3,7 @@ import { z } from "zod";
 import { WireId } from "../../../contracts/wire-id";
 import { AppFailure } from "../../errors";
 import { CALLER_CHANNELS, DECISION_CHANNELS, GATE_OUTCOMES, isSystemDecider } from "./outcome";
-import { PolicyKey } from "./rules";
+import { GATE_KINDS, PolicyKey } from "./rules";
 
 const id = WireId;
 /** largest gate context (serialized JSON) */
@@ -12,13 +12,18 @@ export const MAX_CONTEXT_BYTES = 16 * 1024;
 export const RunParams = z.object({ run_id: id });
 export const GateParams = z.object({ run_id: id, gate_id: id });
 
-/** A gate as the run and gate routes show it (without the OpenAPI name, for use inside other schemas). */
-export const GateViewSchema = z.object({
+/** The fields that name a gate, the same in every listing of gates (its view, the inbox list). */
+export const GATE_KEY_FIELDS = {
   gate_id: z.string(),
   run_id: z.string(),
   op_id: z.string(),
   policy_key: z.string(),
-  kind: z.enum(["auto", "soft", "hard", "deny"]),
+  kind: z.enum(GATE_KINDS),
+};
+
+/** A gate as the run and gate routes show it (without the OpenAPI name, for use inside other schemas). */
+export const GateViewSchema = z.object({
+  ...GATE_KEY_FIELDS,
   status: z.enum(["pending", "approved", "auto_allowed", "denied", "aborted", "skipped"]),
   rule_id: z.string(),
   reason: z.string(),
@@ -99,7 +104,7 @@ export const OpenGateBody = z
 export const OpenGateResponse = z
   .object({
     gate_id: z.string(),
-    kind: z.enum(["auto", "soft", "hard", "deny"]),
+    kind: z.enum(GATE_KINDS),
     status: z.enum(["allowed", "pending", "denied"]),
     reason: z.string(),
     digest: z.string(),

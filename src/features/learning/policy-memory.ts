@@ -165,15 +165,18 @@ export const StoredEntry = z.object({
 
 export type ParsedRow<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-/** Corrupted rows fail here (schema validation): the snapshot then resets to defaults with DTL-STRAT-001. */
-export function parseEntry(row: unknown): ParsedRow<EntryState> {
-  const parsed = StoredEntry.safeParse(row);
+/** A stored row checked by its schema; a failure names the first bad field (path: message). */
+function parseStored<T>(schema: z.ZodType<T>, row: unknown): ParsedRow<T> {
+  const parsed = schema.safeParse(row);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, reason: `${issue?.path.join(".") || "(row)"}: ${issue?.message ?? "invalid"}` };
   }
   return { ok: true, value: parsed.data };
 }
+
+/** Corrupted rows fail here (schema validation): the snapshot then resets to defaults with DTL-STRAT-001. */
+export const parseEntry = (row: unknown): ParsedRow<EntryState> => parseStored(StoredEntry, row);
 
 // ---- snapshot and ranking --------------------------------------------------------------------
 
@@ -335,14 +338,7 @@ const StoredRetry = z.object({
   updated_at: count,
 });
 
-export function parseRetry(row: unknown): ParsedRow<RetryState> {
-  const parsed = StoredRetry.safeParse(row);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, reason: `${issue?.path.join(".") || "(row)"}: ${issue?.message ?? "invalid"}` };
-  }
-  return { ok: true, value: parsed.data };
-}
+export const parseRetry = (row: unknown): ParsedRow<RetryState> => parseStored(StoredRetry, row);
 
 const clamp = (x: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, x));
 

@@ -7,7 +7,7 @@ import { createMemoryRateLimiter } from "../../adapters/ratelimit/memory";
 import { createApp } from "../../app";
 import { DEFAULT_LIMITS, MAX_LIMIT, ROUTE_CLASSES } from "../../http/rate-limits";
 
-const { call, depsWith, teamTokens, token } = await nodeHelpers();
+const { call, deps, depsWith, teamTokens, token } = await nodeHelpers();
 
 describe("GET /v1/limits", () => {
   it("answers every route class with the defaults for a team without overrides", async () => {
@@ -111,6 +111,20 @@ describe("PUT /v1/limits", () => {
     const audit = await call("GET", "/v1/audit?type=team_limits.updated", { token: t.admin });
     expect(audit.json.entries).toHaveLength(1);
     expect(audit.json.entries[0]).toMatchObject({ actor: "policy_deploy", subject_id: `${team}/v1` });
+    // a second activation of the applied request writes nothing: no row changed, no second audit entry
+    const again = await deps.teamLimitStore.applyRequest(team, 1, Date.now(), {
+      id: `audit-again-${team}`,
+      teamId: team,
+      actor: "policy_deploy",
+      action: "team_limits.updated",
+      subjectType: "team_limits",
+      subjectId: `${team}/v1`,
+      metadata: null,
+      createdAt: Date.now(),
+    });
+    expect(again).toBe(false);
+    expect(await current()).toEqual(after);
+    expect((await call("GET", "/v1/audit?type=team_limits.updated", { token: t.admin })).json.entries).toHaveLength(1);
     // lowering again needs nobody: at or under the defaults applies at once
     const lower = await put({ limits: { decide: { per_team: 6000, per_subject: 1200 } } });
     expect(lower.status).toBe(200);

@@ -1,8 +1,7 @@
 // DeployApproverStore over D1: deploy_approver rows (one per team and subject) and deploy_approver_request versions.
 import { asc, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { batchAll } from "../../../adapters/d1/batch";
-import { appliedOnce, insertNextVersion, pendingRequest } from "../../../adapters/d1/next-version";
+import { applyRequestInBatch, insertNextVersion } from "../../../adapters/d1/next-version";
 import { auditInsert } from "../../audit";
 import type { DeployApproverStore } from "./deploy-approvers-port";
 import { deployApproverRequests, deployApprovers } from "./tables";
@@ -26,16 +25,14 @@ export function createD1DeployApproverStore(db: DrizzleD1Database): DeployApprov
       });
     },
     async applyRequest(teamId, version, now, audit) {
-      const pending = await pendingRequest(db, deployApproverRequests, teamId, version, now);
-      if (!pending) return false;
-      const subjects = JSON.parse(pending.request.subjects) as string[];
-      const [marked] = await batchAll(db, [
-        pending.markApplied,
-        db.delete(deployApprovers).where(eq(deployApprovers.teamId, teamId)),
-        ...subjects.map((subject) => db.insert(deployApprovers).values({ teamId, subject, version, addedAt: now })),
-        auditInsert(db, audit),
-      ]);
-      return appliedOnce(marked);
+      return applyRequestInBatch(db, deployApproverRequests, { teamId, version, now }, (request) => {
+        const subjects = JSON.parse(request.subjects) as string[];
+        return [
+          db.delete(deployApprovers).where(eq(deployApprovers.teamId, teamId)),
+          ...subjects.map((subject) => db.insert(deployApprovers).values({ teamId, subject, version, addedAt: now })),
+          auditInsert(db, audit),
+        ];
+      });
     },
   };
 }

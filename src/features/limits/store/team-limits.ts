@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { batchAll } from "../../../adapters/d1/batch";
-import { appliedOnce, insertNextVersion, pendingRequest } from "../../../adapters/d1/next-version";
+import { applyRequestInBatch, insertNextVersion } from "../../../adapters/d1/next-version";
 import type { TeamLimitRow, TeamLimitStore } from "../../../ports/team-limits";
 import { auditInsert } from "../../audit";
 import { teamLimitRequests, teamLimits } from "./tables";
@@ -50,16 +50,10 @@ function teamLimitRequestRows(db: DrizzleD1Database): Pick<TeamLimitStore, "addR
       });
     },
     async applyRequest(teamId, version, now, audit) {
-      const pending = await pendingRequest(db, teamLimitRequests, teamId, version, now);
-      if (!pending) return false;
-      const rows = JSON.parse(pending.request.limits) as TeamLimitRow[];
-      // one batch: a second activation finds the request applied and writes nothing
-      const [marked] = await batchAll(db, [
-        pending.markApplied,
-        ...rows.map((r) => upsertLimit(db, teamId, r, now)),
-        auditInsert(db, audit),
-      ]);
-      return appliedOnce(marked);
+      return applyRequestInBatch(db, teamLimitRequests, { teamId, version, now }, (request) => {
+        const rows = JSON.parse(request.limits) as TeamLimitRow[];
+        return [...rows.map((r) => upsertLimit(db, teamId, r, now)), auditInsert(db, audit)];
+      });
     },
   };
 }

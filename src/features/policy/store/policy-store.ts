@@ -11,6 +11,7 @@ import {
   pendingRequest,
   versionRow,
 } from "../../../adapters/d1/next-version";
+import { excluded, incoming } from "../../../adapters/d1/upsert";
 import { retryAdjustments } from "../../learning/store/tables";
 import type { PolicyStore, ProfileStatus, StoredProfile } from "./policy-store-port";
 import { modeCeilingRequests, policyDecisions, policyProfiles, teamModes } from "./tables";
@@ -43,12 +44,8 @@ export function lowerCeilingStatement(
     .values({ teamId: c.teamId, ceiling: c.to, reason: c.reason, updatedAt: c.now })
     .onConflictDoUpdate({
       target: teamModes.teamId,
-      set: {
-        ceiling: sql`excluded.ceiling`,
-        reason: sql`excluded.reason`,
-        updatedAt: sql`excluded.updated_at`,
-      },
-      setWhere: sql`${rank(teamModes.ceiling)} > ${rank(sql`excluded.ceiling`)}`,
+      set: incoming(teamModes, ["ceiling", "reason", "updatedAt"]),
+      setWhere: sql`${rank(teamModes.ceiling)} > ${rank(excluded(teamModes.ceiling))}`,
     });
 }
 

@@ -3,6 +3,8 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { incoming } from "../../../adapters/d1/upsert";
 import { camelKeys } from "../../../lib/camel-keys";
 import { log } from "../../../lib/log";
 import { auditInsert } from "../../audit";
@@ -13,28 +15,26 @@ import { approvalEvents, attempts, deadLetters, gates, runs, workOrders } from "
 
 type Op<T extends RecordOp["t"]> = Extract<RecordOp, { t: T }>;
 
-/** the run index row; an older write retried late never overwrites a newer status */
+/** the conflict update of a row with a status: an older write retried late never overwrites a newer status */
+const newerStatusWins = (updatedAt: SQLiteColumn) => ({
+  set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
+  setWhere: sql`${updatedAt} <= excluded.updated_at`,
+});
+
+/** the run index row */
 function upsertRun(db: DrizzleD1Database, r: Op<"run">["row"]): BatchItem<"sqlite"> {
   return db
     .insert(runs)
     .values(camelKeys(r))
-    .onConflictDoUpdate({
-      target: runs.runId,
-      set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
-      setWhere: sql`${runs.updatedAt} <= excluded.updated_at`,
-    });
+    .onConflictDoUpdate({ target: runs.runId, ...newerStatusWins(runs.updatedAt) });
 }
 
-/** an order row; an older write retried late never overwrites a newer status */
+/** an order row */
 function upsertOrder(db: DrizzleD1Database, r: Op<"order">["row"]): BatchItem<"sqlite"> {
   return db
     .insert(workOrders)
     .values(camelKeys(r))
-    .onConflictDoUpdate({
-      target: [workOrders.runId, workOrders.orderId],
-      set: { status: sql`excluded.status`, updatedAt: sql`excluded.updated_at` },
-      setWhere: sql`${workOrders.updatedAt} <= excluded.updated_at`,
-    });
+    .onConflictDoUpdate({ target: [workOrders.runId, workOrders.orderId], ...newerStatusWins(workOrders.updatedAt) });
 }
 
 /** a gate row; a decided gate never goes back to pending through a late retried write */
@@ -44,13 +44,7 @@ function upsertGate(db: DrizzleD1Database, r: Op<"gate">["row"]): BatchItem<"sql
     .values(camelKeys(r))
     .onConflictDoUpdate({
       target: gates.gateId,
-      set: {
-        status: sql`excluded.status`,
-        decidedBy: sql`excluded.decided_by`,
-        decidedAt: sql`excluded.decided_at`,
-        outcome: sql`excluded.outcome`,
-        updatedAt: sql`excluded.updated_at`,
-      },
+      set: incoming(gates, ["status", "decidedBy", "decidedAt", "outcome", "updatedAt"]),
       setWhere: sql`${gates.status} = 'pending'`,
     });
 }
