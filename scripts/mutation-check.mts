@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import ts from "typescript";
 
 type Mutant = { file: string; start: number; end: number; from: string; to: string; line: number };
@@ -111,8 +112,14 @@ for (const m of chosen) {
     });
     const dead = r.status !== 0;
     if (dead) killed++;
+    // which test killed it: a kill by a test that has nothing to do with the mutant is worth a second look
+    const by = dead
+      ? (stripVTControlCharacters(`${r.stdout}${r.stderr}`)
+          .match(/^ *(?:FAIL|×) .*$/m)?.[0]
+          .trim() ?? "")
+      : "";
     console.log(
-      `${dead ? "killed  " : "SURVIVED"} ${m.file}:${m.line} ${m.from} → ${m.to || "(removed)"} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+      `${dead ? "killed  " : "SURVIVED"} ${m.file}:${m.line} ${m.from} → ${m.to || "(removed)"} (${((Date.now() - started) / 1000).toFixed(0)} s)${by ? `, by ${by.slice(0, 160)}` : ""}`,
     );
   } finally {
     writeFileSync(m.file, original);
