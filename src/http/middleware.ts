@@ -120,7 +120,8 @@ export function jsonDepth(text: string): number {
 
 /**
  * JSON routes: a body must be declared JSON (415), stay within MAX_JSON_DEPTH and parse (400 invalid_json). An empty
- * or blank body reads as {}. The text hono's validators read is replaced by the checked one, so they parse it as-is.
+ * or blank body reads as {}. The text hono's validators read is replaced by the checked one, so they parse it as-is
+ * (hono's `json()` reads its `text` cache: without it, it would decode the body's bytes again through a new Response).
  * A refused body still costs the authenticated caller one request of its bucket (a 429 once spent): refusals are
  * work too, and a flood of bad JSON must meet the same limit as good calls.
  */
@@ -157,6 +158,7 @@ function checkJsonBody(c: Ctx, text: string): void {
   } catch {
     throw new AppFailure({ code: "invalid_json" });
   }
+  (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
 }
 
 const unsupported = (type: string) =>

@@ -5,6 +5,7 @@
 import { runInDurableObject } from "../fakes/durable-objects";
 import { helpersOver, nodeWarden } from "../node-d1/app";
 import { describeFuzz, FUZZ_PER_ROUTE } from "./fuzz";
+import { quietAppLogs } from "./quiet-logs";
 import { backgroundWork, readRaw } from "./routes";
 import { describeSummary } from "./table";
 import { writeCounter } from "./write-counter";
@@ -14,6 +15,7 @@ export async function describeNodeFuzz(shard: number, shards: number): Promise<v
   const w = await nodeWarden();
   const h = helpersOver(w);
   const background = backgroundWork();
+  quietAppLogs();
 
   describeFuzz(
     {
