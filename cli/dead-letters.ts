@@ -78,6 +78,23 @@ async function settle(a: Api, dl: DeadLetter, action: Action, note: string, patc
   }
 }
 
+/**
+ * How many dead letters a bulk action settles at once: a few requests in flight hide the round trips (each item is a
+ * read and a decision), while each run object still takes its gates' decisions one at a time.
+ */
+const BULK_IN_FLIGHT = 4;
+
+/** `work` over every item, at most `limit` at once; the answers in the items' order. */
+export async function eachLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
 /** Asks on the terminal; without one, only --yes confirms (a script never hangs on a prompt). */
 async function confirmed(io: CliIo, question: string, yes: boolean): Promise<boolean> {
   if (yes) return true;
@@ -115,11 +132,11 @@ async function act(ctx: CommandContext, cmd: Command, action: Action, id: string
   if (matched.length > 0 && !(await confirmed(ctx.io, `${action} ${matched.length} dead letter(s)`, o.yes === true)))
     throw new CliExit(EXIT.failure, "not confirmed: nothing changed");
   const bar = progress(ctx.io.stderr, matched.length, action);
-  const results: ItemResult[] = [];
-  for (const dl of matched) {
-    results.push(await settle(a, dl, action, o.note));
+  const results = await eachLimited(matched, BULK_IN_FLIGHT, async (dl) => {
+    const r = await settle(a, dl, action, o.note);
     bar.tick();
-  }
+    return r;
+  });
   bar.end();
   const failed = results.filter((r) => r.result === "failed").length;
   const summary = { action, matched: matched.length, failed, results };

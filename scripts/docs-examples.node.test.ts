@@ -1,15 +1,16 @@
 // Docs that run: every fenced block opened with ```sh runnable in README.md and docs/*.md runs with bash, in document
 // order, against the node-server project's shared local server (`npm start`, test/node-server/; the docs' teams,
 // acme and team-a, are used by no other test file). The blocks of one file share one bash session (variables carry
-// from block to block within a file, never across files, so each doc defines its own tokens). `localhost:8787` in a
-// block is replaced by the test server's address.
+// from block to block within a file, never across files, so each doc defines its own tokens). The files' sessions run
+// side by side, a few at a time (they wait on curl, npm and the server more than they compute); each file's blocks
+// still run in order. `localhost:8787` in a block is replaced by the test server's address.
 //
 // Checks: a comment line `# → <status> <shape>` (or `# → <shape>`) right after a curl states its answer. The status
 // must match; in the shape, every `"key":scalar` pair must occur somewhere in the JSON answer (a string value with
 // `…` matches any string starting with the part before it, e.g. "mem_…"), and `{a, b}` (bare names) must be top-level
 // keys. A block without such lines only has to run (bash exit status 0 for the file). Blocks left unmarked need
 // placeholders, secrets or an outside service (Slack, Cloudflare, a browser).
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,38 +91,75 @@ function instrument(block: string, base: string): string {
     .join("\n");
 }
 
+/** What one file's bash session left: its exit status (null when it was killed), its stderr and its answer log. */
+type Session = { status: number | null; stderr: string; log: string };
+
+/** Runs one file's blocks in one bash session; resolves (never rejects) once bash has ended. */
+function runSession(file: string, blocks: string[], url: string, logs: string): Promise<Session> {
+  return new Promise((resolve) => {
+    const log = join(logs, `${file.replace(/\W/g, "_")}.log`);
+    writeFileSync(log, "");
+    const script = [PRELUDE, ...blocks.map((b) => instrument(b, url))].join("\n");
+    const env = { ...process.env, DOCS_LOG: log };
+    // a hung session is killed (side by side on a loaded machine one file has taken 30 s)
+    const options = { cwd: root, env, encoding: "utf8" as const, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 };
+    execFile("bash", ["-c", script], options, (error, _stdout, stderr) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      resolve({ status: error ? (typeof code === "number" ? code : null) : 0, stderr, log });
+    });
+  });
+}
+
+/** Starts the files' sessions `slots` at a time, in the files' order; each file's promise resolves when its own ends. */
+function runSessions(files: [string, string[]][], url: string, logs: string, slots: number) {
+  const queue = files.map(([file, blocks]) => {
+    let done: (s: Session) => void = () => {};
+    const session = new Promise<Session>((resolve) => {
+      done = resolve;
+    });
+    return { file, start: () => runSession(file, blocks, url, logs).then(done), session };
+  });
+  const pending = [...queue];
+  const slot = async () => {
+    for (let job = pending.shift(); job; job = pending.shift()) await job.start();
+  };
+  for (let i = 0; i < slots; i++) void slot();
+  return new Map(queue.map((job) => [job.file, job.session]));
+}
+
 describe("runnable doc examples", () => {
   const url = sharedServerUrl();
-  beforeAll(sharedServerReady, SHARED_SERVER_WAIT_MS);
   /** the bash sessions' answer logs */
   const logs = mkdtempSync(join(tmpdir(), "warden-docs-"));
+  const runnable = FILES.map((file): [string, string[]] => [
+    file,
+    runnableBlocks(readFileSync(join(root, file), "utf8")),
+  ]).filter(([, blocks]) => blocks.length > 0);
+  let sessions = new Map<string, Promise<Session>>();
+  beforeAll(async () => {
+    await sharedServerReady();
+    sessions = runSessions(runnable, url, logs, 4);
+  }, SHARED_SERVER_WAIT_MS);
   let totalChecks = 0;
 
-  afterAll(() => rmSync(logs, { recursive: true, force: true }));
+  afterAll(async () => {
+    await Promise.all(sessions.values());
+    rmSync(logs, { recursive: true, force: true });
+  });
 
   it("marks the README walkthrough and the main runs, memory and learning examples runnable", () => {
     for (const f of ["README.md", "docs/runs.md", "docs/memory.md", "docs/learning.md"])
       expect(runnableBlocks(readFileSync(join(root, f), "utf8")).length, f).toBeGreaterThan(0);
   });
 
-  for (const file of FILES) {
-    const blocks = runnableBlocks(readFileSync(join(root, file), "utf8"));
-    if (blocks.length === 0) continue;
-    it(`${file}: ${blocks.length} runnable block(s) answer as documented`, () => {
-      const log = join(logs, `${file.replace(/\W/g, "_")}.log`);
-      writeFileSync(log, "");
-      const script = [PRELUDE, ...blocks.map((b) => instrument(b, url))].join("\n");
-      const res = spawnSync("bash", ["-c", script], {
-        cwd: root,
-        env: { ...process.env, DOCS_LOG: log },
-        encoding: "utf8",
-        timeout: 60_000,
-      });
+  for (const [file, blocks] of runnable) {
+    it(`${file}: ${blocks.length} runnable block(s) answer as documented`, async () => {
+      const res = (await sessions.get(file)) as Session;
       const failures: string[] = [];
       if (res.status !== 0) failures.push(`bash exited ${res.status}: ${res.stderr.slice(-2000)}`);
       let last: { status: number; body: string } | undefined;
       let checks = 0;
-      for (const line of readFileSync(log, "utf8").split("\n")) {
+      for (const line of readFileSync(res.log, "utf8").split("\n")) {
         const [kind, a, b] = line.split(" ");
         if (kind === "RESP") last = { status: Number(a), body: Buffer.from(b ?? "", "base64").toString("utf8") };
         if (kind !== "EXPECT") continue;

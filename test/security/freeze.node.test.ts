@@ -147,7 +147,6 @@ describe("one request never freezes the Worker", () => {
       const answers: string[] = [];
       const reference = await routes(ordinary(chars), n + 10);
       for (const [i, [name, send]] of (await routes(text, n)).entries()) {
-        const quiet = await quietSlowest();
         const sendOrdinary = reference[i]?.[1] as () => Promise<{ status: number }>;
         const stopOrdinary = watchHealth();
         await sendOrdinary();
@@ -155,9 +154,13 @@ describe("one request never freezes the Worker", () => {
         const stop = watchHealth();
         const res = await send();
         const slowest = await stop();
-        const baseline = Math.max(quiet, ordinarySlowest);
+        // The quiet baseline can only raise the baseline above the ordinary text's: it decides the check only when the
+        // attack's slowest answer is 1 s or more over the ordinary text's, and only then is it taken (half a second of
+        // /healthz with nothing else sent); otherwise the check passes whatever it would have been.
+        const quiet = slowest - ordinarySlowest < 1000 ? null : await quietSlowest();
+        const baseline = Math.max(quiet ?? 0, ordinarySlowest);
         answers.push(
-          `${name}: ${res.status}, healthz ≤ ${slowest.toFixed(0)} ms (quiet ${quiet.toFixed(0)} ms, ordinary text ${ordinarySlowest.toFixed(0)} ms)`,
+          `${name}: ${res.status}, healthz ≤ ${slowest.toFixed(0)} ms (quiet ${quiet === null ? "not needed" : `${quiet.toFixed(0)} ms`}, ordinary text ${ordinarySlowest.toFixed(0)} ms)`,
         );
         expect(res.status, `${name}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
         expect(res.text).not.toContain("a-a-a-a-a-a-a-a-"); // never echoed

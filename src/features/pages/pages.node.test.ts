@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Locator } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDevVars } from "../../../scripts/dev-vars.mjs";
 import { SHARED_SERVER_WAIT_MS, sharedServerReady, sharedServerUrl } from "../../../test/node-server/local-server.ts";
@@ -112,15 +112,27 @@ describe("pages in Chromium", () => {
     return runId;
   }
 
+  /**
+   * One page per kind (JavaScript on or off, desktop or phone), made once and taken to each URL of that kind: a new
+   * browser context per URL cost a renderer's start each time. Closing takes the page to about:blank (a page that
+   * refreshes itself never navigates under the next test), and every URL still loads as a fresh document.
+   */
+  const pages = new Map<string, Page>();
   async function open(url: string, name: string, opts: { js?: boolean; mobile?: boolean } = {}) {
-    const context = await browser.newContext({
-      javaScriptEnabled: opts.js ?? true,
-      viewport: opts.mobile ? { width: 390, height: 844 } : { width: 1200, height: 900 },
-    });
-    const page = await context.newPage();
+    const kind = `${opts.js ?? true}/${opts.mobile ?? false}`;
+    let page = pages.get(kind);
+    if (!page) {
+      const context = await browser.newContext({
+        javaScriptEnabled: opts.js ?? true,
+        viewport: opts.mobile ? { width: 390, height: 844 } : { width: 1200, height: 900 },
+      });
+      page = await context.newPage();
+      pages.set(kind, page);
+    }
     const res = await page.goto(url);
     await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-    return { page, status: res?.status() ?? 0, close: () => context.close() };
+    const opened = page;
+    return { page: opened, status: res?.status() ?? 0, close: async () => void (await opened.goto("about:blank")) };
   }
 
   beforeAll(async () => {
@@ -198,15 +210,12 @@ describe("pages in Chromium", () => {
     expect(await lt.page.locator('meta[http-equiv="refresh"]').count()).toBe(1);
     await lt.close();
 
-    // ---- the overview (open gates arrive through the events queue: poll briefly)
+    // ---- the overview (open gates arrive through the events queue: poll its HTML briefly, then open it once)
     const overview = await api(worker, "POST", "/v1/views", { kind: "team" });
     expect(overview.url).toMatch(new RegExp(`^${base}/teams/bt-a/overview\\?view=`));
-    let o = await open(overview.url, "overview");
-    for (let i = 0; i < 40 && (await o.page.locator("#open-gates tbody tr").count()) === 0; i++) {
-      await o.close();
-      await new Promise((r) => setTimeout(r, 500));
-      o = await open(overview.url, "overview");
-    }
+    for (let i = 0; i < 200 && !(await (await fetch(overview.url)).text()).includes("<tr data-gate="); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const o = await open(overview.url, "overview");
     expect(o.status).toBe(200);
     expect(await o.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await text(o.page.locator(`#runs tr[data-run="${runId}"] [data-field=goal]`))).toBe(GOAL);
