@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { unstable_readConfig } from "wrangler";
 
 export const TEST_JWT_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
 export const TEST_SLACK_SIGNING_SECRET = "test-slack-signing-secret-0123456789";
@@ -33,6 +34,26 @@ const SERVER_TESTS = [
 ];
 
 const migrations = await readD1Migrations("./migrations");
+
+/**
+ * How long miniflare holds a queue's first message for more to batch with, in tests: 50 ms instead of wrangler.toml's
+ * max_batch_timeout (1 s). A test that waits on a delivery waited that second each time (the queues contract's four
+ * deliveries then the dead-letter queue's: 5 s a test); a busy queue still batches what arrives while its consumer
+ * runs. Batch size, retries and dead-letter queues stay wrangler.toml's.
+ */
+const TEST_BATCH_TIMEOUT_S = 0.05;
+const queueConsumers = Object.fromEntries(
+  (unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? []).map((c) => [
+    c.queue,
+    {
+      maxBatchSize: c.max_batch_size,
+      maxBatchTimeout: TEST_BATCH_TIMEOUT_S,
+      maxRetries: c.max_retries,
+      deadLetterQueue: c.dead_letter_queue,
+      retryDelay: c.retry_delay,
+    },
+  ]),
+);
 
 /**
  * The one time limit of every test and hook, in every project: generous, so a loaded machine (the suite must pass
@@ -66,6 +87,8 @@ function workersProject(name: string, test: { include: string[]; exclude: string
             SLACK_API_BASE_URL: "http://slack-api.test/api/",
             TEST_MIGRATIONS: migrations,
           },
+          // replaces wrangler.toml's consumers one by one (miniflare merges the two by queue name)
+          queueConsumers,
         },
       }),
     ],
