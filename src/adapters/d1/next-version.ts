@@ -45,7 +45,7 @@ export function pendingVersion(table: StatusVersionedTable, teamId: string, vers
 }
 
 /** The team's active version (the newest, should two ever be active), if it has one. */
-export async function activeVersionRow<T extends StatusVersionedTable>(
+async function activeVersionRow<T extends StatusVersionedTable>(
   db: DrizzleD1Database,
   table: T,
   teamId: string,
@@ -61,12 +61,30 @@ export async function activeVersionRow<T extends StatusVersionedTable>(
 }
 
 /** One version of the team's rows, whatever its status. */
-export async function versionRow<T extends VersionedTable>(db: DrizzleD1Database, table: T, teamId: string, v: number) {
+async function versionRow<T extends VersionedTable>(db: DrizzleD1Database, table: T, teamId: string, v: number) {
   const [row] = await db
     .select()
     .from(table as SQLiteTable)
     .where(and(eq(table.teamId, teamId), eq(table.version, v)));
   return row as T["$inferSelect"] | undefined;
+}
+
+/** A versioned store's two reads, each row as the store shows it: the active version and one version (null: none). */
+export function versionReads<T extends StatusVersionedTable, V>(
+  db: DrizzleD1Database,
+  table: T,
+  toStored: (row: T["$inferSelect"]) => V,
+) {
+  return {
+    async active(teamId: string): Promise<V | null> {
+      const row = await activeVersionRow(db, table, teamId);
+      return row ? toStored(row) : null;
+    },
+    async get(teamId: string, version: number): Promise<V | null> {
+      const row = await versionRow(db, table, teamId, version);
+      return row ? toStored(row) : null;
+    },
+  };
 }
 
 /**
