@@ -5,17 +5,10 @@ import { makeDeps, systemClock } from "../src/deps";
 import { Board, BoardStore } from "../src/features/board";
 import type { RunOperations } from "../src/features/runs";
 import { ALERT_WINDOW_MS, raiseAlerts } from "../src/features/slack";
-import type {
-  BoardLeaseOutcome,
-  BoardOps,
-  BoardResult,
-  BoardRow,
-  BoardSettings,
-  BoardWorker,
-  Persona,
-} from "../src/ports/board";
+// the board's port types under one name: this object only forwards them to Board
+import type * as B from "../src/ports/board";
 
-export class BoardDO extends DurableObject<Env> implements BoardOps {
+export class BoardDO extends DurableObject<Env> implements B.BoardOps {
   readonly board: Board;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -33,7 +26,7 @@ export class BoardDO extends DurableObject<Env> implements BoardOps {
     this.board = new Board(new BoardStore(ctx.storage.sql), runs, systemClock, { sink, teamId });
   }
 
-  async sync(runId: string, rows: BoardRow[]): Promise<void> {
+  async sync(runId: string, rows: B.BoardRow[]): Promise<void> {
     await this.board.sync(runId, rows);
     await this.watchWaiting();
   }
@@ -50,26 +43,26 @@ export class BoardDO extends DurableObject<Env> implements BoardOps {
     const armed = await this.ctx.storage.getAlarm();
     if (armed === null || armed > next) await this.ctx.storage.setAlarm(next);
   }
-  leaseNext(worker: BoardWorker): Promise<BoardResult<BoardLeaseOutcome>> {
+  leaseNext(worker: B.BoardWorker): Promise<B.BoardResult<B.BoardLeaseOutcome>> {
     return this.board.leaseNext(worker);
   }
-  admit(): Promise<BoardResult<null>> {
+  admit(): Promise<B.BoardResult<null>> {
     return this.board.admit();
   }
-  async putPersona(p: Persona): Promise<BoardResult<Persona>> {
+  async putPersona(p: B.Persona): Promise<B.BoardResult<B.Persona>> {
     const put = await this.board.putPersona(p);
     await this.watchWaiting();
     return put;
   }
-  personas(): Promise<BoardResult<Record<string, unknown>[]>> {
+  personas(): Promise<B.BoardResult<Record<string, unknown>[]>> {
     return this.board.personas();
   }
-  async putSettings(patch: Partial<BoardSettings>): Promise<BoardResult<BoardSettings>> {
+  async putSettings(patch: Partial<B.BoardSettings>): Promise<B.BoardResult<B.BoardSettings>> {
     const put = await this.board.putSettings(patch);
     await this.watchWaiting();
     return put;
   }
-  view(): Promise<BoardResult<Record<string, unknown>>> {
+  view(): Promise<B.BoardResult<Record<string, unknown>>> {
     return this.board.view();
   }
 }

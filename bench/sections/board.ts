@@ -55,15 +55,7 @@ export const boardSection: BenchSection = {
             latencies.push(performance.now() - t0);
             if (l.status === 204) return;
             if (l.status !== 200 || !l.json) throw new Error(`lease-next → ${l.status}`);
-            const { run_id, order_id, lease_id, epoch } = l.json as Record<string, string>;
-            order.push(run_id as string);
-            const c = await post(tok, `/v1/runs/${run_id}/orders/${order_id}/complete`, {
-              lease_id,
-              epoch,
-              op_id: `op-${run_id}-${order_id}`,
-              outcome: "PASS",
-            });
-            if (c.status !== 200) throw new Error(`complete → ${c.status}`);
+            order.push(await completeLeased(post, tok, l.json));
           }
         }),
       );
@@ -121,6 +113,19 @@ type Post = (
   body: unknown,
 ) => Promise<{ status: number; json: Record<string, unknown> | null }>;
 
+/** Completes the order a lease-next answer handed out (PASS) and returns its run id. */
+async function completeLeased(post: Post, tok: string, lease: Record<string, unknown>): Promise<string> {
+  const { run_id, order_id, lease_id, epoch } = lease as Record<string, string>;
+  const c = await post(tok, `/v1/runs/${run_id}/orders/${order_id}/complete`, {
+    lease_id,
+    epoch,
+    op_id: `op-${run_id}-${order_id}`,
+    outcome: "PASS",
+  });
+  if (c.status !== 200) throw new Error(`complete → ${c.status}`);
+  return run_id as string;
+}
+
 /**
  * CHAINS runs of CHAIN items, each depending on the one before, and one worker per run that leases, completes and
  * polls lease-next again at once: each dependent item's latency is from the moment its dependency's completion was
@@ -153,17 +158,9 @@ async function chainLatencies(post: Post, tok: string): Promise<number[]> {
         const now = performance.now();
         if (l.status !== 200 || !l.json) throw new Error(`lease-next → ${l.status}`);
         leased++;
-        const { run_id, order_id, lease_id, epoch } = l.json as Record<string, string>;
-        const since = released.get(run_id as string);
+        const since = released.get(String(l.json.run_id));
         if (since !== undefined) latencies.push(now - since);
-        const c = await post(tok, `/v1/runs/${run_id}/orders/${order_id}/complete`, {
-          lease_id,
-          epoch,
-          op_id: `op-${run_id}-${order_id}`,
-          outcome: "PASS",
-        });
-        if (c.status !== 200) throw new Error(`complete → ${c.status}`);
-        released.set(run_id as string, performance.now());
+        released.set(await completeLeased(post, tok, l.json), performance.now());
       }
     }),
   );

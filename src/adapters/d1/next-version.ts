@@ -3,6 +3,7 @@ import { and, desc, eq, getTableName, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { AuditEntry } from "../../ports/audit-log";
 import { batchAll } from "./batch";
 
 type VersionedTable = SQLiteTable & { version: SQLiteColumn; teamId: SQLiteColumn };
@@ -45,11 +46,7 @@ export function pendingVersion(table: StatusVersionedTable, teamId: string, vers
 }
 
 /** The team's active version (the newest, should two ever be active), if it has one. */
-export async function activeVersionRow<T extends StatusVersionedTable>(
-  db: DrizzleD1Database,
-  table: T,
-  teamId: string,
-) {
+async function activeVersionRow<T extends StatusVersionedTable>(db: DrizzleD1Database, table: T, teamId: string) {
   const active = and(eq(table.teamId, teamId), eq(table.status, "active"));
   const [row] = await db
     .select()
@@ -61,12 +58,30 @@ export async function activeVersionRow<T extends StatusVersionedTable>(
 }
 
 /** One version of the team's rows, whatever its status. */
-export async function versionRow<T extends VersionedTable>(db: DrizzleD1Database, table: T, teamId: string, v: number) {
+async function versionRow<T extends VersionedTable>(db: DrizzleD1Database, table: T, teamId: string, v: number) {
   const [row] = await db
     .select()
     .from(table as SQLiteTable)
     .where(and(eq(table.teamId, teamId), eq(table.version, v)));
   return row as T["$inferSelect"] | undefined;
+}
+
+/** A versioned store's two reads, each row as the store shows it: the active version and one version (null: none). */
+export function versionReads<T extends StatusVersionedTable, V>(
+  db: DrizzleD1Database,
+  table: T,
+  toStored: (row: T["$inferSelect"]) => V,
+) {
+  return {
+    async active(teamId: string): Promise<V | null> {
+      const row = await activeVersionRow(db, table, teamId);
+      return row ? toStored(row) : null;
+    },
+    async get(teamId: string, version: number): Promise<V | null> {
+      const row = await versionRow(db, table, teamId, version);
+      return row ? toStored(row) : null;
+    },
+  };
 }
 
 /**
@@ -97,7 +112,7 @@ export const appliedOnce = (result: unknown) => (result as { meta: { changes: nu
  * Applies a team's pending request `version` in ONE batch with the writes it makes (`writes` reads the stored request):
  * a second activation finds it applied and writes nothing. True when this call applied it.
  */
-export async function applyRequestInBatch<T extends RequestTable>(
+async function applyRequestInBatch<T extends RequestTable>(
   db: DrizzleD1Database,
   table: T,
   request: { teamId: string; version: number; now: number },
@@ -107,6 +122,33 @@ export async function applyRequestInBatch<T extends RequestTable>(
   if (!pending) return false;
   const [marked] = await batchAll(db, [pending.markApplied, ...writes(pending.request)]);
   return appliedOnce(marked);
+}
+
+/**
+ * A request table whose body is one JSON text column (a roster, a set of limits): `addRequest` stores a body as the
+ * team's next pending version; `applyRequest` applies it in one batch with `writes` (the rows it sets and the caller's
+ * audit statement, so the activation is audited once).
+ */
+export function jsonBodyRequests<T extends RequestTable, B>(
+  db: DrizzleD1Database,
+  table: T,
+  column: keyof T["$inferSelect"] & string,
+  writes: (
+    body: B,
+    request: { teamId: string; version: number; now: number; audit: AuditEntry },
+  ) => BatchItem<"sqlite">[],
+) {
+  return {
+    async addRequest(teamId: string, body: B, requestedBy: string, now: number): Promise<number> {
+      const row = { [column]: JSON.stringify(body), status: "pending", requestedBy, createdAt: now };
+      return insertNextVersion(db, table, teamId, row as Omit<T["$inferInsert"], "teamId" | "version">);
+    },
+    async applyRequest(teamId: string, version: number, now: number, audit: AuditEntry): Promise<boolean> {
+      return applyRequestInBatch(db, table, { teamId, version, now }, (stored) =>
+        writes(JSON.parse(stored[column] as string) as B, { teamId, version, now, audit }),
+      );
+    },
+  };
 }
 
 /**

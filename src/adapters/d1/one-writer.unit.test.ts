@@ -46,7 +46,9 @@ export function tablesWrittenBy(source: string, tables: Map<string, string>): Se
     if (table) written.add(table);
   }
   // the versioned-row helpers (next-version.ts) write the table their caller hands them: the caller is its writer
-  for (const m of source.matchAll(/\b(?:insertNextVersion|activatePendingVersion|pendingRequest)\(\s*\w+,\s*(\w+)/g)) {
+  for (const m of source.matchAll(
+    /\b(?:insertNextVersion|activatePendingVersion|pendingRequest|jsonBodyRequests)\(\s*\w+,\s*(\w+)/g,
+  )) {
     const table = names.get(m[1] ?? "");
     if (table) written.add(table);
   }

@@ -38,6 +38,8 @@ const checks422 = {
     "rejected: promoting to enforce, the profile fails built-in MemRL conformance or parity cases (details.rule_ids lists them: conformance.<case>, parity.<decision_id>); nothing stored",
   content: { "application/json": { schema: ErrorEnvelope } },
 };
+/** the refusals of a proposal that promotes to enforce (a profile or a raised ceiling), before anything is stored */
+const promotionRefusals = { 409: regression409, 422: checks422 };
 
 export const policyRoutes = featureApp<PolicyNeeds>()
   .openapi(
@@ -106,8 +108,7 @@ export const policyRoutes = featureApp<PolicyNeeds>()
           ProfileAccepted,
           "stored as pending; approve the gate to activate (an enforce promotion's note must carry ack:<class> for each class in the gate's acks_required)",
         ),
-        409: regression409,
-        422: checks422,
+        ...promotionRefusals,
         ...commonErrors,
       },
     }),
@@ -179,8 +180,7 @@ export const policyRoutes = featureApp<PolicyNeeds>()
       request: { body: jsonBody(ModeCeilingBody) },
       responses: {
         202: jsonResponse(ModeCeilingAccepted, "pending; approve the gate to apply"),
-        409: regression409,
-        422: checks422,
+        ...promotionRefusals,
         ...commonErrors,
       },
     }),

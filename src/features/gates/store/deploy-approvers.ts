@@ -1,7 +1,7 @@
 // DeployApproverStore over D1: deploy_approver rows (one per team and subject) and deploy_approver_request versions.
 import { asc, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { applyRequestInBatch, insertNextVersion } from "../../../adapters/d1/next-version";
+import { jsonBodyRequests } from "../../../adapters/d1/next-version";
 import { auditInsert } from "../../audit";
 import type { DeployApproverStore } from "./deploy-approvers-port";
 import { deployApproverRequests, deployApprovers } from "./tables";
@@ -16,23 +16,12 @@ export function createD1DeployApproverStore(db: DrizzleD1Database): DeployApprov
         .orderBy(asc(deployApprovers.subject));
       return rows.map((r) => r.subject);
     },
-    async addRequest(teamId, subjects, requestedBy, now) {
-      return insertNextVersion(db, deployApproverRequests, teamId, {
-        subjects: JSON.stringify(subjects),
-        status: "pending",
-        requestedBy,
-        createdAt: now,
-      });
-    },
-    async applyRequest(teamId, version, now, audit) {
-      return applyRequestInBatch(db, deployApproverRequests, { teamId, version, now }, (request) => {
-        const subjects = JSON.parse(request.subjects) as string[];
-        return [
-          db.delete(deployApprovers).where(eq(deployApprovers.teamId, teamId)),
-          ...subjects.map((subject) => db.insert(deployApprovers).values({ teamId, subject, version, addedAt: now })),
-          auditInsert(db, audit),
-        ];
-      });
-    },
+    ...jsonBodyRequests(db, deployApproverRequests, "subjects", (subjects: string[], r) => [
+      db.delete(deployApprovers).where(eq(deployApprovers.teamId, r.teamId)),
+      ...subjects.map((subject) =>
+        db.insert(deployApprovers).values({ teamId: r.teamId, subject, version: r.version, addedAt: r.now }),
+      ),
+      auditInsert(db, r.audit),
+    ]),
   };
 }

@@ -1,11 +1,6 @@
 // GateRuleStore over D1 with drizzle: versioned gate rule sets per team, activated by a guarded batch.
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import {
-  activatePendingVersion,
-  activeVersionRow,
-  insertNextVersion,
-  versionRow,
-} from "../../../adapters/d1/next-version";
+import { activatePendingVersion, insertNextVersion, versionReads } from "../../../adapters/d1/next-version";
 import type { GateRuleStore, StoredGateRules } from "./gate-rule-store-port";
 import { gateRules } from "./tables";
 
@@ -19,15 +14,7 @@ const toStored = (r: Row): StoredGateRules => ({
 
 export function createD1GateRuleStore(db: DrizzleD1Database): GateRuleStore {
   return {
-    async active(teamId) {
-      const row = await activeVersionRow(db, gateRules, teamId);
-      return row ? toStored(row) : null;
-    },
-
-    async get(teamId, version) {
-      const row = await versionRow(db, gateRules, teamId, version);
-      return row ? toStored(row) : null;
-    },
+    ...versionReads(db, gateRules, toStored),
 
     async addPending(teamId, body, now) {
       return insertNextVersion(db, gateRules, teamId, { status: "pending", body, createdAt: now });

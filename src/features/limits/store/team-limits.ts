@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { batchAll } from "../../../adapters/d1/batch";
-import { applyRequestInBatch, insertNextVersion } from "../../../adapters/d1/next-version";
+import { jsonBodyRequests } from "../../../adapters/d1/next-version";
 import type { TeamLimitRow, TeamLimitStore } from "../../../ports/team-limits";
 import { auditInsert } from "../../audit";
 import { teamLimitRequests, teamLimits } from "./tables";
@@ -40,22 +40,10 @@ function teamLimitRows(db: DrizzleD1Database): Pick<TeamLimitStore, "forTeam" | 
 
 /** limit raises waiting behind a deploy gate, and their application */
 function teamLimitRequestRows(db: DrizzleD1Database): Pick<TeamLimitStore, "addRequest" | "applyRequest"> {
-  return {
-    async addRequest(teamId, rows, requestedBy, now) {
-      return insertNextVersion(db, teamLimitRequests, teamId, {
-        limits: JSON.stringify(rows),
-        status: "pending",
-        requestedBy,
-        createdAt: now,
-      });
-    },
-    async applyRequest(teamId, version, now, audit) {
-      return applyRequestInBatch(db, teamLimitRequests, { teamId, version, now }, (request) => {
-        const rows = JSON.parse(request.limits) as TeamLimitRow[];
-        return [...rows.map((r) => upsertLimit(db, teamId, r, now)), auditInsert(db, audit)];
-      });
-    },
-  };
+  return jsonBodyRequests(db, teamLimitRequests, "limits", (rows: TeamLimitRow[], r) => [
+    ...rows.map((row) => upsertLimit(db, r.teamId, row, r.now)),
+    auditInsert(db, r.audit),
+  ]);
 }
 
 export function createD1TeamLimitStore(db: DrizzleD1Database): TeamLimitStore {

@@ -5,11 +5,10 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { MemrlMode, MemrlPolicyProfile } from "../../../../contracts/memrl-policy";
 import {
   activatePendingVersion,
-  activeVersionRow,
   appliedOnce,
   insertNextVersion,
   pendingRequest,
-  versionRow,
+  versionReads,
 } from "../../../adapters/d1/next-version";
 import { excluded, incoming } from "../../../adapters/d1/upsert";
 import { retryAdjustments } from "../../learning/store/tables";
@@ -59,17 +58,8 @@ async function setCeiling(db: DrizzleD1Database, teamId: string, ceiling: MemrlM
 
 /** a team's policy profiles by version: the active one, one version */
 function profileRows(db: DrizzleD1Database): Pick<PolicyStore, "activeProfile" | "getProfile"> {
-  return {
-    async activeProfile(teamId) {
-      const row = await activeVersionRow(db, policyProfiles, teamId);
-      return row ? toStored(row) : null;
-    },
-
-    async getProfile(teamId, version) {
-      const row = await versionRow(db, policyProfiles, teamId, version);
-      return row ? toStored(row) : null;
-    },
-  };
+  const reads = versionReads(db, policyProfiles, toStored);
+  return { activeProfile: reads.active, getProfile: reads.get };
 }
 
 /** new profile versions: a pending one added, a pending one activated (the active one retired) */
