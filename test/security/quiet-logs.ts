@@ -1,6 +1,6 @@
-// The app's log lines during the Node fuzz: 40,000 requests each write an access line, and every console call in a
-// vitest worker is shipped to the main process (most of a fuzzed request's CPU time); kept in memory instead, the last
-// ones printed when a test fails, as `--silent=passed-only` would have shown them.
+// The app's log lines during the Node fuzz: 44,000 requests each write an access line, and every console call in a
+// vitest worker is shipped to the main process (a third or more of a fuzzed request's CPU time); kept in memory
+// instead, the last ones printed when a test fails, as `--silent=passed-only` would have shown them.
 import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** Log lines kept for a failing test: the requests before the failing one. */
