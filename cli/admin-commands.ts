@@ -1,9 +1,9 @@
 // Operator commands: `admin migrate-memory --team T` loops POST /v1/admin/memory/migrate until the team is switched.
 import type { Command } from "commander";
-import { unwrap } from "../src/client/index.ts";
 import type { MigrateProgress } from "../src/features/memory-migration/migrate.ts";
 import { int } from "./args.ts";
 import type { CommandContext } from "./board-commands.ts";
+import { unwrap } from "./client.ts";
 import { CliExit, EXIT } from "./io.ts";
 
 /** one answer of the copy route (the route's own type) */

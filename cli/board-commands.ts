@@ -1,9 +1,9 @@
 // The work-board commands: `runs new --graph`, `board` and `personas list|set` (declared graphs, personas, the board).
 import { type Command, Option } from "commander";
 import type { Api } from "../src/client/index.ts";
-import { unwrap } from "../src/client/index.ts";
 import { defined, int, list, readJsonFile } from "./args.ts";
 import { type BoardAnswer, boardText, type PersonaAnswer } from "./board-table.ts";
+import { unwrap } from "./client.ts";
 import { CliExit, type CliIo, EXIT } from "./io.ts";
 
 /** What these commands need from the program: the run's io, the typed client, the output, whether --pretty is on. */

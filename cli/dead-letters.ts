@@ -1,9 +1,10 @@
 // `warden dead-letters list|show|reissue|discard`: one dead letter or many (filters, --all) with a confirmation.
 import { createInterface } from "node:readline/promises";
 import { type Command, Option } from "commander";
-import { type Api, unwrap, WardenError } from "../src/client/index.ts";
+import type { Api } from "../src/client/index.ts";
 import { defined, int, readJsonFile } from "./args.ts";
 import type { CommandContext } from "./board-commands.ts";
+import { isWardenError, unwrap } from "./client.ts";
 import { CliExit, type CliIo, EXIT, pretty, progress } from "./io.ts";
 
 type DeadLetter = {
@@ -46,7 +47,7 @@ async function listed(a: Api, o: Filters, status?: Status): Promise<DeadLetter[]
   return (await unwrap(a.v1["dead-letters"].$get({ query: query(o, status) }))).dead_letters;
 }
 
-const failureText = (e: unknown) => (e instanceof WardenError ? `${e.status} ${e.code}: ${e.message}` : String(e));
+const failureText = (e: unknown) => (isWardenError(e) ? `${e.status} ${e.code}: ${e.message}` : String(e));
 
 /** One dead letter's reissue or discard; a refusal is a result of the item, not the end of the batch. */
 async function settle(a: Api, dl: DeadLetter, action: Action, note: string, patch?: unknown): Promise<ItemResult> {

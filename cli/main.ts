@@ -6,12 +6,15 @@ import { type Command, CommanderError, Option } from "commander";
 import { decodeJwt } from "jose";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs and scripts/token.ts
 import { readDevVars } from "../scripts/dev-vars.mjs";
-import { parseApiKey } from "../src/auth/key-format.ts";
-import { SCOPES } from "../src/auth/tokens.ts";
-import { createApi, createTokenSession, mintToken, type Scope, unwrap, WardenError } from "../src/client/index.ts";
+// the scopes as plain ESM (src/auth/mint.unit.test.ts checks they are src/auth/tokens.ts's), so that --help and usage
+// errors never compile the typed client and zod (cli/client.ts loads them when a command first calls the server)
+// @ts-expect-error plain ESM, no declarations
+import { SCOPES } from "../scripts/token.mjs";
+import type { Scope } from "../src/client/index.ts";
 import { registerAdminCommands } from "./admin-commands.ts";
 import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
 import { type CommandContext, registerBoardCommands } from "./board-commands.ts";
+import { client, isWardenError, unwrap } from "./client.ts";
 import { allLogins, credentialsPath, fileTokenCache, type Login, removeLogin, saveLogin } from "./credentials.ts";
 import { registerDeadLetterCommands } from "./dead-letters.ts";
 import { EnvCommand } from "./env-command.ts";
@@ -22,12 +25,13 @@ import { registerPolicyCommands } from "./policy-commands.ts";
 import { registerRunCommands } from "./run-commands.ts";
 import { resolveTarget, type Target } from "./target.ts";
 
-export const ALL_SCOPES: Scope[] = [...SCOPES];
+export const ALL_SCOPES: Scope[] = [...(SCOPES as Scope[])];
 
 type Globals = { url?: string; token?: string; pretty?: boolean; team?: string; verbose?: boolean };
 
 /** A token from the saved login for this URL, exchanged again when less than a minute of it is left. */
 async function loginToken(io: CliIo, url: string, login: Login): Promise<string> {
+  const { createTokenSession, WardenError } = await client();
   const session = createTokenSession({
     baseUrl: url,
     key: login.key,
@@ -66,7 +70,7 @@ async function credentialsFor(io: CliIo, g: Globals, target: Target): Promise<Cr
           EXIT.usage,
           "no team for a local token: pass --team <team_id> or set WARDEN_TEAM (the token is minted from ./.dev.vars)",
         );
-      const token = await mintToken({
+      const token = await (await client()).mintToken({
         secret: WARDEN_JWT_SECRET,
         teamId: g.team,
         scopes: ALL_SCOPES,
@@ -134,7 +138,7 @@ function programContext(program: Command, io: CliIo): ProgramContext {
       io.stderr.write(
         `${JSON.stringify({ server: t.url, server_from: t.source, team: teamOf(token), credentials: from })}\n`,
       );
-    return createApi({ baseUrl: t.url, token, channel: "cli" });
+    return (await client()).createApi({ baseUrl: t.url, token, channel: "cli" });
   };
   const out = (cmd: Command, v: unknown) => print(io.stdout, v, globals(cmd).pretty === true);
   return { io, api, out, pretty: (cmd: Command) => globals(cmd).pretty === true, globals, target };
@@ -151,13 +155,14 @@ function addLoginCommands(program: Command, { io, out, globals, target }: Progra
     .option("--scopes <list>", "ask for fewer scopes than the key holds", list)
     .option("--ttl <seconds>", "token lifetime, at most 900", int)
     .action(async (o, cmd: Command) => {
+      const { parseApiKey } = await import("../src/auth/key-format.ts");
       const parsed = parseApiKey(o.key);
       if (!parsed.ok) throw new CliExit(EXIT.usage, `${parsed.error}: check the key you pasted`);
       if (o.ttl !== undefined && (o.ttl < 1 || o.ttl > 900))
         throw new CliExit(EXIT.usage, "--ttl must be 1..900 seconds");
       const { url } = globals(cmd);
       if (!url) throw new CliExit(EXIT.usage, "warden login needs the server: --url https://… (or WARDEN_URL)");
-      const session = createTokenSession({ baseUrl: url, key: o.key, scopes: o.scopes, ttlS: o.ttl });
+      const session = (await client()).createTokenSession({ baseUrl: url, key: o.key, scopes: o.scopes, ttlS: o.ttl });
       await session.token();
       const got = session.current() as NonNullable<ReturnType<typeof session.current>>;
       const login: Login = { key: o.key, ...defined({ scopes: o.scopes, ttl_s: o.ttl }), ...got };
@@ -204,7 +209,7 @@ function addTokenCommands(program: Command, io: CliIo): void {
       if (bad.length) throw new CliExit(EXIT.usage, `unknown scope(s): ${bad.join(", ")}`);
       if (o.ttl < 1 || o.ttl > 900) throw new CliExit(EXIT.usage, "--ttl must be 1..900 seconds");
       const now = Math.floor(Date.now() / 1000);
-      const jwt = await mintToken({
+      const jwt = await (await client()).mintToken({
         secret: WARDEN_JWT_SECRET,
         teamId: o.teamId,
         scopes: o.scopes,
@@ -379,7 +384,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       );
       return e.code;
     }
-    if (e instanceof WardenError) {
+    if (isWardenError(e)) {
       io.stderr.write(
         `${JSON.stringify({ error: { status: e.status, code: e.code, message: e.message, request_id: e.requestId, details: e.details } })}\n`,
       );

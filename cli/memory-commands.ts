@@ -2,9 +2,9 @@
 // session start and episodes; a need is only ever sent as its digest).
 import { createHash, randomUUID } from "node:crypto";
 import { type Command, Option } from "commander";
-import { unwrap } from "../src/client/index.ts";
 import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
 import type { CommandContext } from "./board-commands.ts";
+import { unwrap } from "./client.ts";
 import { type CliEnv, CliExit, EXIT, progress } from "./io.ts";
 
 /** The session kind of seed 002: WARDEN_AGENT_ID → warden.agent.<id>; WARDEN_SESSION_KIND; else warden.operator. */

@@ -1,8 +1,8 @@
 // The policy commands: `policy decide|show|replay|deploy` (the team's MemRL profile: decisions, replays, proposals).
 import { type Command, Option } from "commander";
-import { unwrap } from "../src/client/index.ts";
 import { defined, int, readJsonFile } from "./args.ts";
 import type { CommandContext } from "./board-commands.ts";
+import { unwrap } from "./client.ts";
 import { spinning } from "./io.ts";
 
 /** `policy decide`: retry or escalate, the request's JSON fields as flags. */

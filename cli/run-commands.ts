@@ -1,9 +1,9 @@
 // The run commands: `runs start|status|stop|explain-exit|say|messages|trace-url|list` (the board adds `runs new`).
 import type { Command } from "commander";
-import { unwrap } from "../src/client/index.ts";
 import { budgetStanding } from "../src/lib/budget.ts";
 import { defined, int, list } from "./args.ts";
 import type { CommandContext } from "./board-commands.ts";
+import { unwrap } from "./client.ts";
 
 /** `runs start`: a run with its goal, template, skills and token budget. */
 function addStartCommand(runs: Command, { api, out }: CommandContext): void {
