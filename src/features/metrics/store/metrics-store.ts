@@ -7,7 +7,8 @@ import { eventDeadLetters } from "../../events/store/tables";
 import { gateMetrics } from "../../learning/store/tables";
 import { sessionEvents } from "../../memory/store/tables";
 import { teamModes } from "../../policy/store/tables";
-import { attempts, deadLetters, runs } from "../../runs/store/tables";
+import { teamAttempts } from "../../runs";
+import { attempts, deadLetters } from "../../runs/store/tables";
 import { approvalCountsQuery, countWhere, humanLatenciesQuery } from "./approval-queries";
 import type { MetricsStore } from "./metrics-store-port";
 
@@ -17,14 +18,17 @@ const MAX_SESSIONS = 20_000;
 /** the window's spend, gates by kind, approvals and human decision latencies */
 function runQueries(db: DrizzleD1Database, teamId: string, since: number) {
   return [
-    db
-      .select({
-        tokensIn: sql<number>`coalesce(sum(${attempts.tokensIn}), 0)`,
-        tokensOut: sql<number>`coalesce(sum(${attempts.tokensOut}), 0)`,
-      })
-      .from(attempts)
-      .innerJoin(runs, eq(runs.runId, attempts.runId))
-      .where(and(eq(runs.teamId, teamId), gte(attempts.endedAt, since))),
+    teamAttempts(
+      db
+        .select({
+          tokensIn: sql<number>`coalesce(sum(${attempts.tokensIn}), 0)`,
+          tokensOut: sql<number>`coalesce(sum(${attempts.tokensOut}), 0)`,
+        })
+        .from(attempts)
+        .$dynamic(),
+      teamId,
+      gte(attempts.endedAt, since),
+    ),
     db
       .select({ kind: sql<string>`coalesce(${gateMetrics.kind}, 'unknown')`, n: count() })
       .from(gateMetrics)

@@ -5,6 +5,7 @@ import { auditLog } from "../../audit/store/tables";
 import { gateMetrics } from "../../learning/store/tables";
 import { approvalCountsQuery, humanLatenciesQuery } from "../../metrics";
 import { teamModes } from "../../policy/store/tables";
+import { teamAttempts } from "../../runs";
 import { attempts, deadLetters, runs, workOrders } from "../../runs/store/tables";
 import { slackInstallations, slackMessages } from "../../slack/store/tables";
 import type { OverviewStore } from "./overview-store-port";
@@ -84,16 +85,19 @@ function windowQueries(db: DrizzleD1Database, teamId: string, since: number) {
       .groupBy(workOrders.taskId),
     approvalCountsQuery(db, teamId, since),
     humanLatenciesQuery(db, teamId, since, MAX_SAMPLES),
-    db
-      .select({
-        outcome: attempts.outcome,
-        next: attempts.next,
-        startedAt: attempts.startedAt,
-        endedAt: attempts.endedAt,
-      })
-      .from(attempts)
-      .innerJoin(runs, eq(runs.runId, attempts.runId))
-      .where(and(eq(runs.teamId, teamId), gte(attempts.endedAt, since)))
+    teamAttempts(
+      db
+        .select({
+          outcome: attempts.outcome,
+          next: attempts.next,
+          startedAt: attempts.startedAt,
+          endedAt: attempts.endedAt,
+        })
+        .from(attempts)
+        .$dynamic(),
+      teamId,
+      gte(attempts.endedAt, since),
+    )
       .orderBy(asc(attempts.endedAt))
       .limit(MAX_SAMPLES),
     db
@@ -103,11 +107,14 @@ function windowQueries(db: DrizzleD1Database, teamId: string, since: number) {
       .orderBy(asc(deadLetters.createdAt))
       .limit(MAX_SAMPLES),
     // spend per persona: the persona_id of the token that held each attempt's lease
-    db
-      .select({ personaId: attempts.personaId, ...spent })
-      .from(attempts)
-      .innerJoin(runs, eq(runs.runId, attempts.runId))
-      .where(and(eq(runs.teamId, teamId), gte(attempts.endedAt, since)))
+    teamAttempts(
+      db
+        .select({ personaId: attempts.personaId, ...spent })
+        .from(attempts)
+        .$dynamic(),
+      teamId,
+      gte(attempts.endedAt, since),
+    )
       .groupBy(attempts.personaId)
       .orderBy(attempts.personaId)
       .limit(MAX_LIST),
@@ -229,22 +236,19 @@ function teamAndRunViews(db: DrizzleD1Database): Pick<OverviewStore, "teamOvervi
     },
 
     async runAttempts(teamId, runId) {
-      const rows = await db
-        .select({
-          opId: attempts.opId,
-          orderId: attempts.orderId,
-          outcome: attempts.outcome,
-          failureClass: attempts.failureClass,
-          next: attempts.next,
-          holder: attempts.holder,
-          tokensIn: attempts.tokensIn,
-          tokensOut: attempts.tokensOut,
-          startedAt: attempts.startedAt,
-          endedAt: attempts.endedAt,
-        })
-        .from(attempts)
-        .innerJoin(runs, eq(runs.runId, attempts.runId))
-        .where(and(eq(attempts.runId, runId), eq(runs.teamId, teamId)))
+      const columns = {
+        opId: attempts.opId,
+        orderId: attempts.orderId,
+        outcome: attempts.outcome,
+        failureClass: attempts.failureClass,
+        next: attempts.next,
+        holder: attempts.holder,
+        tokensIn: attempts.tokensIn,
+        tokensOut: attempts.tokensOut,
+        startedAt: attempts.startedAt,
+        endedAt: attempts.endedAt,
+      };
+      const rows = await teamAttempts(db.select(columns).from(attempts).$dynamic(), teamId, eq(attempts.runId, runId))
         .orderBy(asc(attempts.endedAt), asc(attempts.attemptId))
         .limit(500);
       return rows.map((r) => ({
