@@ -17,6 +17,7 @@ import { makeJournalFlushNeeds } from "../../deps";
 import type { DecisionCounterStore, DecisionObjects } from "../../ports/decision-log";
 import type { WardenEvent } from "../../ports/event-bus";
 import { batchIdOf } from "./decision-log-layout";
+import { JOURNAL_FLUSH_DELAY_MS } from "./journal-batch";
 import type { JournalFlushNeeds } from "./journal-flush";
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
@@ -54,11 +55,23 @@ function capturing() {
 describe("decision journal", () => {
   it("holds an acknowledged decision in the team object before any alarm, and nothing in the log yet", async () => {
     const team = "team-jr-durable";
+    const started = Date.now();
     const ids = await decide(team, 3);
-    expect((await journalRows(team)).map((d) => d.decision_id)).toEqual(ids);
-    expect(await objectKeys(team)).toEqual([]);
-    // the alarm is armed with the append
-    expect(await runInDurableObject(teamObject(team), (_o, state) => state.storage.getAlarm())).not.toBeNull();
+    const held = (await journalRows(team)).map((d) => d.decision_id);
+    const alarm = await runInDurableObject(teamObject(team), (_o, state) => state.storage.getAlarm());
+    if (Date.now() - started < JOURNAL_FLUSH_DELAY_MS) {
+      expect(held).toEqual(ids);
+      expect(await objectKeys(team)).toEqual([]);
+      // the alarm is armed with the append
+      expect(alarm).not.toBeNull();
+    } else {
+      // a machine slow enough for the armed alarm to fire during the three decides: then the log holds the oldest
+      // acknowledged decisions and the journal the rest, in order (nothing acknowledged is lost; a flush between the two
+      // reads can show a decision in both, and logging exactly once is the flush tests' matter)
+      const logged = (await decisionsInR2(team)).map((d) => d.decision_id);
+      expect([...new Set([...logged, ...held])]).toEqual(ids);
+      expect(logged.length).toBeGreaterThan(0);
+    }
   });
 
   it("flushes by alarm: one NDJSON object with the digested decisions, counters once, the rows gone, escalations out", async () => {
