@@ -47,6 +47,14 @@ export const commandBody = (text: string, user = "U0ALICE", team = WORKSPACE, tr
 export const interactionBody = (payload: unknown) =>
   new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 
+/** The note modal's submission (callback `gate_note`) by `user`; `values` is the modal's state by block and action. */
+export const noteSubmission = (user: string, privateMetadata: string, values: Record<string, unknown>) => ({
+  type: "view_submission",
+  team: { id: WORKSPACE },
+  user: { id: user },
+  view: { callback_id: "gate_note", private_metadata: privateMetadata, state: { values } },
+});
+
 /** PUT /v1/slack/installation's body for the test workspace: alice, bob and the gate-opening worker on the roster. */
 export const installationBody = (workspace = WORKSPACE, settings?: Record<string, unknown>) => ({
   workspace_id: workspace,

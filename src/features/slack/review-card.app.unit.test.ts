@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { nodeSlackHelpers } from "../../../test/node-d1/slack";
 import { tableRows } from "../../../test/node-d1/table-rows";
-import { interactionBody, WORKSPACE } from "../../../test/slack-bodies";
+import { interactionBody, noteSubmission, WORKSPACE } from "../../../test/slack-bodies";
 import { sha256Hex } from "../../lib/digest";
 import { auditLog } from "../audit/store/tables";
 import { enqueueGateCards } from "./cards";
@@ -126,18 +126,12 @@ describe("dead-letter review card", () => {
       app.fetch(
         await signedRequest(
           "/slack/interactions",
-          interactionBody({
-            type: "view_submission",
-            team: { id: WORKSPACE },
-            user: { id: "U0ALICE" },
-            view: {
-              callback_id: "gate_note",
-              private_metadata: view.private_metadata,
-              state: {
-                values: { note: { note: { value: "line items re-added" } }, patch: { patch: { value: patch } } },
-              },
-            },
-          }),
+          interactionBody(
+            noteSubmission("U0ALICE", view.private_metadata, {
+              note: { note: { value: "line items re-added" } },
+              patch: { patch: { value: patch } },
+            }),
+          ),
         ),
       );
     for (const [bad, told] of [
@@ -187,16 +181,9 @@ describe("dead-letter review card", () => {
     const r = await app.fetch(
       await signedRequest(
         "/slack/interactions",
-        interactionBody({
-          type: "view_submission",
-          team: { id: WORKSPACE },
-          user: { id: "U0BOB" },
-          view: {
-            callback_id: "gate_note",
-            private_metadata: skipView.private_metadata,
-            state: { values: { note: { note: { value: "duplicate invoice" } } } },
-          },
-        }),
+        interactionBody(
+          noteSubmission("U0BOB", skipView.private_metadata, { note: { note: { value: "duplicate invoice" } } }),
+        ),
       ),
     );
     expect(r.json).toEqual({ response_action: "clear" });

@@ -5,7 +5,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { nodeSlackHelpers } from "../../../test/node-d1/slack";
 import { approvalEvents, runs, tableRows } from "../../../test/node-d1/table-rows";
-import { CHANNELS, commandBody, interactionBody, openTraceLinkWith, WORKSPACE } from "../../../test/slack-bodies";
+import {
+  CHANNELS,
+  commandBody,
+  interactionBody,
+  noteSubmission,
+  openTraceLinkWith,
+  WORKSPACE,
+} from "../../../test/slack-bodies";
 import type { Deps } from "../../deps";
 import { auditLog } from "../audit/store/tables";
 import type { SlackOutboxMessage } from "./store/slack-store-port";
@@ -291,16 +298,8 @@ describe("approval cards", () => {
     expect(app.apiCalls).toHaveLength(1);
     expect(app.apiCalls[0]?.method).toBe("views.open");
     const view = app.apiCalls[0]?.body.view;
-    const submit = (note: string) => ({
-      type: "view_submission",
-      team: { id: WORKSPACE },
-      user: { id: "U0ALICE" },
-      view: {
-        callback_id: "gate_note",
-        private_metadata: view.private_metadata,
-        state: { values: { note: { note: { type: "plain_text_input", value: note } } } },
-      },
-    });
+    const submit = (note: string) =>
+      noteSubmission("U0ALICE", view.private_metadata, { note: { note: { type: "plain_text_input", value: note } } });
     const empty = await app.fetch(await signedRequest("/slack/interactions", interactionBody(submit("  "))));
     expect(empty.json).toMatchObject({ response_action: "errors", errors: { note: expect.any(String) } });
     expect(await approvals(g.run_id)).toEqual([]);
