@@ -7,6 +7,8 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+// @ts-expect-error plain ESM script, no declarations
+import { applyLocalMigrations } from "../scripts/local-d1.mjs";
 import { mintToken } from "../src/auth/mint";
 import type { Scope } from "../src/auth/tokens";
 
@@ -63,17 +65,17 @@ export type ServerOptions = {
 export const STATE_ROOT = process.env.BENCH_STATE_DIR ?? (existsSync("/dev/shm") ? "/dev/shm" : tmpdir());
 
 /** A throw-away state directory with every D1 migration applied (and the optional seed SQL run). */
-function migratedState(sql: string | undefined): string {
+async function migratedState(sql: string | undefined): Promise<string> {
   const persist = mkdtempSync(join(STATE_ROOT, "warden-bench-"));
-  const wrangler = (args: string[], what: string) => {
-    const out = spawnSync("npx", ["--no-install", "wrangler", ...args, "--local", "--persist-to", persist], {
-      env: { ...process.env, CI: "true" },
-      encoding: "utf8",
-    });
-    if (out.status !== 0) throw new Error(`${what} failed: ${out.stderr}`);
-  };
-  wrangler(["d1", "migrations", "apply", "DB"], "migrations");
-  if (sql) wrangler(["d1", "execute", "DB", "--command", sql], "seeding");
+  await applyLocalMigrations({ persistTo: persist });
+  if (sql) {
+    const out = spawnSync(
+      "npx",
+      ["--no-install", "wrangler", "d1", "execute", "DB", "--command", sql, "--local", "--persist-to", persist],
+      { env: { ...process.env, CI: "true" }, encoding: "utf8" },
+    );
+    if (out.status !== 0) throw new Error(`seeding failed: ${out.stderr}`);
+  }
   return persist;
 }
 
@@ -114,7 +116,7 @@ export function bundle(): string {
  * worker, which is the hop this server leaves out; `startLocalServer` keeps that path for the reference rows.
  */
 export async function startMiniflareServer(opts: ServerOptions = {}): Promise<LocalServer> {
-  const persist = migratedState(opts.sql);
+  const persist = await migratedState(opts.sql);
   const dir = bundle();
   const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
   const modules = readdirSync(dir)
@@ -132,7 +134,7 @@ export async function startMiniflareServer(opts: ServerOptions = {}): Promise<Lo
       host: "127.0.0.1",
       port: await freePort(),
       ...(opts.inspectorPort ? { inspectorPort: opts.inspectorPort } : {}),
-      // the same layout `wrangler d1 migrations apply --persist-to` wrote
+      // the layout scripts/local-d1.mjs wrote (wrangler's own, under --persist-to)
       resourcePersistencePath: join(persist, "v3"),
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
@@ -150,7 +152,7 @@ export async function startMiniflareServer(opts: ServerOptions = {}): Promise<Lo
 /** Starts `wrangler dev bench/worker.ts` (the Worker plus /__bench/* hooks) on loopback with its own throw-away state directory and migrated D1. */
 export async function startLocalServer(opts: ServerOptions = {}): Promise<LocalServer> {
   const port = await freePort();
-  const persist = migratedState(opts.sql);
+  const persist = await migratedState(opts.sql);
   const child: ChildProcess = spawn(
     "npx",
     [

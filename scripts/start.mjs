@@ -1,7 +1,8 @@
 // npm start: local secrets, local D1 migrations, then `wrangler dev --test-scheduled` (port 8787 unless --port is given).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { ensureDevVars } from "./dev-vars.mjs";
+import { applyLocalMigrations } from "./local-d1.mjs";
 import { publicUrlFor, startOutputFilter, wranglerDevArgs } from "./start-lib.mjs";
 
 const devVars = ensureDevVars();
@@ -9,29 +10,19 @@ const args = process.argv.slice(2);
 // local only: no usage metrics and no update lookups (offline they fail with network stack traces)
 const quiet = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1" };
 
-const persist = args.includes("--persist-to") ? ["--persist-to", args[args.indexOf("--persist-to") + 1]] : [];
-// wrangler prints its migration table once per migration: keep its output, print one line, show it all on failure
-const migrated = spawnSync(
-  "npx",
-  ["--no-install", "wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist],
-  {
-    env: { ...quiet, CI: "true" },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  },
-);
-if (migrated.status !== 0) {
-  process.stdout.write(migrated.stdout ?? "");
-  process.stderr.write(migrated.stderr ?? "");
-  console.error("local D1 migrations failed (output above)");
-  process.exit(migrated.status ?? 1);
+const persistTo = args.includes("--persist-to") ? args[args.indexOf("--persist-to") + 1] : undefined;
+// applied in one runtime (scripts/local-d1.mjs): `wrangler d1 migrations apply --local` starts one per migration
+try {
+  const applied = await applyLocalMigrations({ persistTo });
+  console.log(
+    applied.length === 0
+      ? "local D1: migrations up to date"
+      : `local D1: applied ${applied.length} migration(s): ${applied.join(", ")}`,
+  );
+} catch (e) {
+  console.error(`local D1 migrations failed: ${e.message}`);
+  process.exit(1);
 }
-const applied = [...new Set((migrated.stdout ?? "").match(/\d{4}_[\w-]+\.sql/g) ?? [])];
-console.log(
-  /No migrations to apply/.test(migrated.stdout ?? "")
-    ? "local D1: migrations up to date"
-    : `local D1: applied ${applied.length} migration(s): ${applied.join(", ")}`,
-);
 
 const { url, source } = publicUrlFor(args, process.env, devVars);
 console.log(
