@@ -6,10 +6,9 @@ import { type Command, CommanderError, Option } from "commander";
 import { decodeJwt } from "jose";
 // @ts-expect-error plain ESM helper shared with scripts/start.mjs and scripts/token.ts
 import { readDevVars } from "../scripts/dev-vars.mjs";
-// the scopes as plain ESM (src/auth/mint.unit.test.ts checks they are src/auth/tokens.ts's), so that --help and usage
-// errors never compile the typed client and zod (cli/client.ts loads them when a command first calls the server)
-// @ts-expect-error plain ESM, no declarations
-import { SCOPES } from "../scripts/token.mjs";
+// the scopes from their import-free home, so that --help and usage errors never compile the typed client and zod
+// (cli/client.ts loads them when a command first calls the server)
+import { SCOPES } from "../src/auth/scopes.ts";
 import type { Scope } from "../src/client/index.ts";
 import { registerAdminCommands } from "./admin-commands.ts";
 import { defined, int, jsonArg, list, readJsonFile } from "./args.ts";
@@ -25,7 +24,7 @@ import { registerPolicyCommands } from "./policy-commands.ts";
 import { registerRunCommands } from "./run-commands.ts";
 import { resolveTarget, type Target } from "./target.ts";
 
-export const ALL_SCOPES: Scope[] = [...(SCOPES as Scope[])];
+export const ALL_SCOPES: Scope[] = [...SCOPES];
 
 type Globals = { url?: string; token?: string; pretty?: boolean; team?: string; verbose?: boolean };
 

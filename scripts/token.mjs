@@ -1,21 +1,11 @@
 // npm run token -- --team T [--scopes a,b] [--sub S] [--run R] [--task K] [--persona P] [--ttl 900]: mints a local
-// token from .dev.vars. Plain ESM over jose (no TypeScript start-up); the rules match src/auth/ (a unit test checks).
+// token from .dev.vars. Plain ESM over jose; the scopes, lifetime cap and team id rule are src/auth/scopes.ts's (an
+// import-free file Node ≥ 22.18 loads by stripping its types; `npm run` uses the package's Node 22).
 import { parseArgs } from "node:util";
 import { SignJWT } from "jose";
+import { MAX_TOKEN_LIFETIME_S, SCOPES, TEAM_ID_PATTERN } from "../src/auth/scopes.ts";
 import { ensureDevVars } from "./dev-vars.mjs";
 
-export const SCOPES = [
-  "policy:decide",
-  "policy:admin",
-  "runs:read",
-  "runs:write",
-  "approvals:decide",
-  "memory:read",
-  "memory:write",
-  "events:write",
-];
-export const MAX_TTL_S = 900;
-export const TEAM_ID_PATTERN = /^[A-Za-z0-9_.:@+-]{1,128}$/;
 const ID_PATTERN = /^.{1,128}$/;
 const DEFAULT_SCOPES = SCOPES.filter((s) => s !== "policy:admin").join(",");
 const USAGE =
@@ -33,10 +23,10 @@ export function claimsFor(values) {
   const unknown = scopes.filter((s) => !SCOPES.includes(s));
   if (unknown.length > 0)
     return { error: `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(", ")} (known: ${SCOPES.join(", ")})` };
-  const ttl = Number(values.ttl ?? MAX_TTL_S);
-  if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_S)
+  const ttl = Number(values.ttl ?? MAX_TOKEN_LIFETIME_S);
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_LIFETIME_S)
     return {
-      error: `--ttl ${values.ttl} is not a whole number of seconds from 1 to ${MAX_TTL_S} (tokens live at most 15 min)`,
+      error: `--ttl ${values.ttl} is not a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_S} (tokens live at most 15 min)`,
     };
   for (const k of ["sub", "run", "task", "persona"]) {
     if (values[k] !== undefined && !ID_PATTERN.test(values[k])) return { error: `--${k} must be 1-128 characters` };

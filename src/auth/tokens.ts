@@ -2,20 +2,10 @@
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from "jose";
 import { z } from "zod";
 import { err, ok, type Result } from "../lib/result.ts";
+import { MAX_TOKEN_LIFETIME_S, SCOPES, type Scope, TEAM_ID_PATTERN } from "./scopes.ts";
 
-export const SCOPES = [
-  "policy:decide",
-  "policy:admin",
-  "runs:read",
-  "runs:write",
-  "approvals:decide",
-  "memory:read",
-  "memory:write",
-  "events:write",
-] as const;
-export type Scope = (typeof SCOPES)[number];
+export { MAX_TOKEN_LIFETIME_S, SCOPES, type Scope, TEAM_ID_PATTERN } from "./scopes.ts";
 
-export const MAX_TOKEN_LIFETIME_S = 900;
 export const CLOCK_TOLERANCE_S = 30;
 
 /** Why jose refused a token, in words the caller may read (which claim, never a stack or a key). */
@@ -25,8 +15,6 @@ export function joseRefusal(e: unknown): string {
   if (e instanceof joseErrors.JWKSTimeout) return "identity provider keys unavailable (timeout)";
   return "token is malformed or its signature does not verify";
 }
-/** a team id is one memory-namespace segment (`team/<team_id>/…`): 1–128 of A-Z a-z 0-9 _ . : @ + - */
-export const TEAM_ID_PATTERN = /^[A-Za-z0-9_.:@+-]{1,128}$/;
 const idClaim = z.string().min(1).max(128);
 
 /** What is wrong with a token's team id and scopes, naming the bad value; null when both are valid. */

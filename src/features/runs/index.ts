@@ -28,7 +28,7 @@ export { actorOf, callRun, type RunsService, runErrors } from "./run-call";
 export { CompleteBody, CreateRunBody, HeartbeatBody, OrderParams, RunParams } from "./schemas";
 export { type PolicySnapshot, SNAPSHOT_STALE_AFTER_MS, staleness } from "./snapshot";
 export { deleteApprovalEventsPageStatement } from "./store/run-record";
-export { teamAttempts } from "./store/team-attempts";
+export { attemptSpend, teamAttempts } from "./store/team-attempts";
 export { completeAttempt, leaseNext, startRun } from "./use-cases";
 
 /** What the run routes need besides the HTTP basics: the run objects, an id source, the board, the artifacts a completion cites. */

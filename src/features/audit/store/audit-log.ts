@@ -1,7 +1,8 @@
 // D1 adapter for the audit_log table (drizzle, typed rows): idempotent appends and a team's newest-first pages.
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { olderThan } from "../../../adapters/d1/keyset";
 import type { AuditEntry, AuditLogStore } from "../../../ports/audit-log";
 import { decodeAuditCursor, encodeAuditCursor } from "../domain";
 import { auditLog } from "./tables";
@@ -22,9 +23,7 @@ export function createD1AuditLog(db: DrizzleD1Database): AuditLogStore {
           and(
             eq(auditLog.teamId, teamId),
             q.action ? eq(auditLog.action, q.action) : undefined,
-            after
-              ? or(lt(auditLog.createdAt, after[0]), and(eq(auditLog.createdAt, after[0]), lt(auditLog.id, after[1])))
-              : undefined,
+            after ? olderThan(auditLog.createdAt, auditLog.id, ...after) : undefined,
           ),
         )
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id))

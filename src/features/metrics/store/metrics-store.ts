@@ -7,7 +7,7 @@ import { eventDeadLetters } from "../../events/store/tables";
 import { gateMetrics } from "../../learning/store/tables";
 import { sessionEvents } from "../../memory/store/tables";
 import { teamModes } from "../../policy/store/tables";
-import { teamAttempts } from "../../runs";
+import { attemptSpend, teamAttempts } from "../../runs";
 import { attempts, deadLetters } from "../../runs/store/tables";
 import { approvalCountsQuery, countWhere, humanLatenciesQuery } from "./approval-queries";
 import type { MetricsStore } from "./metrics-store-port";
@@ -18,17 +18,7 @@ const MAX_SESSIONS = 20_000;
 /** the window's spend, gates by kind, approvals and human decision latencies */
 function runQueries(db: DrizzleD1Database, teamId: string, since: number) {
   return [
-    teamAttempts(
-      db
-        .select({
-          tokensIn: sql<number>`coalesce(sum(${attempts.tokensIn}), 0)`,
-          tokensOut: sql<number>`coalesce(sum(${attempts.tokensOut}), 0)`,
-        })
-        .from(attempts)
-        .$dynamic(),
-      teamId,
-      gte(attempts.endedAt, since),
-    ),
+    teamAttempts(db.select(attemptSpend).from(attempts).$dynamic(), teamId, gte(attempts.endedAt, since)),
     db
       .select({ kind: sql<string>`coalesce(${gateMetrics.kind}, 'unknown')`, n: count() })
       .from(gateMetrics)

@@ -5,7 +5,7 @@ import { auditLog } from "../../audit/store/tables";
 import { gateMetrics } from "../../learning/store/tables";
 import { approvalCountsQuery, humanLatenciesQuery } from "../../metrics";
 import { teamModes } from "../../policy/store/tables";
-import { teamAttempts } from "../../runs";
+import { attemptSpend, teamAttempts } from "../../runs";
 import { attempts, deadLetters, runs, workOrders } from "../../runs/store/tables";
 import { slackInstallations, slackMessages } from "../../slack/store/tables";
 import type { OverviewStore } from "./overview-store-port";
@@ -18,10 +18,6 @@ const num = (v: unknown) => (typeof v === "number" ? v : v == null ? 0 : Number(
 
 /** sum of the orders' `cost_budget_tokens` */
 const budget = sql<number | null>`sum(json_extract(${workOrders.body}, '$.cost_budget_tokens'))`;
-const spent = {
-  tokensIn: sql<number>`coalesce(sum(${attempts.tokensIn}), 0)`,
-  tokensOut: sql<number>`coalesce(sum(${attempts.tokensOut}), 0)`,
-};
 
 /** what stands now: the recent runs with their spend and budget, open gates, unresolved dead letters */
 function currentQueries(db: DrizzleD1Database, teamId: string) {
@@ -41,7 +37,7 @@ function currentQueries(db: DrizzleD1Database, teamId: string) {
     db
       .select({
         runId: attempts.runId,
-        ...spent,
+        ...attemptSpend,
         breaches: sql<number>`coalesce(sum(case when ${attempts.failureClass} = 'budget_exceeded' then 1 else 0 end), 0)`,
       })
       .from(attempts)
@@ -71,7 +67,7 @@ function currentQueries(db: DrizzleD1Database, teamId: string) {
 function windowQueries(db: DrizzleD1Database, teamId: string, since: number) {
   return [
     db
-      .select({ taskId: workOrders.taskId, ...spent })
+      .select({ taskId: workOrders.taskId, ...attemptSpend })
       .from(attempts)
       .innerJoin(workOrders, and(eq(workOrders.runId, attempts.runId), eq(workOrders.orderId, attempts.orderId)))
       .where(and(eq(workOrders.teamId, teamId), gte(attempts.endedAt, since)))
@@ -109,7 +105,7 @@ function windowQueries(db: DrizzleD1Database, teamId: string, since: number) {
     // spend per persona: the persona_id of the token that held each attempt's lease
     teamAttempts(
       db
-        .select({ personaId: attempts.personaId, ...spent })
+        .select({ personaId: attempts.personaId, ...attemptSpend })
         .from(attempts)
         .$dynamic(),
       teamId,

@@ -1,6 +1,7 @@
 // RunIndex over D1 with drizzle: team-wide lists read from the tables the run outbox writes (runs, gate, work_order).
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { olderThan } from "../../../adapters/d1/keyset";
 import type { RunIndex } from "./run-index-port";
 import { gates, runs, workOrders } from "./tables";
 
@@ -27,10 +28,7 @@ function runAndGateLists(db: DrizzleD1Database): Pick<RunIndex, "listRuns" | "li
       const where: (SQL | undefined)[] = [eq(runs.teamId, teamId)];
       if (q.status !== undefined) where.push(eq(runs.status, q.status));
       if (q.kind !== undefined) where.push(eq(runs.kind, q.kind));
-      if (q.cursor !== undefined) {
-        const { at, id } = q.cursor;
-        where.push(or(lt(runs.createdAt, at), and(eq(runs.createdAt, at), lt(runs.runId, id))));
-      }
+      if (q.cursor !== undefined) where.push(olderThan(runs.createdAt, runs.runId, q.cursor.at, q.cursor.id));
       return db
         .select({
           run_id: runs.runId,
@@ -89,7 +87,6 @@ function gateReads(db: DrizzleD1Database): Pick<RunIndex, "gate" | "gateAcks"> {
   };
 }
 
-/** the orders a team's workers may lease, and a task's orders */
 /** the order's reference (AvailableOrderRow): which run, order and task, and the skill it asks for */
 const orderRefColumns = {
   run_id: workOrders.runId,
@@ -98,6 +95,7 @@ const orderRefColumns = {
   skill: workOrders.skill,
 };
 
+/** the orders a team's workers may lease, and a task's orders */
 function orderLists(db: DrizzleD1Database): Pick<RunIndex, "availableOrders" | "taskOrders"> {
   return {
     async availableOrders(teamId, q) {
