@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { runCompleted } from "../../../test/learning-events";
 import { nodeHelpers } from "../../../test/node-d1/app";
 import { entryRowIn, rowsIn, testDepsOver } from "../../../test/node-d1/consumers";
+import { parseEntry } from "./policy-memory";
+import { createD1LearningStore } from "./store/learning-store";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const warden = await nodeHelpers();
@@ -33,6 +35,41 @@ async function stoppedEntry(label: string) {
   const row = await entry(team, "s");
   expect(row).toMatchObject({ failure_count: 3, learning_stopped: 1 });
   return { deps, team, entryId: String(row.entry_id) };
+}
+
+/**
+ * Forces a ledger desync through the learning store: the stored entry says failure_count 99 at its ledger_seq 3 while a
+ * newer ledger row (seq 4) still records the old state, so the ledger no longer describes the row.
+ */
+async function desync(team: string, entryId: string) {
+  const store = createD1LearningStore(warden.db);
+  const stored = await store.entryById(team, entryId);
+  const parsed = parseEntry(stored?.row);
+  if (!stored?.head || !parsed.ok) throw new Error(`desync: entry ${entryId} not found or unreadable`);
+  const runId = `desync:${entryId}`;
+  const forced = await store.commitLearning({
+    eventId: runId,
+    teamId: team,
+    runId,
+    now: NOW,
+    audit: null,
+    writes: [
+      {
+        target: "entry",
+        ledgerId: `pml_desync_${entryId}`,
+        teamId: team,
+        runId,
+        entryId,
+        ledgerKey: parsed.value.skill_name,
+        seq: stored.head.seq + 1,
+        change: { kind: "test_desync", after: stored.head.after },
+        createdAt: NOW,
+        expect: { kind: "seq", seq: parsed.value.ledger_seq },
+        state: { ...parsed.value, failure_count: 99 },
+      },
+    ],
+  });
+  expect(forced.ok).toBe(true);
 }
 
 const reset = async (deps: Fixed, team: string, entryId: string, scopes = true) =>
@@ -88,7 +125,7 @@ describe("POST /v1/policy-memory/entries/:entry_id/reset", () => {
 
   it("refuses an entry whose ledger does not describe it (409, nothing written)", async () => {
     const { deps, team, entryId } = await stoppedEntry("brk-desync");
-    await warden.db.prepare("UPDATE policy_memory_entry SET failure_count = 99 WHERE entry_id = ?").bind(entryId).run();
+    await desync(team, entryId);
     const ledgerBefore = await ledger(team);
     const res = await reset(deps, team, entryId);
     expect(res.status).toBe(409);
