@@ -5,6 +5,8 @@ import { DAY, runCompleted } from "../../../test/learning-events";
 import { nodeHelpers } from "../../../test/node-d1/app";
 import { testDepsOver } from "../../../test/node-d1/consumers";
 import { createMemoryHints } from "../memory";
+import { retryEntryId } from "./domain";
+import { createD1LearningStore } from "./store/learning-store";
 
 const warden = await nodeHelpers();
 const { call, token, db } = warden;
@@ -13,14 +15,47 @@ const testDeps = (now: number) => testDepsOver(warden, now);
 
 const teamOf = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}`;
 
+/** planted as a learned adjustment would be stored (no route writes one directly): one guarded learning-store write */
 async function adjust(teamId: string, failureClass: string, maxAttempts: number, at = Date.now()) {
-  // planted as a learned adjustment would be stored (no route writes one directly)
-  await db
-    .prepare(
-      "INSERT OR REPLACE INTO retry_adjustment (team_id, failure_class, backoff_multiplier, max_attempts_override, updated_at) VALUES (?, ?, 1, ?, ?)",
-    )
-    .bind(teamId, failureClass, maxAttempts, at)
-    .run();
+  const store = createD1LearningStore(db);
+  const runId = `planted:${crypto.randomUUID()}`;
+  const prior = (await store.loadLearningState(teamId, runId, [], [failureClass])).retries.get(failureClass);
+  const priorSeq = prior ? Number(prior.row.ledger_seq) : null;
+  const seq = (priorSeq ?? 0) + 1;
+  const state = {
+    team_id: teamId,
+    failure_class: failureClass,
+    recovered_count: 0,
+    exhausted_count: 0,
+    recovery_attempts_sum: 0,
+    backoff_multiplier: 1,
+    max_attempts_override: maxAttempts,
+    ledger_seq: seq,
+    updated_at: at,
+  };
+  const planted = await store.commitLearning({
+    eventId: runId,
+    teamId,
+    runId,
+    now: at,
+    audit: null,
+    writes: [
+      {
+        target: "retry",
+        ledgerId: `pml_${runId}`,
+        teamId,
+        runId,
+        entryId: retryEntryId(teamId, failureClass),
+        ledgerKey: `retry:${failureClass}`,
+        seq,
+        change: { kind: "planted", after: state },
+        createdAt: at,
+        expect: priorSeq === null ? { kind: "none" } : { kind: "seq", seq: priorSeq },
+        state,
+      },
+    ],
+  });
+  expect(planted.ok).toBe(true);
 }
 
 /** a decision that needs the max_attempts override: attempt 3 is "middle" under 5 and "overflow" under 2 */
