@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { loggedDecision } from "../../../test/decision-log-fixture";
 import { nodeHelpers } from "../../../test/node-d1/app";
 import { testDepsOver } from "../../../test/node-d1/consumers";
+import { attemptOp, deadLetterOp, legacyApprovalOp, recordSeeds, runOp } from "../../../test/record-seeds";
+import type { SessionEventRow } from "../../ports/memory-store";
 import { appendDecisions } from "../policy";
 import type { LoggedDecision } from "../policy/store/policy-store-port";
 
@@ -14,70 +16,60 @@ const { call, token, db, deps: appDeps } = warden;
 /** Writes decisions through the log's writer (bucket objects, counters, manifest), as the deciding isolate would. */
 const logDecisions = (decisions: LoggedDecision[]) => appendDecisions(decisions, appDeps);
 
-/** seeds rows as the features' own writers leave them (setup only: every check reads GET /v1/metrics) */
-async function exec(sql: string, ...args: unknown[]) {
-  await db
-    .prepare(sql)
-    .bind(...args)
-    .run();
-}
+/** seeds rows through the features' own stores, as their writers leave them (setup only: every check reads GET /v1/metrics) */
+const seeds = recordSeeds(db);
 
 async function seed(team: string, now: number) {
-  await exec(
-    "INSERT INTO runs (run_id, team_id, goal, status, created_at, updated_at) VALUES (?, ?, 'g', 'RUNNING', ?, ?)",
-    `${team}-run`,
-    team,
-    now,
-    now,
+  const attempts = (
+    [
+      [1, 300, 50, now - HOUR],
+      [2, 200, 70, now - 2 * HOUR],
+      [3, 999, 999, now - 48 * HOUR],
+    ] as const
+  ).map(([i, tokens_in, tokens_out, at]) =>
+    attemptOp({
+      attempt_id: `${team}-a${i}`,
+      run_id: `${team}-run`,
+      order_id: "o",
+      op_id: `${team}-op${i}`,
+      outcome: "PASS",
+      next: "complete",
+      tokens_in,
+      tokens_out,
+      started_at: at,
+      ended_at: at,
+    }),
   );
-  for (const [i, tin, tout, at] of [
-    [1, 300, 50, now - HOUR],
-    [2, 200, 70, now - 2 * HOUR],
-    [3, 999, 999, now - 48 * HOUR],
-  ] as const) {
-    await exec(
-      `INSERT INTO attempt (attempt_id, run_id, order_id, op_id, outcome, next, tokens_in, tokens_out, started_at, ended_at)
-       VALUES (?, ?, 'o', ?, 'PASS', 'complete', ?, ?, ?, ?)`,
-      `${team}-a${i}`,
-      `${team}-run`,
-      `${team}-op${i}`,
-      tin,
-      tout,
-      at,
-      at,
-    );
-  }
-  for (const [i, decision, approver] of [
-    [1, "auto_allow", "timer"],
-    [2, "allow", "policy"],
-    [3, "retry", "ann"],
-    [4, "deny", "bob"],
-  ] as const) {
-    await exec(
-      `INSERT INTO approval_event (id, team_id, run_id, op_id, gate_id, policy_key, decision, approver, created_at)
-       VALUES (?, ?, 'r', ?, ?, 'k', ?, ?, ?)`,
-      `${team}-ap${i}`,
-      team,
-      `op${i}`,
-      `g${i}`,
+  const approvals = (
+    [
+      [1, "auto_allow", "timer"],
+      [2, "allow", "policy"],
+      [3, "retry", "ann"],
+      [4, "deny", "bob"],
+    ] as const
+  ).map(([i, decision, approver]) =>
+    legacyApprovalOp({
+      id: `${team}-ap${i}`,
+      team_id: team,
+      run_id: "r",
+      op_id: `op${i}`,
+      gate_id: `g${i}`,
+      policy_key: "k",
       decision,
       approver,
-      now - HOUR,
-    );
-  }
-  await exec(
-    "INSERT INTO dead_letter (id, team_id, run_id, op_id, reason_code, created_at, resolved_at) VALUES (?, ?, 'r', 'o1', 'wrong_value', ?, NULL)",
-    `${team}-dl1`,
-    team,
-    now - HOUR,
+      created_at: now - HOUR,
+    }),
   );
-  await exec(
-    "INSERT INTO dead_letter (id, team_id, run_id, op_id, reason_code, created_at, resolved_at) VALUES (?, ?, 'r', 'o2', 'x', ?, ?)",
-    `${team}-dl2`,
-    team,
-    now - 72 * HOUR,
-    now - 70 * HOUR,
-  );
+  const deadLetter = (id: string, op_id: string, reason_code: string, created_at: number) =>
+    deadLetterOp({ id, team_id: team, run_id: "r", op_id, reason_code, payload: null, created_at });
+  await seeds.records([
+    runOp({ run_id: `${team}-run`, team_id: team, goal: "g", status: "RUNNING", created_at: now }),
+    ...attempts,
+    ...approvals,
+    deadLetter(`${team}-dl1`, "o1", "wrong_value", now - HOUR),
+    deadLetter(`${team}-dl2`, "o2", "x", now - 72 * HOUR),
+    { t: "dead_letter_resolved", id: `${team}-dl2`, resolved_at: now - 70 * HOUR, resolver: "ann" },
+  ]);
   const decisions: [string, string][] = [
     ["default.missing_metadata", "escalate"],
     ["default.unknown_failure_class", "escalate"],
@@ -99,31 +91,31 @@ async function seed(team: string, now: number) {
   /** one session episode; `servedRoute` links it to an activation that served that route */
   const session = async (i: number, kind: string, route: string, outcome: string, at: number, servedRoute?: string) => {
     if (servedRoute)
-      await exec(
-        `INSERT INTO mem_activation (id, team_id, session_kind, agent_id, need_fingerprint, route_id, llm_calls_avoided,
-           created_at) VALUES (?, ?, ?, NULL, ?, ?, 1, ?)`,
-        `${team}-act${i}`,
-        team,
-        kind,
-        FP,
-        servedRoute,
-        at - 1,
-      );
-    await exec(
-      `INSERT INTO session_event (id, team_id, session_kind, command, outcome, need_fingerprint, route_id, agent_id,
-         session_id, diagnostic_codes, activation_id, route_source, created_at)
-       VALUES (?, ?, ?, 'warden route', ?, ?, ?, 'a', ?, '[]', ?, ?, ?)`,
-      `${team}-s${i}`,
-      team,
-      kind,
-      outcome,
-      FP,
-      route,
-      `s${i}`,
-      servedRoute ? `${team}-act${i}` : null,
-      servedRoute ? "memory" : null,
-      at,
-    );
+      await seeds.recordActivation({
+        id: `${team}-act${i}`,
+        teamId: team,
+        sessionKind: kind,
+        agentId: null,
+        needFingerprint: FP,
+        routeId: servedRoute,
+        llmCallsAvoided: 1,
+        createdAt: at - 1,
+      });
+    await seeds.insertSessionEvent({
+      id: `${team}-s${i}`,
+      teamId: team,
+      sessionKind: kind,
+      command: "warden route",
+      outcome: outcome as SessionEventRow["outcome"],
+      needFingerprint: FP,
+      routeId: route,
+      agentId: "a",
+      sessionId: `s${i}`,
+      diagnosticCodes: [],
+      activationId: servedRoute ? `${team}-act${i}` : null,
+      routeSource: servedRoute ? "memory" : null,
+      createdAt: at,
+    });
   };
   await session(1, "warden.worker", "r1", "resolved", now - 5 * 24 * HOUR);
   // served r1 and resolved on it, after a worker resolution: avoided, cross-runtime
@@ -220,12 +212,17 @@ describe("GET /v1/metrics", () => {
         latency_ms: 120_000,
       },
     ]);
-    await db
-      .prepare(
-        "INSERT INTO event_dead_letter (id, team_id, event_id, type, body, attempts, received_at) VALUES ('evt:x', 'team-met', 'x', 'run.completed', '{}', 4, ?)",
-      )
-      .bind(now - HOUR)
-      .run();
+    await seeds.eventDeadLetters.record([
+      {
+        id: "evt:x",
+        teamId: "team-met",
+        eventId: "x",
+        type: "run.completed",
+        body: "{}",
+        attempts: 4,
+        receivedAt: now - HOUR,
+      },
+    ]);
     const res = await call("GET", "/v1/metrics", { token: await token("team-met", ["runs:read"]) });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
