@@ -2,6 +2,7 @@
 // 401/404 pages, escaping and headers.
 import { describe, expect, it } from "vitest";
 import { nodeHelpers } from "../../../test/node-d1/app";
+import { attemptOp, deadLetterOp, legacyApprovalOp, recordSeeds, runOp } from "../../../test/record-seeds";
 import { mintViewToken, verifyViewToken } from "../../auth/view-token";
 
 const { addOrder, call, complete, drain, env, fetch, lease, leasedOrder, startRun, teamTokens, token } =
@@ -291,80 +292,109 @@ describe("GET /teams/:team_id/overview", () => {
   const now = Date.now();
   const H = 3_600_000;
 
+  /** one team's runs, gates, dead letter, approvals, mode and rollback, through their owning stores */
   async function seed(team: string) {
-    const db = env.DB;
-    await db.batch([
-      db
-        .prepare(
-          "INSERT INTO runs (run_id, team_id, goal, status, kind, created_at, updated_at) VALUES (?, ?, ?, ?, 'agent', ?, ?)",
-        )
-        .bind(`run-${team}`, team, "<img src=x onerror=alert(1)> goal", "RUNNING", now - 3 * H, now - H),
-      db
-        .prepare(
-          "INSERT INTO work_order (order_id, run_id, team_id, task_id, goal, status, body, created_at, updated_at) VALUES ('o1', ?, ?, 'extractor', 'g', 'COMPLETE', ?, ?, ?)",
-        )
-        .bind(`run-${team}`, team, JSON.stringify({ cost_budget_tokens: 1000 }), now - 3 * H, now - H),
+    const seeds = recordSeeds(env.DB);
+    const run_id = `run-${team}`;
+    await seeds.records([
+      runOp({
+        run_id,
+        team_id: team,
+        goal: "<img src=x onerror=alert(1)> goal",
+        status: "RUNNING",
+        created_at: now - 3 * H,
+        updated_at: now - H,
+      }),
+      {
+        t: "order",
+        row: {
+          order_id: "o1",
+          run_id,
+          team_id: team,
+          task_id: "extractor",
+          goal: "g",
+          status: "COMPLETE",
+          body: { cost_budget_tokens: 1000 },
+          skill: null,
+          created_at: now - 3 * H,
+          updated_at: now - H,
+        },
+      },
       ...[0, 1, 2, 3].map((i) =>
-        db
-          .prepare(
-            "INSERT INTO attempt (attempt_id, run_id, order_id, op_id, outcome, failure_class, next, tokens_in, tokens_out, started_at, ended_at) VALUES (?, ?, 'o1', ?, ?, ?, ?, 100, 20, ?, ?)",
-          )
-          .bind(
-            `a${i}-${team}`,
-            `run-${team}`,
-            `op${i}`,
-            i === 3 ? "DECLINE" : "PASS",
-            i === 3 ? "budget_exceeded" : null,
-            i === 3 ? "dead_letter" : "complete",
-            now - (i + 1) * DAY - 1000 * (i + 1),
-            now - (i + 1) * DAY,
-          ),
+        attemptOp({
+          attempt_id: `a${i}-${team}`,
+          run_id,
+          order_id: "o1",
+          op_id: `op${i}`,
+          outcome: i === 3 ? "DECLINE" : "PASS",
+          failure_class: i === 3 ? "budget_exceeded" : null,
+          next: i === 3 ? "dead_letter" : "complete",
+          tokens_in: 100,
+          tokens_out: 20,
+          started_at: now - (i + 1) * DAY - 1000 * (i + 1),
+          ended_at: now - (i + 1) * DAY,
+        }),
       ),
-      db
-        .prepare(
-          "INSERT INTO dead_letter (id, team_id, run_id, op_id, reason_code, payload, created_at) VALUES (?, ?, ?, 'op3', 'wrong_value', '{}', ?)",
-        )
-        .bind(`dl-${team}`, team, `run-${team}`, now - 4 * DAY),
-      db
-        .prepare(
-          "INSERT INTO gate_metric (gate_id, team_id, run_id, policy_key, kind, opened_at) VALUES (?, ?, ?, 'wrong_value', 'hard', ?)",
-        )
-        .bind(`g-new-${team}`, team, `run-${team}`, now - H),
-      db
-        .prepare(
-          "INSERT INTO gate_metric (gate_id, team_id, run_id, policy_key, kind, opened_at) VALUES (?, ?, ?, 'pii_detected', 'hard', ?)",
-        )
-        .bind(`g-old-${team}`, team, `run-${team}`, now - 5 * H),
-      db
-        .prepare(
-          "INSERT INTO gate_metric (gate_id, team_id, run_id, policy_key, kind, opened_at, decided_at, decision, decided_by, latency_ms) VALUES (?, ?, ?, 'budget_increase', 'hard', ?, ?, 'allow', 'alice', 4000)",
-        )
-        .bind(`g-done-${team}`, team, `run-${team}`, now - 6 * H, now - 6 * H + 4000),
-      db
-        .prepare(
-          "INSERT INTO approval_event (id, team_id, run_id, op_id, gate_id, policy_key, decision, approver, created_at) VALUES (?, ?, ?, 'op9', ?, 'budget_increase', 'allow', 'alice', ?)",
-        )
-        .bind(`ap-${team}`, team, `run-${team}`, `g-done-${team}`, now - 6 * H + 4000),
-      db
-        .prepare(
-          "INSERT INTO approval_event (id, team_id, run_id, op_id, gate_id, policy_key, decision, approver, created_at) VALUES (?, ?, ?, 'op8', ?, 'schema_invalid', 'auto_allow', 'timer', ?)",
-        )
-        .bind(`ap2-${team}`, team, `run-${team}`, `g-auto-${team}`, now - 2 * H),
-      db
-        .prepare("INSERT INTO team_mode (team_id, ceiling, reason, updated_at) VALUES (?, 'observe', 'rollback', ?)")
-        .bind(team, now - 2 * DAY),
-      db
-        .prepare(
-          "INSERT INTO audit_log (id, team_id, actor, action, subject_type, subject_id, metadata, created_at) VALUES (?, ?, 'sweep', 'policy.rollback', 'team', ?, ?, ?)",
-        )
-        .bind(
-          `au-${team}`,
-          team,
-          team,
-          JSON.stringify({ trigger_id: "escalation_rate_24h", from: "enforce", to: "observe" }),
-          now - 2 * DAY,
-        ),
+      deadLetterOp({
+        id: `dl-${team}`,
+        team_id: team,
+        run_id,
+        op_id: "op3",
+        reason_code: "wrong_value",
+        created_at: now - 4 * DAY,
+      }),
+      legacyApprovalOp({
+        id: `ap-${team}`,
+        team_id: team,
+        run_id,
+        op_id: "op9",
+        gate_id: `g-done-${team}`,
+        policy_key: "budget_increase",
+        decision: "allow",
+        approver: "alice",
+        created_at: now - 6 * H + 4000,
+      }),
+      legacyApprovalOp({
+        id: `ap2-${team}`,
+        team_id: team,
+        run_id,
+        op_id: "op8",
+        gate_id: `g-auto-${team}`,
+        policy_key: "schema_invalid",
+        decision: "auto_allow",
+        approver: "timer",
+        created_at: now - 2 * H,
+      }),
+      {
+        t: "audit",
+        row: {
+          id: `au-${team}`,
+          team_id: team,
+          actor: "sweep",
+          action: "policy.rollback",
+          subject_type: "team",
+          subject_id: team,
+          metadata: { trigger_id: "escalation_rate_24h", from: "enforce", to: "observe" },
+          created_at: now - 2 * DAY,
+        },
+      },
     ]);
+    const gate = { teamId: team, runId: run_id, kind: "hard" };
+    await seeds.gateMetrics([
+      { ...gate, gateId: `g-new-${team}`, policyKey: "wrong_value", openedAt: now - H },
+      { ...gate, gateId: `g-old-${team}`, policyKey: "pii_detected", openedAt: now - 5 * H },
+      {
+        ...gate,
+        gateId: `g-done-${team}`,
+        policyKey: "budget_increase",
+        openedAt: now - 6 * H,
+        decidedAt: now - 6 * H + 4000,
+        decision: "allow",
+        decidedBy: "alice",
+        latencyMs: 4000,
+      },
+    ]);
+    await seeds.modeCeiling(team, "observe", "rollback", now - 2 * DAY);
   }
   const DAY = 86_400_000;
 
