@@ -1,29 +1,49 @@
 // POST /v1/policy-memory/entries/:entry_id/reset: an admin restarts learning the circular-learning breaker stopped,
-// in Node (D1 stand-in, batches delivered to the EVENTS consumer; rows read back from the stand-in's database).
+// in Node (D1 stand-in, batches delivered to the EVENTS consumer; rows read back through the owning stores).
+import { and, asc, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { runCompleted } from "../../../test/learning-events";
 import { nodeHelpers } from "../../../test/node-d1/app";
-import { entryRowIn, rowsIn, testDepsOver } from "../../../test/node-d1/consumers";
+import { testDepsOver } from "../../../test/node-d1/consumers";
+import { createD1AuditLog } from "../audit/store/audit-log";
+import { contextHash } from "./consume";
+import { entryKey } from "./domain";
 import { parseEntry } from "./policy-memory";
 import { createD1LearningStore } from "./store/learning-store";
+import { policyMemoryLedger } from "./store/tables";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const warden = await nodeHelpers();
 const { token } = warden;
 type Fixed = ReturnType<typeof testDepsOver>;
 
-const rows = <T = Record<string, unknown>>(sql: string, ...args: unknown[]) => rowsIn<T>(warden.db, sql, ...args);
-const entry = (team: string, skill: string) => entryRowIn(warden.db, team, skill);
-const ledger = (team: string) =>
-  rows<{ run_id: string; seq: number; change: string }>(
-    "SELECT run_id, seq, change FROM policy_memory_ledger WHERE team_id = ? AND skill_name = 's' ORDER BY seq",
-    team,
-  );
-const audits = (team: string) =>
-  rows<{ actor: string; action: string; subject_type: string; subject_id: string; metadata: string }>(
-    "SELECT actor, action, subject_type, subject_id, metadata FROM audit_log WHERE team_id = ? ORDER BY created_at",
-    team,
-  );
+const learningStore = createD1LearningStore(warden.db);
+const auditLog = createD1AuditLog(drizzle(warden.db));
+/** the team's entry for a skill (default context) as stored, read by the learning store's natural-key lookup */
+const entry = async (team: string, skill: string) => {
+  const key = { skill, contextHash: await contextHash(null) };
+  const state = await learningStore.loadLearningState(team, "read", [key], []);
+  return state.entries.get(entryKey(key.skill, key.contextHash))?.row as Record<string, number | string>;
+};
+/** skill s's ledger rows, oldest first: the learning feature's own table, read typed (no store read lists them) */
+const ledger = (team: string) => {
+  const l = policyMemoryLedger;
+  return drizzle(warden.db)
+    .select({ run_id: l.runId, seq: l.seq, change: l.change })
+    .from(l)
+    .where(and(eq(l.teamId, team), eq(l.skillName, "s")))
+    .orderBy(asc(l.seq));
+};
+/** the team's audit rows, oldest first, through the audit log's store */
+const audits = async (team: string) =>
+  (await auditLog.list(team, { limit: 100 })).entries.reverse().map((a) => ({
+    actor: a.actor,
+    action: a.action,
+    subject_type: a.subjectType,
+    subject_id: a.subjectId,
+    metadata: a.metadata,
+  }));
 
 /** three identical failing outcomes in a row: the breaker stops the entry */
 async function stoppedEntry(label: string) {
@@ -42,7 +62,7 @@ async function stoppedEntry(label: string) {
  * newer ledger row (seq 4) still records the old state, so the ledger no longer describes the row.
  */
 async function desync(team: string, entryId: string) {
-  const store = createD1LearningStore(warden.db);
+  const store = learningStore;
   const stored = await store.entryById(team, entryId);
   const parsed = parseEntry(stored?.row);
   if (!stored?.head || !parsed.ok) throw new Error(`desync: entry ${entryId} not found or unreadable`);
@@ -93,7 +113,7 @@ describe("POST /v1/policy-memory/entries/:entry_id/reset", () => {
     });
     const head = (await ledger(team)).at(-1);
     expect(head?.seq).toBe(4);
-    expect(JSON.parse(head?.change ?? "{}")).toMatchObject({
+    expect(head?.change).toMatchObject({
       kind: "breaker_reset",
       by: "admin-ann",
       before: { learning_stopped: true, ledger_seq: 3 },
