@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { item } from "../../../test/board-items";
 import { runInDurableObject } from "../../../test/fakes/durable-objects";
 import { nodeHelpers } from "../../../test/node-d1/app";
+import { BoardStore } from "./board-store";
 
 const { addOrder, call, deps, drainAll, objects, token } = await nodeHelpers();
 
@@ -232,11 +233,16 @@ describe("work board", () => {
     // another worker's board lease of g1 is in flight: the board reserved it, the run has not granted it yet
     const board = objects.BOARD.get(objects.BOARD.idFromName(`board:${team}`));
     const reserved = await runInDurableObject(board, (_i, state) => {
-      const sql = state.storage.sql;
-      sql.exec("UPDATE board_item SET state = 'leased', reserved = 1 WHERE run_id = ? AND item_id = 'g1'", graph);
-      return sql.exec("SELECT state, reserved FROM board_item WHERE run_id = ?", graph).toArray();
+      // the board's own store over the object's storage, as the board reserves an item before asking its run
+      const store = new BoardStore(state.storage.sql);
+      return {
+        reserved: store.reserve(graph, "g1"),
+        candidates: store.candidates().filter((c) => c.run_id === graph),
+        states: store.counts().map(({ state: s, n }) => ({ state: s, n })),
+      };
     });
-    expect(reserved).toEqual([{ state: "leased", reserved: 1 }]);
+    // reserve's guarded update took g1 (ready, unreserved → leased, reserved); nothing of the run is left to offer
+    expect(reserved).toEqual({ reserved: true, candidates: [], states: [{ state: "leased", n: 1 }] });
     const first = await leaseNext(t.worker);
     expect(first.status, first.text).toBe(200);
     expect(first.json).toMatchObject({ run_id: plain.json.run_id, order_id: "p1" });

@@ -6,7 +6,7 @@ import { nodeHelpers } from "../../../test/node-d1/app";
 import { hashApiKey } from "../../auth/api-keys";
 import { checksumOf, KEY_PATTERN } from "../../auth/key-format";
 
-const { call, db, token } = await nodeHelpers();
+const { call, deps, depsWith, token } = await nodeHelpers();
 
 const decide = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 
@@ -30,8 +30,8 @@ describe("POST /v1/keys", () => {
     expect(r.json.key).toMatch(KEY_PATTERN);
     expect(r.json.key.startsWith(`wdn_live_${r.json.prefix}`)).toBe(true);
     expect(r.json).toMatchObject({ expires_at: null, expires_soon: false, last_used_at: null });
-    const row = await db.prepare("SELECT * FROM api_key WHERE id = ?").bind(r.json.id).first<Record<string, string>>();
-    expect(row?.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+    const row = await deps.apiKeyStore.byId(r.json.id);
+    expect(row?.secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(r.json.key.slice(21, -6));
     const list = await call("GET", "/v1/keys", { token: await token("team-k1") });
     expect(list.status).toBe(200);
@@ -212,19 +212,21 @@ describe("key expiry, last use and legacy keys", () => {
 
   it("refuses an expired key with a clear 401; a token never outlives its key", async () => {
     const k = await createKeyAt("team-e2", inDays(1));
-    // within 900 s of its expiry (moved there in D1), the token is cut at the key's expiry
-    const near = Date.now() + 120_000;
-    await db.prepare("UPDATE api_key SET expires_at = ? WHERE id = ?").bind(near, k.json.id).run();
-    const cut = await call("POST", "/v1/tokens", { token: k.json.key, body: {} });
+    // within 900 s of its expiry (the clock moved there), the token is cut at the key's expiry
+    const expiry = Date.parse(k.json.expires_at);
+    const near = expiry - 120_000;
+    const cut = await call(
+      "POST",
+      "/v1/tokens",
+      { token: k.json.key, body: {} },
+      depsWith({ clock: { now: () => near } }),
+    );
     expect(cut.status).toBe(200);
     const claims = decodeJwt(cut.json.token);
-    expect(claims.exp as number).toBeLessThanOrEqual(Math.floor(near / 1000));
+    expect(claims.exp as number).toBeLessThanOrEqual(Math.floor(expiry / 1000));
     expect((claims.exp as number) - (claims.iat as number)).toBeLessThan(900);
-    await db
-      .prepare("UPDATE api_key SET expires_at = ? WHERE id = ?")
-      .bind(Date.now() - 1, k.json.id)
-      .run();
-    const r = await call("POST", "/v1/tokens", { token: k.json.key, body: {} });
+    const past = depsWith({ clock: { now: () => expiry + 1 } });
+    const r = await call("POST", "/v1/tokens", { token: k.json.key, body: {} }, past);
     expect(r.status).toBe(401);
     expect(r.json.error.message).toMatch(/^API key expired at \d{4}-/);
   });
@@ -241,12 +243,20 @@ describe("key expiry, last use and legacy keys", () => {
 
   it("keeps exchanging a legacy wk_ key minted before the wdn_ format", async () => {
     const legacy = `wk_0a1b2c3d4e5f_${"L".repeat(43)}`;
-    await db
-      .prepare(
-        "INSERT INTO api_key (id, team_id, prefix, secret_hash, subject, scopes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      )
-      .bind("key_legacy", "team-e4", "0a1b2c3d4e5f", await hashApiKey(legacy), "agent:old", '["runs:read"]', "admin", 1)
-      .run();
+    await deps.apiKeyStore.insert({
+      id: "key_legacy",
+      teamId: "team-e4",
+      prefix: "0a1b2c3d4e5f",
+      secretHash: await hashApiKey(legacy),
+      subject: "agent:old",
+      scopes: ["runs:read"],
+      runId: null,
+      createdBy: "admin",
+      createdAt: 1,
+      revokedAt: null,
+      expiresAt: null,
+      lastUsedAt: null,
+    });
     const r = await call("POST", "/v1/tokens", { token: legacy, body: {} });
     expect(r.status).toBe(200);
     expect(decodeJwt(r.json.token)).toMatchObject({ team_id: "team-e4", key_id: "key_legacy", sub: "agent:old" });

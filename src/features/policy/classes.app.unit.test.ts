@@ -6,7 +6,7 @@ import { FAILURE_CLASSES } from "../../../contracts/memrl-policy";
 import { nodeHelpers } from "../../../test/node-d1/app";
 import { TAXONOMY } from "../runs/taxonomy";
 
-const { call, db, token } = await nodeHelpers();
+const { call, deps, token } = await nodeHelpers();
 
 const decide = (tok: string, body: Record<string, unknown>) => call("POST", "/v1/policy/decide", { token: tok, body });
 
@@ -54,10 +54,12 @@ describe("POST /v1/policy/decide vocabularies", () => {
     const ok = await decide(tok, { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 });
     expect(ok.json.warnings).toBeUndefined();
     expect(ok.json.mode_ceiling).toBe("enforce");
-    await db
-      .prepare("INSERT INTO team_mode (team_id, ceiling, reason, updated_at) VALUES (?, ?, ?, ?)")
-      .bind("cls-demoted", "off", "rollback trigger off_missing_metadata: missing_metadata_count >= 1 (value 1)", 1)
-      .run();
+    await deps.policyStore.setModeCeiling(
+      "cls-demoted",
+      "off",
+      "rollback trigger off_missing_metadata: missing_metadata_count >= 1 (value 1)",
+      1,
+    );
     const demoted = await token("cls-demoted", ["policy:decide"]);
     const res = await decide(demoted, {
       memrl_mode: "enforce",

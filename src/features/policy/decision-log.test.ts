@@ -30,7 +30,7 @@ import { appendDecisions } from "./decision-log";
 import { batchIdOf, HOUR_MS, hourName, hourOf } from "./decision-log-layout";
 import { readDecisions } from "./decision-log-reader";
 import { DEFAULT_PROFILE } from "./default-profile";
-import type { LoggedDecision } from "./store/policy-store-port";
+import type { LoggedDecision, PolicyStore } from "./store/policy-store-port";
 
 const decideBody = { memrl_mode: "enforce", failure_class: "vibe_fail", attempt: 2, max_attempts: 3 };
 
@@ -245,16 +245,22 @@ describe("decision log on R2", () => {
   it("still reads decisions logged in policy_decision before the move, each decision once", async () => {
     const team = "team-dlog-legacy";
     const now = Date.now();
-    await env.DB.prepare(
-      `INSERT INTO policy_decision (decision_id, team_id, inputs_digest, inputs, profile_version, requested_mode,
-         effective_mode, rule_id, raw_action, selected_action, created_at)
-       VALUES (?, ?, 'd', '{"_ceiling":"observe"}', 0, 'enforce', 'enforce', 'enforce.vibe_fail.middle', 'retry', 'retry', ?)`,
-    )
-      .bind("old-1", team, now - 2000)
-      .run();
+    // a decision the D1 log wrote, as the policy store reads it from policy_decision (that read of the legacy rows is
+    // the store's: src/features/policy/store/legacy-decisions.app.unit.test.ts)
+    const legacy = loggedDecision(team, "old-1", now - 2000, {
+      inputs: {},
+      inputs_digest: "d",
+      ceiling: "observe",
+      failure_class: null,
+      attempt_bucket: null,
+    });
+    const policyStore: Pick<PolicyStore, "loggedDecisions"> = {
+      loggedDecisions: async (teamId, sinceMs, limit) =>
+        [legacy].filter((d) => d.team_id === teamId && d.created_at >= sinceMs).slice(0, limit),
+    };
     // the same decision in R2 too (a deployment upgraded mid-flush) and a new one
     await logDecisions([loggedDecision(team, "old-1", now - 2000), loggedDecision(team, "new-1", now - 1000)]);
-    const read = await readDecisions(makeDeps(env), team, now - HOUR_MS, 100);
+    const read = await readDecisions({ ...makeDeps(env), policyStore }, team, now - HOUR_MS, 100);
     expect(read.decisions.map((d) => d.decision_id)).toEqual(["old-1", "new-1"]);
   });
 
