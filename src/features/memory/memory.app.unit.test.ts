@@ -1,6 +1,7 @@
 // POST /v1/memory, /query, /use, /bulk, /import over HTTP: guard refusals, ranking factors, dedupe, fences, tiers, TTL.
 import { describe, expect, it } from "vitest";
 import { nodeMemoryTools, T0 } from "../../../test/node-d1/memory";
+import { teamMemoryReads } from "../../../test/team-memory-reads";
 import { hashEmbed } from "../../adapters/embed/hashing";
 import { mintToken } from "../../auth/mint";
 import type { Scope } from "../../auth/tokens";
@@ -8,7 +9,7 @@ import { runDailySweep } from "../sweeps/scheduled";
 import { createMemoryHints } from "./hints";
 import { DAY_MS } from "./ranking";
 
-const { env, freshTeam, memDocCount, memoryHarness, teamMemoryRows } = await nodeMemoryTools();
+const { env, freshTeam, memDocCount, memoryHarness } = await nodeMemoryTools();
 
 const RW: Scope[] = ["memory:read", "memory:write"];
 const tok = (
@@ -589,13 +590,13 @@ describe("tiers and TTL (the daily sweep over memory)", () => {
     const report = await runDailySweep(h.deps, h.now());
     expect(report.memory.decayed).toBeGreaterThanOrEqual(1);
     expect(report.memory.to_warm).toBeGreaterThanOrEqual(1);
-    const tiers = async () =>
-      Object.fromEntries(
-        (await teamMemoryRows<{ id: string; tier: string }>(team, "SELECT id, tier FROM mem_doc")).map((r) => [
-          r.id,
-          r.tier,
-        ]),
-      );
+    // the team's memories by id with their tiers; the count says there is no other memory in the team's object
+    const reads = teamMemoryReads(h.deps);
+    const tiers = async () => {
+      const docs = await reads.teamDocs(team, [idle.json.id, pinned.json.id]);
+      expect(await reads.teamDocCount(team)).toBe(docs.length);
+      return Object.fromEntries(docs.map((d) => [d.id, d.tier]));
+    };
     expect(await tiers()).toEqual({ [idle.json.id]: "warm", [pinned.json.id]: "hot" });
     const inIndex = async () =>
       (await h.deps.vectorIndex.query(team, hashEmbed("cache stampede"), { topK: 10 })).map((m) => m.id);
