@@ -3,8 +3,12 @@
 import { SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { apiRequest, readResponse } from "../../../test/helpers";
-import { freshTeam, memDocCount, memoryToken } from "../../../test/memory-harness";
-import { d1MemoryRowCount, teamMemoryRows } from "../../../test/team-memory";
+import { freshTeam, memDocCount, memoryHarness, memoryToken } from "../../../test/memory-harness";
+import { d1MemoryRowCount } from "../../../test/team-memory";
+import { teamMemoryReads } from "../../../test/team-memory-reads";
+
+/** the team's memories read through the app's own ports */
+const reads = teamMemoryReads(memoryHarness().deps);
 
 const topics = ["cache", "queue", "lease", "gate", "pool", "index"];
 const textOf = (team: string, i: number) =>
@@ -35,8 +39,10 @@ describe("memory writes as concurrent requests (each its own I/O context)", () =
     expect(answers.map((a) => a.status)).toEqual(texts.map(() => 201));
     for (const a of answers) expect(a.text).not.toMatch(/different request/i);
     expect(new Set(answers.map((a) => a.json.id)).size).toBe(texts.length);
-    const rows = await teamMemoryRows<{ id: string; text: string }>(team, "SELECT id, text FROM mem_doc ORDER BY id");
-    expect(rows.map((r) => r.id).sort()).toEqual(answers.map((a) => a.json.id as string).sort());
+    const ids = answers.map((a) => a.json.id as string);
+    const rows = await reads.teamDocs(team, ids);
+    expect(await reads.teamDocCount(team)).toBe(rows.length);
+    expect(rows.map((r) => r.id).sort()).toEqual(ids.sort());
     const byId = new Map(rows.map((r) => [r.id, r.text]));
     expect(answers.map((a) => byId.get(a.json.id))).toEqual(texts);
     expect(await d1MemoryRowCount()).toBe(0);
@@ -54,7 +60,12 @@ describe("memory writes as concurrent requests (each its own I/O context)", () =
     for (const a of answers) expect(a.text).not.toMatch(/different request/i);
     for (const [k, team] of teams.entries()) {
       const mine = answers.filter((_, i) => writes[i]?.k === k).map((a) => a.json.id as string);
-      const rows = await teamMemoryRows<{ id: string }>(team, "SELECT id FROM mem_doc");
+      // every id answered by any request, looked up in this team's object: only this team's are there, and nothing else
+      const rows = await reads.teamDocs(
+        team,
+        answers.map((a) => a.json.id as string),
+      );
+      expect(await reads.teamDocCount(team)).toBe(rows.length);
       expect(rows.map((r) => r.id).sort()).toEqual(mine.sort());
     }
     expect(logs.filter((l) => /different request|cross-request|I\/O/i.test(l))).toEqual([]);
