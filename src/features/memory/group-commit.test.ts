@@ -4,7 +4,7 @@
 // stand.
 import { describe, expect, it } from "vitest";
 import { freshTeam, memDocCount, memoryHarness, memoryToken } from "../../../test/memory-harness";
-import { teamMemoryRows } from "../../../test/team-memory";
+import { teamMemoryReads } from "../../../test/team-memory-reads";
 import type { VectorIndex } from "../../ports/vector-index";
 
 const texts = [
@@ -106,18 +106,10 @@ describe("commits of concurrent single writes", () => {
     expect(results[1]?.json.id).toBe(results[0]?.json.id);
     expect(await memDocCount(team)).toBe(2);
     // as a sequential reinforcement: importance 10 + 8, count 1, on the doc and on its team importance row
-    const [row] = await teamMemoryRows(
-      team,
-      "SELECT importance, reinforce_count AS n FROM mem_doc WHERE id = ?",
-      results[0]?.json.id as string,
-    );
-    expect(row).toEqual({ importance: 18, n: 1 });
-    const [imp] = await teamMemoryRows<{ s: number }>(
-      team,
-      "SELECT raw_score AS s FROM mem_actor_importance WHERE doc_id = ? AND actor_key = 'team'",
-      results[0]?.json.id as string,
-    );
-    expect(imp?.s).toBe(18);
+    const reads = teamMemoryReads(h.deps);
+    const [row] = await reads.teamDocs(team, [results[0]?.json.id as string]);
+    expect({ importance: row?.importance, n: row?.reinforceCount }).toEqual({ importance: 18, n: 1 });
+    expect(await reads.teamImportance(team, results[0]?.json.id as string, h.now())).toBe(18);
   });
 
   it("links a contradiction to the memory a concurrent write created just before it", async () => {
