@@ -1,10 +1,14 @@
 // The memory tests' harness for either runtime (workerd: test/memory-harness.ts; Node: test/node-d1/memory.ts): the app
 // over D1 and the team objects (VectorIndexDO) with a settable clock and a recording event bus, and the objects' rows.
+import { count } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import type { VectorIndexDO } from "../durable-objects/vector-index-do";
+import { createTeamMemoryImport } from "../src/adapters/do/team-memory-store";
 import { createApp } from "../src/app";
 import { mintToken } from "../src/auth/mint";
 import { createTokenVerifier } from "../src/auth/tokens";
 import { type Deps, makeDeps } from "../src/deps";
+import { memActorImportance, memDocs, memUseEvents } from "../src/features/memory/store/tables";
 import type { EventBus, WardenEvent } from "../src/ports/event-bus";
 import { apiRequest, type CallOptions, readResponse } from "./http";
 
@@ -31,21 +35,25 @@ export function memoryTools(rt: MemoryRuntime) {
     return rt.runIn(teamObject(teamId), (_o, state) => state.storage.sql.exec<T>(query, ...params).toArray());
   }
 
-  /** The number of memories (mem_doc rows) in the team's object, optionally of one class. */
+  /**
+   * The number of memories (mem_doc rows) in the team's object, optionally of one class: all of them is the object's
+   * own count (its import digest); one class still asks the object's rows (no port counts a class).
+   */
   async function teamMemoryCount(teamId: string, cls?: string): Promise<number> {
-    const [row] = cls
-      ? await teamMemoryRows<{ c: number }>(teamId, "SELECT count(*) AS c FROM mem_doc WHERE class = ?", cls)
-      : await teamMemoryRows<{ c: number }>(teamId, "SELECT count(*) AS c FROM mem_doc");
+    if (!cls) return (await createTeamMemoryImport(env.VECTOR_INDEX).digest(teamId)).count;
+    const [row] = await teamMemoryRows<{ c: number }>(teamId, "SELECT count(*) AS c FROM mem_doc WHERE class = ?", cls);
     return row?.c ?? 0;
   }
 
-  /** Rows of D1's own memory tables (all teams): the team objects hold memory, so these stay at 0. */
+  /** Rows of D1's own memory tables (all teams, their drizzle tables): the team objects hold memory, so these stay 0. */
   async function d1MemoryRowCount(): Promise<number> {
-    const row = await env.DB.prepare(
-      `SELECT (SELECT count(*) FROM mem_doc) + (SELECT count(*) FROM mem_actor_importance)
-      + (SELECT count(*) FROM mem_use_event) AS c`,
-    ).first<{ c: number }>();
-    return row?.c ?? 0;
+    const db = drizzle(env.DB);
+    const counts = await Promise.all(
+      [memDocs, memActorImportance, memUseEvents].map(
+        async (t) => (await db.select({ c: count() }).from(t))[0]?.c ?? 0,
+      ),
+    );
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   function memoryHarness(overrides: Partial<Deps> = {}) {
