@@ -1,9 +1,14 @@
 // Memory rows live in the team's own object: a token of one team never reaches another's, and D1 holds no memory row.
 import { describe, expect, it } from "vitest";
+import { runInDurableObject } from "../../../test/fakes/durable-objects";
 import { nodeMemoryTools } from "../../../test/node-d1/memory";
+import { teamObjectTables } from "../../../test/team-object-tables";
 import { mintToken } from "../../auth/mint";
 
-const { d1MemoryRowCount, env, freshTeam, memoryHarness, teamMemoryRows } = await nodeMemoryTools();
+const { d1MemoryRowCount, env, freshTeam, memoryHarness } = await nodeMemoryTools();
+const tables = teamObjectTables((teamId, fn) =>
+  runInDurableObject(env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(teamId)), (_o, state) => fn(state.storage)),
+);
 
 const tok = (teamId: string) =>
   mintToken({
@@ -16,9 +21,9 @@ const tok = (teamId: string) =>
 
 /** every row of the team object's three memory tables, for before/after comparisons */
 const snapshot = async (teamId: string) => ({
-  docs: await teamMemoryRows(teamId, "SELECT * FROM mem_doc ORDER BY id"),
-  importance: await teamMemoryRows(teamId, "SELECT * FROM mem_actor_importance ORDER BY doc_id, actor_key"),
-  uses: await teamMemoryRows(teamId, "SELECT * FROM mem_use_event ORDER BY id"),
+  docs: await tables.docs(teamId),
+  importance: await tables.importance(teamId),
+  uses: await tables.uses(teamId),
 });
 
 describe("the team object as memory home", () => {
@@ -47,7 +52,7 @@ describe("the team object as memory home", () => {
     });
     const [ma, mb] = [await snapshot(a), await snapshot(b)];
     expect(ma.docs.map((d) => d.id)).toEqual([wa.json.id]);
-    expect(ma.docs[0]).toMatchObject({ reinforce_count: 1 });
+    expect(ma.docs[0]).toMatchObject({ reinforceCount: 1 });
     expect(ma.uses).toHaveLength(1);
     expect(mb.docs.map((d) => d.id).sort()).toEqual(wb.json.results.map((r: { id: string }) => r.id).sort());
     expect(await d1MemoryRowCount()).toBe(before);
