@@ -4,15 +4,21 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
+import { runInDurableObject } from "../../../test/fakes/durable-objects";
 import { nodeMemoryTools, T0 } from "../../../test/node-d1/memory";
+import { teamObjectTables } from "../../../test/team-object-tables";
 import { createD1MemoryStore } from "../../adapters/d1/memory-store";
 import { mintToken } from "../../auth/mint";
 import { parseConfig } from "../../config";
 import type { MemDoc } from "../../ports/memory-store";
 import { memActorImportance, memDocs, memoryMigrations, memoryTeams, memUseEvents } from "../memory/store/tables";
 
-const { env, freshTeam, memoryHarness, teamMemoryRows } = await nodeMemoryTools();
+const { env, freshTeam, memoryHarness } = await nodeMemoryTools();
 const db = drizzle(env.DB);
+/** the team objects' memory tables, read with the same drizzle tables */
+const objectTables = teamObjectTables((teamId, fn) =>
+  runInDurableObject(env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(teamId)), (_o, state) => fn(state.storage)),
+);
 const d1Memory = () => createD1MemoryStore(db);
 
 const adminToken = (teamId: string) =>
@@ -96,15 +102,26 @@ async function bothSides(teamId: string) {
   return {
     d1: await d1Side(teamId),
     object: {
-      docs: await teamMemoryRows(
-        teamId,
-        "SELECT id, text, tier, importance, tags, content_hash FROM mem_doc ORDER BY id",
-      ),
-      importance: await teamMemoryRows(
-        teamId,
-        "SELECT doc_id, actor_key, raw_score FROM mem_actor_importance ORDER BY doc_id, actor_key",
-      ),
-      uses: await teamMemoryRows(teamId, "SELECT id, doc_id, actor_key, run_id, ts FROM mem_use_event ORDER BY id"),
+      docs: (await objectTables.docs(teamId)).map((d) => ({
+        id: d.id,
+        text: d.text,
+        tier: d.tier,
+        importance: d.importance,
+        tags: d.tags,
+        content_hash: d.contentHash,
+      })),
+      importance: (await objectTables.importance(teamId)).map((i) => ({
+        doc_id: i.docId,
+        actor_key: i.actorKey,
+        raw_score: i.rawScore,
+      })),
+      uses: (await objectTables.uses(teamId)).map((u) => ({
+        id: u.id,
+        doc_id: u.docId,
+        actor_key: u.actorKey,
+        run_id: u.runId,
+        ts: u.ts,
+      })),
     },
   };
 }
@@ -205,14 +222,14 @@ describe("POST /v1/admin/memory/migrate", () => {
     const byB = await h.call("POST", "/v1/admin/memory/migrate", { token: tokenB, body: { batch: 500 } });
     // B has nothing in D1: both sides are empty, so B verifies and switches at once; A's rows are not B's
     expect(byB.json).toMatchObject({ copied: 0, total: 0, done: true });
-    expect(await teamMemoryRows(b, "SELECT id FROM mem_doc")).toEqual([]);
+    expect(await objectTables.docs(b)).toEqual([]);
     const naming = await h.call("POST", "/v1/admin/memory/migrate", {
       token: tokenB,
       body: { batch: 10, team_id: a },
     });
     expect(naming.status).toBe(400);
     expect(naming.json.error.code).toBe("validation_failed");
-    expect(await teamMemoryRows(a, "SELECT id FROM mem_doc")).toEqual([]);
+    expect(await objectTables.docs(a)).toEqual([]);
     expect(await migrationRow(a)).toBeNull();
 
     for (const batch of [0, 501, 2.5, "10"]) {
@@ -229,7 +246,7 @@ describe("POST /v1/admin/memory/migrate", () => {
     });
     const forbidden = await h.call("POST", "/v1/admin/memory/migrate", { token: reader, body: { batch: 10 } });
     expect(forbidden.status).toBe(403);
-    expect(await teamMemoryRows(a, "SELECT id FROM mem_doc")).toEqual([]);
+    expect(await objectTables.docs(a)).toEqual([]);
   });
 });
 
@@ -244,7 +261,7 @@ describe('MEMORY_ROWS = "d1-until-migrated"', () => {
       h.call("POST", "/v1/memory/query", { token, body: { namespaces: [ns], text, top_k: 5 } });
     const d1Ids = async () =>
       (await db.select({ id: memDocs.id }).from(memDocs).where(eq(memDocs.teamId, team))).map((r) => r.id);
-    const objectIds = async () => (await teamMemoryRows(team, "SELECT id FROM mem_doc")).map((r) => r.id);
+    const objectIds = async () => (await objectTables.docs(team)).map((r) => r.id);
 
     const before = await write("the billing queue drains at 02:00 UTC");
     expect(before.status).toBe(201);
