@@ -11,6 +11,7 @@ import { type Deps, makeDeps } from "../src/deps";
 import { memActorImportance, memDocs, memUseEvents } from "../src/features/memory/store/tables";
 import type { EventBus, WardenEvent } from "../src/ports/event-bus";
 import { apiRequest, type CallOptions, readResponse } from "./http";
+import { teamObjectTables } from "./team-object-tables";
 
 export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -35,14 +36,15 @@ export function memoryTools(rt: MemoryRuntime) {
     return rt.runIn(teamObject(teamId), (_o, state) => state.storage.sql.exec<T>(query, ...params).toArray());
   }
 
+  const tables = teamObjectTables((teamId, fn) => rt.runIn(teamObject(teamId), (_o, state) => fn(state.storage)));
+
   /**
    * The number of memories (mem_doc rows) in the team's object, optionally of one class: all of them is the object's
-   * own count (its import digest); one class still asks the object's rows (no port counts a class).
+   * own count (its import digest); one class, its rows read through the memory tables' drizzle descriptors.
    */
   async function teamMemoryCount(teamId: string, cls?: string): Promise<number> {
     if (!cls) return (await createTeamMemoryImport(env.VECTOR_INDEX).digest(teamId)).count;
-    const [row] = await teamMemoryRows<{ c: number }>(teamId, "SELECT count(*) AS c FROM mem_doc WHERE class = ?", cls);
-    return row?.c ?? 0;
+    return (await tables.docs(teamId)).filter((d) => d.class === cls).length;
   }
 
   /** Rows of D1's own memory tables (all teams, their drizzle tables): the team objects hold memory, so these stay 0. */
@@ -126,5 +128,14 @@ export function memoryTools(rt: MemoryRuntime) {
   /** How many memories (mem_doc rows) the team has in its team object. */
   const memDocCount = (teamId: string) => teamMemoryCount(teamId);
 
-  return { memoryHarness, freshTeam, memoryToken, memDocCount, teamMemoryRows, teamMemoryCount, d1MemoryRowCount };
+  return {
+    memoryHarness,
+    freshTeam,
+    memoryToken,
+    memDocCount,
+    teamMemoryRows,
+    teamMemoryCount,
+    d1MemoryRowCount,
+    teamTables: tables,
+  };
 }
