@@ -1,9 +1,12 @@
 // Test helpers for the decision log on R2 (issue 27): log decisions through the real writer, read back what R2 holds.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { makeDeps, makeJournalFlushNeeds } from "../src/deps";
 import { appendDecisions } from "../src/features/policy";
 import { decodeDecisions, teamPrefix } from "../src/features/policy/decision-log-layout";
 import type { LoggedDecision } from "../src/features/policy/store/policy-store-port";
+import { decisionCounters, decisionLogBatches } from "../src/features/policy/store/tables";
 import type { EventBus } from "../src/ports/event-bus";
 
 export { loggedDecision } from "./decision-log-fixture";
@@ -50,14 +53,35 @@ export async function decisionsInR2(team: string): Promise<LoggedDecision[]> {
   return out;
 }
 
-/** The team's counter rows, summed per (failure class, mode, action). */
+/**
+ * The team's counter rows, summed per (failure class, mode, action). A typed drizzle read of the policy feature's
+ * decision_counter table: its port (DecisionCounterStore) only reads team totals (`counts`), not this breakdown.
+ */
 export async function counterRows(team: string) {
-  const { results } = await env.DB.prepare(
-    `SELECT failure_class, mode, action, sum(decisions) AS decisions, sum(unknown_class) AS unknown_class,
-       sum(missing_metadata) AS missing_metadata FROM decision_counter WHERE team_id = ?
-     GROUP BY failure_class, mode, action ORDER BY failure_class, mode, action`,
-  )
-    .bind(team)
-    .all<Record<string, string | number>>();
-  return results;
+  const c = decisionCounters;
+  return drizzle(env.DB)
+    .select({
+      failure_class: c.failureClass,
+      mode: c.mode,
+      action: c.action,
+      decisions: sql<number>`sum(${c.decisions})`,
+      unknown_class: sql<number>`sum(${c.unknownClass})`,
+      missing_metadata: sql<number>`sum(${c.missingMetadata})`,
+    })
+    .from(c)
+    .where(eq(c.teamId, team))
+    .groupBy(c.failureClass, c.mode, c.action)
+    .orderBy(c.failureClass, c.mode, c.action);
+}
+
+/**
+ * The decision log's manifest row of a flush (none once pruned). A typed drizzle read of decision_log_batch: its port
+ * (DecisionCounterStore) only writes and prunes the manifest, it has no read.
+ */
+export async function manifestRows(batchId: string) {
+  const m = decisionLogBatches;
+  return drizzle(env.DB)
+    .select({ batch_id: m.batchId, decisions: m.decisions, objects: m.objects })
+    .from(m)
+    .where(eq(m.batchId, batchId));
 }

@@ -36,10 +36,7 @@ export async function slackCall(path: string, body: string, opts: SignOptions = 
 export async function installSlack(teamId: string, workspace = WORKSPACE, settings?: Record<string, unknown>) {
   // storage lives for the whole file: a team installed by an earlier test stays installed (a second PUT would be a
   // change waiting behind a slack_channel_change gate)
-  const installed = await env.DB.prepare("SELECT team_id FROM slack_installation WHERE team_id = ?")
-    .bind(teamId)
-    .first();
-  if (installed) return { team_id: teamId, status: "installed" };
+  if (await makeDeps(env).slackStore.byTeam(teamId)) return { team_id: teamId, status: "installed" };
   const res = await call("PUT", "/v1/slack/installation", {
     token: await token(teamId, ["policy:admin"], { sub: "admin" }),
     body: installationBody(workspace, settings),

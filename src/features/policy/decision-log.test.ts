@@ -16,10 +16,10 @@ import {
   journalRows,
   logDecisions,
   loggedDecision,
+  manifestRows,
   objectKeys,
 } from "../../../test/decision-log";
 import { apiRequest, call, readResponse, token } from "../../../test/helpers";
-import { rows } from "../../../test/learning";
 import { makeDeps } from "../../deps";
 import type { DecisionJournal } from "../../ports/decision-journal";
 import type { DecisionObjects } from "../../ports/decision-log";
@@ -107,7 +107,8 @@ describe("decision log on R2", () => {
         missing_metadata: 0,
       },
     ]);
-    expect(await rows("SELECT decision_id FROM policy_decision WHERE team_id = ?", "team-dlog-direct")).toEqual([]);
+    // no D1 row: the policy store reads no legacy policy_decision row of the team
+    expect(await makeDeps(env).policyStore.loggedDecisions("team-dlog-direct", 0, 1000)).toEqual([]);
   });
 
   it("writes nothing to the log from the EVENTS consumer: a delivered policy.decided event is not a second writer", async () => {
@@ -150,7 +151,7 @@ describe("decision log on R2", () => {
     expect((await decisionsInR2(team)).map((d) => d.decision_id)).toEqual(["rd-1", "rd-2", "rd-3"]);
     expect((await counterRows(team)).map((r) => r.decisions)).toEqual([3]);
     const batchId = await batchIdOf(decisions.map((d) => d.decision_id));
-    expect(await rows("SELECT decisions, objects FROM decision_log_batch WHERE batch_id = ?", batchId)).toEqual([
+    expect((await manifestRows(batchId)).map(({ decisions, objects }) => ({ decisions, objects }))).toEqual([
       { decisions: 3, objects: 1 },
     ]);
   });
@@ -178,7 +179,7 @@ describe("decision log on R2", () => {
     const decisions = [loggedDecision("team-dlog-prune", "p-1", now)];
     await logDecisions(decisions);
     const batchId = await batchIdOf(["p-1"]);
-    const manifest = () => rows("SELECT batch_id FROM decision_log_batch WHERE batch_id = ?", batchId);
+    const manifest = () => manifestRows(batchId);
     const counters = makeDeps(env).decisionCounters;
     expect(await counters.pruneManifest(now - HOUR_MS)).toBe(0);
     expect(await manifest()).toHaveLength(1);
@@ -194,14 +195,12 @@ describe("decision log on R2", () => {
     const decisions = [1, 2].map((i) => loggedDecision(team, `out-${i}`, now + i));
     const down = { value: true };
     const deps = makeDeps(env, { decisionObjects: flakyObjects(down) });
-    const [before] = await rows<{ failures: number }>(
-      "SELECT coalesce(sum(failures), 0) AS failures FROM decision_log_outage",
-    );
+    // every hour's outage failures, as the counter store reads them back
+    const outageFailures = async () => (await deps.decisionCounters.outages(0)).reduce((n, o) => n + o.failures, 0);
+    const before = await outageFailures();
     await expect(appendDecisions(decisions, deps)).rejects.toThrow(/R2 unavailable/);
-    const [after] = await rows<{ failures: number }>(
-      "SELECT coalesce(sum(failures), 0) AS failures FROM decision_log_outage",
-    );
-    expect((after?.failures ?? 0) - (before?.failures ?? 0)).toBe(1);
+    const after = await outageFailures();
+    expect(after - before).toBe(1);
     expect(await counterRows(team)).toEqual([]);
     down.value = false;
     await appendDecisions(decisions, deps);
@@ -237,9 +236,15 @@ describe("decision log on R2", () => {
       { id: "d0", timestamp: new Date(), attempts: 4, body: event },
     ]);
     await consumeDeadLetters(batch, makeDeps(env));
-    expect(await rows("SELECT event_id, type FROM event_dead_letter WHERE team_id = ?", "team-dlog-dlq")).toEqual([
-      { event_id: "dlq-1", type: "policy.decided" },
-    ]);
+    // the team's recorded dead letters, as GET /v1/metrics lists them
+    const metrics = await call("GET", "/v1/metrics", { token: await token("team-dlog-dlq", ["runs:read"]) });
+    expect(metrics.status).toBe(200);
+    expect(
+      (metrics.json.dlq_recent as { event_id: string; type: string }[]).map(({ event_id, type }) => ({
+        event_id,
+        type,
+      })),
+    ).toEqual([{ event_id: "dlq-1", type: "policy.decided" }]);
   });
 
   it("still reads decisions logged in policy_decision before the move, each decision once", async () => {

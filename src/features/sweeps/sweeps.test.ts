@@ -1,18 +1,35 @@
 // Scheduled sweeps against local D1: leases, retention, archiving, memory tiers with a fixed clock, the rollback matrix.
 import { createScheduledController, env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { logDecisions, loggedDecision } from "../../../test/decision-log";
 import { call, token } from "../../../test/helpers";
-import { DAY, deliver, rows, runCompleted, testDeps } from "../../../test/learning";
+import { DAY, deliver, runCompleted, testDeps } from "../../../test/learning";
 import { drainAll } from "../../../test/run-helpers";
 import { teamMemoryRows } from "../../../test/team-memory";
 import { makeDeps } from "../../deps";
 import worker from "../../index";
 import type { TeamMemoryMaintenance } from "../../ports/memory-maintenance";
+import { createD1AuditLog } from "../audit/store/audit-log";
 import { createD1MemoryTeamRegistry } from "../memory/store/memory-team-registry";
 import { DEFAULT_PROFILE } from "../policy/default-profile";
+import { approvalEvents } from "../runs/store/tables";
 import { DAILY_CRON, MEMORY_TEAMS_PER_TICK, ROLLBACK_CRON, runScheduled } from "./scheduled";
+import { sweepLeases } from "./store/tables";
+
+/** the team's audit rows (of one action if given), newest first, through the audit log's store */
+const auditRows = async (team: string, action?: string) =>
+  (await createD1AuditLog(drizzle(env.DB)).list(team, { action, limit: 100 })).entries;
+// no store port reads these back (the sweep store only takes and releases leases, the run record only writes
+// approvals): typed drizzle reads of the owning features' own tables
+const leaseRow = async (name: string) =>
+  (await drizzle(env.DB).select().from(sweepLeases).where(eq(sweepLeases.name, name)))[0];
+const approvalRows = (where: { teamId: string } | { gateId: string }) =>
+  drizzle(env.DB)
+    .select()
+    .from(approvalEvents)
+    .where("teamId" in where ? eq(approvalEvents.teamId, where.teamId) : eq(approvalEvents.gateId, where.gateId));
 
 let slot = 1_000;
 const nextSlot = () => ++slot;
@@ -94,7 +111,7 @@ describe("sweep leases", () => {
     expect(await leases.acquireLease("rollback", "test-free", "test-free|wired", scheduledTime, 1)).toBe(true);
     await leases.releaseLease("rollback", "test-free|wired", Date.now() - 1);
     await worker.scheduled(createScheduledController({ cron: ROLLBACK_CRON, scheduledTime }), env);
-    const [lease] = await rows<{ holder: string }>("SELECT holder FROM sweep_lease WHERE name = 'rollback'");
+    const lease = await leaseRow("rollback");
     expect(lease?.holder.startsWith(`${scheduledTime}|`)).toBe(true);
   });
 });
@@ -132,9 +149,7 @@ describe("retention and archiving", () => {
     const { deps } = testDeps(now, { memoryMaintenance: countingMaintenance(0).mm });
     const [out] = await runScheduled(DAILY_CRON, nextSlot(), deps, now, "ret");
     expect(out?.ran && out.sweep === "daily" && out.report.approval_events_deleted).toBe(2);
-    expect(
-      (await rows<{ id: string }>("SELECT id FROM approval_event WHERE team_id = 'team-ret'")).map((r) => r.id),
-    ).toEqual(["young"]);
+    expect((await approvalRows({ teamId: "team-ret" })).map((r) => r.id)).toEqual(["young"]);
     // that "young" stays append-only (a DELETE inside its 365 days is refused) is the schema's: checked in the adapter
     // test src/adapters/d1/append-only.app.unit.test.ts
   });
@@ -148,25 +163,20 @@ describe("retention and archiving", () => {
       runCompleted(team, "r-new", [{ skill: "fresh", outcome: "success" }], now - 44 * DAY),
     ]);
     await runScheduled(DAILY_CRON, nextSlot(), deps, now, "arch");
-    const state = await rows<{ skill_name: string; archived: number }>(
-      "SELECT skill_name, archived FROM policy_memory_entry WHERE team_id = ? ORDER BY skill_name",
-      team,
-    );
+    // the team's entries as the learning store's snapshot reads them, by skill name
+    const entries = async () => (await deps.learningStore.snapshotRows(team)).entries;
+    const state = (await entries()).map(({ skill_name, archived }) => ({ skill_name, archived }));
     expect(state).toEqual([
       { skill_name: "fresh", archived: 0 },
       { skill_name: "old", archived: 1 },
     ]);
-    const [audit] = await rows<{ metadata: string }>(
-      "SELECT metadata FROM audit_log WHERE team_id = ? AND action = 'policy_memory.archived'",
-      team,
-    );
-    expect(JSON.parse(audit?.metadata as string).entry_ids).toHaveLength(1);
+    const [audit] = await auditRows(team, "policy_memory.archived");
+    expect(audit?.metadata?.entry_ids).toHaveLength(1);
     await deliver(deps, [runCompleted(team, "r-back", [{ skill: "old", outcome: "success" }], now)]);
-    const [back] = await rows(
-      "SELECT archived, success_count FROM policy_memory_entry WHERE team_id = ? AND skill_name = 'old'",
-      team,
-    );
-    expect(back).toEqual({ archived: 0, success_count: 2 });
+    const back = (await entries())
+      .filter((e) => e.skill_name === "old")
+      .map(({ archived, success_count }) => ({ archived, success_count }));
+    expect(back).toEqual([{ archived: 0, success_count: 2 }]);
   });
 });
 
@@ -406,11 +416,9 @@ describe("rollback matrix", () => {
     expect(await deps.policyStore.modeCeiling("team-rb1")).toBe("observe");
     expect((await deps.policyStore.modeCeilingReason("team-rb1"))?.reason).toContain("enforce_escalation_rate_high");
     expect((await deps.policies.get("team-rb1", now)).ceiling).toBe("observe");
-    const audit = await rows<{ actor: string; metadata: string }>(
-      "SELECT actor, metadata FROM audit_log WHERE team_id = 'team-rb1' AND action = 'policy.rollback'",
-    );
+    const audit = await auditRows("team-rb1", "policy.rollback");
     expect(audit).toHaveLength(1);
-    expect(JSON.parse(audit[0]?.metadata as string)).toMatchObject({
+    expect(audit[0]?.metadata).toMatchObject({
       trigger_id: "enforce_escalation_rate_high",
       from: "enforce",
       to: "observe",
@@ -482,7 +490,7 @@ describe("rollback matrix", () => {
     const [team] = (await rollbackOf(deps, now)).filter((t) => t.team_id === "team-rb7");
     expect(team).toMatchObject({ ceiling_before: "off", ceiling_after: "off" });
     expect(team?.triggers[0]?.status).toBe("breach");
-    expect(await rows("SELECT * FROM audit_log WHERE team_id = 'team-rb7'")).toHaveLength(0);
+    expect(await auditRows("team-rb7")).toHaveLength(0);
     expect(published.filter((e) => e.team_id === "team-rb7")).toHaveLength(0);
   });
 
@@ -503,9 +511,7 @@ describe("rollback matrix", () => {
     const teams = ran[0]?.sweep === "rollback" && ran[0].ran ? ran[0].teams : [];
     expect(teams.map((t) => t.team_id)).not.toContain("team-rb8");
     expect(teams.find((t) => t.team_id === "team-rb9")?.ceiling_after).toBe("off");
-    expect(
-      await rows("SELECT * FROM audit_log WHERE team_id = 'team-rb9' AND action = 'policy.rollback'"),
-    ).toHaveLength(1);
+    expect(await auditRows("team-rb9", "policy.rollback")).toHaveLength(1);
   });
 
   it("denies a mode-ceiling change still pending when it lowers the ceiling (system:rollback, channel rollback)", async () => {
@@ -533,7 +539,11 @@ describe("rollback matrix", () => {
     expect(gate.json.note).toContain("enforce → observe");
     await drainAll();
     expect(
-      await rows("SELECT decision, approver, channel FROM approval_event WHERE gate_id = ?", put.json.gate_id),
+      (await approvalRows({ gateId: put.json.gate_id })).map(({ decision, approver, channel }) => ({
+        decision,
+        approver,
+        channel,
+      })),
     ).toEqual([{ decision: "deny", approver: "system:rollback", channel: "rollback" }]);
     // a denied change is never applied, and another team's pending change is left alone
     const late = await call("POST", "/v1/approvals", {
