@@ -2,21 +2,12 @@
 // internal event redelivered to each queue consumer (EVENTS: learning, audit, decisions, gate metrics; its dead
 // letters; SLACK_OUTBOX cards) — one effect each.
 import { createMessageBatch, env } from "cloudflare:test";
-import { and, asc, eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { makeDeps } from "../../../src/deps";
-import { createD1AuditLog } from "../../../src/features/audit/store/audit-log";
 import { consumeDeadLetters, consumeEvents } from "../../../src/features/events";
-import { eventDeadLetters } from "../../../src/features/events/store/tables";
-import { createD1LearningStore } from "../../../src/features/learning/store/learning-store";
-import { gateMetrics, policyMemoryLedger, runTaskOutcomes } from "../../../src/features/learning/store/tables";
-import { attempts } from "../../../src/features/runs/store/tables";
 import { consumeSlackOutbox } from "../../../src/features/slack";
-import { createD1SlackFeedStore } from "../../../src/features/slack/store/slack-feed-store";
 import type { SlackOutboxMessage } from "../../../src/features/slack/store/slack-store-port";
-import { slackAlertOccurrences, slackMessages } from "../../../src/features/slack/store/tables";
-import { counterRows, decisionsInR2 } from "../../decision-log";
+import { decisionsInR2 } from "../../decision-log";
 import { call } from "../../helpers";
 import {
   addOrder,
@@ -26,6 +17,7 @@ import {
   evictRun,
   lease,
   leasedOrder,
+  rows,
   runState,
   teamTokens,
 } from "../../run-helpers";
@@ -33,15 +25,8 @@ import { installSlack } from "../../slack";
 import { isEnvelope } from "../http";
 import { check, tally } from "../table";
 
-const db = () => drizzle(env.DB);
-// Reads below without a store method are typed drizzle reads of the owning feature's own table: the runs feature's
-// attempt mirror, the learning ledger, staged outcomes and gate metrics, Slack alert occurrences and messages, the
-// EVENTS dead letters (their ports only write these, or read aggregates).
 const attemptsOf = (runId: string, orderId: string) =>
-  db()
-    .select({ op_id: attempts.opId })
-    .from(attempts)
-    .where(and(eq(attempts.runId, runId), eq(attempts.orderId, orderId)));
+  rows<{ op_id: string }>("SELECT op_id FROM attempt WHERE run_id = ? AND order_id = ?", runId, orderId);
 
 describe("faults: run object reset during a lease", () => {
   it("keeps the lease, completes once, keeps the idempotency record and never re-leases completed work", async () => {
@@ -145,45 +130,20 @@ describe("faults: run object reset during a lease", () => {
   });
 });
 
-/** The effects of the EVENTS consumers for one team (and its run's Slack feed), each table's rows as one string. */
-async function effects(team: string, runId: string) {
-  const q = async (rows: Promise<unknown>) => JSON.stringify(await rows);
-  const feed = await createD1SlackFeedStore(db()).feedRun(runId);
+/** The effects of the EVENTS consumers for one team, each table's rows as one string. */
+async function effects(team: string) {
+  const q = (sql: string) => rows(sql, team).then((r) => JSON.stringify(r));
   return {
-    learning: await q(createD1LearningStore(env.DB).snapshotRows(team)),
-    ledger: await q(
-      db()
-        .select()
-        .from(policyMemoryLedger)
-        .where(eq(policyMemoryLedger.teamId, team))
-        .orderBy(asc(policyMemoryLedger.id)),
-    ),
-    staged: await q(
-      db()
-        .select()
-        .from(runTaskOutcomes)
-        .where(eq(runTaskOutcomes.teamId, team))
-        .orderBy(asc(runTaskOutcomes.runId), asc(runTaskOutcomes.taskId)),
-    ),
-    gates: await q(
-      db().select().from(gateMetrics).where(eq(gateMetrics.teamId, team)).orderBy(asc(gateMetrics.gateId)),
-    ),
-    audit: await q(
-      createD1AuditLog(db())
-        .list(team, { limit: 1000 })
-        .then((p) => p.entries.map((a) => ({ id: a.id, action: a.action, subject_id: a.subjectId }))),
-    ),
+    learning: await q("SELECT * FROM policy_memory_entry WHERE team_id = ? ORDER BY rowid"),
+    ledger: await q("SELECT * FROM policy_memory_ledger WHERE team_id = ? ORDER BY rowid"),
+    staged: await q("SELECT * FROM run_task_outcome WHERE team_id = ? ORDER BY rowid"),
+    gates: await q("SELECT * FROM gate_metric WHERE team_id = ? ORDER BY rowid"),
+    audit: await q("SELECT id, action, subject_id FROM audit_log WHERE team_id = ? ORDER BY rowid"),
     // the decision log: every decision id in the team's R2 objects (a duplicate would show twice) and its counters
     decisions: JSON.stringify((await decisionsInR2(team)).map((d) => d.decision_id).sort()),
-    decisionCounters: await q(counterRows(team)),
-    slackFeed: JSON.stringify(feed && { run_id: feed.run_id, steps: feed.steps, version: feed.version }),
-    slackAlerts: await q(
-      db()
-        .select()
-        .from(slackAlertOccurrences)
-        .where(eq(slackAlertOccurrences.teamId, team))
-        .orderBy(asc(slackAlertOccurrences.id)),
-    ),
+    decisionCounters: await q("SELECT * FROM decision_counter WHERE team_id = ? ORDER BY rowid"),
+    slackFeed: await q("SELECT run_id, steps, version FROM slack_feed_run WHERE team_id = ? ORDER BY rowid"),
+    slackAlerts: await q("SELECT * FROM slack_alert_occurrence WHERE team_id = ? ORDER BY rowid"),
   };
 }
 
@@ -247,29 +207,21 @@ describe("faults: queue redelivery", () => {
     // first delivery (the real queue may already have delivered them too: that only makes this a redelivery)
     await deliver("warden-events", events, 1);
     // the dead-letter consumer's first delivery too: its operator alert is then one of the messages posted once below
-    const deadLetters = () =>
-      db()
-        .select({ id: eventDeadLetters.id, attempts: eventDeadLetters.attempts })
-        .from(eventDeadLetters)
-        .where(eq(eventDeadLetters.teamId, team))
-        .orderBy(asc(eventDeadLetters.id));
+    const deadLetters = () => rows("SELECT id, attempts FROM event_dead_letter WHERE team_id = ?", team);
     await deliver("warden-events-dlq", events, 4);
     const lettersOnce = JSON.stringify(await deadLetters());
-    const once = await effects(team, runId);
+    const once = await effects(team);
     const cardsOnce = cards.length;
     await deliver("warden-slack-outbox", cards.slice(0, cardsOnce), 1);
     const postsOnce = posts.filter((m) => m === "chat.postMessage").length;
-    const slackMessagesOf = () =>
-      db()
-        .select({ key: slackMessages.key, ts: slackMessages.ts })
-        .from(slackMessages)
-        .where(eq(slackMessages.teamId, team));
-    const slackOnce = await slackMessagesOf();
+    const slackMessages = async () =>
+      (await rows("SELECT key, ts FROM slack_message WHERE team_id = ?", team)) as { key: string; ts: string }[];
+    const slackOnce = await slackMessages();
 
     // redelivered: one by one, then all twice within one batch
     for (const e of events) await deliver("warden-events", [e], 2);
     await deliver("warden-events", [...events, ...events], 3);
-    const twice = await effects(team, runId);
+    const twice = await effects(team);
     for (const [consumer, rowsOnce] of Object.entries(once)) {
       const same = twice[consumer as keyof typeof twice] === rowsOnce;
       tally("faults: queue redelivery", { tried: 1, passed: same ? 1 : 0, duplicated: same ? 0 : 1 });
@@ -292,7 +244,7 @@ describe("faults: queue redelivery", () => {
     await deliver("warden-slack-outbox", cards.slice(cardsOnce), 2);
     await deliver("warden-slack-outbox", cards.slice(0, cardsOnce), 3);
     const postsTwice = posts.filter((m) => m === "chat.postMessage").length;
-    const slackTwice = await slackMessagesOf();
+    const slackTwice = await slackMessages();
     // the real queue may have posted a card already (then the first delivery here updates it) or post the run's feed
     // cards in the background meanwhile (new keys): either way each message known before is the same one, once
     const tsTwice = new Map(slackTwice.map((m) => [m.key, m.ts]));
