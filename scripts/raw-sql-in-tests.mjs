@@ -29,6 +29,7 @@ const CONVERTING = [
   "src/features/sweeps/sweeps.test.ts",
   "test/learning.ts",
   "test/run-calls.ts",
+  "test/security/rows/faults.ts",
   "test/security/rows/run-bound-admin.ts",
   "test/security/rows/self-issued-keys.ts",
 ];
