@@ -24,6 +24,27 @@ export const attemptOp = (
  * An approval row as written before gate outcomes and channels were recorded (outcome, channel, reason, note and
  * dedupe key NULL): the readers' fallback for such rows decides who counts as a human.
  */
+/** a policy-approved approval_event of run "run_rec" (team "t") for op `id`, recorded at `created_at` */
+export const policyApprovalOp = (id: string, created_at: number): RecordOp => ({
+  t: "approval",
+  row: {
+    id,
+    team_id: "t",
+    run_id: "run_rec",
+    op_id: id,
+    gate_id: `g-${id}`,
+    policy_key: "k",
+    decision: "allow",
+    approver: "policy",
+    reason: null,
+    note: null,
+    dedupe_key: `run_rec:g-${id}`,
+    created_at,
+    outcome: "approved",
+    channel: "policy",
+  },
+});
+
 export const legacyApprovalOp = (
   row: Omit<ApprovalRow, "reason" | "note" | "dedupe_key" | "outcome" | "channel">,
 ): RecordOp => ({

@@ -3,37 +3,17 @@
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { nodeD1 } from "../../../test/node-d1/d1";
+import { policyApprovalOp } from "../../../test/record-seeds";
 import { createD1RunRecord } from "../../features/runs/store/run-record";
-import type { RecordOp } from "../../features/runs/store/run-record-port";
 
 const DAY = 86_400_000;
 const db = await nodeD1();
 const record = createD1RunRecord(drizzle(db));
 
-const approval = (id: string, created_at: number): RecordOp => ({
-  t: "approval",
-  row: {
-    id,
-    team_id: "t",
-    run_id: "run_rec",
-    op_id: id,
-    gate_id: `g-${id}`,
-    policy_key: "k",
-    decision: "allow",
-    approver: "policy",
-    reason: null,
-    note: null,
-    dedupe_key: `run_rec:g-${id}`,
-    created_at,
-    outcome: "approved",
-    channel: "policy",
-  },
-});
-
 describe("approval_event is append-only", () => {
   // moved from src/features/runs/record.app.unit.test.ts
   it("refuses to update or delete an approval_event (append-only)", async () => {
-    await record.write([approval("c1", Date.now())]);
+    await record.write([policyApprovalOp("c1", Date.now())]);
     await expect(db.prepare("UPDATE approval_event SET decision = 'deny' WHERE id = 'c1'").run()).rejects.toThrow(
       /append-only/,
     );
@@ -44,7 +24,7 @@ describe("approval_event is append-only", () => {
   // event cannot be deleted; past them the retention sweep may delete it
   it("deletes approval events older than 365 days and keeps the younger ones (still append-only)", async () => {
     const now = Date.now();
-    await record.write([approval("old-1", now - 400 * DAY), approval("young", now - 300 * DAY)]);
+    await record.write([policyApprovalOp("old-1", now - 400 * DAY), policyApprovalOp("young", now - 300 * DAY)]);
     await db.prepare("DELETE FROM approval_event WHERE id = 'old-1'").run();
     expect(await db.prepare("SELECT id FROM approval_event WHERE id = 'old-1'").first()).toBeNull();
     await expect(db.prepare("DELETE FROM approval_event WHERE id = 'young'").run()).rejects.toThrow(/append-only/);

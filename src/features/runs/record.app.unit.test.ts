@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { nodeHelpers } from "../../../test/node-d1/app";
 import { approvalEvents, attempts, deadLetters, runs, tableRows, workOrders } from "../../../test/node-d1/table-rows";
+import { policyApprovalOp } from "../../../test/record-seeds";
 import { createD1RunRecord } from "./store/run-record";
 import type { RecordOp } from "./store/run-record-port";
 
@@ -29,25 +30,7 @@ const attempt = (id: string): RecordOp => ({
     ended_at: 2,
   },
 });
-const approval = (id: string): RecordOp => ({
-  t: "approval",
-  row: {
-    id,
-    team_id: "t",
-    run_id: "run_rec",
-    op_id: id,
-    gate_id: `g-${id}`,
-    policy_key: "k",
-    decision: "allow",
-    approver: "policy",
-    reason: null,
-    note: null,
-    dedupe_key: `run_rec:g-${id}`,
-    created_at: 1,
-    outcome: "approved",
-    channel: "policy",
-  },
-});
+const approval = (id: string) => policyApprovalOp(id, 1);
 
 describe("createD1RunRecord", () => {
   it("writes nothing at all when one statement of the batch fails", async () => {
